@@ -1,0 +1,16 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { IsoDate, Uuid } from './common.ts';
+
+export const Profile = Type.Object({
+  id: Uuid,
+  displayName: Type.Union([Type.String(), Type.Null()]),
+  username: Type.Union([Type.String(), Type.Null()]),
+  bio: Type.Union([Type.String(), Type.Null()]),
+  avatarUrl: Type.Union([Type.String(), Type.Null()]),
+  bannerUrl: Type.Union([Type.String(), Type.Null()]),
+  role: Type.Union([Type.Literal('admin'), Type.Literal('moderator'), Type.Literal('user')]),
+  isSuspended: Type.Boolean(),
+  totalPoints: Type.Integer(),
+  createdAt: IsoDate,
+});
+export type Profile = Static<typeof Profile>;

@@ -1,0 +1,15 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+export const DEVICE_TYPES = ['mobile', 'desktop'] as const;
+
+/** POST /api/page-views, accepted from visitors and signed-in users. Answers 204. */
+export const PageViewInput = Type.Object(
+  {
+    path: Type.String({ minLength: 1, maxLength: 2048, pattern: '^/' }),
+    referrer: Type.Union([Type.String({ maxLength: 2048 }), Type.Null()]),
+    sessionId: Type.String({ minLength: 8, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }),
+    deviceType: Type.Union(DEVICE_TYPES.map((d) => Type.Literal(d))),
+  },
+  { additionalProperties: false },
+);
+export type PageViewInput = Static<typeof PageViewInput>;

@@ -1,0 +1,83 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { IsoDate, Uuid } from './common.ts';
+
+export const POLL_STATUSES = ['draft', 'active', 'closed'] as const;
+export const PollStatus = Type.Union(POLL_STATUSES.map((s) => Type.Literal(s)));
+export type PollStatus = (typeof POLL_STATUSES)[number];
+
+export const Contestant = Type.Object({
+  id: Uuid,
+  fullName: Type.String(),
+  photoUrl: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const Voter = Type.Object({
+  userId: Uuid,
+  displayName: Type.String(),
+  avatarUrl: Type.Union([Type.String(), Type.Null()]),
+  points: Type.Integer(),
+});
+export type Voter = Static<typeof Voter>;
+
+export const OptionResult = Type.Object({
+  optionId: Uuid,
+  totalVotes: Type.Integer(),
+  totalPoints: Type.Integer(),
+  voters: Type.Array(Voter),
+});
+export type OptionResult = Static<typeof OptionResult>;
+
+export const PollOption = Type.Object({
+  id: Uuid,
+  text: Type.Union([Type.String(), Type.Null()]),
+  order: Type.Integer(),
+  contestant: Type.Union([Contestant, Type.Null()]),
+});
+export type PollOption = Static<typeof PollOption>;
+
+export const Poll = Type.Object({
+  id: Uuid,
+  title: Type.String(),
+  description: Type.Union([Type.String(), Type.Null()]),
+  /** Effective status: an active poll whose end date has passed is reported as closed. */
+  status: PollStatus,
+  isFeatured: Type.Boolean(),
+  startDate: Type.Union([IsoDate, Type.Null()]),
+  endDate: Type.Union([IsoDate, Type.Null()]),
+  createdAt: IsoDate,
+  showResults: Type.Boolean(),
+  season: Type.Object({
+    id: Uuid,
+    number: Type.Integer(),
+    year: Type.Integer(),
+    reality: Type.Object({ id: Uuid, name: Type.String() }),
+  }),
+  pointsConfig: Type.Object({
+    pointsPerVote: Type.Integer(),
+    maxPointsPerUser: Type.Integer(),
+    dailyReset: Type.Boolean(),
+    bonusForSharing: Type.Integer(),
+  }),
+  options: Type.Array(PollOption),
+});
+export type Poll = Static<typeof Poll>;
+
+export const PollResults = Type.Object({
+  pollId: Uuid,
+  totalVotes: Type.Integer(),
+  totalPoints: Type.Integer(),
+  totalVoters: Type.Integer(),
+  options: Type.Array(OptionResult),
+});
+export type PollResults = Static<typeof PollResults>;
+
+/** GET /api/polls/home: the featured poll, else the newest active one, else null. */
+export const HomePollResponse = Type.Object({
+  poll: Type.Union([Poll, Type.Null()]),
+  results: Type.Union([PollResults, Type.Null()]),
+});
+export type HomePollResponse = Static<typeof HomePollResponse>;
+
+/** GET /api/polls: active and closed polls, featured first, then newest first. */
+export const PollListResponse = Type.Object({ polls: Type.Array(Poll) });
+export type PollListResponse = Static<typeof PollListResponse>;
