@@ -1,0 +1,70 @@
+import { sql } from 'drizzle-orm';
+import { bigint, check, date, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { DEVICE_TYPES } from '@tribuna/contracts/api/pageViews';
+import { createdAt, id, oneOf } from './columns.ts';
+import { profiles } from './profiles.ts';
+
+export const pageViews = pgTable(
+  'page_views',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: uuid('user_id').references(() => profiles.id, { onDelete: 'set null' }),
+    pagePath: text('page_path').notNull(),
+    referrer: text('referrer'),
+    userAgent: text('user_agent'),
+    sessionId: text('session_id').notNull(),
+    deviceType: text('device_type', { enum: DEVICE_TYPES }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('page_views_path_len', sql`char_length(${t.pagePath}) BETWEEN 1 AND 2048`),
+    check('page_views_referrer_len', sql`char_length(${t.referrer}) <= 2048`),
+    check('page_views_user_agent_len', sql`char_length(${t.userAgent}) <= 512`),
+    check('page_views_session_len', sql`char_length(${t.sessionId}) BETWEEN 8 AND 64`),
+    check('page_views_device_type', oneOf(t.deviceType, DEVICE_TYPES)),
+    index('page_views_created_idx').on(t.createdAt),
+    index('page_views_user_created_idx').on(t.userId, t.createdAt),
+  ],
+);
+
+/** One row per calendar day in SHOW_TIMEZONE, written by the worker's report aggregation. */
+export const reportDaily = pgTable(
+  'report_daily',
+  {
+    day: date('day').primaryKey(),
+    activeUsers: integer('active_users').notNull().default(0),
+    newUsers: integer('new_users').notNull().default(0),
+    totalVotes: integer('total_votes').notNull().default(0),
+    pageViews: integer('page_views').notNull().default(0),
+    computedAt: timestamp('computed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check(
+      'report_daily_non_negative',
+      sql`${t.activeUsers} >= 0 AND ${t.newUsers} >= 0 AND ${t.totalVotes} >= 0 AND ${t.pageViews} >= 0`,
+    ),
+  ],
+);
+
+export const ABUSE_SCAN_STATUSES = ['running', 'done', 'failed'] as const;
+
+/** Results of the worker's abuse scans (devices shared by accounts, users on many devices). */
+export const abuseScans = pgTable(
+  'abuse_scans',
+  {
+    id: id(),
+    status: text('status', { enum: ABUSE_SCAN_STATUSES }).notNull().default('running'),
+    flaggedDevices: integer('flagged_devices').notNull().default(0),
+    flaggedUsers: integer('flagged_users').notNull().default(0),
+    suspiciousVotes: integer('suspicious_votes').notNull().default(0),
+    /** Full report: devices with their accounts, users with their devices. */
+    report: jsonb('report'),
+    error: text('error'),
+    startedAt: createdAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    check('abuse_scans_status', oneOf(t.status, ABUSE_SCAN_STATUSES)),
+    index('abuse_scans_started_idx').on(t.startedAt),
+  ],
+);

@@ -1,0 +1,87 @@
+import { sql } from 'drizzle-orm';
+import { bigint, check, date, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, id, oneOf } from './columns.ts';
+import { pollOptions, polls } from './polls.ts';
+import { profiles } from './profiles.ts';
+
+export const votes = pgTable(
+  'votes',
+  {
+    // Identity rather than uuid: votes are the hottest insert path.
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    pollId: uuid('poll_id')
+      .notNull()
+      .references(() => polls.id, { onDelete: 'cascade' }),
+    optionId: uuid('option_id')
+      .notNull()
+      .references(() => pollOptions.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    points: integer('points').notNull().default(1),
+    deviceFingerprint: text('device_fingerprint'),
+    userAgent: text('user_agent'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('votes_points_positive', sql`${t.points} >= 1`),
+    check('votes_fingerprint_len', sql`char_length(${t.deviceFingerprint}) <= 128`),
+    check('votes_user_agent_len', sql`char_length(${t.userAgent}) <= 512`),
+    index('votes_poll_option_idx').on(t.pollId, t.optionId),
+    index('votes_user_poll_created_idx').on(t.userId, t.pollId, t.createdAt),
+    index('votes_device_idx').on(t.deviceFingerprint),
+    index('votes_created_idx').on(t.createdAt),
+  ],
+);
+
+export const SHARE_PLATFORMS = ['native', 'whatsapp', 'facebook', 'x', 'telegram', 'copy'] as const;
+
+export const shareHistory = pgTable(
+  'share_history',
+  {
+    id: id(),
+    pollId: uuid('poll_id')
+      .notNull()
+      .references(() => polls.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    platform: text('platform', { enum: SHARE_PLATFORMS }).notNull(),
+    pointsEarned: integer('points_earned').notNull().default(0),
+    /** Calendar day of the share in SHOW_TIMEZONE: sharing is allowed once per poll per day. */
+    shareDay: date('share_day').notNull(),
+    sharedAt: timestamp('shared_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('share_history_platform', oneOf(t.platform, SHARE_PLATFORMS)),
+    check('share_history_points', sql`${t.pointsEarned} >= 0`),
+    uniqueIndex('share_history_once_per_day_uq').on(t.pollId, t.userId, t.shareDay),
+  ],
+);
+
+export const POINT_REASONS = ['vote', 'share', 'admin_adjustment'] as const;
+
+export const userPointsHistory = pgTable(
+  'user_points_history',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    points: integer('points').notNull(),
+    reason: text('reason', { enum: POINT_REASONS }).notNull(),
+    /** Deterministic key of the award (e.g. vote:<poll>:<day>) making awards idempotent. */
+    referenceId: text('reference_id'),
+    description: text('description'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('user_points_history_points_nonzero', sql`${t.points} <> 0`),
+    check('user_points_history_reason', oneOf(t.reason, POINT_REASONS)),
+    check('user_points_history_description_len', sql`char_length(${t.description}) <= 500`),
+    uniqueIndex('user_points_history_award_uq')
+      .on(t.userId, t.reason, t.referenceId)
+      .where(sql`${t.referenceId} IS NOT NULL`),
+    index('user_points_history_user_idx').on(t.userId, t.createdAt),
+  ],
+);

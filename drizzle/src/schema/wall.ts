@@ -1,0 +1,178 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core';
+import { createdAt, id, lengthBetween, oneOf, updatedAt } from './columns.ts';
+import { profiles } from './profiles.ts';
+
+export const GROUP_PRIVACY = ['public', 'private'] as const;
+export const GROUP_ROLES = ['admin', 'moderator', 'member'] as const;
+export const POST_VISIBILITY = ['public', 'followers', 'group'] as const;
+export const REACTION_TYPES = ['like', 'love', 'haha', 'wow', 'sad', 'angry'] as const;
+export const MEDIA_TYPES = ['image', 'video'] as const;
+
+export const groups = pgTable(
+  'groups',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    description: text('description'),
+    avatarUrl: text('avatar_url'),
+    coverUrl: text('cover_url'),
+    privacy: text('privacy', { enum: GROUP_PRIVACY }).notNull().default('public'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('groups_name_len', lengthBetween(t.name, 1, 100)),
+    check('groups_description_len', sql`char_length(${t.description}) <= 500`),
+    check('groups_privacy', oneOf(t.privacy, GROUP_PRIVACY)),
+  ],
+);
+
+export const groupMembers = pgTable(
+  'group_members',
+  {
+    groupId: uuid('group_id')
+      .notNull()
+      .references(() => groups.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: GROUP_ROLES }).notNull().default('member'),
+    joinedAt: timestamp('joined_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.groupId, t.userId] }),
+    check('group_members_role', oneOf(t.role, GROUP_ROLES)),
+    index('group_members_user_idx').on(t.userId),
+  ],
+);
+
+export const posts = pgTable(
+  'posts',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    groupId: uuid('group_id').references(() => groups.id, { onDelete: 'cascade' }),
+    content: text('content').notNull().default(''),
+    visibility: text('visibility', { enum: POST_VISIBILITY }).notNull().default('public'),
+    isPinned: boolean('is_pinned').notNull().default(false),
+    isHidden: boolean('is_hidden').notNull().default(false),
+    /** Latest of creation and newest comment: the feed's activity sort key. */
+    lastActivityAt: timestamp('last_activity_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('posts_content_len', sql`char_length(${t.content}) <= 2000`),
+    check('posts_visibility', oneOf(t.visibility, POST_VISIBILITY)),
+    check('posts_group_visibility', sql`${t.visibility} <> 'group' OR ${t.groupId} IS NOT NULL`),
+    index('posts_feed_recent_idx').on(t.createdAt).where(sql`NOT ${t.isHidden} AND ${t.groupId} IS NULL`),
+    index('posts_feed_activity_idx').on(t.lastActivityAt).where(sql`NOT ${t.isHidden} AND ${t.groupId} IS NULL`),
+    index('posts_user_idx').on(t.userId, t.createdAt),
+    index('posts_group_idx').on(t.groupId, t.createdAt),
+  ],
+);
+
+export const postMedia = pgTable(
+  'post_media',
+  {
+    id: id(),
+    postId: uuid('post_id')
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    mediaType: text('media_type', { enum: MEDIA_TYPES }).notNull(),
+    url: text('url').notNull(),
+    thumbnailUrl: text('thumbnail_url'),
+    width: integer('width'),
+    height: integer('height'),
+    order: integer('order').notNull().default(0),
+  },
+  (t) => [
+    check('post_media_type', oneOf(t.mediaType, MEDIA_TYPES)),
+    check('post_media_order', sql`${t.order} BETWEEN 0 AND 9`),
+    check('post_media_dimensions', sql`(${t.width} IS NULL OR ${t.width} > 0) AND (${t.height} IS NULL OR ${t.height} > 0)`),
+    uniqueIndex('post_media_post_order_uq').on(t.postId, t.order),
+  ],
+);
+
+export const postReactions = pgTable(
+  'post_reactions',
+  {
+    postId: uuid('post_id')
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    reactionType: text('reaction_type', { enum: REACTION_TYPES }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // One reaction per user per post.
+    primaryKey({ columns: [t.postId, t.userId] }),
+    check('post_reactions_type', oneOf(t.reactionType, REACTION_TYPES)),
+    index('post_reactions_user_idx').on(t.userId),
+  ],
+);
+
+export const comments = pgTable(
+  'comments',
+  {
+    id: id(),
+    postId: uuid('post_id')
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    parentCommentId: uuid('parent_comment_id').references((): AnyPgColumn => comments.id, { onDelete: 'cascade' }),
+    content: text('content').notNull(),
+    mediaUrl: text('media_url'),
+    mediaType: text('media_type', { enum: MEDIA_TYPES }),
+    thumbnailUrl: text('thumbnail_url'),
+    isHidden: boolean('is_hidden').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('comments_content_len', lengthBetween(t.content, 1, 500)),
+    check('comments_media_type', sql`${t.mediaType} IS NULL OR ${oneOf(t.mediaType, MEDIA_TYPES)}`),
+    check('comments_not_own_parent', sql`${t.parentCommentId} IS NULL OR ${t.parentCommentId} <> ${t.id}`),
+    index('comments_post_idx').on(t.postId, t.createdAt),
+    index('comments_parent_idx').on(t.parentCommentId),
+    index('comments_user_idx').on(t.userId, t.createdAt),
+  ],
+);
+
+export const commentReactions = pgTable(
+  'comment_reactions',
+  {
+    commentId: uuid('comment_id')
+      .notNull()
+      .references(() => comments.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    reactionType: text('reaction_type', { enum: REACTION_TYPES }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // One reaction per user per comment.
+    primaryKey({ columns: [t.commentId, t.userId] }),
+    check('comment_reactions_type', oneOf(t.reactionType, REACTION_TYPES)),
+  ],
+);
