@@ -1,0 +1,20 @@
+# One image for both processes: `npm run start:server` (default) or `npm run start:worker`.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY contracts/package.json contracts/
+COPY drizzle/package.json drizzle/
+COPY server/package.json server/
+COPY worker/package.json worker/
+COPY web/package.json web/
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build -w web && mkdir -p data/media && chown -R node:node data
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production PORT=3000
+WORKDIR /app
+COPY --from=build /app /app
+EXPOSE 3000
+USER node
+CMD ["npm", "run", "start:server"]

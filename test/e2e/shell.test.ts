@@ -1,0 +1,62 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedIfEmpty } from '../../server/src/seed/index.ts';
+import { launchChromium } from '../support/browser.ts';
+import { testDatabase, truncateAll } from '../support/db.ts';
+import { testConfig } from '../support/env.ts';
+import { startServer, type RunningServer } from '../support/server.ts';
+
+describe('public shell in a real browser', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  const mediaDir = mkdtempSync(path.join(tmpdir(), 'tribuna-e2e-media-'));
+
+  beforeAll(async () => {
+    const database = testDatabase();
+    await truncateAll(database);
+    await database.close();
+    expect(await seedIfEmpty(testConfig({ MEDIA_DIR: mediaDir }))).toBe(true);
+    server = await startServer({ MEDIA_DIR: mediaDir });
+    browser = await launchChromium();
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    page = await context.newPage();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('renders the home page with the seeded featured poll', async () => {
+    const { poll } = (await (await fetch(`${server.url}/api/polls/home`)).json()) as { poll: { title: string } };
+    await page.goto(server.url);
+    await page.getByRole('heading', { name: poll.title }).waitFor({ state: 'visible' });
+    expect(await page.getByText('días').count()).toBeGreaterThan(0);
+  });
+
+  it('keeps the chosen theme across a reload (default dark)', async () => {
+    await page.goto(`${server.url}/terminos`);
+    const isDark = () => page.evaluate(() => document.documentElement.classList.contains('dark'));
+    expect(await isDark()).toBe(true);
+    await page.evaluate(() => localStorage.setItem('tribuna-theme', JSON.stringify({ state: { theme: 'light' }, version: 0 })));
+    await page.reload();
+    expect(await isDark()).toBe(false);
+  });
+
+  it('shows the 12 section headings of /terminos', async () => {
+    await page.goto(`${server.url}/terminos`);
+    const headings = page.locator('main h2');
+    await expect.poll(() => headings.count()).toBe(12);
+    expect(await headings.first().innerText()).toMatch(/^1\./);
+  });
+
+  it('sends an unknown path to /', async () => {
+    await page.goto(`${server.url}/no-existe/para-nada`);
+    await page.waitForURL(`${server.url}/`);
+    expect(new URL(page.url()).pathname).toBe('/');
+  });
+});

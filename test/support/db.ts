@@ -1,0 +1,16 @@
+import { createDatabase, type Database } from '@tribuna/drizzle/client';
+import { inject } from 'vitest';
+
+/** A connection to this run's test database. Close it in afterAll. */
+export function testDatabase(): Database {
+  return createDatabase(inject('databaseUrl'), { max: 5, applicationName: 'tribuna-test' });
+}
+
+/** Empties every application table (not the migrations journal). */
+export async function truncateAll(database: Database): Promise<void> {
+  const rows = await database.sql<{ tablename: string }[]>`
+    SELECT tablename FROM pg_tables WHERE schemaname = 'public'`;
+  if (rows.length === 0) return;
+  const list = rows.map((r) => `"${r.tablename}"`).join(', ');
+  await database.sql.unsafe(`TRUNCATE ${list} RESTART IDENTITY CASCADE`);
+}

@@ -1,0 +1,22 @@
+import { inject } from 'vitest';
+import { loadConfig, type Config } from '@tribuna/contracts/config';
+
+/** Environment variables of this test run (its own database and Redis prefix). */
+export function testEnv(overrides: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+  return {
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: inject('databaseUrl'),
+    REDIS_URL: inject('redisUrl'),
+    REDIS_PREFIX: inject('redisPrefix'),
+    SESSION_SECRET: 'test-secret-test-secret-test-secret-123',
+    MEDIA_DIR: './data/test-media',
+    LOG_LEVEL: 'silent',
+    ...overrides,
+  };
+}
+
+export function testConfig(overrides: Record<string, string | undefined> = {}): Config {
+  return loadConfig(testEnv(overrides));
+}

@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto';
+import type { Db } from '@tribuna/drizzle/client';
+import { schema } from '@tribuna/drizzle';
+
+const unique = () => randomBytes(4).toString('hex');
+
+type ProfileRow = typeof schema.profiles.$inferSelect;
+type PollRow = typeof schema.polls.$inferSelect;
+type OptionRow = typeof schema.pollOptions.$inferSelect;
+
+export async function buildUser(db: Db, overrides: Partial<typeof schema.profiles.$inferInsert> = {}): Promise<ProfileRow> {
+  const tag = unique();
+  const [row] = await db
+    .insert(schema.profiles)
+    .values({ displayName: `Fan ${tag}`, username: `fan_${tag}`, ...overrides })
+    .returning();
+  return row!;
+}
+
+export async function buildSeason(db: Db) {
+  const [reality] = await db.insert(schema.realities).values({ name: `Reality ${unique()}` }).returning();
+  const [season] = await db
+    .insert(schema.seasons)
+    .values({ realityId: reality!.id, number: 1, year: 2025, active: true })
+    .returning();
+  return { reality: reality!, season: season! };
+}
+
+export interface BuildPollOptions {
+  options?: number;
+  status?: PollRow['status'];
+  isFeatured?: boolean;
+  endDate?: Date | null;
+  maxPointsPerUser?: number;
+  title?: string;
+  createdAt?: Date;
+}
+
+/** A poll with `options` contestant options (default 2), its season, reality and points config. */
+export async function buildPoll(db: Db, opts: BuildPollOptions = {}) {
+  const { reality, season } = await buildSeason(db);
+  const [poll] = await db
+    .insert(schema.polls)
+    .values({
+      title: opts.title ?? `¿Quién se queda? ${unique()}`,
+      seasonId: season.id,
+      status: opts.status ?? 'active',
+      isFeatured: opts.isFeatured ?? false,
+      endDate: opts.endDate ?? null,
+      ...(opts.createdAt ? { createdAt: opts.createdAt } : {}),
+    })
+    .returning();
+  const options: OptionRow[] = [];
+  for (let i = 0; i < (opts.options ?? 2); i++) {
+    const [contestant] = await db
+      .insert(schema.contestants)
+      .values({ seasonId: season.id, fullName: `Concursante ${i + 1} ${unique()}` })
+      .returning();
+    const [option] = await db
+      .insert(schema.pollOptions)
+      .values({ pollId: poll!.id, contestantId: contestant!.id, order: i })
+      .returning();
+    options.push(option!);
+  }
+  await db.insert(schema.pollPointsConfig).values({
+    pollId: poll!.id,
+    maxPointsPerUser: opts.maxPointsPerUser ?? 1,
+    dailyReset: (opts.maxPointsPerUser ?? 1) > 1,
+  });
+  return { reality, season, poll: poll!, options };
+}
