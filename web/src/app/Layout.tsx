@@ -1,0 +1,34 @@
+import { Outlet, ScrollRestoration, useMatches } from 'react-router-dom';
+import { usePageViews } from '../features/analytics/usePageViews';
+import { NavBar } from '../features/navigation/NavBar';
+import { useNavBarVisible } from '../features/navigation/navVisibility';
+import { Footer } from '../features/site/Footer';
+
+/** What a route may ask of the layout, through its `handle`. */
+export interface RouteHandle {
+  footer?: boolean;
+}
+
+/** The app shell: skip link, navigation bar, the page, the footer on public pages. */
+export function Layout() {
+  usePageViews();
+  const navVisible = useNavBarVisible();
+  const showFooter = useMatches().some((match) => (match.handle as RouteHandle | undefined)?.footer);
+
+  return (
+    <div className={`flex min-h-dvh flex-col ${navVisible ? 'pb-[calc(4.5rem+env(safe-area-inset-bottom))] md:pb-0' : ''}`}>
+      <a
+        href="#contenido"
+        className="sr-only z-50 rounded-full bg-fuchsia-600 px-4 py-2 font-bold text-white focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
+      >
+        Saltar al contenido
+      </a>
+      <NavBar />
+      <main id="contenido" className="flex-1">
+        <Outlet />
+      </main>
+      {showFooter && <Footer />}
+      <ScrollRestoration />
+    </div>
+  );
+}

@@ -1,0 +1,96 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { render, screen, waitFor } from '@testing-library/react';
+import { RouterProvider, createMemoryRouter } from 'react-router-dom';
+import type { Role } from '@tribuna/contracts/roles';
+import { useSessionStore } from '../features/auth/sessionStore';
+import { useSiteStore } from '../features/site/siteStore';
+import { buildProfile, jsonResponse } from '../test/fixtures';
+import { routes } from './routes';
+
+let fetchMock: ReturnType<typeof vi.fn>;
+
+function renderApp(path: string) {
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  render(<RouterProvider router={router} />);
+  return router;
+}
+
+const requestedPaths = () => fetchMock.mock.calls.map(([path]) => path as string);
+const signIn = (role: Role) => useSessionStore.setState({ user: buildProfile({ role }), status: 'ready' });
+
+describe('app routes', () => {
+  beforeEach(() => {
+    useSessionStore.setState({ user: null, status: 'ready' });
+    useSiteStore.setState({ config: null, status: 'idle' });
+    fetchMock = vi.fn(async (path: string) => {
+      if (path === '/api/page-views') return new Response(null, { status: 204 });
+      if (path === '/api/polls/home') return jsonResponse(200, { poll: null, results: null });
+      return jsonResponse(404, { statusCode: 404, error: 'Not Found', message: 'Not Found' });
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    vi.spyOn(console, 'debug').mockImplementation(() => {});
+  });
+
+  it('redirects unknown paths to / and shows the footer there', async () => {
+    const router = renderApp('/no-existe');
+    expect(await screen.findByText('No hay encuestas activas')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/');
+    const footer = screen.getByRole('contentinfo');
+    expect(footer.textContent).toContain(`© ${new Date().getFullYear()} Tribuna`);
+    expect(screen.getByRole('link', { name: 'Términos y Condiciones' }).getAttribute('href')).toBe('/terminos');
+    expect(screen.getByRole('link', { name: 'Política de Privacidad' }).getAttribute('href')).toBe('/privacidad');
+  });
+
+  it('records a page view for the landing path', async () => {
+    renderApp('/terminos');
+    await waitFor(() => expect(requestedPaths()).toContain('/api/page-views'));
+    const call = fetchMock.mock.calls.find(([path]) => path === '/api/page-views');
+    expect(JSON.parse((call?.[1] as RequestInit).body as string)).toMatchObject({ path: '/terminos' });
+  });
+
+  it.each(['/wall', '/grupos', '/notificaciones', '/perfil', '/admin', '/admin/polls'])(
+    'sends a visitor from %s to /login',
+    (path) => {
+      const router = renderApp(path);
+      expect(router.state.location.pathname).toBe('/login');
+      expect(screen.getByRole('heading', { name: 'Iniciar sesión' })).toBeTruthy();
+    },
+  );
+
+  it('lets a visitor see a public profile', () => {
+    const router = renderApp('/perfil/123');
+    expect(router.state.location.pathname).toBe('/perfil/123');
+    expect(screen.getByRole('heading', { name: 'Perfil' })).toBeTruthy();
+  });
+
+  it('shows Próximamente on /grupos to a signed-in user, with the navigation bar', () => {
+    signIn('user');
+    renderApp('/grupos');
+    expect(screen.getByText('Próximamente')).toBeTruthy();
+    expect(screen.getAllByRole('navigation', { name: 'Navegación principal' }).length).toBeGreaterThan(0);
+    expect(screen.queryByRole('contentinfo')).toBeNull();
+  });
+
+  it('shows the notifications empty state without loading any data', async () => {
+    signIn('user');
+    renderApp('/notificaciones');
+    expect(screen.getByRole('heading', { name: 'No tienes notificaciones' })).toBeTruthy();
+    expect(screen.getByText(/reaccione .* comente .* te mencione/)).toBeTruthy();
+    await waitFor(() => expect(requestedPaths()).toContain('/api/page-views'));
+    expect(requestedPaths().filter((path) => path !== '/api/page-views')).toEqual([]);
+  });
+
+  it('sends a user or moderator away from /admin to /', () => {
+    signIn('moderator');
+    const router = renderApp('/admin/polls');
+    expect(router.state.location.pathname).toBe('/');
+  });
+
+  it('lets an admin into /admin without the navigation bar', () => {
+    signIn('admin');
+    const router = renderApp('/admin/polls');
+    expect(router.state.location.pathname).toBe('/admin/polls');
+    expect(screen.getByRole('heading', { name: 'Administración' })).toBeTruthy();
+    expect(screen.queryByRole('navigation', { name: 'Navegación principal' })).toBeNull();
+  });
+});

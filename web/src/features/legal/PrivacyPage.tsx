@@ -1,0 +1,10 @@
+import { LegalPage } from './LegalPage';
+import { PrivacyContent } from './PrivacyContent';
+
+export function PrivacyPage() {
+  return (
+    <LegalPage title="Política de Privacidad">
+      <PrivacyContent />
+    </LegalPage>
+  );
+}

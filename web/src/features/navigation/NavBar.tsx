@@ -1,0 +1,84 @@
+import type { ComponentType, SVGProps } from 'react';
+import { Link, NavLink } from 'react-router-dom';
+import { BellIcon, HomeIcon, WallIcon } from '../../components/icons';
+import { useSessionStore } from '../auth/sessionStore';
+import { ThemeToggle } from '../theme/ThemeToggle';
+import { UserMenu } from './UserMenu';
+import { useNavBarVisible } from './navVisibility';
+
+type Icon = ComponentType<SVGProps<SVGSVGElement>>;
+
+const tabClass = ({ isActive }: { isActive: boolean }) =>
+  `flex flex-1 flex-col items-center gap-0.5 py-2 text-[11px] font-medium transition ${
+    isActive ? 'text-fuchsia-600 dark:text-fuchsia-400' : 'text-slate-500 hover:text-slate-800 dark:text-slate-400 dark:hover:text-white'
+  }`;
+
+const barLinkClass = ({ isActive }: { isActive: boolean }) =>
+  `inline-flex items-center gap-2 rounded-full px-3 py-2 text-sm font-semibold transition ${
+    isActive
+      ? 'bg-fuchsia-600/10 text-fuchsia-700 dark:bg-fuchsia-400/15 dark:text-fuchsia-300'
+      : 'text-slate-600 hover:bg-slate-200/70 dark:text-slate-300 dark:hover:bg-white/10'
+  }`;
+
+function Tab({ to, label, icon: TabIcon, end }: { to: string; label: string; icon: Icon; end?: boolean }) {
+  return (
+    <NavLink to={to} end={end} className={tabClass}>
+      <TabIcon className="size-6" />
+      {label}
+    </NavLink>
+  );
+}
+
+function BarLink({ to, label, icon: LinkIcon, end }: { to: string; label: string; icon: Icon; end?: boolean }) {
+  return (
+    <NavLink to={to} end={end} className={barLinkClass}>
+      <LinkIcon className="size-5" />
+      {label}
+    </NavLink>
+  );
+}
+
+/**
+ * Signed-in navigation. Below md: a bottom tab bar; from md: a top bar with the brand.
+ * Active links carry aria-current="page" (NavLink sets it).
+ */
+export function NavBar() {
+  const user = useSessionStore((state) => state.user);
+  const visible = useNavBarVisible();
+  if (!visible || !user) return null;
+
+  return (
+    <>
+      <header className="sticky top-0 z-40 hidden border-b border-slate-200/80 bg-white/80 backdrop-blur-lg md:block dark:border-white/10 dark:bg-ink-950/80">
+        <nav aria-label="Navegación principal" className="mx-auto flex h-16 max-w-6xl items-center gap-2 px-6">
+          <Link to="/" className="brand-text mr-4 text-2xl font-black tracking-tight">
+            Tribuna
+          </Link>
+          <BarLink to="/" end label="Home" icon={HomeIcon} />
+          <BarLink to="/wall" label="Muro" icon={WallIcon} />
+          <div className="ml-auto flex items-center gap-1">
+            <ThemeToggle variant="pill" />
+            <BarLink to="/notificaciones" label="Notificaciones" icon={BellIcon} />
+            <UserMenu user={user} variant="bar" />
+          </div>
+        </nav>
+      </header>
+
+      <nav
+        aria-label="Navegación principal"
+        className="fixed inset-x-0 bottom-0 z-40 border-t border-slate-200/80 bg-white/90 pb-[env(safe-area-inset-bottom)] backdrop-blur-lg md:hidden dark:border-white/10 dark:bg-ink-950/90"
+      >
+        <div className="mx-auto flex max-w-lg items-stretch">
+          <Tab to="/" end label="Home" icon={HomeIcon} />
+          <Tab to="/wall" label="Muro" icon={WallIcon} />
+          <ThemeToggle
+            variant="tab"
+            className="flex flex-1 flex-col items-center gap-0.5 py-2 text-slate-500 hover:text-slate-800 dark:text-slate-400 dark:hover:text-white"
+          />
+          <Tab to="/notificaciones" label="Avisos" icon={BellIcon} />
+          <UserMenu user={user} variant="tab" />
+        </div>
+      </nav>
+    </>
+  );
+}

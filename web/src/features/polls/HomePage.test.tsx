@@ -1,0 +1,137 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import type { HomePollResponse } from '@tribuna/contracts';
+import { useSessionStore } from '../auth/sessionStore';
+import { useSiteStore } from '../site/siteStore';
+import { buildPoll, buildProfile, buildResults, jsonResponse } from '../../test/fixtures';
+import { HomePage } from './HomePage';
+
+const poll = buildPoll({ description: 'La gala del domingo' });
+const voters = [
+  { userId: '10000000-0000-4000-8000-000000000001', displayName: 'Luis', avatarUrl: null, points: 1 },
+  { userId: '10000000-0000-4000-8000-000000000002', displayName: 'Marta', avatarUrl: 'https://img.example/m.png', points: 1 },
+];
+const results = buildResults(poll, [
+  { votes: 2, points: 2, voters },
+  { votes: 0, points: 0 },
+]);
+
+/** Answers /api/polls/home with each given response in turn (the last one repeats). */
+function serveHome(...responses: Array<HomePollResponse | number>) {
+  const queue = [...responses];
+  const fetchMock = vi.fn(async (path: string) => {
+    if (path === '/api/site') return jsonResponse(404, { statusCode: 404, error: 'Not Found', message: 'Not Found' });
+    const next = queue.length > 1 ? queue.shift() : queue[0];
+    return typeof next === 'number'
+      ? jsonResponse(next, { statusCode: next, error: 'Error', message: 'boom' })
+      : jsonResponse(200, next);
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+
+function renderHome() {
+  return render(
+    <MemoryRouter initialEntries={['/']}>
+      <Routes>
+        <Route path="/" element={<HomePage />} />
+        <Route path="/login" element={<p>login page</p>} />
+      </Routes>
+    </MemoryRouter>,
+  );
+}
+
+describe('HomePage', () => {
+  beforeEach(() => {
+    useSessionStore.setState({ user: null, status: 'ready' });
+    useSiteStore.setState({ config: null, status: 'idle' });
+    vi.spyOn(console, 'debug').mockImplementation(() => {});
+  });
+
+  it('shows a loading state, then the poll with its results', async () => {
+    const fetchMock = serveHome({ poll, results });
+    renderHome();
+    expect(screen.getByRole('status').textContent).toContain('Cargando encuesta');
+
+    expect(await screen.findByRole('heading', { level: 1, name: poll.title })).toBeTruthy();
+    expect(fetchMock).toHaveBeenCalledWith('/api/polls/home', expect.objectContaining({ method: 'GET' }));
+    expect(screen.getByText('La Casa · Temporada 3 (2025)')).toBeTruthy();
+    expect(screen.getByText('La gala del domingo')).toBeTruthy();
+    expect(screen.getByText('Activa')).toBeTruthy();
+    expect(screen.getByText('2 votos · 2 puntos · 2 votantes')).toBeTruthy();
+
+    const carla = screen.getByRole('progressbar', { name: 'Porcentaje de Carla Ruiz' });
+    expect(carla.getAttribute('aria-valuetext')).toBe('100%');
+    expect(screen.getByRole('progressbar', { name: 'Porcentaje de Nadie' }).getAttribute('aria-valuetext')).toBe('0%');
+    // No end date: no countdown.
+    expect(screen.queryByRole('timer')).toBeNull();
+  });
+
+  it('shows the spec error with a working retry', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    serveHome(500, { poll, results });
+    const user = userEvent.setup();
+    renderHome();
+
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Error loading polls');
+
+    await user.click(within(alert).getByRole('button', { name: 'Reintentar' }));
+    expect(await screen.findByRole('heading', { level: 1, name: poll.title })).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('says when there is no active poll', async () => {
+    serveHome({ poll: null, results: null });
+    renderHome();
+    expect(await screen.findByText('No hay encuestas activas')).toBeTruthy();
+    expect(screen.queryByRole('progressbar')).toBeNull();
+  });
+
+  it('lists the voters of an option in a dialog that Escape closes', async () => {
+    serveHome({ poll, results });
+    const user = userEvent.setup();
+    renderHome();
+
+    await user.click(await screen.findByRole('button', { name: 'Ver votantes de Carla Ruiz (2)' }));
+    const dialog = screen.getByRole('dialog', { name: 'Votantes de Carla Ruiz' });
+    const names = within(dialog).getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href')]);
+    expect(names).toEqual([
+      ['Luis', `/perfil/${voters[0]!.userId}`],
+      ['Marta', `/perfil/${voters[1]!.userId}`],
+    ]);
+    expect(within(dialog).getAllByText('1 punto')).toHaveLength(2);
+
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Ver votantes de Nadie (0)' }));
+    expect(within(screen.getByRole('dialog', { name: 'Votantes de Nadie' })).getByText('No hay votos aún')).toBeTruthy();
+  });
+
+  it('invites visitors to sign in to vote', async () => {
+    serveHome({ poll, results });
+    const user = userEvent.setup();
+    renderHome();
+
+    await user.click(await screen.findByRole('link', { name: 'Inicia sesión para votar' }));
+    expect(screen.getByText('login page')).toBeTruthy();
+  });
+
+  it('shows no sign-in invitation to signed-in users, nor on a closed poll', async () => {
+    useSessionStore.setState({ user: buildProfile(), status: 'ready' });
+    serveHome({ poll, results });
+    renderHome();
+    await screen.findByRole('heading', { level: 1, name: poll.title });
+    expect(screen.queryByRole('link', { name: 'Inicia sesión para votar' })).toBeNull();
+  });
+
+  it('shows a closed poll as Cerrada without the invitation', async () => {
+    serveHome({ poll: { ...poll, status: 'closed' }, results });
+    renderHome();
+    expect(await screen.findByText('Cerrada')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Inicia sesión para votar' })).toBeNull();
+  });
+});

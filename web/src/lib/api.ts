@@ -1,0 +1,82 @@
+import type { ErrorBody } from '@tribuna/contracts';
+
+/** A failed API call: `status` is the HTTP status (0 when the network failed), `message` is the server's. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly body: ErrorBody | null = null,
+  ) {
+    super(message);
+  }
+}
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+}
+
+function isErrorBody(value: unknown): value is ErrorBody {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as ErrorBody).message === 'string' &&
+    typeof (value as ErrorBody).statusCode === 'number'
+  );
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+async function request<T>(method: Method, path: string, body: unknown, options: RequestOptions): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  // Every mutation carries this header; the server refuses cross-site form posts without it.
+  if (method !== 'GET') headers['X-Requested-With'] = 'tribuna';
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: options.signal,
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(0, 'No se pudo conectar con el servidor');
+  }
+
+  const payload = await readJson(response);
+  if (!response.ok) {
+    const errorBody = isErrorBody(payload) ? payload : null;
+    throw new ApiError(response.status, errorBody?.message ?? (response.statusText || `HTTP ${response.status}`), errorBody);
+  }
+  return payload as T;
+}
+
+export function apiGet<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  return request<T>('GET', path, undefined, options);
+}
+
+export function apiPost<T>(path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {
+  return request<T>('POST', path, body, options);
+}
+
+export function apiPatch<T>(path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {
+  return request<T>('PATCH', path, body, options);
+}
+
+export function apiDelete<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  return request<T>('DELETE', path, undefined, options);
+}
