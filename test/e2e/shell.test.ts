@@ -39,11 +39,13 @@ describe('public shell in a real browser', () => {
   });
 
   it('keeps the chosen theme across a reload (default dark)', async () => {
-    await page.goto(`${server.url}/terminos`);
+    await page.goto(server.url);
     const isDark = () => page.evaluate(() => document.documentElement.classList.contains('dark'));
     expect(await isDark()).toBe(true);
-    await page.evaluate(() => localStorage.setItem('tribuna-theme', JSON.stringify({ state: { theme: 'light' }, version: 0 })));
+    await page.getByRole('button', { name: 'Cambiar a modo claro' }).click();
+    expect(await isDark()).toBe(false);
     await page.reload();
+    await page.getByRole('button', { name: 'Cambiar a modo oscuro' }).waitFor();
     expect(await isDark()).toBe(false);
   });
 

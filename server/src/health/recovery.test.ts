@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HealthResponse } from '@tribuna/contracts/api/health';
+import { testConfig } from '../../../test/support/env.ts';
+import { buildApp, type App } from '../app.ts';
+import { TcpProxy } from '../testing/tcpProxy.ts';
+
+/** Polls /api/health until `accept` holds (the dependency may take a reconnect delay to heal). */
+async function waitForHealth(app: App, accept: (body: HealthResponse, status: number) => boolean, limitMs = 15_000) {
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    const res = await app.inject({ method: 'GET', url: '/api/health' });
+    const body = res.json<HealthResponse>();
+    if (accept(body, res.statusCode) || Date.now() > deadline) return { status: res.statusCode, body };
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+function target(url: string): [string, number] {
+  const u = new URL(url);
+  return [u.hostname, Number(u.port || (u.protocol.startsWith('redis') ? 6379 : 5432))];
+}
+
+describe('health recovers when a dependency comes back', () => {
+  const base = testConfig();
+  const pgProxy = new TcpProxy(...target(base.databaseUrl));
+  const redisProxy = new TcpProxy(...target(base.redisUrl));
+  let app: App;
+
+  beforeAll(async () => {
+    await pgProxy.start();
+    await redisProxy.start();
+    app = await buildApp(
+      testConfig({
+        DATABASE_URL: pgProxy.proxiedUrl(base.databaseUrl),
+        REDIS_URL: redisProxy.proxiedUrl(base.redisUrl),
+      }),
+    );
+  });
+
+  afterAll(async () => {
+    await app.close();
+    await pgProxy.stop();
+    await redisProxy.stop();
+  });
+
+  it('goes 200 → 503 (postgres) → 200 as PostgreSQL stops and restarts', async () => {
+    expect((await app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+
+    await pgProxy.stop();
+    const down = await app.inject({ method: 'GET', url: '/api/health' });
+    expect(down.statusCode).toBe(503);
+    expect(down.json<HealthResponse>().down).toEqual(['postgres']);
+
+    await pgProxy.start();
+    const up = await app.inject({ method: 'GET', url: '/api/health' });
+    expect(up.statusCode).toBe(200);
+    expect(up.json<HealthResponse>().down).toEqual([]);
+  });
+
+  it('goes 200 → 503 (redis) → 200 as Redis stops and restarts, reconnecting by itself', async () => {
+    expect((await app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+
+    await redisProxy.stop();
+    const down = await waitForHealth(app, (b) => b.down.includes('redis'));
+    expect(down.status).toBe(503);
+    expect(down.body.down).toEqual(['redis']);
+
+    await redisProxy.start();
+    const up = await waitForHealth(app, (_, status) => status === 200);
+    expect(up.status).toBe(200);
+    expect(up.body.checks.redis.status).toBe('up');
+  });
+});

@@ -1,0 +1,23 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { HealthResponse } from '@tribuna/contracts/api/health';
+import { checkHealth } from './service.ts';
+
+const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/api/health',
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'PostgreSQL and Redis reachability',
+        response: { 200: HealthResponse, 503: HealthResponse },
+      },
+    },
+    async (request, reply) => {
+      const health = await checkHealth({ db: app.database.db, redis: app.redis, log: request.log });
+      reply.header('cache-control', 'no-store');
+      return reply.code(health.status === 'ok' ? 200 : 503).send(health);
+    },
+  );
+};
+
+export default healthRoutes;

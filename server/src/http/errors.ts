@@ -1,0 +1,27 @@
+import { STATUS_CODES } from 'node:http';
+import { ErrorBody } from '@tribuna/contracts/api/common';
+
+/** An error whose message is safe to show to the client (4xx). The error handler renders it as ErrorBody. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+export const badRequest = (message: string) => new HttpError(400, message);
+export const unauthorized = (message = 'User not authenticated') => new HttpError(401, message);
+export const forbidden = (message = 'Forbidden') => new HttpError(403, message);
+export const notFound = (message = 'Not found') => new HttpError(404, message);
+
+export function errorBody(statusCode: number, message: string): ErrorBody {
+  return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };
+}
+
+/** Response schemas for the error statuses a route can answer, e.g. `...errorResponses(400, 404)`. */
+export function errorResponses<const S extends number>(...statuses: S[]): Record<S, typeof ErrorBody> {
+  return Object.fromEntries(statuses.map((s) => [s, ErrorBody])) as Record<S, typeof ErrorBody>;
+}

@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { schema } from '@tribuna/drizzle';
+import type { Database } from '@tribuna/drizzle/client';
+import { testDatabase, truncateAll } from '../../../test/support/db.ts';
+import { testConfig } from '../../../test/support/env.ts';
+import { buildApp, type App } from '../app.ts';
+
+const view = { path: '/terminos', referrer: 'https://www.google.com/', sessionId: 'sess_abc12345', deviceType: 'mobile' };
+const XHR = { 'x-requested-with': 'tribuna' };
+
+describe('POST /api/page-views', () => {
+  let app: App;
+  let database: Database;
+
+  beforeAll(async () => {
+    app = await buildApp(testConfig({ PUBLIC_URL: 'https://tribuna.example' }));
+    database = testDatabase();
+  });
+  beforeEach(async () => {
+    await truncateAll(database);
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.close();
+  });
+
+  const stored = () => database.db.select().from(schema.pageViews);
+
+  it('stores a visitor page view with the user agent and answers 204', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/page-views',
+      headers: { ...XHR, 'user-agent': 'Mozilla/5.0 (iPhone) Tribuna-Test' },
+      payload: view,
+    });
+    expect(res.statusCode).toBe(204);
+    expect(res.body).toBe('');
+    const rows = await stored();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      userId: null,
+      pagePath: '/terminos',
+      referrer: 'https://www.google.com/',
+      userAgent: 'Mozilla/5.0 (iPhone) Tribuna-Test',
+      sessionId: 'sess_abc12345',
+      deviceType: 'mobile',
+    });
+    expect(rows[0]!.createdAt).toBeInstanceOf(Date);
+  });
+
+  it('truncates a very long user agent to 512 characters', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/page-views',
+      headers: { ...XHR, 'user-agent': 'A'.repeat(2000) },
+      payload: { ...view, referrer: null, deviceType: 'desktop' },
+    });
+    expect(res.statusCode).toBe(204);
+    const [row] = await stored();
+    expect(row!.userAgent).toHaveLength(512);
+    expect(row!.referrer).toBeNull();
+  });
+
+  it('refuses an unknown device type with 400 and stores nothing', async () => {
+    const res = await app.inject({ method: 'POST', url: '/api/page-views', headers: XHR, payload: { ...view, deviceType: 'tablet' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: 'body/deviceType must be one of "mobile", "desktop"',
+    });
+    expect(await stored()).toHaveLength(0);
+  });
+
+  it.each([
+    ['a path not starting with /', { ...view, path: 'terminos' }],
+    ['a too short session id', { ...view, sessionId: 'abc' }],
+    ['an unknown property', { ...view, userId: '123e4567-e89b-42d3-a456-426614174000' }],
+    ['a missing referrer', { path: '/', sessionId: 'sess_abc12345', deviceType: 'mobile' }],
+  ])('refuses %s with 400', async (_, payload) => {
+    const res = await app.inject({ method: 'POST', url: '/api/page-views', headers: XHR, payload });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/^body/);
+    expect(await stored()).toHaveLength(0);
+  });
+
+  it('refuses a cross-site request without X-Requested-With or a same-site Origin', async () => {
+    const bare = await app.inject({ method: 'POST', url: '/api/page-views', payload: view });
+    expect(bare.statusCode).toBe(403);
+    expect(bare.json()).toMatchObject({ statusCode: 403, error: 'Forbidden' });
+
+    const foreign = await app.inject({
+      method: 'POST',
+      url: '/api/page-views',
+      headers: { origin: 'https://evil.example' },
+      payload: view,
+    });
+    expect(foreign.statusCode).toBe(403);
+    expect(await stored()).toHaveLength(0);
+  });
+
+  it('accepts a same-site Origin without X-Requested-With (sendBeacon)', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/page-views',
+      headers: { origin: 'https://tribuna.example' },
+      payload: view,
+    });
+    expect(res.statusCode).toBe(204);
+    expect(await stored()).toHaveLength(1);
+  });
+});

@@ -1,0 +1,30 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@fastify/type-provider-typebox';
+import { PageViewInput } from '@tribuna/contracts/api/pageViews';
+import { requireSameSite } from '../http/csrf.ts';
+import { errorResponses } from '../http/errors.ts';
+import { recordPageView } from './service.ts';
+
+const pageViewRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/api/page-views',
+    {
+      schema: {
+        tags: ['analytics'],
+        summary: 'Record a page view (visitors and signed-in users)',
+        body: PageViewInput,
+        response: { 204: Type.Null(), ...errorResponses(400, 403) },
+      },
+      preHandler: requireSameSite,
+    },
+    async (request, reply) => {
+      await recordPageView(app.database.db, request.body, {
+        userId: request.user?.id ?? null,
+        userAgent: request.headers['user-agent'],
+      });
+      return reply.code(204).send(null);
+    },
+  );
+};
+
+export default pageViewRoutes;

@@ -1,0 +1,217 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { schema } from '@tribuna/drizzle';
+import type { Database } from '@tribuna/drizzle/client';
+import type { HomePollResponse, Poll, PollListResponse, PollResults } from '@tribuna/contracts/api/polls';
+import { testDatabase, truncateAll } from '../../../test/support/db.ts';
+import { testConfig } from '../../../test/support/env.ts';
+import { buildPoll, buildUser } from '../../../test/support/factories.ts';
+import { buildApp, type App } from '../app.ts';
+
+const HOUR = 3_600_000;
+const ago = (ms: number) => new Date(Date.now() - ms);
+const inFuture = (ms: number) => new Date(Date.now() + ms);
+
+describe('polls API', () => {
+  let app: App;
+  let database: Database;
+
+  beforeAll(async () => {
+    app = await buildApp(testConfig());
+    database = testDatabase();
+  });
+  beforeEach(async () => {
+    await truncateAll(database);
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.close();
+  });
+
+  const get = async <T>(url: string, status = 200): Promise<T> => {
+    const res = await app.inject({ method: 'GET', url });
+    expect(res.statusCode, res.body).toBe(status);
+    return res.json<T>();
+  };
+
+  async function vote(pollId: string, optionId: string, userId: string, points = 1, createdAt = new Date()) {
+    await database.db.insert(schema.votes).values({ pollId, optionId, userId, points, createdAt });
+  }
+
+  describe('GET /api/polls/home', () => {
+    it('answers null poll and results when no poll is open', async () => {
+      await buildPoll(database.db, { status: 'draft' });
+      await buildPoll(database.db, { status: 'closed' });
+      expect(await get<HomePollResponse>('/api/polls/home')).toEqual({ poll: null, results: null });
+    });
+
+    it('prefers the featured active poll over a newer one', async () => {
+      const featured = await buildPoll(database.db, { isFeatured: true, createdAt: ago(48 * HOUR) });
+      await buildPoll(database.db, { createdAt: ago(HOUR) });
+      const home = await get<HomePollResponse>('/api/polls/home');
+      expect(home.poll?.id).toBe(featured.poll.id);
+      expect(home.poll?.isFeatured).toBe(true);
+      expect(home.results?.pollId).toBe(featured.poll.id);
+    });
+
+    it('falls back to the newest active poll, skipping drafts and closed polls', async () => {
+      await buildPoll(database.db, { createdAt: ago(48 * HOUR) });
+      const newest = await buildPoll(database.db, { createdAt: ago(2 * HOUR), endDate: inFuture(HOUR) });
+      await buildPoll(database.db, { status: 'draft', createdAt: ago(HOUR) });
+      await buildPoll(database.db, { status: 'closed', isFeatured: true, createdAt: ago(HOUR) });
+      const home = await get<HomePollResponse>('/api/polls/home');
+      expect(home.poll?.id).toBe(newest.poll.id);
+      expect(home.poll?.status).toBe('active');
+    });
+
+    it('does not choose a featured poll whose end date has passed', async () => {
+      await buildPoll(database.db, { isFeatured: true, endDate: ago(HOUR), createdAt: ago(HOUR) });
+      const open = await buildPoll(database.db, { createdAt: ago(24 * HOUR) });
+      expect((await get<HomePollResponse>('/api/polls/home')).poll?.id).toBe(open.poll.id);
+    });
+
+    it('includes the poll with season, reality, points config and options with contestants', async () => {
+      const built = await buildPoll(database.db, { options: 3, maxPointsPerUser: 10, endDate: inFuture(HOUR) });
+      const { poll } = await get<HomePollResponse>('/api/polls/home');
+      expect(poll).toMatchObject({
+        id: built.poll.id,
+        title: built.poll.title,
+        description: null,
+        status: 'active',
+        showResults: true,
+        endDate: built.poll.endDate!.toISOString(),
+        createdAt: built.poll.createdAt.toISOString(),
+        season: {
+          id: built.season.id,
+          number: 1,
+          year: 2025,
+          reality: { id: built.reality.id, name: built.reality.name },
+        },
+        pointsConfig: { pointsPerVote: 1, maxPointsPerUser: 10, dailyReset: true, bonusForSharing: 5 },
+      });
+      expect(poll!.options.map((o) => o.id)).toEqual(built.options.map((o) => o.id));
+      expect(poll!.options[0]).toMatchObject({ order: 0, text: null, contestant: { fullName: expect.stringMatching(/^Concursante 1/) } });
+    });
+
+    it('hides the results when the poll does not show them', async () => {
+      const built = await buildPoll(database.db);
+      await database.db.update(schema.polls).set({ showResults: false }).where(eq(schema.polls.id, built.poll.id));
+      const home = await get<HomePollResponse>('/api/polls/home');
+      expect(home.poll?.showResults).toBe(false);
+      expect(home.results).toBeNull();
+    });
+  });
+
+  describe('GET /api/polls', () => {
+    it('lists active and closed polls, featured first, then newest first, never drafts', async () => {
+      const old = await buildPoll(database.db, { status: 'closed', createdAt: ago(72 * HOUR) });
+      const featured = await buildPoll(database.db, { isFeatured: true, createdAt: ago(48 * HOUR) });
+      const expired = await buildPoll(database.db, { endDate: ago(HOUR), createdAt: ago(24 * HOUR) });
+      const newest = await buildPoll(database.db, { createdAt: ago(HOUR) });
+      await buildPoll(database.db, { status: 'draft', createdAt: ago(HOUR / 2) });
+
+      const { polls } = await get<PollListResponse>('/api/polls');
+      expect(polls.map((p) => p.id)).toEqual([featured.poll.id, newest.poll.id, expired.poll.id, old.poll.id]);
+      expect(polls.map((p) => p.status)).toEqual(['active', 'active', 'closed', 'closed']);
+      expect(polls.every((p) => p.options.length === 2)).toBe(true);
+    });
+  });
+
+  describe('GET /api/polls/:pollId', () => {
+    it('presents an active poll past its end date as closed', async () => {
+      const built = await buildPoll(database.db, { endDate: ago(1000) });
+      expect((await get<Poll>(`/api/polls/${built.poll.id}`)).status).toBe('closed');
+    });
+
+    it('uses the default points config when the poll has none, and shows custom text options', async () => {
+      const built = await buildPoll(database.db, { options: 1 });
+      await database.db.delete(schema.pollPointsConfig).where(eq(schema.pollPointsConfig.pollId, built.poll.id));
+      await database.db.insert(schema.pollOptions).values({ pollId: built.poll.id, text: 'Nadie', order: 5 });
+      const poll = await get<Poll>(`/api/polls/${built.poll.id}`);
+      expect(poll.pointsConfig).toEqual({ pointsPerVote: 1, maxPointsPerUser: 1, dailyReset: false, bonusForSharing: 5 });
+      expect(poll.options.at(-1)).toMatchObject({ text: 'Nadie', order: 5, contestant: null });
+    });
+
+    it('answers 404 Poll not found for a draft and for an unknown id', async () => {
+      const draft = await buildPoll(database.db, { status: 'draft' });
+      for (const id of [draft.poll.id, '123e4567-e89b-42d3-a456-426614174000']) {
+        expect(await get(`/api/polls/${id}`, 404)).toEqual({ statusCode: 404, error: 'Not Found', message: 'Poll not found' });
+        expect(await get(`/api/polls/${id}/results`, 404)).toMatchObject({ message: 'Poll not found' });
+      }
+    });
+  });
+
+  describe('GET /api/polls/:pollId/results', () => {
+    it('totals votes and points per option and lists voters newest first with an Anonymous fallback', async () => {
+      const { poll, options } = await buildPoll(database.db, { options: 3, maxPointsPerUser: 10 });
+      const [a, b, c] = options as [typeof options[0], typeof options[0], typeof options[0]];
+      const ana = await buildUser(database.db, { displayName: 'Ana', avatarUrl: '/media/ana.webp' });
+      const nameless = await buildUser(database.db, { displayName: null });
+      const luis = await buildUser(database.db, { displayName: 'Luis' });
+
+      await vote(poll.id, a.id, ana.id, 3, ago(5000));
+      await vote(poll.id, a.id, ana.id, 2, ago(4000)); // Ana again on A: her points add up
+      await vote(poll.id, a.id, nameless.id, 1, ago(3000));
+      await vote(poll.id, b.id, luis.id, 4, ago(2000));
+      await vote(poll.id, b.id, ana.id, 1, ago(1000));
+
+      const results = await get<PollResults>(`/api/polls/${poll.id}/results`);
+      expect(results).toEqual({
+        pollId: poll.id,
+        totalVotes: 5,
+        totalPoints: 11,
+        totalVoters: 3,
+        options: [
+          {
+            optionId: a.id,
+            totalVotes: 3,
+            totalPoints: 6,
+            voters: [
+              { userId: nameless.id, displayName: 'Anonymous', avatarUrl: null, points: 1 },
+              { userId: ana.id, displayName: 'Ana', avatarUrl: '/media/ana.webp', points: 5 },
+            ],
+          },
+          {
+            optionId: b.id,
+            totalVotes: 2,
+            totalPoints: 5,
+            voters: [
+              { userId: ana.id, displayName: 'Ana', avatarUrl: '/media/ana.webp', points: 1 },
+              { userId: luis.id, displayName: 'Luis', avatarUrl: null, points: 4 },
+            ],
+          },
+          { optionId: c.id, totalVotes: 0, totalPoints: 0, voters: [] },
+        ],
+      });
+    });
+
+    it('answers zero totals for a poll nobody voted in', async () => {
+      const { poll } = await buildPoll(database.db, { status: 'closed' });
+      const results = await get<PollResults>(`/api/polls/${poll.id}/results`);
+      expect(results).toMatchObject({ totalVotes: 0, totalPoints: 0, totalVoters: 0 });
+      expect(results.options).toHaveLength(2);
+    });
+
+    it('caps the voters list at 100 per option while counting everyone', async () => {
+      const { poll, options } = await buildPoll(database.db);
+      const users = await database.db
+        .insert(schema.profiles)
+        .values(Array.from({ length: 105 }, (_, i) => ({ displayName: `Fan ${i}` })))
+        .returning({ id: schema.profiles.id });
+      await database.db.insert(schema.votes).values(
+        users.map((u, i) => ({ pollId: poll.id, optionId: options[0]!.id, userId: u.id, createdAt: ago((200 - i) * 1000) })),
+      );
+      const results = await get<PollResults>(`/api/polls/${poll.id}/results`);
+      expect(results.totalVoters).toBe(105);
+      expect(results.options[0]!.totalVotes).toBe(105);
+      expect(results.options[0]!.voters).toHaveLength(100);
+      expect(results.options[0]!.voters[0]!.displayName).toBe('Fan 104');
+    });
+
+    it('answers 403 when the poll does not show its results', async () => {
+      const { poll } = await buildPoll(database.db);
+      await database.db.update(schema.polls).set({ showResults: false }).where(eq(schema.polls.id, poll.id));
+      expect(await get(`/api/polls/${poll.id}/results`, 403)).toMatchObject({ statusCode: 403 });
+    });
+  });
+});

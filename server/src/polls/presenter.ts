@@ -1,0 +1,94 @@
+import type { OptionResult, Poll, PollOption, PollResults, PollStatus, Voter } from '@tribuna/contracts/api/polls';
+import type { OptionRow, PollRow, VoteCountRow, VoterRow } from './repository.ts';
+
+/** Used when a poll has no poll_points_config row. */
+export const DEFAULT_POINTS_CONFIG: Poll['pointsConfig'] = {
+  pointsPerVote: 1,
+  maxPointsPerUser: 1,
+  dailyReset: false,
+  bonusForSharing: 5,
+};
+
+export const ANONYMOUS_NAME = 'Anonymous';
+
+/** The status the public sees: an active poll past its end date is closed. */
+export function effectiveStatus(row: Pick<PollRow, 'status' | 'endDate'>, now: Date): PollStatus {
+  if (row.status === 'active' && row.endDate !== null && row.endDate.getTime() <= now.getTime()) return 'closed';
+  return row.status;
+}
+
+export function presentOption(row: OptionRow): PollOption {
+  return {
+    id: row.id,
+    text: row.text,
+    order: row.order,
+    contestant:
+      row.contestantId === null
+        ? null
+        : { id: row.contestantId, fullName: row.contestantName ?? '', photoUrl: row.contestantPhotoUrl },
+  };
+}
+
+export function presentPoll(row: PollRow, options: OptionRow[], now: Date): Poll {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    status: effectiveStatus(row, now),
+    isFeatured: row.isFeatured,
+    startDate: row.startDate?.toISOString() ?? null,
+    endDate: row.endDate?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    showResults: row.showResults,
+    season: {
+      id: row.seasonId,
+      number: row.seasonNumber,
+      year: row.seasonYear,
+      reality: { id: row.realityId, name: row.realityName },
+    },
+    pointsConfig: {
+      pointsPerVote: row.pointsPerVote ?? DEFAULT_POINTS_CONFIG.pointsPerVote,
+      maxPointsPerUser: row.maxPointsPerUser ?? DEFAULT_POINTS_CONFIG.maxPointsPerUser,
+      dailyReset: row.dailyReset ?? DEFAULT_POINTS_CONFIG.dailyReset,
+      bonusForSharing: row.bonusForSharing ?? DEFAULT_POINTS_CONFIG.bonusForSharing,
+    },
+    options: options.map(presentOption),
+  };
+}
+
+export function presentVoter(row: VoterRow): Voter {
+  return {
+    userId: row.userId,
+    displayName: row.displayName ?? ANONYMOUS_NAME,
+    avatarUrl: row.avatarUrl,
+    points: row.points,
+  };
+}
+
+/**
+ * Results for every option of the poll (zero when nobody voted for it), in option order.
+ * Serves the HTTP results endpoint and, later, the live websocket snapshots.
+ */
+export function presentResults(pollId: string, optionIds: string[], counts: VoteCountRow[], voters: VoterRow[]): PollResults {
+  const total = counts.find((c) => c.isTotal);
+  const perOption = new Map(counts.filter((c) => !c.isTotal).map((c) => [c.optionId, c]));
+  const votersByOption = new Map<string, Voter[]>();
+  for (const row of voters) {
+    const list = votersByOption.get(row.optionId) ?? [];
+    list.push(presentVoter(row));
+    votersByOption.set(row.optionId, list);
+  }
+  const options: OptionResult[] = optionIds.map((optionId) => ({
+    optionId,
+    totalVotes: perOption.get(optionId)?.totalVotes ?? 0,
+    totalPoints: perOption.get(optionId)?.totalPoints ?? 0,
+    voters: votersByOption.get(optionId) ?? [],
+  }));
+  return {
+    pollId,
+    totalVotes: total?.totalVotes ?? 0,
+    totalPoints: total?.totalPoints ?? 0,
+    totalVoters: total?.totalVoters ?? 0,
+    options,
+  };
+}

@@ -1,0 +1,134 @@
+import { and, asc, desc, eq, gt, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
+import type { DbOrTx } from '@tribuna/drizzle/client';
+import { contestants, pollOptions, pollPointsConfig, polls, profiles, realities, seasons, votes } from '@tribuna/drizzle/schema/index';
+
+/** A poll with its season, reality and (possibly missing) points config, in one row. */
+const pollColumns = {
+  id: polls.id,
+  title: polls.title,
+  description: polls.description,
+  status: polls.status,
+  isFeatured: polls.isFeatured,
+  startDate: polls.startDate,
+  endDate: polls.endDate,
+  createdAt: polls.createdAt,
+  showResults: polls.showResults,
+  seasonId: seasons.id,
+  seasonNumber: seasons.number,
+  seasonYear: seasons.year,
+  realityId: realities.id,
+  realityName: realities.name,
+  pointsPerVote: pollPointsConfig.pointsPerVote,
+  maxPointsPerUser: pollPointsConfig.maxPointsPerUser,
+  dailyReset: pollPointsConfig.dailyReset,
+  bonusForSharing: pollPointsConfig.bonusForSharing,
+};
+
+function selectPolls(db: DbOrTx) {
+  return db
+    .select(pollColumns)
+    .from(polls)
+    .innerJoin(seasons, eq(seasons.id, polls.seasonId))
+    .innerJoin(realities, eq(realities.id, seasons.realityId))
+    .leftJoin(pollPointsConfig, eq(pollPointsConfig.pollId, polls.id));
+}
+
+export type PollRow = NonNullable<Awaited<ReturnType<typeof findPublicPoll>>>;
+
+/** Drafts are never public. */
+export async function findPublicPoll(db: DbOrTx, pollId: string) {
+  const [row] = await selectPolls(db)
+    .where(and(eq(polls.id, pollId), ne(polls.status, 'draft')))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The featured poll when it is open, else the newest open one: one ordered query. */
+export async function findHomePoll(db: DbOrTx, now: Date) {
+  const [row] = await selectPolls(db)
+    .where(and(eq(polls.status, 'active'), or(isNull(polls.endDate), gt(polls.endDate, now))))
+    .orderBy(desc(polls.isFeatured), desc(polls.createdAt), desc(polls.id))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Active and closed polls, featured first, then newest first. */
+export async function listPublicPolls(db: DbOrTx, limit: number) {
+  return selectPolls(db)
+    .where(inArray(polls.status, ['active', 'closed']))
+    .orderBy(desc(polls.isFeatured), desc(polls.createdAt), desc(polls.id))
+    .limit(limit);
+}
+
+/** Options of several polls at once (no N+1), with their contestant when there is one. */
+export async function listOptions(db: DbOrTx, pollIds: string[]) {
+  if (pollIds.length === 0) return [];
+  return db
+    .select({
+      id: pollOptions.id,
+      pollId: pollOptions.pollId,
+      text: pollOptions.text,
+      order: pollOptions.order,
+      contestantId: contestants.id,
+      contestantName: contestants.fullName,
+      contestantPhotoUrl: contestants.photoUrl,
+    })
+    .from(pollOptions)
+    .leftJoin(contestants, eq(contestants.id, pollOptions.contestantId))
+    .where(inArray(pollOptions.pollId, pollIds))
+    .orderBy(asc(pollOptions.pollId), asc(pollOptions.order));
+}
+
+export type OptionRow = Awaited<ReturnType<typeof listOptions>>[number];
+
+/**
+ * Vote rows and points per option plus, in the same snapshot, the poll-wide totals and distinct
+ * voters (the grouping set `()` row, where `isTotal` is true).
+ */
+export async function countVotes(db: DbOrTx, pollId: string) {
+  return db
+    .select({
+      optionId: votes.optionId,
+      isTotal: sql<boolean>`grouping(${votes.optionId}) = 1`,
+      totalVotes: sql<number>`count(*)::int`,
+      totalPoints: sql<number>`coalesce(sum(${votes.points}), 0)::int`,
+      totalVoters: sql<number>`count(distinct ${votes.userId})::int`,
+    })
+    .from(votes)
+    .where(eq(votes.pollId, pollId))
+    .groupBy(sql`grouping sets ((${votes.optionId}), ())`);
+}
+
+export type VoteCountRow = Awaited<ReturnType<typeof countVotes>>[number];
+
+/** Per option, the users who voted for it with their summed points, most recent voter first. */
+export async function listVoters(db: DbOrTx, pollId: string, perOption: number) {
+  const perUser = db
+    .select({
+      optionId: votes.optionId,
+      userId: votes.userId,
+      points: sql<number>`sum(${votes.points})::int`.as('points'),
+      rank: sql<number>`row_number() over (partition by ${votes.optionId} order by max(${votes.createdAt}) desc, ${votes.userId})`.as(
+        'rank',
+      ),
+    })
+    .from(votes)
+    .where(eq(votes.pollId, pollId))
+    .groupBy(votes.optionId, votes.userId)
+    .as('per_user');
+
+  return db
+    .select({
+      optionId: perUser.optionId,
+      userId: perUser.userId,
+      points: perUser.points,
+      displayName: profiles.displayName,
+      avatarUrl: profiles.avatarUrl,
+    })
+    .from(perUser)
+    .innerJoin(profiles, eq(profiles.id, perUser.userId))
+    .where(lte(perUser.rank, perOption))
+    .orderBy(asc(perUser.optionId), asc(perUser.rank));
+}
+
+export type VoterRow = Awaited<ReturnType<typeof listVoters>>[number];

@@ -1,0 +1,61 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { HomePollResponse, Poll, PollListResponse, PollResults } from '@tribuna/contracts/api/polls';
+import { errorResponses } from '../http/errors.ts';
+import { PollParams } from './schemas.ts';
+import * as polls from './service.ts';
+
+const pollRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const db = app.database.db;
+
+  app.get(
+    '/api/polls/home',
+    {
+      schema: {
+        tags: ['polls'],
+        summary: 'The poll shown on the home page with its results',
+        response: { 200: HomePollResponse },
+      },
+    },
+    async () => polls.getHomePoll(db),
+  );
+
+  app.get(
+    '/api/polls',
+    {
+      schema: {
+        tags: ['polls'],
+        summary: 'Active and closed polls, featured first, then newest first',
+        response: { 200: PollListResponse },
+      },
+    },
+    async () => polls.listPolls(db),
+  );
+
+  app.get(
+    '/api/polls/:pollId',
+    {
+      schema: {
+        tags: ['polls'],
+        summary: 'One public poll',
+        params: PollParams,
+        response: { 200: Poll, ...errorResponses(400, 404) },
+      },
+    },
+    async (request) => polls.getPoll(db, request.params.pollId),
+  );
+
+  app.get(
+    '/api/polls/:pollId/results',
+    {
+      schema: {
+        tags: ['polls'],
+        summary: 'Totals per option and the latest voters of each option',
+        params: PollParams,
+        response: { 200: PollResults, ...errorResponses(400, 403, 404) },
+      },
+    },
+    async (request) => polls.getPollResults(db, request.params.pollId),
+  );
+};
+
+export default pollRoutes;

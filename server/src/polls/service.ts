@@ -1,0 +1,63 @@
+import type { HomePollResponse, Poll, PollListResponse, PollResults } from '@tribuna/contracts/api/polls';
+import type { DbOrTx } from '@tribuna/drizzle/client';
+import { forbidden, notFound } from '../http/errors.ts';
+import { presentPoll, presentResults } from './presenter.ts';
+import * as repo from './repository.ts';
+
+/** The voters list of each option is capped; totals always count everyone. */
+export const VOTERS_PER_OPTION = 100;
+/** The public list is not paginated yet; this bounds the response. */
+export const POLL_LIST_LIMIT = 100;
+
+export const POLL_NOT_FOUND = 'Poll not found';
+export const RESULTS_HIDDEN = 'Los resultados de esta encuesta no son públicos';
+
+function groupByPoll<T extends { pollId: string }>(rows: T[]): Map<string, T[]> {
+  const map = new Map<string, T[]>();
+  for (const row of rows) {
+    const list = map.get(row.pollId) ?? [];
+    list.push(row);
+    map.set(row.pollId, list);
+  }
+  return map;
+}
+
+/** Options, vote totals and voters are independent reads: run them side by side. */
+async function loadOptionsAndResults(db: DbOrTx, pollId: string) {
+  const [options, counts, voters] = await Promise.all([
+    repo.listOptions(db, [pollId]),
+    repo.countVotes(db, pollId),
+    repo.listVoters(db, pollId, VOTERS_PER_OPTION),
+  ]);
+  const results = presentResults(pollId, options.map((o) => o.id), counts, voters);
+  return { options, results };
+}
+
+/** The poll for the home page: featured if open, else the newest open one, with its results. */
+export async function getHomePoll(db: DbOrTx, now = new Date()): Promise<HomePollResponse> {
+  const row = await repo.findHomePoll(db, now);
+  if (!row) return { poll: null, results: null };
+  if (!row.showResults) return { poll: presentPoll(row, await repo.listOptions(db, [row.id]), now), results: null };
+  const { options, results } = await loadOptionsAndResults(db, row.id);
+  return { poll: presentPoll(row, options, now), results };
+}
+
+export async function listPolls(db: DbOrTx, now = new Date()): Promise<PollListResponse> {
+  const rows = await repo.listPublicPolls(db, POLL_LIST_LIMIT);
+  const options = groupByPoll(await repo.listOptions(db, rows.map((r) => r.id)));
+  return { polls: rows.map((row) => presentPoll(row, options.get(row.id) ?? [], now)) };
+}
+
+export async function getPoll(db: DbOrTx, pollId: string, now = new Date()): Promise<Poll> {
+  const row = await repo.findPublicPoll(db, pollId);
+  if (!row) throw notFound(POLL_NOT_FOUND);
+  return presentPoll(row, await repo.listOptions(db, [row.id]), now);
+}
+
+/** Results of a public poll; 403 when the admins chose not to show them. */
+export async function getPollResults(db: DbOrTx, pollId: string): Promise<PollResults> {
+  const row = await repo.findPublicPoll(db, pollId);
+  if (!row) throw notFound(POLL_NOT_FOUND);
+  if (!row.showResults) throw forbidden(RESULTS_HIDDEN);
+  return (await loadOptionsAndResults(db, row.id)).results;
+}
