@@ -8,3 +8,4 @@ export * from './api/site.ts';
 export * from './api/polls.ts';
 export * from './api/pageViews.ts';
 export * from './api/me.ts';
+export * from './api/auth.ts';

@@ -1,0 +1,76 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Profile } from './me.ts';
+import { Uuid } from './common.ts';
+
+/**
+ * GET /api/auth/session: where the browser stands in the sign-in flow.
+ * - signed_out: no session cookie, or it is expired / revoked.
+ * - mfa_required: Google sign-in succeeded but the user has a verified TOTP factor and has not
+ *   entered a code yet; `factorId` is the factor to challenge. The session is not full: every
+ *   other authenticated route treats it as signed out.
+ * - signed_in: a full session; `user` is the profile.
+ */
+export const AuthSession = Type.Object({
+  status: Type.Union([Type.Literal('signed_out'), Type.Literal('mfa_required'), Type.Literal('signed_in')]),
+  user: Type.Union([Profile, Type.Null()]),
+  factorId: Type.Union([Uuid, Type.Null()]),
+});
+export type AuthSession = Static<typeof AuthSession>;
+
+/** POST /api/auth/factors: enrol a TOTP factor (status unverified until the first code). */
+export const FactorEnrolment = Type.Object({
+  id: Uuid,
+  /** otpauth:// URI for authenticator apps. */
+  uri: Type.String(),
+  /** Base32 secret, shown for manual entry. */
+  secret: Type.String(),
+  /** QR code of `uri` as an SVG data URL. */
+  qrCode: Type.String(),
+});
+export type FactorEnrolment = Static<typeof FactorEnrolment>;
+
+export const Factor = Type.Object({
+  id: Uuid,
+  factorType: Type.Literal('totp'),
+  status: Type.Union([Type.Literal('unverified'), Type.Literal('verified')]),
+  createdAt: Type.String(),
+});
+export type Factor = Static<typeof Factor>;
+
+/** GET /api/auth/factors */
+export const FactorList = Type.Object({ factors: Type.Array(Factor) });
+export type FactorList = Static<typeof FactorList>;
+
+/** POST /api/auth/factors/:id/challenge → { challengeId } (valid 5 minutes). */
+export const Challenge = Type.Object({ challengeId: Uuid, expiresAt: Type.String() });
+export type Challenge = Static<typeof Challenge>;
+
+export const TotpCode = Type.String({ pattern: '^[0-9]{6}$' });
+
+/** POST /api/auth/factors/:id/verify; DELETE /api/auth/factors/:id takes { code } too. */
+export const VerifyFactorInput = Type.Object(
+  { challengeId: Uuid, code: TotpCode },
+  { additionalProperties: false },
+);
+export type VerifyFactorInput = Static<typeof VerifyFactorInput>;
+
+export const UnenrolFactorInput = Type.Object({ code: TotpCode }, { additionalProperties: false });
+export type UnenrolFactorInput = Static<typeof UnenrolFactorInput>;
+
+/** GET /api/auth/dev/users (only when DEV_LOGIN is on): demo users to act as. */
+export const DevUser = Type.Object({
+  id: Uuid,
+  displayName: Type.Union([Type.String(), Type.Null()]),
+  username: Type.Union([Type.String(), Type.Null()]),
+  avatarUrl: Type.Union([Type.String(), Type.Null()]),
+  role: Type.Union([Type.Literal('admin'), Type.Literal('moderator'), Type.Literal('user')]),
+});
+export const DevUserList = Type.Object({ users: Type.Array(DevUser) });
+export type DevUserList = Static<typeof DevUserList>;
+
+/** POST /api/auth/dev/login: act as an existing user (userId) or create one (displayName). */
+export const DevLoginInput = Type.Union([
+  Type.Object({ userId: Uuid }, { additionalProperties: false }),
+  Type.Object({ displayName: Type.String({ minLength: 1, maxLength: 50 }) }, { additionalProperties: false }),
+]);
+export type DevLoginInput = Static<typeof DevLoginInput>;
