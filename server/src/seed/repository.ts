@@ -1,0 +1,43 @@
+import { sql } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '@tribuna/drizzle/client';
+import { schema } from '@tribuna/drizzle';
+import type { DemoData } from './plan.ts';
+
+/** Demo data goes only into a database nobody has used: no profile and no reality yet. */
+export async function hasProfilesOrRealities(db: DbOrTx): Promise<boolean> {
+  const rows = await db.execute<{ used: boolean }>(
+    sql`SELECT EXISTS (SELECT 1 FROM ${schema.profiles}) OR EXISTS (SELECT 1 FROM ${schema.realities}) AS used`,
+  );
+  return rows[0]?.used === true;
+}
+
+/** Serialises concurrent seeders (several starters on one database) until the transaction ends. */
+export async function lockSeeding(tx: Tx): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(727275)`);
+}
+
+export async function insertDemoData(tx: Tx, data: DemoData): Promise<void> {
+  await tx.insert(schema.realities).values(data.realities);
+  await tx.insert(schema.seasons).values(data.seasons);
+  await tx.insert(schema.contestants).values(data.contestants);
+  await tx.insert(schema.profiles).values(data.profiles);
+  await tx.insert(schema.accounts).values(data.accounts);
+  await tx.insert(schema.polls).values(data.polls);
+  await tx.insert(schema.pollOptions).values(data.pollOptions);
+  await tx.insert(schema.pollPointsConfig).values(data.pollPointsConfig);
+  await tx.insert(schema.votes).values(data.votes);
+  await tx.insert(schema.shareHistory).values(data.shareHistory);
+  await tx.insert(schema.userPointsHistory).values(data.userPointsHistory);
+  await tx.insert(schema.groups).values(data.groups);
+  await tx.insert(schema.groupMembers).values(data.groupMembers);
+  await tx.insert(schema.posts).values(data.posts);
+  await tx.insert(schema.postMedia).values(data.postMedia);
+  // Parents before replies.
+  const topLevel = data.comments.filter((c) => !c.parentCommentId);
+  const replies = data.comments.filter((c) => c.parentCommentId);
+  await tx.insert(schema.comments).values(topLevel);
+  if (replies.length > 0) await tx.insert(schema.comments).values(replies);
+  await tx.insert(schema.postReactions).values(data.postReactions);
+  if (data.commentReactions.length > 0) await tx.insert(schema.commentReactions).values(data.commentReactions);
+  await tx.insert(schema.pageViews).values(data.pageViews);
+}

@@ -1,0 +1,265 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import sharp from 'sharp';
+import { schema } from '@tribuna/drizzle';
+import { testConfig } from '../../../test/support/env.ts';
+import { testDatabase, truncateAll } from '../../../test/support/db.ts';
+import { buildSeason } from '../../../test/support/factories.ts';
+import { DEMO_ADMIN_USERNAME, seedIfEmpty } from './index.ts';
+
+const database = testDatabase();
+const db = database.db;
+let mediaDir: string;
+
+beforeAll(async () => {
+  mediaDir = await mkdtemp(path.join(os.tmpdir(), 'tribuna-seed-'));
+  await truncateAll(database);
+});
+
+afterAll(async () => {
+  await truncateAll(database);
+  await database.close();
+  await rm(mediaDir, { recursive: true, force: true });
+});
+
+const mediaFile = (url: string) => {
+  expect(url).toMatch(/^\/media\/demo\/[a-z0-9_-]+\.webp$/);
+  return path.join(mediaDir, url.slice('/media/'.length));
+};
+
+async function expectWebp(url: string) {
+  const file = mediaFile(url);
+  expect(existsSync(file), `${url} exists`).toBe(true);
+  const meta = await sharp(file).metadata();
+  expect(meta.format).toBe('webp');
+  expect(meta.width).toBeGreaterThan(0);
+}
+
+async function tableCounts(): Promise<Record<string, number>> {
+  const tables = await database.sql<{ tablename: string }[]>`
+    SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`;
+  const counts: Record<string, number> = {};
+  for (const { tablename } of tables) {
+    const [row] = await database.sql.unsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM "${tablename}"`);
+    counts[tablename] = row!.n;
+  }
+  return counts;
+}
+
+describe('seedIfEmpty on an empty database', () => {
+  let seeded: boolean;
+  const messages: string[] = [];
+
+  beforeAll(async () => {
+    seeded = await seedIfEmpty(testConfig({ MEDIA_DIR: mediaDir }), { info: (m) => messages.push(m) });
+  }, 60_000);
+
+  it('seeds and says so', () => {
+    expect(seeded).toBe(true);
+    expect(messages.join('\n')).toMatch(/demo data: 12 users/);
+  });
+
+  it('creates a reality with one active season of the current year and contestants with webp photos', async () => {
+    const realities = await db.select().from(schema.realities);
+    expect(realities).toHaveLength(1);
+    const seasons = await db.select().from(schema.seasons);
+    expect(seasons.filter((s) => s.active)).toHaveLength(1);
+    const season = seasons[0]!;
+    expect(season.startDate! < season.endDate!).toBe(true);
+
+    const contestants = await db.select().from(schema.contestants);
+    expect(contestants.length).toBeGreaterThanOrEqual(6);
+    expect(contestants.filter((c) => c.status === 'eliminated')).toHaveLength(1);
+    for (const contestant of contestants) await expectWebp(contestant.photoUrl!);
+  });
+
+  it('creates exactly one featured active single-choice poll closing in the future', async () => {
+    const featured = await db
+      .select({ poll: schema.polls, config: schema.pollPointsConfig })
+      .from(schema.polls)
+      .innerJoin(schema.pollPointsConfig, sql`${schema.pollPointsConfig.pollId} = ${schema.polls.id}`)
+      .where(sql`${schema.polls.isFeatured}`);
+    expect(featured).toHaveLength(1);
+    const { poll, config } = featured[0]!;
+    expect(poll.status).toBe('active');
+    expect(poll.pollMode).toBe('countdown');
+    expect(config.maxPointsPerUser).toBe(1);
+    expect(poll.endDate!.getTime()).toBeGreaterThan(Date.now() + 2 * 24 * 3600_000);
+    expect(poll.endDate!.getTime()).toBeLessThan(Date.now() + 4 * 24 * 3600_000);
+    const options = await db.select().from(schema.pollOptions).where(sql`${schema.pollOptions.pollId} = ${poll.id}`);
+    expect(options.length).toBeGreaterThanOrEqual(2);
+    expect(options.every((o) => o.contestantId !== null)).toBe(true);
+  });
+
+  it('creates an active points poll, a closed poll and a custom-text poll', async () => {
+    const rows = await db
+      .select({ poll: schema.polls, config: schema.pollPointsConfig })
+      .from(schema.polls)
+      .innerJoin(schema.pollPointsConfig, sql`${schema.pollPointsConfig.pollId} = ${schema.polls.id}`);
+    const points = rows.filter((r) => r.poll.status === 'active' && r.config.maxPointsPerUser > 1);
+    expect(points).toHaveLength(1);
+    expect(points[0]!.config).toMatchObject({ maxPointsPerUser: 10, dailyReset: true, bonusForSharing: 5 });
+    expect(rows.filter((r) => r.poll.status === 'closed').length).toBeGreaterThanOrEqual(1);
+
+    const textOptions = await db.select().from(schema.pollOptions).where(sql`${schema.pollOptions.text} IS NOT NULL`);
+    expect(textOptions.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('follows the voting rules: one 1-point vote per user in single choice, at most the maximum in points mode', async () => {
+    const perUser = await database.sql<{ poll_id: string; max: number; rows: number; points: number }[]>`
+      SELECT v.poll_id, c.max_points_per_user AS max, count(*)::int AS rows, sum(v.points)::int AS points
+      FROM votes v JOIN poll_points_config c ON c.poll_id = v.poll_id
+      GROUP BY v.poll_id, v.user_id, c.max_points_per_user`;
+    expect(perUser.length).toBeGreaterThan(10);
+    for (const row of perUser) {
+      if (row.max === 1) expect(row).toMatchObject({ rows: 1, points: 1 });
+      else expect(row.points).toBeLessThanOrEqual(row.max);
+    }
+    // Every vote's option belongs to its poll.
+    const [mismatch] = await database.sql<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM votes v JOIN poll_options o ON o.id = v.option_id WHERE o.poll_id <> v.poll_id`;
+    expect(mismatch!.n).toBe(0);
+  });
+
+  it('awards vote points per user, poll and day, and keeps totals equal to the history', async () => {
+    const awards = await database.sql<{ reference_id: string; points: number; voted: number }[]>`
+      SELECT h.reference_id, h.points,
+        (SELECT sum(v.points)::int FROM votes v
+          WHERE v.user_id = h.user_id
+            AND 'vote:' || v.poll_id || ':' || to_char(v.created_at AT TIME ZONE 'America/Mexico_City', 'YYYY-MM-DD') = h.reference_id) AS voted
+      FROM user_points_history h WHERE h.reason = 'vote'`;
+    expect(awards.length).toBeGreaterThan(0);
+    for (const award of awards) {
+      expect(award.reference_id).toMatch(/^vote:[0-9a-f-]{36}:\d{4}-\d{2}-\d{2}$/);
+      expect(award.points).toBe(award.voted);
+    }
+    const [votesWithoutAward] = await database.sql<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM votes v WHERE NOT EXISTS (
+        SELECT 1 FROM user_points_history h WHERE h.user_id = v.user_id AND h.reason = 'vote'
+          AND h.reference_id = 'vote:' || v.poll_id || ':' || to_char(v.created_at AT TIME ZONE 'America/Mexico_City', 'YYYY-MM-DD'))`;
+    expect(votesWithoutAward!.n).toBe(0);
+
+    const shares = await db.select().from(schema.shareHistory);
+    expect(shares.length).toBeGreaterThan(0);
+    const [shareAwards] = await database.sql<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM share_history s JOIN user_points_history h
+        ON h.user_id = s.user_id AND h.reason = 'share' AND h.reference_id = 'share:' || s.poll_id || ':' || s.share_day
+        AND h.points = s.points_earned`;
+    expect(shareAwards!.n).toBe(shares.length);
+
+    const totals = await database.sql<{ username: string; total_points: number; history: number }[]>`
+      SELECT p.username, p.total_points, coalesce((SELECT sum(points)::int FROM user_points_history h WHERE h.user_id = p.id), 0) AS history
+      FROM profiles p`;
+    for (const row of totals) expect(row.total_points, row.username).toBe(row.history);
+    expect(totals.some((r) => r.total_points > 0)).toBe(true);
+  });
+
+  it('creates demo users with avatars and dev sign-in accounts, exactly one admin and one moderator', async () => {
+    const profiles = await db.select().from(schema.profiles);
+    expect(profiles.length).toBeGreaterThanOrEqual(10);
+    const admins = profiles.filter((p) => p.role === 'admin');
+    expect(admins).toHaveLength(1);
+    expect(admins[0]).toMatchObject({ username: DEMO_ADMIN_USERNAME, displayName: 'Admin Tribuna' });
+    expect(profiles.filter((p) => p.role === 'moderator')).toHaveLength(1);
+
+    const accounts = await db.select().from(schema.accounts);
+    expect(accounts).toHaveLength(profiles.length);
+    for (const profile of profiles) {
+      expect(profile.username).toMatch(/^[a-z0-9_]{3,20}$/);
+      expect(profile.bio).toBeTruthy();
+      await expectWebp(profile.avatarUrl!);
+      expect(accounts.find((a) => a.userId === profile.id)).toMatchObject({
+        oidcIssuer: 'dev',
+        oidcSubject: profile.username,
+        email: `${profile.username}@tribuna.local`,
+        emailVerified: true,
+      });
+    }
+  });
+
+  it('fills the wall: posts with images, one pinned, comments with one-level replies, reactions', async () => {
+    const posts = await db.select().from(schema.posts);
+    expect(posts.length).toBeGreaterThanOrEqual(8);
+    expect(posts.filter((p) => p.isPinned)).toHaveLength(1);
+
+    const media = await db.select().from(schema.postMedia);
+    const perPost = new Map<string, number>();
+    for (const m of media) perPost.set(m.postId, (perPost.get(m.postId) ?? 0) + 1);
+    expect(perPost.size).toBeGreaterThanOrEqual(3);
+    expect(Math.max(...perPost.values())).toBeLessThanOrEqual(5);
+    for (const m of media) await expectWebp(m.url);
+
+    const comments = await db.select().from(schema.comments);
+    const byId = new Map(comments.map((c) => [c.id, c]));
+    const replies = comments.filter((c) => c.parentCommentId);
+    expect(replies.length).toBeGreaterThan(0);
+    for (const reply of replies) {
+      const parent = byId.get(reply.parentCommentId!)!;
+      expect(parent.parentCommentId).toBeNull();
+      expect(parent.postId).toBe(reply.postId);
+    }
+
+    for (const post of posts) {
+      const latest = comments.filter((c) => c.postId === post.id).reduce((t, c) => Math.max(t, c.createdAt.getTime()), post.createdAt.getTime());
+      expect(post.lastActivityAt.getTime()).toBe(latest);
+    }
+
+    const reactionTypes = await database.sql<{ reaction_type: string }[]>`SELECT DISTINCT reaction_type FROM post_reactions`;
+    expect(reactionTypes.length).toBeGreaterThanOrEqual(3);
+    const [commentReactions] = await database.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM comment_reactions`;
+    expect(commentReactions!.n).toBeGreaterThan(0);
+  });
+
+  it('creates groups with members and page views over the last days', async () => {
+    const groups = await db.select().from(schema.groups);
+    expect(groups.length).toBeGreaterThanOrEqual(2);
+    const members = await db.select().from(schema.groupMembers);
+    for (const group of groups) expect(members.filter((m) => m.groupId === group.id).length).toBeGreaterThanOrEqual(2);
+
+    const [views] = await database.sql<{ n: number; days: number; users: number }[]>`
+      SELECT count(*)::int AS n, count(DISTINCT created_at::date)::int AS days, count(user_id)::int AS users FROM page_views`;
+    expect(views!.n).toBeGreaterThan(50);
+    expect(views!.days).toBeGreaterThanOrEqual(5);
+    expect(views!.users).toBeGreaterThan(0);
+  });
+
+  it('never dates anything in the future or before its author joined', async () => {
+    const [bad] = await database.sql<{ n: number }[]>`
+      SELECT (
+        (SELECT count(*) FROM votes v JOIN profiles p ON p.id = v.user_id WHERE v.created_at < p.created_at OR v.created_at > now())
+        + (SELECT count(*) FROM posts x JOIN profiles p ON p.id = x.user_id WHERE x.created_at < p.created_at OR x.created_at > now())
+        + (SELECT count(*) FROM comments x JOIN profiles p ON p.id = x.user_id WHERE x.created_at < p.created_at OR x.created_at > now())
+        + (SELECT count(*) FROM page_views x WHERE x.created_at > now())
+      )::int AS n`;
+    expect(bad!.n).toBe(0);
+  });
+
+  it('a second call returns false and changes nothing', async () => {
+    const before = await tableCounts();
+    const profilesBefore = await db.select().from(schema.profiles).orderBy(schema.profiles.id);
+    const filesBefore = (await readdir(path.join(mediaDir, 'demo'))).sort();
+
+    expect(await seedIfEmpty(testConfig({ MEDIA_DIR: mediaDir }))).toBe(false);
+
+    expect(await tableCounts()).toEqual(before);
+    expect(await db.select().from(schema.profiles).orderBy(schema.profiles.id)).toEqual(profilesBefore);
+    expect((await readdir(path.join(mediaDir, 'demo'))).sort()).toEqual(filesBefore);
+  });
+});
+
+describe('seedIfEmpty on a database in use', () => {
+  it('writes nothing when a reality exists, even without profiles', async () => {
+    await truncateAll(database);
+    await buildSeason(db);
+    const otherMedia = path.join(mediaDir, 'untouched');
+    expect(await seedIfEmpty(testConfig({ MEDIA_DIR: otherMedia }))).toBe(false);
+    expect(existsSync(otherMedia)).toBe(false);
+    const counts = await tableCounts();
+    expect(counts.profiles).toBe(0);
+    expect(counts.polls).toBe(0);
+  });
+});

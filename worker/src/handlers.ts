@@ -1,0 +1,7 @@
+import type { JobHandlers } from './registry.ts';
+import { reportJobs } from './reports/jobs.ts';
+
+/** Every job of the contracts with its handler; one spread per domain. */
+export const handlers: JobHandlers = {
+  ...reportJobs,
+};

@@ -1,0 +1,107 @@
+// `npm run start:worker`: runs every BullMQ queue of the contracts and registers the schedules.
+import type { Logger } from 'pino';
+import { ConfigError, loadConfig, type Config } from '@tribuna/contracts/config';
+import { createDatabase, type Database } from '@tribuna/drizzle/client';
+import { ensureDatabase, runMigrations } from '@tribuna/drizzle/migrate';
+import { startWorker, type WorkerApp } from './app.ts';
+import { createLogger } from './logger.ts';
+
+const FORCED_EXIT_AFTER_MS = 15_000;
+
+interface Running {
+  database: Database;
+  app: WorkerApp;
+}
+
+function readConfig(): Config {
+  try {
+    return loadConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`Configuration error: ${err.message.replace(/^Invalid configuration: /, '')}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}
+
+class DatabaseUnavailable extends Error {}
+
+/** The database URL without its password, for messages. */
+function redactUrl(url: string): string {
+  const u = new URL(url);
+  if (u.password) u.password = '***';
+  return u.toString();
+}
+
+async function start(config: Config, logger: Logger): Promise<Running> {
+  // Server and worker may both start on a fresh database; migrations serialise on a lock.
+  try {
+    await ensureDatabase(config.databaseUrl);
+    await runMigrations(config.databaseUrl);
+  } catch (err) {
+    throw new DatabaseUnavailable(
+      `Database error: could not prepare ${redactUrl(config.databaseUrl)}: ${(err as Error).message}\n` +
+        'Is PostgreSQL running? Set DATABASE_URL to point at it.',
+    );
+  }
+  const database = createDatabase(config.databaseUrl, { applicationName: 'tribuna-worker' });
+  try {
+    const app = await startWorker({ config, db: database.db, logger });
+    return { database, app };
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
+}
+
+function main(): void {
+  const config = readConfig();
+  const logger = createLogger(config);
+  let stopping = false;
+
+  const starting = start(config, logger);
+
+  const stop = async (reason: string, code: number): Promise<void> => {
+    // A terminal's Ctrl-C reaches us and the launcher's SIGTERM follows: keep the first, graceful
+    // stop going (the forced exit below still bounds it).
+    if (stopping) {
+      logger.info({ reason }, 'already shutting down');
+      return;
+    }
+    stopping = true;
+    logger.info({ reason }, 'worker shutting down');
+    // Last resort when a job or a connection hangs; exiting non-zero says the stop was not clean.
+    setTimeout(() => {
+      logger.error(`worker did not stop within ${FORCED_EXIT_AFTER_MS / 1000} s; forcing exit`);
+      process.exit(1);
+    }, FORCED_EXIT_AFTER_MS).unref();
+    try {
+      // Wait for a start in progress so nothing it opens outlives us.
+      const running = await starting.catch(() => null);
+      await running?.app.close();
+      await running?.database.close();
+      logger.info('worker stopped');
+    } catch (err) {
+      logger.error({ err }, 'error while stopping the worker');
+      code = code || 1;
+    }
+    process.exit(code);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM', 0));
+  process.on('SIGINT', () => void stop('SIGINT', 0));
+
+  starting.then(
+    ({ app }) => {
+      if (!stopping) logger.info({ queues: [...app.queues.keys()], timezone: config.showTimezone }, 'worker ready');
+    },
+    (err: unknown) => {
+      if (stopping) return;
+      if (err instanceof DatabaseUnavailable) process.stderr.write(`${err.message}\n`);
+      else logger.fatal({ err }, 'worker failed to start');
+      void stop('start-up failure', 1);
+    },
+  );
+}
+
+main();

@@ -1,0 +1,170 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Queue, QueueEvents, type Job } from 'bullmq';
+import pino from 'pino';
+import { schema } from '@tribuna/drizzle';
+import { sql } from 'drizzle-orm';
+import { testConfig } from '../../../test/support/env.ts';
+import { testDatabase, truncateAll } from '../../../test/support/db.ts';
+import { buildPoll, buildUser } from '../../../test/support/factories.ts';
+import { startWorker, type WorkerApp } from '../app.ts';
+import { findDailyReport } from './repository.ts';
+
+// Own Redis namespace under the run's prefix (cleaned by the global teardown anyway).
+const config = testConfig({ REDIS_PREFIX: `${testConfig().redisPrefix}_reports` });
+const database = testDatabase();
+const db = database.db;
+let app: WorkerApp;
+let events: QueueEvents;
+
+const at = (iso: string) => new Date(iso);
+
+async function run(job: Promise<Job>): Promise<unknown> {
+  return (await job).waitUntilFinished(events, 20_000);
+}
+
+/** Today in the show's time zone, as the database would say it. */
+function dayIn(timeZone: string, daysAgo: number): string {
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    new Date(),
+  );
+  const d = new Date(`${parts}T12:00:00Z`);
+  d.setUTCDate(d.getUTCDate() - daysAgo);
+  return d.toISOString().slice(0, 10);
+}
+
+beforeAll(async () => {
+  app = await startWorker({ config, db, logger: pino({ level: 'silent' }), schedules: false });
+  events = new QueueEvents('maintenance', { connection: { url: config.redisUrl }, prefix: config.redisPrefix });
+  await events.waitUntilReady();
+});
+
+beforeEach(async () => {
+  await truncateAll(database);
+});
+
+afterAll(async () => {
+  await app?.close();
+  await events?.close();
+  const queue = new Queue('maintenance', { connection: { url: config.redisUrl }, prefix: config.redisPrefix });
+  await queue.obliterate({ force: true });
+  await queue.close();
+  await database.close();
+});
+
+/**
+ * 2025-01-15 in America/Mexico_City (UTC-6 in winter) runs from 06:00 UTC on the 15th to
+ * 06:00 UTC on the 16th. Rows are placed on both sides of each boundary.
+ */
+async function insertAroundJanuary15() {
+  const a = await buildUser(db, { createdAt: at('2025-01-15T06:00:00Z') }); // first instant of the day
+  const b = await buildUser(db, { createdAt: at('2025-01-15T05:59:59.999Z') }); // previous day
+  const c = await buildUser(db, { createdAt: at('2025-01-16T05:59:59Z') }); // last second of the day
+  const d = await buildUser(db, { createdAt: at('2025-01-16T06:00:00Z') }); // next day
+  const { poll, options } = await buildPoll(db, { options: 2, maxPointsPerUser: 10 });
+  const vote = (userId: string, createdAt: string, points = 1) => ({
+    pollId: poll.id,
+    optionId: options[0]!.id,
+    userId,
+    points,
+    createdAt: at(createdAt),
+  });
+  await db.insert(schema.votes).values([
+    vote(a.id, '2025-01-15T06:00:00Z'),
+    vote(b.id, '2025-01-15T05:59:00Z'),
+    vote(c.id, '2025-01-15T12:00:00Z', 4),
+    vote(c.id, '2025-01-16T05:59:59Z', 6),
+    vote(d.id, '2025-01-16T06:00:00Z'),
+  ]);
+  const view = (userId: string | null, createdAt: string) => ({
+    userId,
+    pagePath: '/',
+    sessionId: 'session-0001',
+    deviceType: 'mobile' as const,
+    createdAt: at(createdAt),
+  });
+  await db.insert(schema.pageViews).values([
+    view(d.id, '2025-01-15T20:00:00Z'), // d is active on the 15th through a page view only
+    view(null, '2025-01-15T10:00:00Z'),
+    view(a.id, '2025-01-15T07:00:00Z'),
+    view(null, '2025-01-15T05:59:59Z'), // previous day
+    view(null, '2025-01-16T06:00:00Z'), // next day
+  ]);
+}
+
+describe('reports.aggregate-day through a real queue and worker', () => {
+  it('counts the rows of that calendar day in SHOW_TIMEZONE and nothing across its boundaries', async () => {
+    await insertAroundJanuary15();
+    await run(app.enqueue('reports.aggregate-day', { day: '2025-01-15' }));
+
+    const row = await findDailyReport(db, '2025-01-15');
+    expect(row).toEqual({ day: '2025-01-15', activeUsers: 3, newUsers: 2, totalVotes: 3, pageViews: 3 });
+
+    await run(app.enqueue('reports.aggregate-day', { day: '2025-01-14' }));
+    expect(await findDailyReport(db, '2025-01-14')).toEqual({
+      day: '2025-01-14',
+      activeUsers: 1,
+      newUsers: 1,
+      totalVotes: 1,
+      pageViews: 1,
+    });
+  });
+
+  it('is idempotent: running it twice leaves the same single row', async () => {
+    await insertAroundJanuary15();
+    await run(app.enqueue('reports.aggregate-day', { day: '2025-01-15' }));
+    const first = await findDailyReport(db, '2025-01-15');
+    await run(app.enqueue('reports.aggregate-day', { day: '2025-01-15' }));
+    const second = await findDailyReport(db, '2025-01-15');
+    expect(second).toEqual(first);
+    const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(schema.reportDaily);
+    expect(count!.n).toBe(1);
+  });
+
+  it('corrects an existing row when rows change (recomputes, does not add)', async () => {
+    await insertAroundJanuary15();
+    await db.insert(schema.reportDaily).values({ day: '2025-01-15', activeUsers: 99, newUsers: 99, totalVotes: 99, pageViews: 99 });
+    await run(app.enqueue('reports.aggregate-day', { day: '2025-01-15' }));
+    expect(await findDailyReport(db, '2025-01-15')).toMatchObject({ activeUsers: 3, totalVotes: 3 });
+  });
+
+  it('writes zeros for a day without activity', async () => {
+    await run(app.enqueue('reports.aggregate-day', { day: '2024-06-01' }));
+    expect(await findDailyReport(db, '2024-06-01')).toEqual({
+      day: '2024-06-01',
+      activeUsers: 0,
+      newUsers: 0,
+      totalVotes: 0,
+      pageViews: 0,
+    });
+  });
+
+  it('fails a malformed day at once, without retries', async () => {
+    const job = await app.enqueue('reports.aggregate-day', { day: '2025-02-30' });
+    await expect(job.waitUntilFinished(events, 20_000)).rejects.toThrow(/day must be a calendar day/);
+    const failed = await app.queues.get('maintenance')!.getJob(job.id!);
+    expect(failed?.opts.attempts).toBeGreaterThan(1);
+    expect(failed?.attemptsMade).toBe(1);
+    expect(await failed?.getState()).toBe('failed');
+  });
+
+  it('fails a job name without handler with a clear error', async () => {
+    const job = await app.queues.get('maintenance')!.add('reports.unknown', {});
+    await expect(job.waitUntilFinished(events, 20_000)).rejects.toThrow('No handler for job "reports.unknown"');
+  });
+});
+
+describe('reports.aggregate-recent-days', () => {
+  it('aggregates today and yesterday as the show time zone sees them when it runs', async () => {
+    const user = await buildUser(db);
+    const { poll, options } = await buildPoll(db);
+    await db.insert(schema.votes).values({ pollId: poll.id, optionId: options[0]!.id, userId: user.id });
+
+    await run(app.enqueue('reports.aggregate-recent-days', { days: 2 }));
+
+    const today = dayIn(config.showTimezone, 0);
+    const yesterday = dayIn(config.showTimezone, 1);
+    const rows = await db.select({ day: schema.reportDaily.day }).from(schema.reportDaily).orderBy(schema.reportDaily.day);
+    expect(rows.map((r) => r.day)).toEqual([yesterday, today]);
+    expect(await findDailyReport(db, today)).toMatchObject({ totalVotes: 1, newUsers: 1, activeUsers: 1 });
+  });
+});

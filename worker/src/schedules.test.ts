@@ -1,0 +1,48 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { Queue } from 'bullmq';
+import pino from 'pino';
+import { QUEUE_NAMES, type QueueName } from '@tribuna/contracts/jobs';
+import { testConfig } from '../../test/support/env.ts';
+import { registerSchedules } from './schedules.ts';
+
+const config = testConfig({ REDIS_PREFIX: `${testConfig().redisPrefix}_schedules` });
+const queues = new Map<QueueName, Queue>(
+  Object.values(QUEUE_NAMES).map((name) => [name, new Queue(name, { connection: { url: config.redisUrl }, prefix: config.redisPrefix })]),
+);
+const logger = pino({ level: 'silent' });
+
+afterAll(async () => {
+  for (const queue of queues.values()) {
+    await queue.obliterate({ force: true });
+    await queue.close();
+  }
+});
+
+describe('job schedules', () => {
+  it('aggregates today every 10 minutes and yesterday at 00:05 in SHOW_TIMEZONE', async () => {
+    await registerSchedules(queues, config, logger);
+    const schedulers = await queues.get('maintenance')!.getJobSchedulers();
+    const byId = new Map(schedulers.map((s) => [s.key, s]));
+
+    expect(byId.get('reports.aggregate-today')).toMatchObject({
+      name: 'reports.aggregate-recent-days',
+      every: 600_000,
+      template: { data: { days: 1 } },
+    });
+    expect(byId.get('reports.aggregate-yesterday')).toMatchObject({
+      name: 'reports.aggregate-recent-days',
+      pattern: '5 0 * * *',
+      tz: 'America/Mexico_City',
+      template: { data: { days: 2 } },
+    });
+  });
+
+  it('is idempotent and drops schedulers that are no longer defined', async () => {
+    const queue = queues.get('maintenance')!;
+    await queue.upsertJobScheduler('reports.retired', { every: 60_000 }, { name: 'reports.aggregate-recent-days', data: { days: 1 } });
+    await registerSchedules(queues, config, logger);
+    await registerSchedules(queues, config, logger);
+    const keys = (await queue.getJobSchedulers()).map((s) => s.key).sort();
+    expect(keys).toEqual(['reports.aggregate-today', 'reports.aggregate-yesterday']);
+  });
+});

@@ -1,0 +1,73 @@
+import type { JobsOptions, Queue, RepeatOptions } from 'bullmq';
+import type { Logger } from 'pino';
+import type { Config } from '@tribuna/contracts/config';
+import { JOB_QUEUES, type JobName, type JobPayloads, type QueueName } from '@tribuna/contracts/jobs';
+
+/** A repeatable job: a stable scheduler id (so every instance upserts the same one), a job and when. */
+export type ScheduleDefinition = {
+  [K in JobName]: { id: string; name: K; data: JobPayloads[K]; repeat: Omit<RepeatOptions, 'key'> };
+}[JobName];
+
+const TEN_MINUTES = 10 * 60 * 1000;
+
+/** Completed and failed runs are kept for a while for inspection, never forever. */
+export const RETENTION: Pick<JobsOptions, 'removeOnComplete' | 'removeOnFail'> = {
+  removeOnComplete: { age: 24 * 3600, count: 500 },
+  removeOnFail: { age: 7 * 24 * 3600, count: 1000 },
+};
+
+export function scheduleDefinitions(config: Config): ScheduleDefinition[] {
+  return [
+    {
+      // Keeps today's figures fresh for the admin reports.
+      id: 'reports.aggregate-today',
+      name: 'reports.aggregate-recent-days',
+      data: { days: 1 },
+      repeat: { every: TEN_MINUTES },
+    },
+    {
+      // Just after midnight in the show's time zone: finalise yesterday (and start today).
+      id: 'reports.aggregate-yesterday',
+      name: 'reports.aggregate-recent-days',
+      data: { days: 2 },
+      repeat: { pattern: '5 0 * * *', tz: config.showTimezone },
+    },
+  ];
+}
+
+/**
+ * Upserts every schedule on its queue and removes schedulers we no longer define, so a renamed
+ * or dropped schedule does not keep firing from Redis. Safe to run from every worker instance.
+ */
+export async function registerSchedules(
+  queues: ReadonlyMap<QueueName, Queue>,
+  config: Config,
+  logger: Logger,
+): Promise<ScheduleDefinition[]> {
+  const definitions = scheduleDefinitions(config);
+  for (const schedule of definitions) {
+    const queue = queueFor(queues, schedule.name);
+    await queue.upsertJobScheduler(schedule.id, schedule.repeat, {
+      name: schedule.name,
+      data: schedule.data,
+      opts: { attempts: 3, backoff: { type: 'exponential', delay: 10_000 }, ...RETENTION },
+    });
+  }
+  const wanted = new Set(definitions.map((d) => d.id));
+  for (const queue of queues.values()) {
+    for (const existing of await queue.getJobSchedulers()) {
+      if (!wanted.has(existing.key)) {
+        await queue.removeJobScheduler(existing.key);
+        logger.info({ scheduler: existing.key, queue: queue.name }, 'removed obsolete job scheduler');
+      }
+    }
+  }
+  logger.info({ schedules: definitions.map((d) => d.id) }, 'job schedules registered');
+  return definitions;
+}
+
+export function queueFor(queues: ReadonlyMap<QueueName, Queue>, name: JobName): Queue {
+  const queue = queues.get(JOB_QUEUES[name]);
+  if (!queue) throw new Error(`Queue "${JOB_QUEUES[name]}" of job "${name}" is not open`);
+  return queue;
+}
