@@ -2,6 +2,8 @@ export * from './config.ts';
 export * from './roles.ts';
 export * from './jobs.ts';
 export * from './realtime.ts';
+export * from './live.ts';
+export * from './api/votes.ts';
 export * from './api/common.ts';
 export * from './api/health.ts';
 export * from './api/site.ts';

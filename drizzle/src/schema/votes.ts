@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, date, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { SHARE_PLATFORMS } from '@tribuna/contracts/api/votes';
 import { createdAt, id, oneOf } from './columns.ts';
 import { pollOptions, polls } from './polls.ts';
 import { profiles } from './profiles.ts';
@@ -33,8 +34,6 @@ export const votes = pgTable(
     index('votes_created_idx').on(t.createdAt),
   ],
 );
-
-export const SHARE_PLATFORMS = ['native', 'whatsapp', 'facebook', 'x', 'telegram', 'copy'] as const;
 
 export const shareHistory = pgTable(
   'share_history',

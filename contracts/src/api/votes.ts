@@ -1,0 +1,76 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Uuid } from './common.ts';
+
+/** Computed in the browser and kept stable (localStorage); stored with each vote. */
+export const DeviceFingerprint = Type.String({ minLength: 8, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' });
+
+/**
+ * POST /api/polls/:pollId/votes.
+ * Single-choice polls (maxPointsPerUser = 1) take `optionId`; points polls take `allocations`.
+ */
+export const CastVoteInput = Type.Union([
+  Type.Object({ optionId: Uuid, deviceFingerprint: DeviceFingerprint }, { additionalProperties: false }),
+  Type.Object(
+    {
+      allocations: Type.Array(
+        Type.Object({ optionId: Uuid, points: Type.Integer({ minimum: 0, maximum: 1000 }) }, { additionalProperties: false }),
+        { minItems: 1, maxItems: 50 },
+      ),
+      deviceFingerprint: DeviceFingerprint,
+    },
+    { additionalProperties: false },
+  ),
+]);
+export type CastVoteInput = Static<typeof CastVoteInput>;
+
+/** What the user may still spend on a poll (daily polls count since 00:00 SHOW_TIMEZONE). */
+export const AvailablePoints = Type.Object({
+  pollId: Uuid,
+  maxPoints: Type.Integer(),
+  spent: Type.Integer(),
+  available: Type.Integer(),
+  dailyReset: Type.Boolean(),
+  /** When the spent points reset (next 00:00 in SHOW_TIMEZONE), null without daily reset. */
+  resetsAt: Type.Union([Type.String(), Type.Null()]),
+});
+export type AvailablePoints = Static<typeof AvailablePoints>;
+
+export const MyVote = Type.Object({ optionId: Uuid, points: Type.Integer(), createdAt: Type.String() });
+
+/** 201 answer of a vote, and GET /api/polls/:pollId/my-votes (the user's current votes on a poll). */
+export const MyVotesResponse = Type.Object({
+  votes: Type.Array(MyVote),
+  availablePoints: AvailablePoints,
+});
+export type MyVotesResponse = Static<typeof MyVotesResponse>;
+
+export const SHARE_PLATFORMS = ['native', 'whatsapp', 'facebook', 'x', 'telegram', 'copy'] as const;
+export type SharePlatform = (typeof SHARE_PLATFORMS)[number];
+
+/** POST /api/polls/:pollId/shares: once per poll per day ('You have already shared this poll today'). */
+export const ShareInput = Type.Object(
+  { platform: Type.Union(SHARE_PLATFORMS.map((p) => Type.Literal(p))) },
+  { additionalProperties: false },
+);
+export type ShareInput = Static<typeof ShareInput>;
+
+export const ShareResponse = Type.Object({
+  pollId: Uuid,
+  platform: Type.String(),
+  /** The bonus that will be credited (the award itself is written by the worker). */
+  pointsEarned: Type.Integer(),
+  sharedAt: Type.String(),
+});
+export type ShareResponse = Static<typeof ShareResponse>;
+
+/** The messages the spec shows for voting and sharing. */
+export const VOTE_MESSAGES = {
+  selectOption: 'Por favor selecciona una opción',
+  assignPoint: 'Por favor asigna al menos 1 punto',
+  tooManyPoints: (n: number) => `No puedes asignar más de ${n} puntos`,
+  voteFailed: 'Error al votar',
+  pollClosed: 'La encuesta está cerrada',
+  foreignOption: 'La opción no pertenece a esta encuesta',
+  pollNotFound: 'Poll not found',
+  alreadyShared: 'You have already shared this poll today',
+} as const;
