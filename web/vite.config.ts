@@ -9,13 +9,24 @@ const apiTarget = process.env.TRIBUNA_API_URL ?? 'http://localhost:3000';
 
 /** Paths the server owns: proxied in development, never answered by the service worker. */
 const SERVER_PATHS = ['/api', '/auth', '/ws', '/media'] as const;
+/** Routes of the web app inside those paths. */
+const SPA_PATHS = /^\/auth\/callback(?:[?#]|$)/;
 
 export default defineConfig({
   root: webRoot,
   build: { outDir: 'dist', emptyOutDir: true },
   server: {
     proxy: Object.fromEntries(
-      SERVER_PATHS.map((path) => [path, { target: apiTarget, changeOrigin: false, ws: path === '/ws' }]),
+      SERVER_PATHS.map((path) => [
+        path,
+        {
+          target: apiTarget,
+          changeOrigin: false,
+          ws: path === '/ws',
+          // /auth/callback is a web route (Google sign-in comes back to it): the dev server answers it.
+          bypass: (req: { url?: string }) => (SPA_PATHS.test(req.url ?? '') ? '/index.html' : undefined),
+        },
+      ]),
     ),
   },
   plugins: [

@@ -58,6 +58,13 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('leaves REQUIRE_ADMIN_MFA off by default and parses it like DEV_LOGIN', () => {
+    expect(loadConfig({}).requireAdminMfa).toBe(false);
+    expect(loadConfig({ REQUIRE_ADMIN_MFA: '1' }).requireAdminMfa).toBe(true);
+    expect(loadConfig({ REQUIRE_ADMIN_MFA: 'off' }).requireAdminMfa).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', SESSION_SECRET: PRODUCTION_SECRET, REQUIRE_ADMIN_MFA: 'true' }).requireAdminMfa).toBe(true);
+  });
+
   it('accepts a complete production configuration without dev login', () => {
     const config = loadConfig({ NODE_ENV: 'production', SESSION_SECRET: PRODUCTION_SECRET });
     expect(config).toMatchObject({ nodeEnv: 'production', devLogin: false, sessionSecret: PRODUCTION_SECRET });
@@ -77,6 +84,7 @@ describe('loadConfig', () => {
     ['SESSION_SECRET', { SESSION_SECRET: 'too-short' }],
     ['DEV_LOGIN', { NODE_ENV: 'production', SESSION_SECRET: PRODUCTION_SECRET, DEV_LOGIN: '1' }],
     ['DEV_LOGIN', { DEV_LOGIN: 'maybe' }],
+    ['REQUIRE_ADMIN_MFA', { REQUIRE_ADMIN_MFA: 'maybe' }],
     ['SHOW_TIMEZONE', { SHOW_TIMEZONE: 'Mars/Olympus_Mons' }],
     ['ADMIN_EMAILS', { ADMIN_EMAILS: 'ana@example.com,not-an-email' }],
     ['NODE_ENV', { NODE_ENV: 'staging' }],

@@ -23,6 +23,8 @@ export interface Config {
   oidcIssuer: string;
   adminEmails: string[];
   devLogin: boolean;
+  /** REQUIRE_ADMIN_MFA: /api/admin/* only for sessions verified with a second factor (aal2). */
+  requireAdminMfa: boolean;
   showTimezone: string;
   mediaDir: string;
   logLevel: string;
@@ -135,6 +137,8 @@ export function loadConfig(env: Env = process.env): Config {
   const devLogin = parseBool(env, 'DEV_LOGIN', !production);
   if (devLogin && production) throw new ConfigError('DEV_LOGIN', 'is refused when NODE_ENV=production');
 
+  const requireAdminMfa = parseBool(env, 'REQUIRE_ADMIN_MFA', false);
+
   const showTimezone = value(env, 'SHOW_TIMEZONE') ?? 'America/Mexico_City';
   if (!isValidTimezone(showTimezone)) {
     throw new ConfigError('SHOW_TIMEZONE', `must be an IANA time zone, got "${showTimezone}"`);
@@ -162,6 +166,7 @@ export function loadConfig(env: Env = process.env): Config {
     oidcIssuer,
     adminEmails,
     devLogin,
+    requireAdminMfa,
     showTimezone,
     mediaDir: value(env, 'MEDIA_DIR') ?? './data/media',
     logLevel,

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '@tribuna/contracts/config';
 import type { App } from './app-types.ts';
@@ -14,7 +14,11 @@ import queuesPlugin from './plugins/queues.ts';
 import redisPlugin from './plugins/redis.ts';
 import staticPlugin from './plugins/static.ts';
 import websocketPlugin from './plugins/websocket.ts';
+import adminRoutes from './admin/routes.ts';
 import authRoutes from './auth/routes.ts';
+import devLoginRoutes from './devLogin/routes.ts';
+import factorRoutes from './factors/routes.ts';
+import googleRoutes from './oidc/routes.ts';
 import healthRoutes from './health/routes.ts';
 import pageViewRoutes from './pageViews/routes.ts';
 import pollRoutes from './polls/routes.ts';
@@ -28,6 +32,11 @@ export interface BuildAppOptions {
   logger?: FastifyBaseLogger;
   /** Where the built web app lives; defaults to web/dist of this repository. */
   webDistDir?: string;
+  /**
+   * Registered after every domain, before the app is ready: lets a test mount a throwaway route
+   * behind the real hooks (CSRF, sessions), e.g. to exercise a guard no shipped route uses yet.
+   */
+  extraRoutes?: FastifyPluginAsync;
 }
 
 /** Builds the whole server (infrastructure, then domains) and waits until it is ready to listen. */
@@ -57,6 +66,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(errorsPlugin);
   await app.register(mediaPlugin);
   await app.register(websocketPlugin);
+  // Cookies, cross-site request refusal and session resolution (request.user) for every request.
   await app.register(authPlugin);
 
   // Domains
@@ -65,7 +75,12 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(pollRoutes);
   await app.register(pageViewRoutes);
   await app.register(authRoutes);
+  await app.register(googleRoutes);
+  await app.register(factorRoutes);
+  await app.register(devLoginRoutes);
+  await app.register(adminRoutes, { prefix: '/api/admin' });
   await app.register(realtimeRoutes);
+  if (options.extraRoutes) await app.register(options.extraRoutes);
 
   await app.ready();
   return app;

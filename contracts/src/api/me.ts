@@ -14,3 +14,7 @@ export const Profile = Type.Object({
   createdAt: IsoDate,
 });
 export type Profile = Static<typeof Profile>;
+
+/** DELETE /api/me: anonymises the signed-in account; the user must type ELIMINAR. */
+export const DeleteAccountInput = Type.Object({ confirm: Type.String({ maxLength: 100 }) }, { additionalProperties: false });
+export type DeleteAccountInput = Static<typeof DeleteAccountInput>;

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id, oneOf } from './columns.ts';
 import { profiles } from './profiles.ts';
 
@@ -15,6 +15,11 @@ export const sessions = pgTable(
       .references(() => profiles.id, { onDelete: 'cascade' }),
     /** aal1 until a second factor has been verified when the user has one enrolled. */
     level: text('level', { enum: SESSION_LEVELS }).notNull().default('aal1'),
+    /**
+     * Signed in with Google (or the dev form) but a verified second factor is still owed: every
+     * guard treats the session as signed out until a code completes it.
+     */
+    mfaPending: boolean('mfa_pending').notNull().default(false),
     userAgent: text('user_agent'),
     ip: text('ip'),
     createdAt: createdAt(),

@@ -11,6 +11,8 @@ const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'PostgreSQL and Redis reachability',
         response: { 200: HealthResponse, 503: HealthResponse },
       },
+      // A probe must answer even with PostgreSQL down, so it never looks a session cookie up.
+      config: { session: false },
     },
     async (request, reply) => {
       const health = await checkHealth({ db: app.database.db, redis: app.redis, log: request.log });

@@ -1,23 +1,57 @@
 import type { FastifyRequest } from 'fastify';
 import { forbidden } from './errors.ts';
 
+export const CROSS_SITE_MESSAGE = 'Cross-site request refused';
+
 /**
- * Cross-site request hygiene for mutations accepted from visitors: the request must carry
- * `X-Requested-With` (a header a cross-site HTML form cannot set) or an `Origin` of this site.
+ * How a route is protected against cross-site requests (route `config.csrf`):
+ * - 'strict' (the default for every mutation under /api and /auth): the request must carry
+ *   `X-Requested-With` (a header a cross-site form cannot set, and that a cross-site script can only
+ *   send after a CORS preflight we never allow) AND, when an Origin is present, it must be ours.
+ * - 'beacon': for navigator.sendBeacon, which cannot set headers: a same-site Origin is enough.
  */
-export function isSameSiteRequest(request: FastifyRequest, publicUrl: string): boolean {
-  if (request.headers['x-requested-with']) return true;
-  const origin = request.headers.origin;
-  if (!origin) return false;
+export type CsrfPolicy = 'strict' | 'beacon';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    csrf?: CsrfPolicy;
+  }
+}
+
+const MUTATIONS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const PROTECTED_PATHS = /^\/(?:api|auth)(?:\/|$)/;
+
+/** An Origin header naming this site: PUBLIC_URL's origin, or the request's own Host (same-origin in dev). */
+export function isOwnOrigin(origin: string, request: FastifyRequest, publicUrl: string): boolean {
   try {
     const url = new URL(origin);
-    return url.origin === new URL(publicUrl).origin || url.host === request.headers.host;
+    return url.origin === new URL(publicUrl).origin || (request.headers.host !== undefined && url.host === request.headers.host);
   } catch {
+    // "null" (sandboxed documents, some redirects) and garbage are never ours.
     return false;
   }
 }
 
-/** preHandler rejecting cross-site requests with 403. */
-export async function requireSameSite(this: { config: { publicUrl: string } }, request: FastifyRequest): Promise<void> {
-  if (!isSameSiteRequest(request, this.config.publicUrl)) throw forbidden('Cross-site request refused');
+/** Whether a request passes the route's cross-site policy. */
+export function passesCsrfPolicy(request: FastifyRequest, publicUrl: string, policy: CsrfPolicy = 'strict'): boolean {
+  const origin = request.headers.origin;
+  if (origin !== undefined && !isOwnOrigin(origin, request, publicUrl)) return false;
+  const hasHeader = typeof request.headers['x-requested-with'] === 'string' && request.headers['x-requested-with'] !== '';
+  if (policy === 'beacon') return hasHeader || origin !== undefined;
+  return hasHeader;
+}
+
+/**
+ * onRequest hook enforcing the policy on every cookie-authenticated mutation (POST, PUT, PATCH,
+ * DELETE under /api and /auth), once for the whole app: a new route cannot forget it.
+ */
+export function csrfGuard(publicUrl: string) {
+  return async function csrf(request: FastifyRequest): Promise<void> {
+    if (!MUTATIONS.has(request.method)) return;
+    // No route: nothing will happen but a 404.
+    if (request.routeOptions.url === undefined) return;
+    const path = request.url.split('?')[0] ?? '/';
+    if (!PROTECTED_PATHS.test(path)) return;
+    if (!passesCsrfPolicy(request, publicUrl, request.routeOptions.config?.csrf)) throw forbidden(CROSS_SITE_MESSAGE);
+  };
 }

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@fastify/type-provider-typebox';
 import { PageViewInput } from '@tribuna/contracts/api/pageViews';
-import { requireSameSite } from '../http/csrf.ts';
 import { errorResponses } from '../http/errors.ts';
 import { recordPageView } from './service.ts';
 
@@ -15,7 +14,8 @@ const pageViewRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: PageViewInput,
         response: { 204: Type.Null(), ...errorResponses(400, 403) },
       },
-      preHandler: requireSameSite,
+      // navigator.sendBeacon cannot set X-Requested-With: a same-site Origin is enough here.
+      config: { csrf: 'beacon' },
     },
     async (request, reply) => {
       await recordPageView(app.database.db, request.body, {

@@ -1,33 +1,102 @@
 import fp from 'fastify-plugin';
-import type { FastifyRequest } from 'fastify';
+import cookie from '@fastify/cookie';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Role } from '@tribuna/contracts/roles';
-import { unauthorized } from '../http/errors.ts';
+import { csrfGuard } from '../http/csrf.ts';
+import { forbidden, unauthorized } from '../http/errors.ts';
+import { clearSessionCookie, setSessionCookie } from '../sessions/cookies.ts';
+import { SESSION_COOKIE } from '../sessions/constants.ts';
+import { resolveSession, type AuthUser, type SessionInfo } from '../sessions/service.ts';
 
-export interface AuthUser {
-  id: string;
-  role: Role;
-}
+export type { AuthUser, SessionInfo } from '../sessions/service.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The signed-in user, or null for visitors. */
+    /** The signed-in user of a full session, or null (visitors and sign-ins still owing a second factor). */
     user: AuthUser | null;
+    /** The session behind the cookie, full or waiting for its second factor; null for visitors. */
+    authSession: SessionInfo | null;
+  }
+  interface FastifyContextConfig {
+    /** false: this route never needs the caller's identity (health probes keep working with PostgreSQL down). */
+    session?: boolean;
   }
 }
 
+export const NOT_AUTHENTICATED = 'User not authenticated';
+export const NOT_AUTHORIZED = 'Unauthorized';
+export const SUSPENDED_MESSAGE = 'Tu cuenta está suspendida. No puedes realizar esta acción.';
+
+/** Only these paths ever need the caller's identity; static files and SPA pages skip the query. */
+const IDENTITY_PATHS = /^\/(?:api|auth|ws)(?:\/|$)/;
+
+async function resolveRequestSession(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  if (request.routeOptions.config?.session === false) return;
+  const token = request.cookies[SESSION_COOKIE];
+  if (!token) return;
+  const path = request.url.split('?')[0] ?? '/';
+  if (!IDENTITY_PATHS.test(path)) return;
+
+  const { database, config } = request.server;
+  const resolved = await resolveSession(database.db, token);
+  if (!resolved) {
+    // Expired, revoked or unknown: tidy the browser up; the request goes on as a visitor.
+    clearSessionCookie(reply, config.publicUrl);
+    return;
+  }
+  request.authSession = resolved.session;
+  request.user = resolved.user;
+  if (resolved.refreshedUntil) setSessionCookie(reply, config.publicUrl, token, resolved.refreshedUntil);
+}
+
 /**
- * Resolves the session of each request into `request.user`. Placeholder: sessions do not exist yet
- * (the accounts issue adds cookie sessions here), so every request is a visitor.
+ * Cookies, cross-site request refusal and session resolution for every request: the cookie
+ * `tribuna_session` is resolved into `request.user` / `request.authSession` before any route runs.
  */
 export default fp(
   async (app) => {
+    await app.register(cookie, { secret: app.config.sessionSecret });
     app.decorateRequest('user', null);
+    app.decorateRequest('authSession', null);
+    app.addHook('onRequest', csrfGuard(app.config.publicUrl));
+    app.addHook('onRequest', resolveRequestSession);
   },
   { name: 'auth', dependencies: ['config', 'db'] },
 );
 
 /** Route guard: the signed-in user, or 401 'User not authenticated'. */
 export function requireUser(request: FastifyRequest): AuthUser {
-  if (!request.user) throw unauthorized('User not authenticated');
+  if (!request.user) throw unauthorized(NOT_AUTHENTICATED);
   return request.user;
+}
+
+/** Route guard for anything that writes content: signed in and not suspended (403 in Spanish). */
+export function requireWriter(request: FastifyRequest): AuthUser {
+  const user = requireUser(request);
+  if (user.isSuspended) throw forbidden(SUSPENDED_MESSAGE);
+  return user;
+}
+
+/** The spec's role rule: admin passes any requirement, moderator passes only a moderator requirement. */
+export function hasRole(actual: Role, required: Role): boolean {
+  return actual === 'admin' || actual === required;
+}
+
+/**
+ * Route guard builder: `requireRole('admin')(request)`. Visitors get 401, other roles 403
+ * 'Unauthorized'; a suspended account holds no role powers.
+ */
+export function requireRole(role: Role): (request: FastifyRequest) => AuthUser {
+  return (request) => {
+    const user = requireUser(request);
+    if (!hasRole(user.role, role)) throw forbidden(NOT_AUTHORIZED);
+    if (user.isSuspended) throw forbidden(SUSPENDED_MESSAGE);
+    return user;
+  };
+}
+
+/** Guard for the second-factor steps: any live session, including a sign-in still owing its code. */
+export function requireSession(request: FastifyRequest): SessionInfo {
+  if (!request.authSession) throw unauthorized(NOT_AUTHENTICATED);
+  return request.authSession;
 }

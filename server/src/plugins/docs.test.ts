@@ -4,7 +4,7 @@ import { buildApp, type App } from '../app.ts';
 
 interface OpenApiDocument {
   openapi: string;
-  paths: Record<string, Record<string, { responses: Record<string, unknown>; requestBody?: unknown }>>;
+  paths: Record<string, Record<string, { responses: Record<string, unknown>; requestBody?: unknown; tags?: string[] }>>;
 }
 
 describe('OpenAPI document', () => {
@@ -31,8 +31,26 @@ describe('OpenAPI document', () => {
         '/api/polls/{pollId}/results',
         '/api/page-views',
         '/api/me',
+        '/api/auth/session',
+        '/api/auth/factors',
+        '/api/auth/factors/{id}',
+        '/api/auth/factors/{id}/challenge',
+        '/api/auth/factors/{id}/verify',
+        '/api/auth/dev/users',
+        '/api/auth/dev/login',
+        '/api/admin/users/{userId}/suspend',
+        '/api/admin/users/{userId}/unsuspend',
+        '/auth/google',
+        '/auth/google/callback',
+        '/auth/logout',
       ]),
     );
+    // Every account route shows under its tag, with its request body where it takes one.
+    for (const path of Object.keys(doc.paths).filter((p) => p.startsWith('/api/auth') || p.startsWith('/auth/'))) {
+      for (const operation of Object.values(doc.paths[path]!)) expect(operation.tags, path).toEqual(['auth']);
+    }
+    expect(doc.paths['/api/auth/factors/{id}/verify']!.post!.requestBody).toBeDefined();
+    expect(doc.paths['/api/me']!.delete!.requestBody).toBeDefined();
     expect(doc.paths['/api/health']!.get!.responses).toHaveProperty('503');
     expect(doc.paths['/api/page-views']!.post!.requestBody).toBeDefined();
     // Infrastructure routes stay out of the document.

@@ -19,7 +19,8 @@ export default fp(
           { name: 'site', description: 'Public site settings' },
           { name: 'polls', description: 'Polls and results' },
           { name: 'analytics', description: 'Page views' },
-          { name: 'auth', description: 'Session and current user' },
+          { name: 'auth', description: 'Sign-in, session, current user and second factor' },
+          { name: 'admin', description: 'Back-office (admins only)' },
         ],
       },
     });

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { FastifyError } from 'fastify';
-import { errorBody } from '../http/errors.ts';
+import { errorBody, HttpError } from '../http/errors.ts';
 import { isSpaNavigation } from './static.ts';
 
 export const INTERNAL_ERROR_MESSAGE = 'Error interno del servidor';
@@ -20,6 +20,7 @@ export default fp(
       const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
       if (status >= 400 && status < 500) {
         request.log.info({ statusCode: status, message: error.message }, 'client error');
+        if (error instanceof HttpError) reply.headers(error.headers);
         return reply.code(status).send(errorBody(status, error.message));
       }
       request.log.error({ err: error }, 'unhandled error');

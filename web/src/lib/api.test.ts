@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ApiError, apiGet, apiPost } from './api';
+import { ApiError, apiDelete, apiGet, apiPost, errorMessage } from './api';
 
 function jsonResponse(status: number, body: unknown): Response {
   return new Response(body === undefined ? null : JSON.stringify(body), {
@@ -57,5 +57,35 @@ describe('api client', () => {
     vi.stubGlobal('fetch', vi.fn().mockRejectedValue(new TypeError('Failed to fetch')));
 
     await expect(apiGet('/api/me')).rejects.toMatchObject({ name: 'ApiError', status: 0 });
+  });
+});
+
+describe('apiDelete', () => {
+  it('sends an optional JSON body with the mutation header', async () => {
+    const fetchMock = vi.fn().mockResolvedValue(new Response(null, { status: 204 }));
+    vi.stubGlobal('fetch', fetchMock);
+
+    await expect(apiDelete('/api/auth/factors/abc', { code: '123456' })).resolves.toBeUndefined();
+
+    const [path, init] = fetchMock.mock.calls[0] as [string, RequestInit];
+    expect(path).toBe('/api/auth/factors/abc');
+    expect(init.method).toBe('DELETE');
+    expect(init.headers).toMatchObject({ 'X-Requested-With': 'tribuna', 'Content-Type': 'application/json' });
+    expect(init.body).toBe('{"code":"123456"}');
+  });
+});
+
+describe('errorMessage', () => {
+  it("uses the server's message when it sent an error body, or the network message", () => {
+    const body = { statusCode: 400, error: 'Bad Request', message: 'Código inválido' };
+    expect(errorMessage(new ApiError(400, 'Código inválido', body), 'Algo falló')).toBe('Código inválido');
+    expect(errorMessage(new ApiError(0, 'No se pudo conectar con el servidor'), 'Algo falló')).toBe(
+      'No se pudo conectar con el servidor',
+    );
+  });
+
+  it('falls back for bare status texts and unknown errors', () => {
+    expect(errorMessage(new ApiError(502, 'Bad Gateway'), 'Algo falló')).toBe('Algo falló');
+    expect(errorMessage(new Error('boom'), 'Algo falló')).toBe('Algo falló');
   });
 });

@@ -77,6 +77,17 @@ export function apiPatch<T>(path: string, body?: unknown, options: RequestOption
   return request<T>('PATCH', path, body, options);
 }
 
-export function apiDelete<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  return request<T>('DELETE', path, undefined, options);
+/** DELETE, optionally with a JSON body (e.g. the current code when removing a second factor). */
+export function apiDelete<T>(path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {
+  return request<T>('DELETE', path, body, options);
+}
+
+/**
+ * The text to show a user for a failed call: the server's own message when it answered with an
+ * error body (those are written in Spanish) or when the network failed; otherwise `fallback`,
+ * so a bare status text like "Bad Gateway" never reaches the screen.
+ */
+export function errorMessage(error: unknown, fallback: string): string {
+  if (error instanceof ApiError && (error.body !== null || error.status === 0) && error.message) return error.message;
+  return fallback;
 }

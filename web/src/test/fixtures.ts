@@ -1,4 +1,4 @@
-import type { Poll, PollResults, Profile } from '@tribuna/contracts';
+import type { AuthSession, Poll, PollResults, Profile } from '@tribuna/contracts';
 
 let sequence = 0;
 const uuid = () => `00000000-0000-4000-8000-${String(++sequence).padStart(12, '0')}`;
@@ -62,3 +62,7 @@ export function buildResults(
 export function jsonResponse(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 }
+
+export const signedInSession = (user: Profile): AuthSession => ({ status: 'signed_in', user, factorId: null });
+export const mfaRequiredSession = (factorId: string): AuthSession => ({ status: 'mfa_required', user: null, factorId });
+export const signedOutSession: AuthSession = { status: 'signed_out', user: null, factorId: null };

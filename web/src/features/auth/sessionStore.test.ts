@@ -1,31 +1,43 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AuthSession } from '@tribuna/contracts';
 import { buildProfile, jsonResponse } from '../../test/fixtures';
 import { useSessionStore } from './sessionStore';
 
 const profile = buildProfile();
+const factorId = '00000000-0000-4000-8000-0000000000ff';
+const session = (overrides: Partial<AuthSession>): AuthSession => ({ status: 'signed_out', user: null, factorId: null, ...overrides });
+
 describe('session store', () => {
   beforeEach(() => {
-    useSessionStore.setState({ user: null, status: 'loading' });
+    useSessionStore.setState({ user: null, status: 'loading', mfaFactorId: null });
     vi.spyOn(console, 'debug').mockImplementation(() => {});
   });
 
-  it('starts loading and keeps the profile answered by GET /api/me', async () => {
-    const fetchMock = vi.fn().mockResolvedValue(jsonResponse(200, profile));
+  it('starts loading and keeps the profile of a signed-in session from GET /api/auth/session', async () => {
+    const fetchMock = vi.fn().mockResolvedValue(jsonResponse(200, session({ status: 'signed_in', user: profile })));
     vi.stubGlobal('fetch', fetchMock);
     expect(useSessionStore.getState().status).toBe('loading');
 
     await useSessionStore.getState().load();
 
-    expect(fetchMock).toHaveBeenCalledWith('/api/me', expect.objectContaining({ method: 'GET' }));
-    expect(useSessionStore.getState()).toMatchObject({ user: profile, status: 'ready' });
+    expect(fetchMock).toHaveBeenCalledWith('/api/auth/session', expect.objectContaining({ method: 'GET' }));
+    expect(useSessionStore.getState()).toMatchObject({ user: profile, status: 'ready', mfaFactorId: null });
   });
 
-  it('treats 401 as signed out', async () => {
-    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(jsonResponse(401, { statusCode: 401, error: 'Unauthorized', message: 'Unauthorized' })));
+  it('keeps no user but remembers the factor while the second step is pending', async () => {
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(jsonResponse(200, session({ status: 'mfa_required', factorId }))));
 
     await useSessionStore.getState().load();
 
-    expect(useSessionStore.getState()).toMatchObject({ user: null, status: 'ready' });
+    expect(useSessionStore.getState()).toMatchObject({ user: null, status: 'ready', mfaFactorId: factorId });
+  });
+
+  it('treats signed_out as no user', async () => {
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(jsonResponse(200, session({}))));
+
+    await useSessionStore.getState().load();
+
+    expect(useSessionStore.getState()).toMatchObject({ user: null, status: 'ready', mfaFactorId: null });
   });
 
   it('treats a network failure as signed out', async () => {
@@ -36,8 +48,20 @@ describe('session store', () => {
     expect(useSessionStore.getState()).toMatchObject({ user: null, status: 'ready' });
   });
 
+  it('adopts a session set while an older read was still on its way', async () => {
+    let answer: (response: Response) => void = () => {};
+    vi.stubGlobal('fetch', vi.fn(() => new Promise<Response>((resolve) => (answer = resolve))));
+
+    const loading = useSessionStore.getState().load();
+    useSessionStore.getState().setFromAuthSession(session({ status: 'signed_in', user: profile }));
+    answer(jsonResponse(200, session({ status: 'mfa_required', factorId })));
+    await loading;
+
+    expect(useSessionStore.getState()).toMatchObject({ user: profile, status: 'ready', mfaFactorId: null });
+  });
+
   it('signs out with POST /auth/logout and forgets the user, even when the call fails', async () => {
-    useSessionStore.setState({ user: profile, status: 'ready' });
+    useSessionStore.setState({ user: profile, status: 'ready', mfaFactorId: factorId });
     const fetchMock = vi.fn().mockResolvedValue(new Response('', { status: 404 }));
     vi.stubGlobal('fetch', fetchMock);
 
@@ -47,6 +71,6 @@ describe('session store', () => {
       '/auth/logout',
       expect.objectContaining({ method: 'POST', headers: expect.objectContaining({ 'X-Requested-With': 'tribuna' }) }),
     );
-    expect(useSessionStore.getState().user).toBeNull();
+    expect(useSessionStore.getState()).toMatchObject({ user: null, mfaFactorId: null });
   });
 });

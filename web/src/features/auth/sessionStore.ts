@@ -1,33 +1,57 @@
 import { create } from 'zustand';
-import type { Profile } from '@tribuna/contracts';
-import { ApiError, apiGet, apiPost } from '../../lib/api';
+import type { AuthSession, Profile } from '@tribuna/contracts';
+import { apiPost } from '../../lib/api';
+import { fetchAuthSession } from './api';
 
 export type SessionStatus = 'loading' | 'ready';
 
 interface SessionState {
   user: Profile | null;
   status: SessionStatus;
-  /** Reads the signed-in profile from GET /api/me; a 401 or any failure means "signed out". */
+  /**
+   * Set while Google sign-in succeeded but the second step (a TOTP code) is still missing: the
+   * factor to challenge. `user` stays null then, as every protected route treats it as signed out.
+   */
+  mfaFactorId: string | null;
+  /** Reads GET /api/auth/session; any failure means "signed out". */
   load: () => Promise<void>;
+  /** Adopts a session the server just answered (session read, dev login, code verification). */
+  setFromAuthSession: (session: AuthSession) => void;
   /** Ends the server session (a failure is only logged) and forgets the user. */
   signOut: () => Promise<void>;
   setUser: (user: Profile | null) => void;
 }
 
+function fromAuthSession(session: AuthSession): Pick<SessionState, 'user' | 'mfaFactorId'> {
+  if (session.status === 'signed_in' && session.user) return { user: session.user, mfaFactorId: null };
+  if (session.status === 'mfa_required' && session.factorId) return { user: null, mfaFactorId: session.factorId };
+  return { user: null, mfaFactorId: null };
+}
+
+// Bumped by every change of session; a `load` that started before one must not overwrite it
+// (e.g. the start-up read answering after the user already entered their code).
+let revision = 0;
+
 export const useSessionStore = create<SessionState>()((set) => ({
   user: null,
   status: 'loading',
+  mfaFactorId: null,
 
   async load() {
+    const started = revision;
+    let next: Pick<SessionState, 'user' | 'mfaFactorId'>;
     try {
-      const user = await apiGet<Profile>('/api/me');
-      set({ user, status: 'ready' });
+      next = fromAuthSession(await fetchAuthSession());
     } catch (error) {
-      if (!(error instanceof ApiError && error.status === 401)) {
-        console.debug('No se pudo cargar la sesión', error);
-      }
-      set({ user: null, status: 'ready' });
+      console.debug('No se pudo cargar la sesión', error);
+      next = { user: null, mfaFactorId: null };
     }
+    if (started === revision) set({ ...next, status: 'ready' });
+  },
+
+  setFromAuthSession(session) {
+    revision += 1;
+    set({ ...fromAuthSession(session), status: 'ready' });
   },
 
   async signOut() {
@@ -36,10 +60,12 @@ export const useSessionStore = create<SessionState>()((set) => ({
     } catch (error) {
       console.debug('Error al cerrar sesión', error);
     }
-    set({ user: null, status: 'ready' });
+    revision += 1;
+    set({ user: null, mfaFactorId: null, status: 'ready' });
   },
 
   setUser(user) {
+    revision += 1;
     set({ user, status: 'ready' });
   },
 }));

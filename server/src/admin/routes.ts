@@ -1,0 +1,15 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { adminGuard } from './guard.ts';
+import adminUserRoutes from './users/routes.ts';
+
+/**
+ * Every back-office route lives in this encapsulated context, registered with the prefix
+ * /api/admin. The admin guard is an onRequest hook of the context, so it runs before any of its
+ * routes and no route can forget it. Register new admin domains here.
+ */
+const adminRoutes: FastifyPluginAsyncTypebox = async (admin) => {
+  admin.addHook('onRequest', adminGuard(admin.config.requireAdminMfa));
+  await admin.register(adminUserRoutes, { prefix: '/users' });
+};
+
+export default adminRoutes;

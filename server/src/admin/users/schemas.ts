@@ -1,0 +1,4 @@
+import { Type } from '@fastify/type-provider-typebox';
+import { Uuid } from '@tribuna/contracts/api/common';
+
+export const UserParams = Type.Object({ userId: Uuid });

@@ -1,0 +1,111 @@
+// Development sign-in (DEV_LOGIN).
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { schema } from '@tribuna/drizzle';
+import type { Database } from '@tribuna/drizzle/client';
+import { testDatabase, truncateAll } from '../../../test/support/db.ts';
+import { testConfig } from '../../../test/support/env.ts';
+import { buildUser } from '../../../test/support/factories.ts';
+import { buildApp, type App } from '../app.ts';
+import { sessionCookieHeader, signIn, XHR } from '../testing/sessions.ts';
+
+describe('development sign-in (DEV_LOGIN on)', () => {
+  let app: App;
+  let database: Database;
+
+  beforeAll(async () => {
+    app = await buildApp(testConfig({ DEV_LOGIN: '1' }));
+    database = testDatabase();
+  });
+  beforeEach(async () => {
+    await truncateAll(database);
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.close();
+  });
+
+  const login = (payload: unknown, headers: Record<string, string> = {}) =>
+    app.inject({ method: 'POST', url: '/api/auth/dev/login', headers: { ...XHR, ...headers }, payload: payload as object });
+
+  it('lists demo users, admins first then by name, at most 50', async () => {
+    await buildUser(database.db, { displayName: 'beto' });
+    await buildUser(database.db, { displayName: 'Zoe', role: 'admin' });
+    await buildUser(database.db, { displayName: 'Ana', role: 'moderator' });
+    const res = await app.inject({ method: 'GET', url: '/api/auth/dev/users' });
+    expect(res.statusCode).toBe(200);
+    const { users } = res.json<{ users: { displayName: string; role: string }[] }>();
+    expect(users.map((u) => u.displayName)).toEqual(['Zoe', 'Ana', 'beto']);
+    expect(users[0]).toEqual({
+      id: expect.any(String),
+      displayName: 'Zoe',
+      username: expect.stringMatching(/^fan_/),
+      avatarUrl: null,
+      role: 'admin',
+    });
+
+    for (let i = 0; i < 50; i++) await buildUser(database.db);
+    const many = await app.inject({ method: 'GET', url: '/api/auth/dev/users' });
+    expect(many.json().users).toHaveLength(50);
+  });
+
+  it('signs in as an existing user with a full session', async () => {
+    const user = await buildUser(database.db, { role: 'admin' });
+    const res = await login({ userId: user.id });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'signed_in', user: { id: user.id, role: 'admin' }, factorId: null });
+    const me = await app.inject({ method: 'GET', url: '/api/me', headers: { cookie: sessionCookieHeader(res) } });
+    expect(me.json().id).toBe(user.id);
+  });
+
+  it('creates a new user from a display name, with a generated username and a dev account', async () => {
+    const res = await login({ displayName: '  Señora Fan  ' });
+    expect(res.statusCode).toBe(200);
+    const { user } = res.json();
+    expect(user).toMatchObject({ displayName: 'Señora Fan', username: 'senora_fan', role: 'user' });
+    const [account] = await database.db.select().from(schema.accounts).where(eq(schema.accounts.userId, user.id));
+    expect(account).toMatchObject({ oidcIssuer: 'dev', email: null, emailVerified: false });
+    expect(account!.oidcSubject).toMatch(/^[0-9a-f-]{36}$/);
+
+    const again = await login({ displayName: 'Señora Fan' });
+    expect(again.json().user.username).toMatch(/^senora_fan\d{3}$/);
+  });
+
+  it('replaces the session the browser already had', async () => {
+    const user = await buildUser(database.db);
+    const old = await signIn(app, user);
+    const res = await login({ userId: user.id }, { cookie: old.cookie });
+    expect(res.statusCode).toBe(200);
+    expect((await app.inject({ method: 'GET', url: '/api/me', headers: { cookie: old.cookie } })).statusCode).toBe(401);
+  });
+
+  it('answers 404 for an unknown user and 400 for a malformed body', async () => {
+    const unknown = await login({ userId: '123e4567-e89b-42d3-a456-426614174000' });
+    expect(unknown.statusCode).toBe(404);
+    expect((await login({})).statusCode).toBe(400);
+    expect((await login({ displayName: '' })).statusCode).toBe(400);
+    expect((await login({ displayName: 'x'.repeat(51) })).statusCode).toBe(400);
+    expect((await login({ userId: 'nope' })).statusCode).toBe(400);
+  });
+});
+
+describe('development sign-in (DEV_LOGIN off)', () => {
+  let app: App;
+  beforeAll(async () => {
+    app = await buildApp(testConfig({ DEV_LOGIN: '0' }));
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('answers 404 on both routes', async () => {
+    expect((await app.inject({ method: 'GET', url: '/api/auth/dev/users' })).statusCode).toBe(404);
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/auth/dev/login',
+      headers: XHR,
+      payload: { displayName: 'Intrusa' },
+    });
+    expect(res.statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,53 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { AuthSession, DevLoginInput, DevUserList } from '@tribuna/contracts/api/auth';
+import { errorResponses } from '../http/errors.ts';
+import { setSessionCookie } from '../sessions/cookies.ts';
+import * as dev from './service.ts';
+
+/**
+ * Development sign-in (DEV_LOGIN, refused in production by the configuration): the routes do not
+ * exist at all when it is off, so they answer 404.
+ */
+const devLoginRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  if (!app.config.devLogin) return;
+  const db = app.database.db;
+
+  app.get(
+    '/api/auth/dev/users',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Demo users to act as (DEV_LOGIN only): admins first, then by name',
+        response: { 200: DevUserList },
+      },
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return dev.listDevUsers(db);
+    },
+  );
+
+  app.post(
+    '/api/auth/dev/login',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in as an existing user or a new one (DEV_LOGIN only); honours the second factor',
+        body: DevLoginInput,
+        response: { 200: AuthSession, ...errorResponses(400, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { authSession, issued } = await dev.devLogin(db, request.body, {
+        userAgent: request.headers['user-agent'],
+        ip: request.ip,
+        previousSessionId: request.authSession?.id ?? null,
+      });
+      setSessionCookie(reply, app.config.publicUrl, issued.token, issued.expiresAt);
+      reply.header('cache-control', 'no-store');
+      return authSession;
+    },
+  );
+};
+
+export default devLoginRoutes;

@@ -1,0 +1,144 @@
+// Cross-site request refusal: cookie-authenticated mutations and the websocket upgrade.
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ServerMessage } from '@tribuna/contracts/realtime';
+import type { Database } from '@tribuna/drizzle/client';
+import { testDatabase, truncateAll } from '../../../test/support/db.ts';
+import { testConfig } from '../../../test/support/env.ts';
+import { buildUser } from '../../../test/support/factories.ts';
+import { buildApp, type App } from '../app.ts';
+import { signIn, XHR } from '../testing/sessions.ts';
+import { isOwnOrigin } from './csrf.ts';
+
+interface WsClient {
+  on(event: 'message', listener: (data: Buffer) => void): void;
+  on(event: 'open' | 'close', listener: () => void): void;
+  on(event: 'error', listener: (err: Error) => void): void;
+  on(event: 'unexpected-response', listener: (req: unknown, res: { statusCode: number }) => void): void;
+  close(): void;
+}
+const { WebSocket } = createRequire(import.meta.url)('ws') as {
+  WebSocket: new (url: string, options?: { headers?: Record<string, string> }) => WsClient;
+};
+
+const SITE = 'https://tribuna.example';
+
+describe('cross-site request refusal', () => {
+  let app: App;
+  let database: Database;
+  let port: number;
+
+  beforeAll(async () => {
+    app = await buildApp(testConfig({ PUBLIC_URL: SITE, DEV_LOGIN: '1' }));
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    port = (app.server.address() as AddressInfo).port;
+    database = testDatabase();
+  });
+  beforeEach(async () => {
+    await truncateAll(database);
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.close();
+  });
+
+  async function signedIn() {
+    const user = await buildUser(database.db);
+    return { user, ...(await signIn(app, user)) };
+  }
+
+  const logout = (headers: Record<string, string>) => app.inject({ method: 'POST', url: '/auth/logout', headers });
+  const me = (cookie: string) => app.inject({ method: 'GET', url: '/api/me', headers: { cookie } });
+
+  it('refuses a cookie-authenticated mutation without X-Requested-With (a cross-site form post)', async () => {
+    const { cookie } = await signedIn();
+    const res = await logout({ cookie });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ statusCode: 403, error: 'Forbidden', message: 'Cross-site request refused' });
+    // Nothing happened: still signed in.
+    expect((await me(cookie)).statusCode).toBe(200);
+
+    const del = await app.inject({ method: 'DELETE', url: '/api/me', headers: { cookie }, payload: { confirm: 'ELIMINAR' } });
+    expect(del.statusCode).toBe(403);
+    expect((await me(cookie)).statusCode).toBe(200);
+  });
+
+  it('refuses a mutation from a foreign Origin even with X-Requested-With', async () => {
+    const { cookie } = await signedIn();
+    for (const origin of ['https://evil.example', 'http://tribuna.example', 'https://tribuna.example.evil.com', 'null']) {
+      const res = await logout({ cookie, ...XHR, origin });
+      expect(res.statusCode, origin).toBe(403);
+    }
+    expect((await me(cookie)).statusCode).toBe(200);
+  });
+
+  it('accepts a same-origin mutation: the header and our Origin (PUBLIC_URL), or no Origin at all', async () => {
+    const a = await signedIn();
+    expect((await logout({ cookie: a.cookie, ...XHR, origin: SITE })).statusCode).toBe(204);
+    const b = await signedIn();
+    expect((await logout({ cookie: b.cookie, ...XHR })).statusCode).toBe(204);
+  });
+
+  it('accepts the request Host as same origin (development without PUBLIC_URL)', async () => {
+    const { cookie } = await signedIn();
+    const res = await logout({ cookie, ...XHR, host: 'localhost:5173', origin: 'http://localhost:5173' });
+    expect(res.statusCode).toBe(204);
+  });
+
+  it('also protects sign-in mutations (login CSRF) but never GETs', async () => {
+    const login = await app.inject({ method: 'POST', url: '/api/auth/dev/login', payload: { displayName: 'Ana' } });
+    expect(login.statusCode).toBe(403);
+    const { cookie } = await signedIn();
+    expect((await app.inject({ method: 'GET', url: '/api/me', headers: { cookie, origin: 'https://evil.example' } })).statusCode).toBe(200);
+  });
+
+  it('knows its own origins', () => {
+    const request = { headers: { host: 'localhost:3000' } } as Parameters<typeof isOwnOrigin>[1];
+    expect(isOwnOrigin('https://tribuna.example', request, SITE)).toBe(true);
+    expect(isOwnOrigin('http://localhost:3000', request, SITE)).toBe(true);
+    expect(isOwnOrigin('https://evil.example', request, SITE)).toBe(false);
+    expect(isOwnOrigin('null', request, SITE)).toBe(false);
+    expect(isOwnOrigin('garbage', request, SITE)).toBe(false);
+  });
+
+  describe('websocket upgrade on /ws', () => {
+    function open(headers: Record<string, string>) {
+      const socket = new WebSocket(`ws://127.0.0.1:${port}/ws`, { headers });
+      return new Promise<{ status: 'open'; hello: ServerMessage; socket: WsClient } | { status: number }>((resolve, reject) => {
+        socket.on('message', (data) => resolve({ status: 'open', hello: JSON.parse(data.toString('utf8')) as ServerMessage, socket }));
+        socket.on('unexpected-response', (_req, res) => resolve({ status: res.statusCode }));
+        socket.on('error', reject);
+      });
+    }
+
+    it('refuses a page of another site (foreign Origin) with 403', async () => {
+      const result = await open({ origin: 'https://evil.example' });
+      expect(result.status).toBe(403);
+    });
+
+    it('accepts our own origin and attaches the signed-in user to the socket', async () => {
+      const { user, cookie } = await signedIn();
+      const result = await open({ origin: SITE, cookie });
+      expect(result.status).toBe('open');
+      if (result.status !== 'open') return;
+      expect(result.hello).toMatchObject({ type: 'hello', userId: user.id });
+      result.socket.close();
+    });
+
+    it('accepts visitors (no cookie, or an expired one) and clients without an Origin', async () => {
+      const visitor = await open({ origin: SITE });
+      expect(visitor.status).toBe('open');
+      if (visitor.status === 'open') {
+        expect(visitor.hello).toMatchObject({ type: 'hello', userId: null });
+        visitor.socket.close();
+      }
+      const noOrigin = await open({ cookie: `tribuna_session=${'A'.repeat(43)}` });
+      expect(noOrigin.status).toBe('open');
+      if (noOrigin.status === 'open') {
+        expect(noOrigin.hello).toMatchObject({ userId: null });
+        noOrigin.socket.close();
+      }
+    });
+  });
+});

@@ -1,0 +1,75 @@
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { DbOrTx } from '@tribuna/drizzle/client';
+import { profiles, sessions } from '@tribuna/drizzle/schema/index';
+
+export type NewSessionRow = typeof sessions.$inferInsert;
+export type SessionLevel = (typeof sessions.$inferSelect)['level'];
+
+export async function insertSession(db: DbOrTx, values: NewSessionRow): Promise<void> {
+  await db.insert(sessions).values(values);
+}
+
+/**
+ * The live session behind a cookie, with its user's role and suspension: one primary-key lookup
+ * joined to the profile. Revoked and expired sessions are not found.
+ */
+export async function findActiveSession(db: DbOrTx, id: string, now: Date) {
+  const [row] = await db
+    .select({
+      id: sessions.id,
+      userId: sessions.userId,
+      level: sessions.level,
+      mfaPending: sessions.mfaPending,
+      expiresAt: sessions.expiresAt,
+      lastSeenAt: sessions.lastSeenAt,
+      role: profiles.role,
+      isSuspended: profiles.isSuspended,
+    })
+    .from(sessions)
+    .innerJoin(profiles, eq(profiles.id, sessions.userId))
+    .where(and(eq(sessions.id, id), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
+    .limit(1);
+  return row ?? null;
+}
+
+export type ActiveSessionRow = NonNullable<Awaited<ReturnType<typeof findActiveSession>>>;
+
+export async function touchSession(db: DbOrTx, id: string, values: { lastSeenAt: Date; expiresAt?: Date }): Promise<void> {
+  await db.update(sessions).set(values).where(and(eq(sessions.id, id), isNull(sessions.revokedAt)));
+}
+
+/** Revokes one session; returns whether it was still live. */
+export async function revokeSession(db: DbOrTx, id: string, now: Date): Promise<boolean> {
+  const rows = await db
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(and(eq(sessions.id, id), isNull(sessions.revokedAt)))
+    .returning({ id: sessions.id });
+  return rows.length > 0;
+}
+
+/** Revokes every live session of a user at once (suspension, anonymisation). */
+export async function revokeUserSessions(db: DbOrTx, userId: string, now: Date): Promise<number> {
+  const rows = await db
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)))
+    .returning({ id: sessions.id });
+  return rows.length;
+}
+
+/** Revokes the user's sign-ins still waiting for a second factor. */
+export async function revokePendingSessions(db: DbOrTx, userId: string, now: Date): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(and(eq(sessions.userId, userId), eq(sessions.mfaPending, true), isNull(sessions.revokedAt)));
+}
+
+/** Sets the assurance level of every live session of a user (a removed factor downgrades them). */
+export async function setUserSessionsLevel(db: DbOrTx, userId: string, level: SessionLevel): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ level })
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+}

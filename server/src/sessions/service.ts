@@ -1,0 +1,146 @@
+import type { Role } from '@tribuna/contracts/roles';
+import type { DbOrTx } from '@tribuna/drizzle/client';
+import {
+  LAST_SEEN_RESOLUTION_MS,
+  MFA_PENDING_TTL_MS,
+  SESSION_REFRESH_THRESHOLD_MS,
+  SESSION_TTL_MS,
+  USER_AGENT_MAX_LENGTH,
+} from './constants.ts';
+import * as repo from './repository.ts';
+import type { SessionLevel } from './repository.ts';
+import { looksLikeSessionToken, newSessionToken, sessionIdFor } from './tokens.ts';
+
+export type { SessionLevel } from './repository.ts';
+
+/** The session behind the request's cookie, full or still waiting for a second factor. */
+export interface SessionInfo {
+  id: string;
+  userId: string;
+  level: SessionLevel;
+  /** True while a verified second factor is owed: every guard treats the request as signed out. */
+  mfaPending: boolean;
+  expiresAt: Date;
+}
+
+/** The signed-in user of a full session (`request.user`). */
+export interface AuthUser {
+  id: string;
+  role: Role;
+  isSuspended: boolean;
+  sessionId: string;
+  level: SessionLevel;
+}
+
+/** A session just written: the cookie carries `token`, the database only its hash. */
+export interface IssuedSession {
+  token: string;
+  id: string;
+  expiresAt: Date;
+  level: SessionLevel;
+  mfaPending: boolean;
+}
+
+export interface SessionStart {
+  userId: string;
+  /** The sign-in still owes a verified second factor. */
+  mfaPending: boolean;
+  level?: SessionLevel;
+  userAgent?: string | undefined;
+  ip?: string | undefined;
+}
+
+function cut(value: string | undefined, max: number): string | null {
+  if (!value) return null;
+  const chars = Array.from(value);
+  return chars.length <= max ? value : chars.slice(0, max).join('');
+}
+
+/** Writes a new session row and returns the token for the cookie. */
+export async function startSession(db: DbOrTx, start: SessionStart, now = new Date()): Promise<IssuedSession> {
+  const token = newSessionToken();
+  const id = sessionIdFor(token);
+  const ttl = start.mfaPending ? MFA_PENDING_TTL_MS : SESSION_TTL_MS;
+  const expiresAt = new Date(now.getTime() + ttl);
+  const level = start.level ?? 'aal1';
+  await repo.insertSession(db, {
+    id,
+    userId: start.userId,
+    level,
+    mfaPending: start.mfaPending,
+    userAgent: cut(start.userAgent, USER_AGENT_MAX_LENGTH),
+    ip: start.ip ?? null,
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt,
+  });
+  return { token, id, expiresAt, level, mfaPending: start.mfaPending };
+}
+
+export interface ResolvedSession {
+  session: SessionInfo;
+  /** Null while the session is waiting for its second factor. */
+  user: AuthUser | null;
+  /** Set when this request extended the session: the cookie must be re-set with this expiry. */
+  refreshedUntil: Date | null;
+}
+
+/**
+ * Resolves a cookie token into its live session (one indexed query). A full session with less
+ * than SESSION_REFRESH_THRESHOLD_MS left is extended to a full TTL (rolling expiry).
+ */
+export async function resolveSession(db: DbOrTx, token: string, now = new Date()): Promise<ResolvedSession | null> {
+  if (!looksLikeSessionToken(token)) return null;
+  const row = await repo.findActiveSession(db, sessionIdFor(token), now);
+  if (!row) return null;
+
+  let expiresAt = row.expiresAt;
+  let refreshedUntil: Date | null = null;
+  if (!row.mfaPending && expiresAt.getTime() - now.getTime() < SESSION_REFRESH_THRESHOLD_MS) {
+    expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
+    refreshedUntil = expiresAt;
+    await repo.touchSession(db, row.id, { lastSeenAt: now, expiresAt });
+  } else if (now.getTime() - row.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS) {
+    await repo.touchSession(db, row.id, { lastSeenAt: now });
+  }
+
+  const session: SessionInfo = {
+    id: row.id,
+    userId: row.userId,
+    level: row.level,
+    mfaPending: row.mfaPending,
+    expiresAt,
+  };
+  const user: AuthUser | null = row.mfaPending
+    ? null
+    : { id: row.userId, role: row.role, isSuspended: row.isSuspended, sessionId: row.id, level: row.level };
+  return { session, user, refreshedUntil };
+}
+
+export async function endSession(db: DbOrTx, sessionId: string, now = new Date()): Promise<void> {
+  await repo.revokeSession(db, sessionId, now);
+}
+
+export async function endAllSessions(db: DbOrTx, userId: string, now = new Date()): Promise<number> {
+  return repo.revokeUserSessions(db, userId, now);
+}
+
+/**
+ * Replaces a session by a fresh one at a higher assurance level (a verified second factor).
+ * The token changes whenever the privilege does, so a token seen before cannot ride along.
+ */
+export async function elevateSession(
+  db: DbOrTx,
+  previous: SessionInfo,
+  context: { userAgent?: string | undefined; ip?: string | undefined },
+  now = new Date(),
+): Promise<IssuedSession> {
+  await repo.revokeSession(db, previous.id, now);
+  return startSession(db, { userId: previous.userId, mfaPending: false, level: 'aal2', ...context }, now);
+}
+
+/** After a verified factor is removed: live sessions drop to aal1, pending sign-ins are cancelled. */
+export async function downgradeSessions(db: DbOrTx, userId: string, now = new Date()): Promise<void> {
+  await repo.revokePendingSessions(db, userId, now);
+  await repo.setUserSessionsLevel(db, userId, 'aal1');
+}

@@ -1,0 +1,190 @@
+// Cookie sessions: resolution, rolling refresh, expiry, sign-out, the session endpoint.
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { schema } from '@tribuna/drizzle';
+import type { Database } from '@tribuna/drizzle/client';
+import { testDatabase, truncateAll } from '../../../test/support/db.ts';
+import { testConfig } from '../../../test/support/env.ts';
+import { buildUser } from '../../../test/support/factories.ts';
+import { buildApp, type App } from '../app.ts';
+import { sessionCookieOf, signIn, XHR } from '../testing/sessions.ts';
+import { SESSION_REFRESH_THRESHOLD_MS, SESSION_TTL_MS } from './constants.ts';
+
+const DAY = 24 * 60 * 60 * 1000;
+
+describe('sessions', () => {
+  let app: App;
+  let database: Database;
+
+  beforeAll(async () => {
+    app = await buildApp(testConfig());
+    database = testDatabase();
+  });
+  beforeEach(async () => {
+    await truncateAll(database);
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.close();
+  });
+
+  const get = (url: string, cookie?: string) => app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
+  const sessionRow = async (id: string) => (await database.db.select().from(schema.sessions).where(eq(schema.sessions.id, id)))[0]!;
+  const setExpiry = (id: string, expiresAt: Date) =>
+    database.db.update(schema.sessions).set({ expiresAt }).where(eq(schema.sessions.id, id));
+
+  it('stores only the SHA-256 of the cookie token, with the user agent, for 14 days', async () => {
+    const user = await buildUser(database.db);
+    const { token, sessionId } = await signIn(app, user);
+    expect(sessionId).toMatch(/^[0-9a-f]{64}$/);
+    expect(sessionId).not.toContain(token);
+    const row = await sessionRow(sessionId);
+    expect(row).toMatchObject({ userId: user.id, level: 'aal1', mfaPending: false, revokedAt: null, userAgent: 'tribuna-test' });
+    expect(Math.abs(row.expiresAt.getTime() - (Date.now() + SESSION_TTL_MS))).toBeLessThan(60_000);
+    expect(SESSION_TTL_MS).toBe(14 * DAY);
+    expect(SESSION_REFRESH_THRESHOLD_MS).toBe(7 * DAY);
+  });
+
+  it('GET /api/me answers the signed-in profile, role included', async () => {
+    const user = await buildUser(database.db, { role: 'moderator', displayName: 'Moderadora', bio: 'Hola' });
+    const res = await get('/api/me', (await signIn(app, user)).cookie);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.json()).toEqual({
+      id: user.id,
+      displayName: 'Moderadora',
+      username: user.username,
+      bio: 'Hola',
+      avatarUrl: null,
+      bannerUrl: null,
+      role: 'moderator',
+      isSuspended: false,
+      totalPoints: 0,
+      createdAt: user.createdAt.toISOString(),
+    });
+  });
+
+  it('GET /api/auth/session says signed_out, signed_in (with the profile) or mfa_required, never 401', async () => {
+    const visitor = await get('/api/auth/session');
+    expect(visitor.statusCode).toBe(200);
+    expect(visitor.json()).toEqual({ status: 'signed_out', user: null, factorId: null });
+
+    const user = await buildUser(database.db);
+    const full = await get('/api/auth/session', (await signIn(app, user)).cookie);
+    expect(full.json()).toMatchObject({ status: 'signed_in', user: { id: user.id, role: 'user' }, factorId: null });
+
+    const [factor] = await database.db
+      .insert(schema.authFactors)
+      .values({ userId: user.id, secret: 'JBSWY3DPEHPK3PXP', status: 'verified' })
+      .returning();
+    const pending = await signIn(app, user, { mfaPending: true });
+    expect((await get('/api/auth/session', pending.cookie)).json()).toEqual({
+      status: 'mfa_required',
+      user: null,
+      factorId: factor!.id,
+    });
+    // Until the code is entered, the session is signed out for everything else.
+    expect((await get('/api/me', pending.cookie)).statusCode).toBe(401);
+  });
+
+  it('extends a session with less than 7 days left to a full 14 days and re-sets the cookie', async () => {
+    const user = await buildUser(database.db);
+    const { cookie, sessionId, token } = await signIn(app, user);
+
+    // Plenty of time left: no write, no cookie.
+    const quiet = await get('/api/me', cookie);
+    expect(quiet.statusCode).toBe(200);
+    expect(sessionCookieOf(quiet)).toBeNull();
+
+    await setExpiry(sessionId, new Date(Date.now() + 2 * DAY));
+    const refreshed = await get('/api/me', cookie);
+    expect(refreshed.statusCode).toBe(200);
+    const reset = sessionCookieOf(refreshed);
+    expect(reset).not.toBeNull();
+    expect(reset!.value).toBe(token);
+    expect(Number(reset!.attributes['max-age'])).toBeGreaterThan((SESSION_TTL_MS - 60_000) / 1000);
+    expect(reset!.attributes).toMatchObject({ path: '/', httponly: true, samesite: 'Lax' });
+    const row = await sessionRow(sessionId);
+    expect(Math.abs(row.expiresAt.getTime() - (Date.now() + SESSION_TTL_MS))).toBeLessThan(60_000);
+  });
+
+  it('treats an expired session as signed out (401) and clears its cookie', async () => {
+    const user = await buildUser(database.db);
+    const { cookie, sessionId } = await signIn(app, user);
+    await setExpiry(sessionId, new Date(Date.now() - 1000));
+    const res = await get('/api/me', cookie);
+    expect(res.statusCode).toBe(401);
+    expect(res.json().message).toBe('User not authenticated');
+    const cleared = sessionCookieOf(res);
+    expect(cleared?.value).toBe('');
+    expect((await get('/api/auth/session', cookie)).json().status).toBe('signed_out');
+  });
+
+  it('treats an unknown or malformed cookie as a visitor', async () => {
+    expect((await get('/api/me', 'tribuna_session=not-a-token')).statusCode).toBe(401);
+    expect((await get('/api/me', `tribuna_session=${'A'.repeat(43)}`)).statusCode).toBe(401);
+    expect((await get('/api/polls', `tribuna_session=${'A'.repeat(43)}`)).statusCode).toBe(200);
+  });
+
+  it('POST /auth/logout revokes the session and clears the cookie; the old cookie stops working', async () => {
+    const user = await buildUser(database.db);
+    const { cookie, sessionId } = await signIn(app, user);
+    const other = await signIn(app, user);
+
+    const res = await app.inject({ method: 'POST', url: '/auth/logout', headers: { cookie, ...XHR } });
+    expect(res.statusCode).toBe(204);
+    const cleared = sessionCookieOf(res)!;
+    expect(cleared.value).toBe('');
+    expect(cleared.attributes).toMatchObject({ path: '/' });
+    expect((await sessionRow(sessionId)).revokedAt).toBeInstanceOf(Date);
+    expect((await get('/api/me', cookie)).statusCode).toBe(401);
+    // Only this browser is signed out.
+    expect((await get('/api/me', other.cookie)).statusCode).toBe(200);
+  });
+
+  it('POST /auth/logout without a session is fine (204)', async () => {
+    const res = await app.inject({ method: 'POST', url: '/auth/logout', headers: XHR });
+    expect(res.statusCode).toBe(204);
+  });
+
+  it('records page views of a signed-in user with their id', async () => {
+    const user = await buildUser(database.db);
+    const { cookie } = await signIn(app, user);
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/page-views',
+      headers: { cookie, ...XHR },
+      payload: { path: '/wall', referrer: null, sessionId: 'sess_abc12345', deviceType: 'desktop' },
+    });
+    expect(res.statusCode).toBe(204);
+    const [view] = await database.db.select().from(schema.pageViews);
+    expect(view!.userId).toBe(user.id);
+  });
+});
+
+describe('session cookie on an https site', () => {
+  let app: App;
+  let database: Database;
+  beforeAll(async () => {
+    app = await buildApp(testConfig({ PUBLIC_URL: 'https://tribuna.example', DEV_LOGIN: '1' }));
+    database = testDatabase();
+    await truncateAll(database);
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.close();
+  });
+
+  it('is Secure, HttpOnly, SameSite=Lax, Path=/', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/auth/dev/login',
+      headers: XHR,
+      payload: { displayName: 'Segura' },
+    });
+    expect(res.statusCode).toBe(200);
+    const cookie = sessionCookieOf(res)!;
+    expect(cookie.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(cookie.attributes).toMatchObject({ secure: true, httponly: true, samesite: 'Lax', path: '/' });
+  });
+});

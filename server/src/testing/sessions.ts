@@ -1,0 +1,74 @@
+import type { LightMyRequestResponse } from 'fastify';
+import type { App } from '../app-types.ts';
+import { SESSION_COOKIE } from '../sessions/constants.ts';
+import { startSession, type IssuedSession, type SessionLevel } from '../sessions/service.ts';
+
+/** The header every mutation of the web client carries (see http/csrf.ts). */
+export const XHR = { 'x-requested-with': 'tribuna' } as const;
+
+export interface SignedIn {
+  /** `tribuna_session=<token>`, ready for a `cookie` header. */
+  cookie: string;
+  token: string;
+  /** sessions.id (the SHA-256 of the token). */
+  sessionId: string;
+  session: IssuedSession;
+}
+
+export interface SignInOptions {
+  level?: SessionLevel;
+  /** A sign-in still owing its second factor. */
+  mfaPending?: boolean;
+}
+
+/**
+ * A real session row for `user`, as a sign-in would create it, without going through Google:
+ * `app.inject({ headers: { cookie: (await signIn(app, user)).cookie } })`.
+ */
+export async function signIn(app: App, user: { id: string }, options: SignInOptions = {}): Promise<SignedIn> {
+  const session = await startSession(app.database.db, {
+    userId: user.id,
+    mfaPending: options.mfaPending ?? false,
+    level: options.level ?? 'aal1',
+    userAgent: 'tribuna-test',
+  });
+  return { cookie: `${SESSION_COOKIE}=${session.token}`, token: session.token, sessionId: session.id, session };
+}
+
+/** Headers for a cookie-authenticated mutation as the web client sends it. */
+export function asUser(signedIn: Pick<SignedIn, 'cookie'>): Record<string, string> {
+  return { cookie: signedIn.cookie, ...XHR };
+}
+
+export interface ParsedSetCookie {
+  name: string;
+  value: string;
+  attributes: Record<string, string | true>;
+}
+
+/** Parses Set-Cookie header values (attribute names lower-cased). */
+export function parseSetCookies(values: string[] | string | undefined): ParsedSetCookie[] {
+  const list = values === undefined ? [] : Array.isArray(values) ? values : [values];
+  return list.map((line) => {
+    const [pair = '', ...rest] = line.split(';');
+    const eq = pair.indexOf('=');
+    const attributes: Record<string, string | true> = {};
+    for (const part of rest) {
+      const [key = '', ...value] = part.trim().split('=');
+      attributes[key.toLowerCase()] = value.length > 0 ? value.join('=') : true;
+    }
+    return { name: pair.slice(0, eq).trim(), value: pair.slice(eq + 1).trim(), attributes };
+  });
+}
+
+/** The session cookie an injected response sets (null when it sets none). */
+export function sessionCookieOf(res: LightMyRequestResponse): ParsedSetCookie | null {
+  return parseSetCookies(res.headers['set-cookie'] as string[] | string | undefined).find((c) => c.name === SESSION_COOKIE) ?? null;
+}
+
+/** `tribuna_session=<token>` from a response that opened a session; throws when there is none. */
+export function sessionCookieHeader(res: LightMyRequestResponse): string {
+  const cookie = sessionCookieOf(res);
+  if (!cookie || cookie.value === '') throw new Error(`response set no session cookie (status ${res.statusCode})`);
+  return `${SESSION_COOKIE}=${cookie.value}`;
+}
