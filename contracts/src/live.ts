@@ -78,3 +78,15 @@ export const liveKeys = {
   totals: (prefix: string, pollId: string) => `${prefix}:poll:${pollId}:totals`,
   voters: (prefix: string, pollId: string) => `${prefix}:poll:${pollId}:voters`,
 };
+
+/**
+ * What the votes service hands to the live module after a vote transaction commits: the rows it
+ * inserted and the single-choice rows it replaced. The live module turns it into Redis totals,
+ * a `votes` LiveEvent and, on every server instance, snapshots for the viewers.
+ */
+export interface CommittedVotes {
+  pollId: string;
+  committedAt: number;
+  added: VoterChange[];
+  removed: { optionId: string; userId: string; points: number }[];
+}
