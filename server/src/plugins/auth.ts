@@ -1,10 +1,11 @@
 import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Role } from '@tribuna/contracts/roles';
 import { csrfGuard } from '../http/csrf.ts';
 import { forbidden, unauthorized } from '../http/errors.ts';
 import { clearSessionCookie, setSessionCookie } from '../sessions/cookies.ts';
+import { AUTH_NOTIFY_CHANNEL, sessionCache } from '../sessions/cache.ts';
 import { SESSION_COOKIE } from '../sessions/constants.ts';
 import { resolveSession, type AuthUser, type SessionInfo } from '../sessions/service.ts';
 
@@ -50,6 +51,23 @@ async function resolveRequestSession(request: FastifyRequest, reply: FastifyRepl
 }
 
 /**
+ * Every instance forgets cached sessions when a revocation, level, role or suspension change
+ * commits anywhere (PostgreSQL NOTIFY from triggers). If PostgreSQL is down at start the server
+ * still starts; postgres.js re-listens when it reconnects, and the cache TTL bounds staleness.
+ */
+async function listenForAuthChanges(app: FastifyInstance): Promise<void> {
+  const onNotify = (payload: string) => sessionCache.applyNotification(payload);
+  try {
+    const { unlisten } = await app.database.sql.listen(AUTH_NOTIFY_CHANNEL, onNotify);
+    app.addHook('onClose', async () => {
+      await unlisten().catch(() => {});
+    });
+  } catch (err) {
+    app.log.warn({ err }, 'could not LISTEN for session changes; relying on the cache TTL');
+  }
+}
+
+/**
  * Cookies, cross-site request refusal and session resolution for every request: the cookie
  * `tribuna_session` is resolved into `request.user` / `request.authSession` before any route runs.
  */
@@ -60,6 +78,7 @@ export default fp(
     app.decorateRequest('authSession', null);
     app.addHook('onRequest', csrfGuard(app.config.publicUrl));
     app.addHook('onRequest', resolveRequestSession);
+    await listenForAuthChanges(app);
   },
   { name: 'auth', dependencies: ['config', 'db'] },
 );

@@ -1,6 +1,7 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '@tribuna/drizzle/client';
 import { profiles, sessions } from '@tribuna/drizzle/schema/index';
+import { sessionCache } from './cache.ts';
 
 export type NewSessionRow = typeof sessions.$inferInsert;
 export type SessionLevel = (typeof sessions.$inferSelect)['level'];
@@ -40,6 +41,7 @@ export async function touchSession(db: DbOrTx, id: string, values: { lastSeenAt:
 
 /** Revokes one session; returns whether it was still live. */
 export async function revokeSession(db: DbOrTx, id: string, now: Date): Promise<boolean> {
+  sessionCache.evictSession(id);
   const rows = await db
     .update(sessions)
     .set({ revokedAt: now })
@@ -50,6 +52,7 @@ export async function revokeSession(db: DbOrTx, id: string, now: Date): Promise<
 
 /** Revokes every live session of a user at once (suspension, anonymisation). */
 export async function revokeUserSessions(db: DbOrTx, userId: string, now: Date): Promise<number> {
+  sessionCache.evictUser(userId);
   const rows = await db
     .update(sessions)
     .set({ revokedAt: now })
@@ -60,6 +63,7 @@ export async function revokeUserSessions(db: DbOrTx, userId: string, now: Date):
 
 /** Revokes the user's sign-ins still waiting for a second factor. */
 export async function revokePendingSessions(db: DbOrTx, userId: string, now: Date): Promise<void> {
+  sessionCache.evictUser(userId);
   await db
     .update(sessions)
     .set({ revokedAt: now })
@@ -68,6 +72,7 @@ export async function revokePendingSessions(db: DbOrTx, userId: string, now: Dat
 
 /** Sets the assurance level of every live session of a user (a removed factor downgrades them). */
 export async function setUserSessionsLevel(db: DbOrTx, userId: string, level: SessionLevel): Promise<void> {
+  sessionCache.evictUser(userId);
   await db
     .update(sessions)
     .set({ level })

@@ -7,6 +7,7 @@ import {
   SESSION_TTL_MS,
   USER_AGENT_MAX_LENGTH,
 } from './constants.ts';
+import { sessionCache } from './cache.ts';
 import * as repo from './repository.ts';
 import type { SessionLevel } from './repository.ts';
 import { looksLikeSessionToken, newSessionToken, sessionIdFor } from './tokens.ts';
@@ -91,8 +92,13 @@ export interface ResolvedSession {
  */
 export async function resolveSession(db: DbOrTx, token: string, now = new Date()): Promise<ResolvedSession | null> {
   if (!looksLikeSessionToken(token)) return null;
-  const row = await repo.findActiveSession(db, sessionIdFor(token), now);
-  if (!row) return null;
+  const id = sessionIdFor(token);
+  let row = sessionCache.get(id, now.getTime());
+  if (!row) {
+    row = await repo.findActiveSession(db, id, now);
+    if (!row) return null;
+    sessionCache.set(row, now.getTime());
+  }
 
   let expiresAt = row.expiresAt;
   let refreshedUntil: Date | null = null;
@@ -100,8 +106,10 @@ export async function resolveSession(db: DbOrTx, token: string, now = new Date()
     expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
     refreshedUntil = expiresAt;
     await repo.touchSession(db, row.id, { lastSeenAt: now, expiresAt });
+    sessionCache.set({ ...row, lastSeenAt: now, expiresAt }, now.getTime());
   } else if (now.getTime() - row.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS) {
     await repo.touchSession(db, row.id, { lastSeenAt: now });
+    sessionCache.set({ ...row, lastSeenAt: now }, now.getTime());
   }
 
   const session: SessionInfo = {

@@ -7,7 +7,8 @@ import { testDatabase, truncateAll } from '../../../test/support/db.ts';
 import { testConfig } from '../../../test/support/env.ts';
 import { buildUser } from '../../../test/support/factories.ts';
 import { buildApp, type App } from '../app.ts';
-import { sessionCookieOf, signIn, XHR } from '../testing/sessions.ts';
+import { sessionCookieOf, signIn, waitForSessionEviction, XHR } from '../testing/sessions.ts';
+import { sessionCache } from './cache.ts';
 import { SESSION_REFRESH_THRESHOLD_MS, SESSION_TTL_MS } from './constants.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -30,8 +31,11 @@ describe('sessions', () => {
 
   const get = (url: string, cookie?: string) => app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
   const sessionRow = async (id: string) => (await database.db.select().from(schema.sessions).where(eq(schema.sessions.id, id)))[0]!;
-  const setExpiry = (id: string, expiresAt: Date) =>
-    database.db.update(schema.sessions).set({ expiresAt }).where(eq(schema.sessions.id, id));
+  /** Moves the expiry behind the app's back, then waits for the NOTIFY that evicts the cached session. */
+  const setExpiry = async (id: string, expiresAt: Date) => {
+    await database.db.update(schema.sessions).set({ expiresAt }).where(eq(schema.sessions.id, id));
+    await waitForSessionEviction(id);
+  };
 
   it('stores only the SHA-256 of the cookie token, with the user agent, for 14 days', async () => {
     const user = await buildUser(database.db);
@@ -186,5 +190,25 @@ describe('session cookie on an https site', () => {
     const cookie = sessionCookieOf(res)!;
     expect(cookie.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(cookie.attributes).toMatchObject({ secure: true, httponly: true, samesite: 'Lax', path: '/' });
+  });
+});
+
+describe('session cache', () => {
+  it('forgets a cached session when its revocation commits elsewhere (PostgreSQL NOTIFY)', async () => {
+    const app = await buildApp(testConfig());
+    const database = testDatabase();
+    try {
+      const user = await buildUser(database.db);
+      const { cookie, sessionId } = await signIn(app, user);
+      expect((await app.inject({ method: 'GET', url: '/api/me', headers: { cookie } })).statusCode).toBe(200);
+      expect(sessionCache.get(sessionId, Date.now())).not.toBeNull();
+      // Another instance (here: plain SQL) revokes it; this process hears about it at commit.
+      await database.db.update(schema.sessions).set({ revokedAt: new Date() }).where(eq(schema.sessions.id, sessionId));
+      await waitForSessionEviction(sessionId);
+      expect((await app.inject({ method: 'GET', url: '/api/me', headers: { cookie } })).statusCode).toBe(401);
+    } finally {
+      await app.close();
+      await database.close();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { sessionCache } from '../sessions/cache.ts';
 import type { LightMyRequestResponse } from 'fastify';
 import type { App } from '../app-types.ts';
 import { SESSION_COOKIE } from '../sessions/constants.ts';
@@ -71,4 +72,16 @@ export function sessionCookieHeader(res: LightMyRequestResponse): string {
   const cookie = sessionCookieOf(res);
   if (!cookie || cookie.value === '') throw new Error(`response set no session cookie (status ${res.statusCode})`);
   return `${SESSION_COOKIE}=${cookie.value}`;
+}
+
+/**
+ * Waits until this process no longer holds `sessionId` in its session cache — i.e. until the
+ * PostgreSQL NOTIFY of a change made behind the app's back (a test's direct UPDATE) arrived.
+ */
+export async function waitForSessionEviction(sessionId: string, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (sessionCache.get(sessionId, Date.now()) !== null) {
+    if (Date.now() > deadline) throw new Error(`session ${sessionId} still cached after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
