@@ -1,7 +1,7 @@
 // BullMQ queue and job names with their payloads. The worker refuses to start if a job
 // name listed here has no handler, so adding a job here forces a handler to exist.
 
-export const QUEUE_NAMES = { maintenance: 'maintenance' } as const;
+export const QUEUE_NAMES = { maintenance: 'maintenance', points: 'points' } as const;
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 
 export interface JobPayloads {
@@ -12,6 +12,18 @@ export interface JobPayloads {
    * The days are computed when the job runs, so repeatable schedules can carry a fixed payload.
    */
   'reports.aggregate-recent-days': { days: number };
+  /**
+   * Vote points: a user earns the poll's points_per_vote at most once per poll per calendar day
+   * (`day`, YYYY-MM-DD in SHOW_TIMEZONE, of the vote); reference `vote:<pollId>:<day>`.
+   * Job id `vote-award.<userId>.<pollId>.<day>` so duplicates collapse.
+   */
+  'points.award-vote': { userId: string; pollId: string; day: string };
+  /** The share's points_earned; reference `share:<pollId>:<shareDay>`. Job id `share-award.<shareId>`. */
+  'points.award-share': { shareId: string };
+  /** Awards what was missed (votes and shares of the last 3 days without their award). */
+  'points.sweep': Record<string, never>;
+  /** 00:00 SHOW_TIMEZONE: tells connected clients (LiveEvent `points-reset`) to refresh their available points. */
+  'points.daily-reset': Record<string, never>;
 }
 export type JobName = keyof JobPayloads;
 
@@ -19,6 +31,16 @@ export type JobName = keyof JobPayloads;
 export const JOB_QUEUES: { [K in JobName]: QueueName } = {
   'reports.aggregate-day': QUEUE_NAMES.maintenance,
   'reports.aggregate-recent-days': QUEUE_NAMES.maintenance,
+  'points.award-vote': QUEUE_NAMES.points,
+  'points.award-share': QUEUE_NAMES.points,
+  'points.sweep': QUEUE_NAMES.points,
+  'points.daily-reset': QUEUE_NAMES.points,
+};
+
+/** Deterministic BullMQ job ids (BullMQ refuses ':' in custom ids, hence the dots). */
+export const pointsJobIds = {
+  awardVote: (p: JobPayloads['points.award-vote']) => `vote-award.${p.userId}.${p.pollId}.${p.day}`,
+  awardShare: (p: JobPayloads['points.award-share']) => `share-award.${p.shareId}`,
 };
 
 export const JOB_NAMES = Object.keys(JOB_QUEUES) as JobName[];

@@ -9,8 +9,11 @@ export interface LiveOptionTotals {
 
 /**
  * Coalesced absolute totals of one poll. `seq` increases with every committed vote batch; a client
- * drops a snapshot whose seq is not above the last one it applied. `committedAt` is the commit time
- * (ms since epoch) of the newest vote the snapshot includes.
+ * drops a snapshot whose seq is not above the last one it applied. `seq` is increasing, not
+ * contiguous: it jumps (to a microsecond clock value) when the totals are rebuilt from PostgreSQL.
+ * `committedAt` is the commit time (ms since epoch) of the newest vote the snapshot includes.
+ * `options` lists every option of the poll in option order (an option added later may be missing
+ * until it gets a vote: its totals are zero).
  */
 export interface ResultsSnapshot {
   type: 'results';
@@ -54,9 +57,23 @@ export interface PointsResetMessage {
   day: string;
 }
 
-export type LiveServerMessage = ResultsSnapshot | VotersMessage | PollStatusMessage | PointsResetMessage;
+/** Why a client message was refused; the socket stays open. */
+export const LIVE_ERROR_CODES = ['invalid-message', 'poll-not-found', 'too-many-subscriptions', 'rate-limited', 'unavailable'] as const;
+export type LiveErrorCode = (typeof LIVE_ERROR_CODES)[number];
+
+/** A subscribe (or other client message) the server refused. The socket stays open. */
+export interface LiveErrorMessage {
+  type: 'error';
+  code: LiveErrorCode;
+  pollId?: string;
+}
+
+export type LiveServerMessage = ResultsSnapshot | VotersMessage | PollStatusMessage | PointsResetMessage | LiveErrorMessage;
 
 export type LiveClientMessage = { type: 'subscribe'; pollId: string } | { type: 'unsubscribe'; pollId: string };
+
+/** How many polls one socket may watch at once; a subscribe beyond it gets `too-many-subscriptions`. */
+export const LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET = 10;
 
 /** Domain events on the Redis channel `${prefix}:events:live` (published after commit). */
 export type LiveEvent =

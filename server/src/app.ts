@@ -14,6 +14,7 @@ import queuesPlugin from './plugins/queues.ts';
 import redisPlugin from './plugins/redis.ts';
 import staticPlugin from './plugins/static.ts';
 import websocketPlugin from './plugins/websocket.ts';
+import livePlugin from './live/plugin.ts';
 import adminRoutes from './admin/routes.ts';
 import authRoutes from './auth/routes.ts';
 import devLoginRoutes from './devLogin/routes.ts';
@@ -24,6 +25,9 @@ import pageViewRoutes from './pageViews/routes.ts';
 import pollRoutes from './polls/routes.ts';
 import realtimeRoutes from './realtime/routes.ts';
 import siteRoutes from './site/routes.ts';
+import voteRoutes from './votes/routes.ts';
+import shareRoutes from './shares/routes.ts';
+import openGraphRoutes from './og/routes.ts';
 
 export type { App } from './app-types.ts';
 
@@ -68,11 +72,16 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(websocketPlugin);
   // Cookies, cross-site request refusal and session resolution (request.user) for every request.
   await app.register(authPlugin);
+  // Live totals in Redis and this instance's websocket fan-out (app.live).
+  await app.register(livePlugin);
 
   // Domains
   await app.register(healthRoutes);
   await app.register(siteRoutes);
   await app.register(pollRoutes);
+  await app.register(voteRoutes);
+  await app.register(shareRoutes);
+  await app.register(openGraphRoutes);
   await app.register(pageViewRoutes);
   await app.register(authRoutes);
   await app.register(googleRoutes);

@@ -63,6 +63,12 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerAp
         { days: CATCH_UP_DAYS },
         { jobId: 'reports.aggregate-recent-days.startup', removeOnComplete: true, removeOnFail: true },
       );
+      // Awards missed while no worker ran (or Redis was down).
+      await queueFor(queues, 'points.sweep').add(
+        'points.sweep',
+        {},
+        { jobId: 'points.sweep.startup', removeOnComplete: true, removeOnFail: true },
+      );
     }
   } catch (err) {
     await closeAll(workers, queues, connection);
@@ -83,12 +89,13 @@ function createQueueWorker(
   dispatch: (name: string, payload: unknown, ctx: JobContext) => Promise<unknown>,
   connection: Redis,
 ): Worker {
+  const publish = (channel: string, message: string) => connection.publish(channel, message);
   const worker = new Worker(
     queueName,
     async (job) => {
       const jobLogger = logger.child({ queue: queueName, job: job.name, jobId: job.id, attempt: job.attemptsMade + 1 });
       const started = performance.now();
-      const result = await dispatch(job.name, job.data, { db, config, logger: jobLogger });
+      const result = await dispatch(job.name, job.data, { db, config, logger: jobLogger, publish });
       jobLogger.debug({ ms: Math.round(performance.now() - started) }, 'job done');
       return result;
     },

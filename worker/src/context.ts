@@ -7,4 +7,6 @@ export interface JobContext {
   db: Db;
   logger: Logger;
   config: Config;
+  /** Redis PUBLISH (live events for the servers' sockets, e.g. the daily points reset). */
+  publish(channel: string, message: string): Promise<unknown>;
 }

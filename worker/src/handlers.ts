@@ -1,7 +1,9 @@
 import type { JobHandlers } from './registry.ts';
+import { pointsJobs } from './points/jobs.ts';
 import { reportJobs } from './reports/jobs.ts';
 
 /** Every job of the contracts with its handler; one spread per domain. */
 export const handlers: JobHandlers = {
   ...reportJobs,
+  ...pointsJobs,
 };

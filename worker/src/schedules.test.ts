@@ -37,6 +37,17 @@ describe('job schedules', () => {
     });
   });
 
+  it('sweeps missed point awards every 5 minutes and announces the daily reset at 00:00 in SHOW_TIMEZONE', async () => {
+    await registerSchedules(queues, config, logger);
+    const byId = new Map((await queues.get('points')!.getJobSchedulers()).map((s) => [s.key, s]));
+    expect(byId.get('points.sweep')).toMatchObject({ name: 'points.sweep', every: 300_000 });
+    expect(byId.get('points.daily-reset')).toMatchObject({
+      name: 'points.daily-reset',
+      pattern: '0 0 * * *',
+      tz: 'America/Mexico_City',
+    });
+  });
+
   it('is idempotent and drops schedulers that are no longer defined', async () => {
     const queue = queues.get('maintenance')!;
     await queue.upsertJobScheduler('reports.retired', { every: 60_000 }, { name: 'reports.aggregate-recent-days', data: { days: 1 } });

@@ -9,6 +9,7 @@ export type ScheduleDefinition = {
 }[JobName];
 
 const TEN_MINUTES = 10 * 60 * 1000;
+const FIVE_MINUTES = 5 * 60 * 1000;
 
 /** Completed and failed runs are kept for a while for inspection, never forever. */
 export const RETENTION: Pick<JobsOptions, 'removeOnComplete' | 'removeOnFail'> = {
@@ -31,6 +32,20 @@ export function scheduleDefinitions(config: Config): ScheduleDefinition[] {
       name: 'reports.aggregate-recent-days',
       data: { days: 2 },
       repeat: { pattern: '5 0 * * *', tz: config.showTimezone },
+    },
+    {
+      // Awards votes and shares whose award job was lost (Redis down at the time).
+      id: 'points.sweep',
+      name: 'points.sweep',
+      data: {},
+      repeat: { every: FIVE_MINUTES },
+    },
+    {
+      // Available points are counted from 00:00: tell connected clients to refresh them.
+      id: 'points.daily-reset',
+      name: 'points.daily-reset',
+      data: {},
+      repeat: { pattern: '0 0 * * *', tz: config.showTimezone },
     },
   ];
 }

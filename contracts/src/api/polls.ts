@@ -68,6 +68,11 @@ export const PollResults = Type.Object({
   totalPoints: Type.Integer(),
   totalVoters: Type.Integer(),
   options: Type.Array(OptionResult),
+  /**
+   * The live `seq` these results include at least (read before the totals): a client resyncing over
+   * HTTP drops live snapshots whose seq is not above it. Absent when the live totals are unavailable.
+   */
+  seq: Type.Optional(Type.Integer({ minimum: 0 })),
 });
 export type PollResults = Static<typeof PollResults>;
 

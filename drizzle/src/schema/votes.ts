@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, date, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, check, date, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { SHARE_PLATFORMS } from '@tribuna/contracts/api/votes';
 import { createdAt, id, oneOf } from './columns.ts';
 import { pollOptions, polls } from './polls.ts';
@@ -33,6 +33,26 @@ export const votes = pgTable(
     index('votes_device_idx').on(t.deviceFingerprint),
     index('votes_created_idx').on(t.createdAt),
   ],
+);
+
+/**
+ * Per user, poll and option: the points and vote rows the user has there, so checking a vote or
+ * answering "my votes" reads a handful of rows however many times the user voted. Derived data:
+ * statement-level triggers on `votes` keep it in step with every insert and delete, whoever makes
+ * them (migration 0003); the application never writes it. No foreign keys: the votes' own cascades
+ * delete the rows through those triggers.
+ */
+export const voteTallies = pgTable(
+  'vote_tallies',
+  {
+    userId: uuid('user_id').notNull(),
+    pollId: uuid('poll_id').notNull(),
+    optionId: uuid('option_id').notNull(),
+    points: integer('points').notNull(),
+    votes: integer('votes').notNull(),
+    lastVotedAt: timestamp('last_voted_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ name: 'vote_tallies_pk', columns: [t.userId, t.pollId, t.optionId] })],
 );
 
 export const shareHistory = pgTable(

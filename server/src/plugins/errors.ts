@@ -23,6 +23,12 @@ export default fp(
         if (error instanceof HttpError) reply.headers(error.headers);
         return reply.code(status).send(errorBody(status, error.message));
       }
+      if (error instanceof HttpError) {
+        // A deliberate server-side failure with a message meant for people (e.g. 503 'Error al votar').
+        request.log.warn({ statusCode: status, message: error.message }, 'server error answered');
+        reply.headers(error.headers);
+        return reply.code(status).send(errorBody(status, error.message));
+      }
       request.log.error({ err: error }, 'unhandled error');
       return reply.code(500).send(errorBody(500, INTERNAL_ERROR_MESSAGE));
     });

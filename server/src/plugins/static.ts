@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import { basename, join, sep } from 'node:path';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
@@ -7,8 +8,11 @@ import { WEB_DIST_DIR } from '../paths.ts';
 
 declare module 'fastify' {
   interface FastifyReply {
-    /** Answers with the SPA's index.html (or a "not built" page when web/dist is missing). */
-    sendSpaIndex(): FastifyReply;
+    /**
+     * Answers with the SPA's index.html (or a "not built" page when web/dist is missing).
+     * `headTags` (already escaped HTML) go at the end of <head>; a <title> among them replaces the page's.
+     */
+    sendSpaIndex(headTags?: string): FastifyReply;
   }
 }
 
@@ -56,6 +60,14 @@ const NOT_BUILT_PAGE = `<!doctype html>
 </html>
 `;
 
+/** index.html with `headTags` at the end of <head>; a <title> among them replaces the page's own. */
+export function withHeadTags(html: string, headTags: string): string {
+  let page = html;
+  if (/<title[\s>]/i.test(headTags)) page = page.replace(/<title>[\s\S]*?<\/title>/i, '');
+  const close = page.search(/<\/head>/i);
+  return close === -1 ? `${headTags}${page}` : `${page.slice(0, close)}${headTags}\n${page.slice(close)}`;
+}
+
 /** Serves the built web app with the right cache headers; unknown navigations get index.html. */
 export default fp<StaticPluginOptions>(
   async (app, options) => {
@@ -73,12 +85,24 @@ export default fp<StaticPluginOptions>(
       },
     });
 
-    app.decorateReply('sendSpaIndex', function (this: FastifyReply) {
+    let cached: { mtimeMs: number; html: string } | null = null;
+    const readIndex = async (): Promise<string> => {
+      const { mtimeMs } = await stat(indexPath);
+      if (cached?.mtimeMs !== mtimeMs) cached = { mtimeMs, html: await readFile(indexPath, 'utf8') };
+      return cached.html;
+    };
+
+    app.decorateReply('sendSpaIndex', function (this: FastifyReply, headTags?: string) {
       // Checked per request so a build finishing after start is picked up without a restart.
       if (!existsSync(indexPath)) {
         return this.code(200).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(NOT_BUILT_PAGE);
       }
-      return this.code(200).sendFile('index.html');
+      if (headTags === undefined) return this.code(200).sendFile('index.html');
+      readIndex().then(
+        (html) => this.code(200).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(withHeadTags(html, headTags)),
+        (err: unknown) => this.send(err),
+      );
+      return this;
     });
   },
   { name: 'static' },

@@ -93,6 +93,21 @@ describe('polls API', () => {
       expect(poll!.options[0]).toMatchObject({ order: 0, text: null, contestant: { fullName: expect.stringMatching(/^Concursante 1/) } });
     });
 
+    it('answers the shared poll of ?encuesta= when it is public, even closed, else the usual home poll', async () => {
+      const home = await buildPoll(database.db, { isFeatured: true });
+      const shared = await buildPoll(database.db, { status: 'closed', createdAt: ago(72 * HOUR) });
+      const draft = await buildPoll(database.db, { status: 'draft' });
+
+      const sharedHome = await get<HomePollResponse>(`/api/polls/home?encuesta=${shared.poll.id}`);
+      expect(sharedHome.poll).toMatchObject({ id: shared.poll.id, status: 'closed' });
+      expect(sharedHome.results?.pollId).toBe(shared.poll.id);
+
+      for (const encuesta of [draft.poll.id, '123e4567-e89b-42d3-a456-426614174000', 'no-es-un-id', '']) {
+        const fallback = await get<HomePollResponse>(`/api/polls/home?encuesta=${encuesta}`);
+        expect(fallback.poll?.id, encuesta).toBe(home.poll.id);
+      }
+    });
+
     it('hides the results when the poll does not show them', async () => {
       const built = await buildPoll(database.db);
       await database.db.update(schema.polls).set({ showResults: false }).where(eq(schema.polls.id, built.poll.id));

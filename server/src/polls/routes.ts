@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { HomePollResponse, Poll, PollListResponse, PollResults } from '@tribuna/contracts/api/polls';
 import { errorResponses } from '../http/errors.ts';
-import { PollParams } from './schemas.ts';
+import { HomePollQuery, PollParams } from './schemas.ts';
 import * as polls from './service.ts';
 
 const pollRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -12,11 +12,12 @@ const pollRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['polls'],
-        summary: 'The poll shown on the home page with its results',
+        summary: 'The poll shown on the home page (or the shared one, ?encuesta=<id>) with its results',
+        querystring: HomePollQuery,
         response: { 200: HomePollResponse },
       },
     },
-    async () => polls.getHomePoll(db),
+    async (request) => polls.getHomePoll(db, new Date(), request.query.encuesta),
   );
 
   app.get(
@@ -54,7 +55,7 @@ const pollRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: PollResults, ...errorResponses(400, 403, 404) },
       },
     },
-    async (request) => polls.getPollResults(db, request.params.pollId),
+    async (request) => polls.getPollResults(db, request.params.pollId, (pollId) => app.live.currentSeq(pollId)),
   );
 };
 

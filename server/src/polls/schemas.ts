@@ -3,3 +3,11 @@ import { Uuid } from '@tribuna/contracts/api/common';
 
 export const PollParams = Type.Object({ pollId: Uuid });
 export type PollParams = Static<typeof PollParams>;
+
+/**
+ * GET /api/polls/home?encuesta=<pollId>: a shared link (`/?encuesta=<id>`) shows the shared poll
+ * when it is public. Anything else (unknown id, draft, not an id at all) falls back to the usual
+ * home poll rather than failing the page.
+ */
+export const HomePollQuery = Type.Object({ encuesta: Type.Optional(Type.String({ maxLength: 100 })) });
+export type HomePollQuery = Static<typeof HomePollQuery>;

@@ -33,9 +33,20 @@ async function loadOptionsAndResults(db: DbOrTx, pollId: string) {
   return { options, results };
 }
 
-/** The poll for the home page: featured if open, else the newest open one, with its results. */
-export async function getHomePoll(db: DbOrTx, now = new Date()): Promise<HomePollResponse> {
-  const row = await repo.findHomePoll(db, now);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A poll id as it may appear in a shared link; null for anything that is not one. */
+export function sharedPollId(value: string | undefined): string | null {
+  return value !== undefined && UUID.test(value) ? value.toLowerCase() : null;
+}
+
+/**
+ * The poll for the home page: the shared one (`encuesta`) when it is public, else the featured
+ * poll if open, else the newest open one, with its results.
+ */
+export async function getHomePoll(db: DbOrTx, now = new Date(), encuesta?: string): Promise<HomePollResponse> {
+  const sharedId = sharedPollId(encuesta);
+  const row = (sharedId ? await repo.findPublicPoll(db, sharedId) : null) ?? (await repo.findHomePoll(db, now));
   if (!row) return { poll: null, results: null };
   if (!row.showResults) return { poll: presentPoll(row, await repo.listOptions(db, [row.id]), now), results: null };
   const { options, results } = await loadOptionsAndResults(db, row.id);
@@ -54,10 +65,20 @@ export async function getPoll(db: DbOrTx, pollId: string, now = new Date()): Pro
   return presentPoll(row, await repo.listOptions(db, [row.id]), now);
 }
 
-/** Results of a public poll; 403 when the admins chose not to show them. */
-export async function getPollResults(db: DbOrTx, pollId: string): Promise<PollResults> {
+/**
+ * Results of a public poll; 403 when the admins chose not to show them. With `readLiveSeq` they
+ * carry the live seq they include, so a client resyncing over HTTP can order them with snapshots.
+ */
+export async function getPollResults(
+  db: DbOrTx,
+  pollId: string,
+  readLiveSeq?: (pollId: string) => Promise<number | null>,
+): Promise<PollResults> {
   const row = await repo.findPublicPoll(db, pollId);
   if (!row) throw notFound(POLL_NOT_FOUND);
   if (!row.showResults) throw forbidden(RESULTS_HIDDEN);
-  return (await loadOptionsAndResults(db, row.id)).results;
+  // Read before the totals: every batch up to this seq was committed before they are counted.
+  const seq = readLiveSeq ? await readLiveSeq(row.id) : null;
+  const { results } = await loadOptionsAndResults(db, row.id);
+  return seq === null ? results : { ...results, seq };
 }

@@ -1,46 +1,44 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
+import type { LiveClientMessage } from '@tribuna/contracts/live';
 import type { ClientMessage, ServerMessage } from '@tribuna/contracts/realtime';
 import { CROSS_SITE_MESSAGE, isOwnOrigin } from '../http/csrf.ts';
 import { forbidden } from '../http/errors.ts';
-import type { AuthUser } from '../plugins/auth.ts';
+import type { HubSocket } from '../live/hub.ts';
 
-/** The part of a ws socket this skeleton uses (ws ships no type declarations here). */
-interface Socket {
-  readonly readyState: number;
-  send(data: string): void;
-  on(event: 'message', listener: (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => void): void;
+/** The part of a ws socket this route uses, besides what the live hub uses. */
+interface Socket extends HubSocket {
+  on(event: 'message', listener: (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => void): unknown;
+  on(event: 'pong' | 'close' | 'error', listener: () => void): unknown;
 }
 
 const OPEN = 1;
 
-export function sendMessage(socket: Socket, message: ServerMessage): void {
+export function sendMessage(socket: Pick<Socket, 'readyState' | 'send'>, message: ServerMessage): void {
   if (socket.readyState === OPEN) socket.send(JSON.stringify(message));
 }
 
-/** Parses a client frame; anything that is not a known message is ignored. */
-export function parseClientMessage(data: unknown, isBinary: boolean): ClientMessage | null {
+/** Parses a client frame; anything that is not a known message is ignored (null). */
+export function parseClientMessage(data: unknown, isBinary: boolean): ClientMessage | LiveClientMessage | null {
   if (isBinary) return null;
   try {
     const text = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : String(data);
-    const parsed = JSON.parse(text) as { type?: unknown };
-    if (parsed && parsed.type === 'ping') return { type: 'ping' };
+    const parsed = JSON.parse(text) as { type?: unknown; pollId?: unknown };
+    if (!parsed || typeof parsed !== 'object') return null;
+    if (parsed.type === 'ping') return { type: 'ping' };
+    // The poll id is validated by the hub, which answers an invalid one with an error message.
+    if (parsed.type === 'subscribe' || parsed.type === 'unsubscribe') return { type: parsed.type, pollId: parsed.pollId as string };
   } catch {
     // not JSON: ignored
   }
   return null;
 }
 
-/** One open socket and who opened it (null: a visitor). The user is fixed for the socket's life. */
-export interface Connection {
-  socket: Socket;
-  user: AuthUser | null;
-}
-
 /**
- * Skeleton of the live channel: greets and answers pings. Subscriptions arrive with live voting.
- * The upgrade request went through the same hooks as any other (the session cookie is resolved
- * into request.user); a browser page of another site may not open a socket with our cookie.
+ * The live channel: greets, answers pings, and subscribes the socket to polls' live results (the
+ * hub of the live plugin does the fan-out). The upgrade request went through the same hooks as any
+ * other (the session cookie is resolved into request.user); a browser page of another site may not
+ * open a socket with our cookie. Visitors may watch results too.
  */
 const realtimeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const refuseForeignOrigin = async (request: FastifyRequest) => {
@@ -49,11 +47,23 @@ const realtimeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   };
 
   app.get('/ws', { websocket: true, schema: { hide: true }, onRequest: refuseForeignOrigin }, (socket: Socket, request) => {
-    const connection: Connection = { socket, user: request.user };
-    sendMessage(socket, { type: 'hello', serverTime: new Date().toISOString(), userId: connection.user?.id ?? null });
+    const hub = app.live.hub;
+    const viewer = hub.attach(socket, request.user?.id ?? null);
+    sendMessage(socket, { type: 'hello', serverTime: new Date().toISOString(), userId: viewer.userId });
     socket.on('message', (data, isBinary) => {
+      hub.touch(viewer);
       const message = parseClientMessage(data, isBinary);
-      if (message?.type === 'ping') sendMessage(socket, { type: 'pong', serverTime: new Date().toISOString() });
+      switch (message?.type) {
+        case 'ping':
+          sendMessage(socket, { type: 'pong', serverTime: new Date().toISOString() });
+          return;
+        case 'subscribe':
+          void hub.subscribe(viewer, message.pollId);
+          return;
+        case 'unsubscribe':
+          hub.unsubscribe(viewer, message.pollId);
+          return;
+      }
     });
   });
 };

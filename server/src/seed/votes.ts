@@ -1,6 +1,7 @@
 // Votes, shares and the point awards they earn, following the product's rules:
 // single choice = one row worth 1 point per user; points mode = rows whose points sum to at most
-// max_points_per_user; one 'vote' award per user, poll and day; one share per poll and day.
+// max_points_per_user; one 'vote' award of points_per_vote (1) per user, poll and day, however many
+// points were cast (as the worker's points.award-vote does); one share per poll and day.
 import type { DemoData, PlanContext, PlannedUser } from './plan.ts';
 import type { PlannedPoll, PollKey } from './polls.ts';
 import { DEMO_MODERATOR_USERNAME } from './content.ts';
@@ -59,6 +60,9 @@ const SHARES: { by: string; poll: PollKey; platform: 'native' | 'whatsapp' | 'fa
   { by: 'sofi_estrellas', poll: 'closed', platform: 'copy', hoursAgo: 24 * 12 },
 ];
 
+/** poll_points_config.points_per_vote is fixed at 1: what one day's vote on a poll earns. */
+const POINTS_PER_VOTE = 1;
+
 const USER_AGENTS = [
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
   'Mozilla/5.0 (Linux; Android 14; SM-A546E) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36',
@@ -81,7 +85,7 @@ export function planVotes(ctx: PlanContext, polls: PlannedPoll[]) {
   const fingerprintFor = (user: PlannedUser, key: PollKey) =>
     user.username === 'tono_reality' ? `demo-tono-${key}-${ctx.random.hex(12)}` : fingerprints.get(user.username)!;
 
-  const awards = new Map<string, { userId: string; points: number; at: Date; title: string }>();
+  const awards = new Map<string, { userId: string; at: Date; title: string }>();
 
   for (const [key, ballots] of Object.entries(BALLOTS) as [Exclude<PollKey, 'draft'>, (typeof BALLOTS)['featured']][]) {
     const target = poll(key);
@@ -110,17 +114,16 @@ export function planVotes(ctx: PlanContext, polls: PlannedPoll[]) {
       const reference = `vote:${target.id}:${ctx.clock.dayOf(at)}`;
       const award = awards.get(`${user.id}|${reference}`);
       if (award) {
-        award.points += total;
-        if (at > award.at) award.at = at;
+        if (at < award.at) award.at = at;
       } else {
-        awards.set(`${user.id}|${reference}`, { userId: user.id, points: total, at, title: target.title });
+        awards.set(`${user.id}|${reference}`, { userId: user.id, at, title: target.title });
       }
     }
   }
   for (const [key, award] of awards) {
     userPointsHistory.push({
       userId: award.userId,
-      points: award.points,
+      points: POINTS_PER_VOTE,
       reason: 'vote',
       referenceId: key.split('|')[1]!,
       description: `Voto en «${award.title}»`,

@@ -174,3 +174,18 @@ export const CodeIcon = (p: IconProps) => (
     <path d="m16 18 6-6-6-6M8 6l-6 6 6 6" />
   </Icon>
 );
+
+export const TelegramIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="m22 3-20 8 7 2.5M22 3l-4 18-9-7.5M22 3 9 13.5m0 0V20l3-3.5" />
+  </Icon>
+);
+
+export const ShareIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="18" cy="5" r="3" />
+    <circle cx="6" cy="12" r="3" />
+    <circle cx="18" cy="19" r="3" />
+    <path d="m8.6 13.5 6.8 4M15.4 6.5l-6.8 4" />
+  </Icon>
+);

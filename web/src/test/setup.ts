@@ -1,5 +1,8 @@
-import { afterEach, beforeEach } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 import { cleanup } from '@testing-library/react';
+import { liveClient } from '../features/live/liveClient';
+import { useLiveResultsStore } from '../features/live/liveResultsStore';
+import { FakeWebSocket } from './fakeWebSocket';
 
 /** jsdom has no matchMedia: answer "no match" unless a test stubs it with vi.stubGlobal. */
 function defaultMatchMedia(query: string): MediaQueryList {
@@ -19,10 +22,15 @@ beforeEach(() => {
   window.matchMedia = defaultMatchMedia;
   // jsdom does not implement scrolling (used by the router's scroll restoration).
   window.scrollTo = () => {};
+  // No test opens a real socket: pages that watch live results get a fake one they never hear from.
+  FakeWebSocket.reset();
+  vi.stubGlobal('WebSocket', FakeWebSocket);
 });
 
 afterEach(() => {
   cleanup();
+  liveClient.stop();
+  useLiveResultsStore.getState().reset();
   localStorage.clear();
   document.documentElement.className = '';
   document.documentElement.removeAttribute('style');

@@ -22,7 +22,7 @@ const results = buildResults(poll, [
 function serveHome(...responses: Array<HomePollResponse | number>) {
   const queue = [...responses];
   const fetchMock = vi.fn(async (path: string) => {
-    if (path === '/api/site') return jsonResponse(404, { statusCode: 404, error: 'Not Found', message: 'Not Found' });
+    if (!path.startsWith('/api/polls/home')) return jsonResponse(404, { statusCode: 404, error: 'Not Found', message: 'Not Found' });
     const next = queue.length > 1 ? queue.shift() : queue[0];
     return typeof next === 'number'
       ? jsonResponse(next, { statusCode: next, error: 'Error', message: 'boom' })

@@ -1,19 +1,67 @@
 import { Link } from 'react-router-dom';
-import type { Poll, PollResults } from '@tribuna/contracts';
+import type { MyVotesResponse, Poll, PollResults } from '@tribuna/contracts';
 import { formatDateTime } from '../../lib/dates';
 import { useSessionStore } from '../auth/sessionStore';
+import { LiveIndicator } from '../live/LiveIndicator';
+import { useLiveResultsStore } from '../live/liveResultsStore';
+import { useLivePoll } from '../live/useLivePoll';
+import { ShareButtons } from '../share/ShareButtons';
+import { fetchPollResults } from './api';
 import { Countdown } from './Countdown';
 import { OptionResultCard } from './OptionResultCard';
 import { StatusBadge } from './StatusBadge';
 import { buildOptionRows, displayStatus, isPointsMode, pointsLabel, seasonLabel, votersLabel, votesLabel } from './pollView';
+import { useChangeFlash } from './useChangeFlash';
 import { useCountdown } from './useCountdown';
+import { useMyVotes } from './useMyVotes';
+import { VoteForm } from './VoteForm';
+import { VOTE_MESSAGES } from './voteMessages';
 
-/** The home poll: header with status and countdown, then each option with its results. */
-export function PollCard({ poll, results }: { poll: Poll; results: PollResults | null }) {
+type Mine = { kind: 'vote' } | { kind: 'points'; points: number };
+
+/** What the user gave each option, from their current votes. */
+function myShareByOption(poll: Poll, myVotes: MyVotesResponse | null): Map<string, Mine> {
+  const mine = new Map<string, Mine>();
+  for (const vote of myVotes?.votes ?? []) {
+    if (!isPointsMode(poll)) {
+      mine.set(vote.optionId, { kind: 'vote' });
+      continue;
+    }
+    const before = mine.get(vote.optionId);
+    mine.set(vote.optionId, { kind: 'points', points: (before?.kind === 'points' ? before.points : 0) + vote.points });
+  }
+  return mine;
+}
+
+/**
+ * The home poll: header with status and countdown, the vote form while it is active, live results
+ * per option, and the share buttons.
+ */
+export function PollCard({ poll: loadedPoll, results: loadedResults }: { poll: Poll; results: PollResults | null }) {
+  // A status change pushed on the live channel (an admin closed or reopened the poll) wins over the loaded one.
+  const liveStatus = useLiveResultsStore((state) => state.statuses[loadedPoll.id]?.status);
+  const poll = liveStatus && liveStatus !== loadedPoll.status ? { ...loadedPoll, status: liveStatus } : loadedPoll;
   const remainingMs = useCountdown(poll.endDate, poll.status === 'active');
   const status = displayStatus(poll, remainingMs === 0);
+  const user = useSessionStore((state) => state.user);
   const signedOut = useSessionStore((state) => state.status === 'ready' && state.user === null);
+  const results = useLivePoll(poll.id, loadedResults);
+  const myVotes = useMyVotes(poll.id, user?.id ?? null);
   const rows = buildOptionRows(poll, results);
+  const mine = myShareByOption(poll, myVotes.data);
+  const totalsText = results ? `${votesLabel(results.totalVotes)} · ${pointsLabel(results.totalPoints)} · ${votersLabel(results.totalVoters)}` : '';
+  const totalsFlash = useChangeFlash(totalsText);
+
+  function onVoted(response: MyVotesResponse) {
+    myVotes.setData(response);
+    // Without the live channel the user would not see their own vote counted: read the results once.
+    if (loadedResults && !useLiveResultsStore.getState().connected) {
+      fetchPollResults(poll.id).then(
+        (fresh) => useLiveResultsStore.getState().applyResults(fresh),
+        (error: unknown) => console.debug('No se pudieron actualizar los resultados', error),
+      );
+    }
+  }
 
   return (
     <article aria-labelledby="poll-title" className="overflow-hidden rounded-3xl bg-white shadow-xl ring-1 shadow-fuchsia-900/5 ring-slate-200/70 dark:bg-ink-900 dark:ring-white/10">
@@ -38,29 +86,43 @@ export function PollCard({ poll, results }: { poll: Poll; results: PollResults |
         </p>
       </header>
 
-      <div className="space-y-5 px-4 py-5 sm:px-8 sm:py-7">
-        {isPointsMode(poll) && (
-          <p className="text-sm text-slate-600 dark:text-slate-400">
-            Reparte hasta {pointsLabel(poll.pointsConfig.maxPointsPerUser)} entre los participantes.
+      <div className="space-y-7 px-4 py-5 sm:px-8 sm:py-7">
+        {status === 'active' ? (
+          <div className="space-y-3">
+            {isPointsMode(poll) && (
+              <p className="text-sm text-slate-600 dark:text-slate-400">
+                Reparte hasta {pointsLabel(poll.pointsConfig.maxPointsPerUser)} entre los participantes.
+              </p>
+            )}
+            {signedOut && (
+              <Link
+                to="/login"
+                className="flex items-center justify-center rounded-2xl border-2 border-dashed border-fuchsia-400/60 px-4 py-3 text-center font-bold text-fuchsia-700 transition hover:bg-fuchsia-600/5 dark:text-fuchsia-300"
+              >
+                Inicia sesión para votar
+              </Link>
+            )}
+            <VoteForm poll={poll} rows={rows} signedIn={user !== null} myVotes={myVotes.data} onVoted={onVoted} />
+          </div>
+        ) : (
+          <p className="rounded-2xl bg-slate-100 px-4 py-4 text-center text-lg font-extrabold text-slate-700 dark:bg-white/5 dark:text-slate-200">
+            {VOTE_MESSAGES.votingClosed}
           </p>
-        )}
-        {signedOut && status === 'active' && (
-          <Link
-            to="/login"
-            className="flex items-center justify-center rounded-2xl border-2 border-dashed border-fuchsia-400/60 px-4 py-3 text-center font-bold text-fuchsia-700 transition hover:bg-fuchsia-600/5 dark:text-fuchsia-300"
-          >
-            Inicia sesión para votar
-          </Link>
         )}
 
         <section aria-labelledby="results-title" className="space-y-4">
-          <div className="flex flex-wrap items-baseline justify-between gap-2">
-            <h2 id="results-title" className="text-lg font-extrabold">
-              Resultados
-            </h2>
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <div className="flex items-center gap-2.5">
+              <h2 id="results-title" className="text-lg font-extrabold">
+                Resultados
+              </h2>
+              {results && status === 'active' && <LiveIndicator pollId={poll.id} />}
+            </div>
             {results && (
-              <p className="text-sm text-slate-600 dark:text-slate-400">
-                {votesLabel(results.totalVotes)} · {pointsLabel(results.totalPoints)} · {votersLabel(results.totalVoters)}
+              <p
+                className={`text-sm font-medium transition-colors ${totalsFlash ? 'text-fuchsia-700 dark:text-fuchsia-300' : 'text-slate-700 dark:text-slate-300'}`}
+              >
+                {totalsText}
               </p>
             )}
           </div>
@@ -69,10 +131,12 @@ export function PollCard({ poll, results }: { poll: Poll; results: PollResults |
           )}
           <ul className="grid gap-3 sm:grid-cols-2">
             {rows.map((row) => (
-              <OptionResultCard key={row.option.id} row={row} />
+              <OptionResultCard key={row.option.id} row={row} mine={mine.get(row.option.id) ?? null} />
             ))}
           </ul>
         </section>
+
+        <ShareButtons poll={poll} signedIn={user !== null} />
       </div>
     </article>
   );

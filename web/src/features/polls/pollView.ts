@@ -41,7 +41,7 @@ export interface OptionRow {
 }
 
 /** Options in their display order, each with its result (when results are available). */
-export function buildOptionRows(poll: Poll, results: PollResults | null): OptionRow[] {
+export function buildOptionRows(poll: Poll, results: Pick<PollResults, 'options' | 'totalPoints'> | null): OptionRow[] {
   const byOption = new Map(results?.options.map((result) => [result.optionId, result]));
   const totalPoints = results?.totalPoints ?? 0;
   return [...poll.options]

@@ -1,18 +1,24 @@
 import { useCallback, useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import type { HomePollResponse } from '@tribuna/contracts';
 import { fetchHomePoll } from './api';
 
 export type HomePollState = { status: 'loading' } | { status: 'error' } | ({ status: 'ready' } & HomePollResponse);
 
-/** Loads the home poll; `retry` loads it again after an error. */
+/** The search parameter of a shared poll link: /?encuesta=<pollId>. */
+export const SHARED_POLL_PARAM = 'encuesta';
+
+/** Loads the home poll (the shared one when the link names it); `retry` loads it again after an error. */
 export function useHomePoll(): { state: HomePollState; retry: () => void } {
+  const [searchParams] = useSearchParams();
+  const sharedPollId = searchParams.get(SHARED_POLL_PARAM);
   const [attempt, setAttempt] = useState(0);
   const [state, setState] = useState<HomePollState>({ status: 'loading' });
 
   useEffect(() => {
     const controller = new AbortController();
     setState({ status: 'loading' });
-    fetchHomePoll(controller.signal).then(
+    fetchHomePoll(sharedPollId, controller.signal).then(
       (data) => setState({ status: 'ready', ...data }),
       (error: unknown) => {
         if (controller.signal.aborted) return;
@@ -21,7 +27,7 @@ export function useHomePoll(): { state: HomePollState; retry: () => void } {
       },
     );
     return () => controller.abort();
-  }, [attempt]);
+  }, [attempt, sharedPollId]);
 
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
   return { state, retry };

@@ -1,0 +1,113 @@
+// `npm run bench` runs every benchmark; `npm run bench -- votes` or `-- fanout` runs one.
+// Prints a short table and writes bench/results/<name>.json. Exits non-zero when an integrity
+// check fails (acknowledged ≠ stored, awards missing, a viewer without the final totals).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { DEFAULT_FANOUT_OPTIONS, runFanoutBenchmark } from './fanout.ts';
+import { BenchSetupError, checkServices } from './lib/infra.ts';
+import { log } from './lib/log.ts';
+import { killAllNow, ROOT, stopAll } from './lib/processes.ts';
+import { removeWorkDir } from './lib/workdir.ts';
+import { DEFAULT_VOTES_OPTIONS, runVotesBenchmark, type BenchOutcome } from './votes.ts';
+
+/** Optional overrides for quick local runs (the committed figures use the defaults). */
+function envNumber(name: string): number | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
+  return n;
+}
+
+const BENCHMARKS: Record<string, () => Promise<BenchOutcome>> = {
+  votes: () =>
+    runVotesBenchmark({
+      ...DEFAULT_VOTES_OPTIONS,
+      rounds: envNumber('BENCH_ROUNDS') ?? DEFAULT_VOTES_OPTIONS.rounds,
+      durationS: envNumber('BENCH_DURATION_S') ?? DEFAULT_VOTES_OPTIONS.durationS,
+    }),
+  fanout: () =>
+    runFanoutBenchmark({
+      ...DEFAULT_FANOUT_OPTIONS,
+      viewers: envNumber('BENCH_VIEWERS') ?? DEFAULT_FANOUT_OPTIONS.viewers,
+      durationS: envNumber('BENCH_DURATION_S') ?? DEFAULT_FANOUT_OPTIONS.durationS,
+    }),
+};
+
+const RESULTS_DIR = path.join(ROOT, 'bench', 'results');
+
+function selected(): string[] {
+  const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+  if (names.length === 0) return Object.keys(BENCHMARKS);
+  const unknown = names.filter((n) => !(n in BENCHMARKS));
+  if (unknown.length) {
+    process.stderr.write(`Unknown benchmark ${unknown.join(', ')}; choose from: ${Object.keys(BENCHMARKS).join(', ')}\n`);
+    process.exit(2);
+  }
+  return names;
+}
+
+function printTable(outcome: BenchOutcome): void {
+  const width = Math.max(...outcome.table.map(([k]) => k.length));
+  process.stdout.write(`\n${outcome.name}\n${'-'.repeat(width + 20)}\n`);
+  for (const [k, v] of outcome.table) process.stdout.write(`${k.padEnd(width)}  ${v}\n`);
+  if (outcome.failures.length) {
+    process.stdout.write(`INTEGRITY FAILURES:\n${outcome.failures.map((f) => `  ✗ ${f}`).join('\n')}\n`);
+  }
+}
+
+let cleaningUp = false;
+async function cleanupAndExit(code: number): Promise<never> {
+  if (!cleaningUp) {
+    cleaningUp = true;
+    await stopAll(5000).catch(() => {});
+    removeWorkDir();
+  }
+  process.exit(code);
+}
+
+process.on('exit', () => {
+  killAllNow();
+  removeWorkDir();
+});
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.on(signal, () => {
+    log(`${signal}: stopping every child process`);
+    void cleanupAndExit(130);
+  });
+}
+
+async function main(): Promise<void> {
+  const names = selected();
+  await checkServices();
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const outcomes: BenchOutcome[] = [];
+  let failed = false;
+  for (const name of names) {
+    log(`▶ ${name}`);
+    try {
+      const outcome = await BENCHMARKS[name]!();
+      outcomes.push(outcome);
+      const file = path.join(RESULTS_DIR, `${name}.json`);
+      writeFileSync(file, `${JSON.stringify(outcome.json, null, 2)}\n`);
+      log(`${name}: wrote ${path.relative(ROOT, file)}`);
+      if (outcome.failures.length) failed = true;
+    } catch (err) {
+      failed = true;
+      log(`${name} FAILED: ${(err as Error).stack ?? String(err)}`);
+      await stopAll(5000);
+    }
+  }
+  for (const outcome of outcomes) printTable(outcome);
+  if (failed) {
+    process.stdout.write('\nBENCHMARK FAILED (see above)\n');
+    await cleanupAndExit(1);
+  }
+  await cleanupAndExit(0);
+}
+
+main().catch(async (err) => {
+  if (err instanceof BenchSetupError) process.stderr.write(`${err.message}\n`);
+  else process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
+  await cleanupAndExit(1);
+});

@@ -1,0 +1,427 @@
+// Vote ingest benchmark (votes.json): closed-loop votes with autocannon against the real server
+// and worker, interleaved with its same-run baselines (GET /api/health and a bare INSERT loop),
+// then an open-loop run, then the integrity checks (acknowledged = stored, awards landed).
+import { loadConfig } from '@tribuna/contracts/config';
+import { createDatabase } from '@tribuna/drizzle/client';
+import { CpuMeter, postgresOf, postgresShared } from './lib/cpu.ts';
+import { createFixtures, type Fixtures } from './lib/fixtures.ts';
+import { createBenchEnv, destroyBenchEnv, startTribuna, type BenchEnv, type Tribuna } from './lib/infra.ts';
+import { log } from './lib/log.ts';
+import { sleep, spawnTs, type BenchChild } from './lib/processes.ts';
+import { median, medianBy, round } from './lib/stats.ts';
+import { paramsFile } from './lib/workdir.ts';
+import { machineInfo } from './lib/machine.ts';
+
+export interface VotesOptions {
+  rounds: number;
+  durationS: number;
+  connections: number;
+  users: number;
+  /** Open-loop rate as a share of the closed-loop median. */
+  openLoopShare: number;
+  warmupS: number;
+}
+
+export const DEFAULT_VOTES_OPTIONS: VotesOptions = {
+  rounds: 3,
+  durationS: 20,
+  connections: 64,
+  users: 5000,
+  openLoopShare: 0.8,
+  warmupS: 3,
+};
+
+export interface BenchOutcome {
+  name: string;
+  json: Record<string, unknown>;
+  table: [string, string][];
+  failures: string[];
+}
+
+interface RoundResult {
+  acknowledged: number;
+  perSecond: number;
+  windowMs: number;
+  errors?: number;
+  timeouts?: number;
+  non2xx?: number;
+  latency: { p50Ms: number; p90Ms: number; p99Ms: number; p999Ms: number; maxMs: number; meanMs: number };
+  ackedByUser?: number[];
+  statusCounts?: Record<string, number>;
+  errorSamples?: string[];
+  [key: string]: unknown;
+}
+
+type Kind = 'votes' | 'health' | 'raw';
+
+interface MeasuredRound {
+  kind: Kind;
+  round: number;
+  result: RoundResult;
+  cpuCores: Record<string, unknown>;
+}
+
+const TARGETS = { votesPerSecond: 5000, p99Ms: 100, rawInsertShare: 0.5 };
+const AWARD_WAIT_MS = 60_000;
+
+export async function runVotesBenchmark(options: VotesOptions = DEFAULT_VOTES_OPTIONS): Promise<BenchOutcome> {
+  const failures: string[] = [];
+  log('votes: creating the bench database and fixtures');
+  const env = await createBenchEnv('_votes');
+  let tribuna: Tribuna | null = null;
+  const children: BenchChild[] = [];
+  try {
+    const fixtures = await createFixtures(env.databaseUrl, options.users, {
+      ingest: { title: 'Benchmark: ingest (points)', maxPointsPerUser: 1000, dailyReset: false, options: 6 },
+    });
+    const poll = fixtures.polls.ingest!;
+    await createRawTable(env);
+    log(`votes: ${fixtures.users.length} users with sessions, poll ${poll.id}; starting server and worker`);
+    tribuna = await startTribuna(env);
+    log(`votes: server pid ${tribuna.server.pid} on ${tribuna.baseUrl}, worker pid ${tribuna.worker.pid}`);
+
+    const users = fixtures.users.map((u) => ({ token: u.token, fingerprint: u.fingerprint }));
+    const votesLoad = spawnTs(
+      'votes-load',
+      'bench/load/http-load.ts',
+      [paramsFile('votes-load', { mode: 'votes', baseUrl: tribuna.baseUrl, connections: options.connections, pollId: poll.id, optionIds: poll.optionIds, users })],
+      { ipc: true },
+    );
+    const healthLoad = spawnTs(
+      'health-load',
+      'bench/load/http-load.ts',
+      [paramsFile('health-load', { mode: 'health', baseUrl: tribuna.baseUrl, connections: options.connections })],
+      { ipc: true },
+    );
+    children.push(votesLoad, healthLoad);
+    await Promise.all([votesLoad.next('ready', 30_000), healthLoad.next('ready', 30_000)]);
+
+    const groups = (load: () => number[]) =>
+      new CpuMeter({
+        server: () => [tribuna!.server.pid],
+        worker: () => [tribuna!.worker.pid],
+        postgres: postgresOf(env.name),
+        postgresShared,
+        redis: { comm: 'redis-server' },
+        load,
+        orchestrator: () => [process.pid],
+      });
+
+    const ackedByUser = new Array<number>(fixtures.users.length).fill(0);
+    const addAcks = (acks: number[] | undefined) => acks?.forEach((n, i) => (ackedByUser[i]! += n));
+
+    log(`votes: warm-up ${options.warmupS} s (votes and health, not reported; its votes are checked too)`);
+    const warm = (await votesLoad.request({ type: 'run', durationS: options.warmupS }, 'result', options.warmupS * 1000 + 60_000)) as unknown as {
+      result: RoundResult;
+    };
+    addAcks(warm.result.ackedByUser);
+    await healthLoad.request({ type: 'run', durationS: 2 }, 'result', 60_000);
+    const warmupAcknowledged = warm.result.acknowledged;
+
+    const measured: MeasuredRound[] = [];
+    const runRound = async (kind: Kind, index: number) => {
+      let child: BenchChild;
+      if (kind === 'raw') {
+        child = spawnTs(
+          'raw-insert',
+          'bench/load/raw-insert.ts',
+          [paramsFile('raw-insert', { databaseUrl: env.databaseUrl, pollId: poll.id, userIds: fixtures.users.map((u) => u.id), connections: options.connections })],
+          { ipc: true },
+        );
+        children.push(child);
+        await child.next('ready', 60_000);
+      } else child = kind === 'votes' ? votesLoad : healthLoad;
+      const meter = groups(() => [child.pid]);
+      meter.start();
+      const reply = (await child.request({ type: 'run', durationS: options.durationS }, 'result', options.durationS * 1000 + 90_000)) as unknown as {
+        result: RoundResult;
+      };
+      const cpuCores = meter.stop();
+      if (kind === 'raw') {
+        await child.request({ type: 'close' }, 'closed', 15_000).catch(() => {});
+        await child.stop();
+      }
+      const r = reply.result;
+      if (kind === 'votes') addAcks(r.ackedByUser);
+      measured.push({ kind, round: index, result: r, cpuCores });
+      const errs = (r.errors ?? 0) + (r.non2xx ?? 0);
+      log(
+        `votes: round ${index} ${kind.padEnd(6)} ${round(r.perSecond, 0)}/s  p50 ${round(r.latency.p50Ms, 2)} ms  p99 ${round(r.latency.p99Ms, 2)} ms` +
+          `${errs ? `  errors ${errs}` : ''}  cpu ${JSON.stringify(cpuCores)}`,
+      );
+      await sleep(1000);
+    };
+
+    for (let i = 1; i <= options.rounds; i++) {
+      // Interleaved so the machine's noise spreads over the three kinds.
+      const order: Kind[] = i % 2 === 1 ? ['votes', 'health', 'raw'] : ['raw', 'health', 'votes'];
+      for (const kind of order) await runRound(kind, i);
+    }
+
+    const votesRounds = measured.filter((m) => m.kind === 'votes');
+    const healthRounds = measured.filter((m) => m.kind === 'health');
+    const rawRounds = measured.filter((m) => m.kind === 'raw');
+    const medianVotes = medianBy(votesRounds, (m) => m.result.perSecond);
+    const closedMedianRate = median(votesRounds.map((m) => m.result.perSecond));
+
+    // Open loop at a fixed share of the closed-loop median.
+    const openRate = Math.max(1, Math.round(closedMedianRate * options.openLoopShare));
+    log(`votes: open loop at ${openRate}/s for ${options.durationS} s (latency from each vote's due time)`);
+    const openLoad = spawnTs(
+      'open-loop',
+      'bench/load/open-loop.ts',
+      [paramsFile('open-loop', { baseUrl: tribuna.baseUrl, pollId: poll.id, optionIds: poll.optionIds, users, body: 'points', maxSockets: options.connections })],
+      { ipc: true },
+    );
+    children.push(openLoad);
+    await openLoad.next('ready', 30_000);
+    const openMeter = groups(() => [openLoad.pid]);
+    openMeter.start();
+    const open = (
+      (await openLoad.request({ type: 'run', ratePerSecond: openRate, durationS: options.durationS }, 'result', options.durationS * 1000 + 90_000)) as unknown as {
+        result: RoundResult & { latencyFromDue: RoundResult['latency']; latencyFromSend: RoundResult['latency']; scheduled: number; maxSchedulerLagMs: number };
+      }
+    ).result;
+    const openCpu = openMeter.stop();
+    addAcks(open.ackedByUser);
+    log(
+      `votes: open loop ${round(open.perSecond, 0)}/s acknowledged, p50 ${round(open.latencyFromDue.p50Ms, 2)} ms p99 ${round(open.latencyFromDue.p99Ms, 2)} ms from due time` +
+        `${open.errors || Object.keys(open.statusCounts ?? {}).length ? `, errors ${open.errors} ${JSON.stringify(open.statusCounts)}` : ''}`,
+    );
+    await openLoad.stop();
+
+    // Integrity.
+    log('votes: integrity checks (waiting for the worker to land every award)');
+    // Requests whose fate the load generators cannot know (socket errors, timeouts, given up on):
+    // the server may have committed them without the answer arriving.
+    const ambiguous =
+      (warm.result.errors ?? 0) +
+      votesRounds.reduce((a, m) => a + (m.result.errors ?? 0), 0) +
+      (open.errors ?? 0) +
+      Number(open.abandoned ?? 0);
+    const integrity = await checkIntegrity(env, fixtures, poll.id, ackedByUser, ambiguous);
+    failures.push(...integrity.failures);
+
+    const errorsOf = (r: RoundResult) => (r.errors ?? 0) + (r.non2xx ?? 0);
+    const votesPerSecond = round(medianVotes.result.perSecond, 0);
+    const p99Ms = round(medianVotes.result.latency.p99Ms, 2);
+    const healthPerSecond = round(median(healthRounds.map((m) => m.result.perSecond)), 0);
+    const rawInsertPerSecond = round(median(rawRounds.map((m) => m.result.perSecond)), 0);
+    const acknowledged = ackedByUser.reduce((a, b) => a + b, 0);
+
+    const json: Record<string, unknown> = {
+      votesPerSecond,
+      p99Ms,
+      healthPerSecond,
+      rawInsertPerSecond,
+      acknowledged,
+      stored: integrity.stored,
+      p50Ms: round(medianVotes.result.latency.p50Ms, 2),
+      errors: errorsOf(medianVotes.result),
+      errorsAllRounds: votesRounds.reduce((a, m) => a + errorsOf(m.result), 0) + (open.errors ?? 0) + sumValues(open.statusCounts),
+      rounds: options.rounds,
+      roundDurationS: options.durationS,
+      connections: options.connections,
+      distinctUsers: fixtures.users.length,
+      votesVsRawInsert: round(votesPerSecond / rawInsertPerSecond, 3),
+      votesVsHealth: round(votesPerSecond / healthPerSecond, 3),
+      openLoopRatePerSecond: openRate,
+      openLoopAcknowledgedPerSecond: round(open.perSecond, 0),
+      openLoopP50Ms: round(open.latencyFromDue.p50Ms, 2),
+      openLoopP99Ms: round(open.latencyFromDue.p99Ms, 2),
+      openLoopP999Ms: round(open.latencyFromDue.p999Ms, 2),
+      openLoopErrors: (open.errors ?? 0) + sumValues(open.statusCounts),
+      openLoopMaxSchedulerLagMs: round(open.maxSchedulerLagMs, 2),
+      awardsExpected: integrity.awardsExpected,
+      awardsLanded: integrity.awardsLanded,
+      totalPointsConsistent: integrity.totalPointsConsistent,
+      warmupAcknowledged,
+      targets: TARGETS,
+      meetsTargets: {
+        votesPerSecond: votesPerSecond >= TARGETS.votesPerSecond,
+        p99Ms: p99Ms < TARGETS.p99Ms,
+        rawInsertShare: votesPerSecond >= TARGETS.rawInsertShare * rawInsertPerSecond,
+      },
+      method: {
+        aggregation:
+          'votesPerSecond, p50Ms, p99Ms and errors come from the median closed-loop votes round (by votes/s); healthPerSecond and rawInsertPerSecond are medians of their rounds. Rounds are interleaved (votes, health, raw, then raw, health, votes, …).',
+        votes:
+          'autocannon, one POST /api/polls/:pollId/votes per request with a rotating session cookie over distinctUsers users, allocations [{random option, points 1}], points poll (max 1000 points per user, no daily reset). A round stops sending at its deadline and waits for the requests in flight, so every vote the server could have committed is acknowledged or counted as an error. votes/s = 2xx answers / (first request → last answer). Latency: autocannon histogram of 2xx answers, closed loop.',
+        openLoop:
+          'Separate process, http.Agent keepAlive maxSockets = connections; votes due at fixed intervals at openLoopShare × closed-loop median; latency from each vote\'s due time (no coordinated omission).',
+        health: 'autocannon GET /api/health (PostgreSQL + Redis probe), same connections and duration.',
+        rawInsert:
+          'Separate process, postgres.js pool of `connections` connections, as many async workers, each `INSERT INTO bench_raw (poll_id, user_id, points, created_at) VALUES ($1, $2, 1, now())` one row per statement (autocommit); bench_raw has only an identity primary key (no foreign keys or secondary indexes).',
+        integrity:
+          'stored = count(*) of votes of the bench poll, compared user by user with the acknowledged votes of every run (warm-up, rounds, open loop); every (user, show day) with a vote must have exactly one user_points_history row reason=vote reference vote:<poll>:<day> of points_per_vote points; profiles.total_points must equal the sum of the user\'s history.',
+        server: 'node --import tsx server/src/main.ts and worker/src/main.ts, NODE_ENV=production, LOG_LEVEL=warn, fresh database and Redis prefix; load from separate processes on 127.0.0.1.',
+      },
+      roundsDetail: measured.map((m) => ({
+        kind: m.kind,
+        round: m.round,
+        perSecond: round(m.result.perSecond, 0),
+        acknowledged: m.result.acknowledged,
+        windowMs: round(m.result.windowMs, 0),
+        p50Ms: round(m.result.latency.p50Ms, 2),
+        p99Ms: round(m.result.latency.p99Ms, 2),
+        maxMs: round(m.result.latency.maxMs, 2),
+        errors: errorsOf(m.result),
+        statusCounts: m.result.statusCounts,
+        errorSamples: m.result.errorSamples?.length ? m.result.errorSamples : undefined,
+        cpuCores: m.cpuCores,
+      })),
+      openLoopCpuCores: openCpu,
+      integrityFailures: integrity.failures,
+      machine: machineInfo(),
+      measuredAt: new Date().toISOString(),
+    };
+
+    const table: [string, string][] = [
+      ['votes/s (closed loop, median round)', `${votesPerSecond}`],
+      ['votes p50 / p99 ms', `${json.p50Ms} / ${p99Ms}`],
+      ['votes errors (median round / all)', `${json.errors} / ${json.errorsAllRounds}`],
+      ['GET /api/health req/s (baseline)', `${healthPerSecond}`],
+      ['bare INSERT rows/s (baseline)', `${rawInsertPerSecond}`],
+      ['votes / bare INSERT', `${json.votesVsRawInsert}`],
+      [`open loop at ${openRate}/s: p50 / p99 ms`, `${json.openLoopP50Ms} / ${json.openLoopP99Ms}`],
+      ['acknowledged / stored', `${acknowledged} / ${integrity.stored}`],
+      ['awards expected / landed', `${integrity.awardsExpected} / ${integrity.awardsLanded}`],
+    ];
+    return { name: 'votes', json, table, failures };
+  } finally {
+    await Promise.allSettled(children.map((c) => c.stop()));
+    if (tribuna) await tribuna.stop();
+    await destroyBenchEnv(env);
+  }
+}
+
+const sumValues = (o: Record<string, number> | undefined) => Object.values(o ?? {}).reduce((a, b) => a + b, 0);
+
+async function createRawTable(env: BenchEnv): Promise<void> {
+  const database = createDatabase(env.databaseUrl, { max: 1, applicationName: 'tribuna-bench' });
+  try {
+    await database.sql`CREATE TABLE bench_raw (
+      id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      poll_id uuid NOT NULL,
+      user_id uuid NOT NULL,
+      points integer NOT NULL,
+      created_at timestamptz NOT NULL
+    )`;
+  } finally {
+    await database.close();
+  }
+}
+
+interface Integrity {
+  stored: number;
+  awardsExpected: number;
+  awardsLanded: number;
+  totalPointsConsistent: boolean;
+  failures: string[];
+}
+
+async function checkIntegrity(
+  env: BenchEnv,
+  fixtures: Fixtures,
+  pollId: string,
+  ackedByUser: number[],
+  ambiguous: number,
+): Promise<Integrity> {
+  const failures: string[] = [];
+  const timeZone = loadConfig({}).showTimezone;
+  const database = createDatabase(env.databaseUrl, { max: 2, applicationName: 'tribuna-bench-check' });
+  const { sql } = database;
+  try {
+    // Votes: user by user.
+    const storedRows = await sql<{ user_id: string; n: number }[]>`
+      SELECT user_id, count(*)::int AS n FROM votes WHERE poll_id = ${pollId} GROUP BY user_id`;
+    const storedByUser = new Map(storedRows.map((r) => [r.user_id, r.n]));
+    const stored = storedRows.reduce((a, r) => a + r.n, 0);
+    const acknowledged = ackedByUser.reduce((a, b) => a + b, 0);
+    const lost: string[] = [];
+    const extra: string[] = [];
+    fixtures.users.forEach((u, i) => {
+      const s = storedByUser.get(u.id) ?? 0;
+      if (s < ackedByUser[i]!) lost.push(`${u.id}: acknowledged ${ackedByUser[i]}, stored ${s}`);
+      else if (s > ackedByUser[i]!) extra.push(`${u.id}: acknowledged ${ackedByUser[i]}, stored ${s}`);
+    });
+    if (lost.length) {
+      failures.push(`votes LOST: ${lost.length} users have fewer stored votes than acknowledged (e.g. ${lost.slice(0, 3).join('; ')})`);
+    }
+    if (stored !== acknowledged) {
+      const unacknowledged = stored - acknowledged;
+      const explained = unacknowledged > 0 && unacknowledged <= ambiguous;
+      failures.push(
+        `votes: acknowledged ${acknowledged} ≠ stored ${stored}` +
+          (explained
+            ? ` — ${unacknowledged} stored votes never got their answer; ${ambiguous} requests timed out, failed on the socket or were given up on (server overloaded)`
+            : ` — not explained by the ${ambiguous} requests that timed out or failed (e.g. ${[...lost, ...extra].slice(0, 3).join('; ')})`),
+      );
+    }
+
+    // Awards: one per (user, show day with a vote), landed by the worker.
+    const expected = await sql<{ user_id: string; day: string }[]>`
+      SELECT DISTINCT user_id, to_char(created_at AT TIME ZONE ${timeZone}, 'YYYY-MM-DD') AS day
+      FROM votes WHERE poll_id = ${pollId}`;
+    const [config] = await sql<{ points_per_vote: number }[]>`SELECT points_per_vote FROM poll_points_config WHERE poll_id = ${pollId}`;
+    const pointsPerVote = config?.points_per_vote ?? 1;
+    const prefix = `vote:${pollId}:`;
+    const deadline = Date.now() + AWARD_WAIT_MS;
+    let landed = 0;
+    let lastChange = Date.now();
+    for (;;) {
+      const [row] = await sql<{ n: number }[]>`
+        SELECT count(*)::int AS n FROM user_points_history WHERE reason = 'vote' AND reference_id LIKE ${prefix + '%'}`;
+      const n = row?.n ?? 0;
+      if (n !== landed) lastChange = Date.now();
+      landed = n;
+      if (landed >= expected.length || Date.now() > deadline || Date.now() - lastChange > 15_000) break;
+      await sleep(500);
+    }
+    const awards = await sql<{ user_id: string; reference_id: string; points: number }[]>`
+      SELECT user_id, reference_id, points FROM user_points_history WHERE reason = 'vote' AND reference_id LIKE ${prefix + '%'}`;
+    const awardKey = (userId: string, ref: string) => `${userId} ${ref}`;
+    const awardsByKey = new Map<string, number[]>();
+    for (const a of awards) {
+      const key = awardKey(a.user_id, a.reference_id);
+      awardsByKey.set(key, [...(awardsByKey.get(key) ?? []), a.points]);
+    }
+    const missing: string[] = [];
+    const wrong: string[] = [];
+    const expectedKeys = new Set<string>();
+    for (const e of expected) {
+      const key = awardKey(e.user_id, prefix + e.day);
+      expectedKeys.add(key);
+      const got = awardsByKey.get(key);
+      if (!got) missing.push(key);
+      else if (got.length !== 1 || got[0] !== pointsPerVote) wrong.push(`${key}: ${JSON.stringify(got)}`);
+    }
+    const unexpected = [...awardsByKey.keys()].filter((k) => !expectedKeys.has(k));
+    if (missing.length) failures.push(`awards: ${missing.length} of ${expected.length} missing after ${AWARD_WAIT_MS / 1000} s (e.g. ${missing.slice(0, 3).join('; ')})`);
+    if (wrong.length) failures.push(`awards: ${wrong.length} with wrong points or duplicated (e.g. ${wrong.slice(0, 3).join('; ')})`);
+    if (unexpected.length) failures.push(`awards: ${unexpected.length} for a (user, day) without a vote (e.g. ${unexpected.slice(0, 3).join('; ')})`);
+
+    const inconsistent = await sql<{ id: string; total_points: number; history: number }[]>`
+      SELECT p.id, p.total_points, COALESCE(h.sum, 0)::int AS history
+      FROM profiles p LEFT JOIN (SELECT user_id, sum(points) AS sum FROM user_points_history GROUP BY user_id) h ON h.user_id = p.id
+      WHERE p.total_points <> COALESCE(h.sum, 0)`;
+    if (inconsistent.length) {
+      failures.push(
+        `total_points: ${inconsistent.length} profiles differ from their points history (e.g. ${inconsistent
+          .slice(0, 3)
+          .map((r) => `${r.id}: ${r.total_points} vs ${r.history}`)
+          .join('; ')})`,
+      );
+    }
+    return {
+      stored,
+      awardsExpected: expected.length,
+      awardsLanded: awards.length,
+      totalPointsConsistent: inconsistent.length === 0,
+      failures,
+    };
+  } finally {
+    await database.close();
+  }
+}
+

@@ -1,0 +1,72 @@
+import type { VoterChange } from '@tribuna/contracts/live';
+
+/** The part of a `ws` server socket the hub uses (a test may pass a fake). */
+export interface HubSocket {
+  readonly readyState: number;
+  /** Bytes queued in the process and not yet handed to the kernel. */
+  readonly bufferedAmount: number;
+  send(data: Buffer | string, options?: { binary?: boolean }): void;
+  ping(): void;
+  terminate(): void;
+  on(event: 'pong' | 'close' | 'error', listener: () => void): unknown;
+}
+
+export const OPEN = 1;
+/** One options object for every send: the payloads are JSON text. */
+export const SEND_TEXT = { binary: false } as const;
+
+/** One socket. Its user is fixed for the socket's life (null: a visitor). */
+export class Viewer {
+  alive = true;
+  closed = false;
+  readonly channels = new Map<string, PollChannel>();
+  /** Polls whose subscribe is waiting for the access check. */
+  readonly pending = new Set<string>();
+  /** Channels whose newest snapshot this slow socket skipped. */
+  owed: Set<PollChannel> | null = null;
+  tokens: number;
+  tokensAt = Date.now();
+
+  constructor(
+    readonly socket: HubSocket,
+    readonly userId: string | null,
+    burst: number,
+  ) {
+    this.tokens = burst;
+  }
+}
+
+/** The local viewers of one poll and its coalescing state. */
+export class PollChannel {
+  readonly viewers = new Set<Viewer>();
+  /** Viewers that have not received any snapshot of this poll yet. */
+  readonly awaitingFirst = new Set<Viewer>();
+  dirty = false;
+  running = false;
+  timer: NodeJS.Timeout | null = null;
+  /** When the pending timer fires. */
+  timerAt = 0;
+  /** Snapshot budget (token bucket): refilled at snapshotsPerSecond up to snapshotBurst. */
+  tokens = 0;
+  tokensAt = 0;
+  /** When the totals were last read, and when they may be read again after a failure. */
+  lastReadAt = 0;
+  retryAt = 0;
+  /** Pending voter changes may go out from then on. */
+  votersDueAt = 0;
+  /** The newest snapshot, serialized once, and its seq. */
+  payload: Buffer | null = null;
+  seq = -1;
+  added: VoterChange[] = [];
+  removed: { optionId: string; userId: string }[] = [];
+  votersSeq = 0;
+
+  constructor(
+    readonly pollId: string,
+    public showResults: boolean,
+    burst: number,
+  ) {
+    this.tokens = burst;
+    this.tokensAt = Date.now();
+  }
+}

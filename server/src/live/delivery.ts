@@ -1,0 +1,107 @@
+import { OPEN, SEND_TEXT, type PollChannel, type Viewer } from './channels.ts';
+
+export interface DeliveryCounters {
+  /** Frames handed to sockets (snapshots, voters, statuses, resets, errors). */
+  framesSent: number;
+  /** Snapshots skipped on a slow socket (it gets the newest later). */
+  snapshotsDeferred: number;
+  /** Voters messages skipped on a slow socket. */
+  votersSkipped: number;
+}
+
+/**
+ * Hands pre-serialized payloads to sockets without ever queueing unbounded data for a slow one.
+ * A socket with more than `highWaterBytes` waiting in the process skips intermediate snapshots and
+ * voters messages; it owes the newest snapshot of each poll it skipped, which one shared timer
+ * sends as soon as the socket has drained. So every viewer ends with the final totals, and a
+ * viewer that stops reading costs at most one pending snapshot per poll.
+ */
+export class Delivery {
+  readonly counters: DeliveryCounters = { framesSent: 0, snapshotsDeferred: 0, votersSkipped: 0 };
+  private readonly owing = new Set<Viewer>();
+  private timer: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  constructor(private readonly settings: { highWaterBytes: number; owedRetryMs: number }) {}
+
+  /** Sockets owing a snapshot. */
+  get owingCount(): number {
+    return this.owing.size;
+  }
+
+  /** The channel's newest snapshot, or, on a slow socket, a note that it is owed. */
+  snapshot(viewer: Viewer, channel: PollChannel): void {
+    const socket = viewer.socket;
+    if (socket.readyState !== OPEN || !channel.payload) return;
+    if (socket.bufferedAmount > this.settings.highWaterBytes) {
+      (viewer.owed ??= new Set()).add(channel);
+      this.owing.add(viewer);
+      this.counters.snapshotsDeferred++;
+      this.startTimer();
+      return;
+    }
+    viewer.owed?.delete(channel);
+    socket.send(channel.payload, SEND_TEXT);
+    this.counters.framesSent++;
+  }
+
+  /** A voters message: skipped on a slow socket (the totals still arrive; the list resyncs over HTTP). */
+  voters(viewer: Viewer, payload: Buffer): void {
+    const socket = viewer.socket;
+    if (socket.readyState !== OPEN) return;
+    if (socket.bufferedAmount > this.settings.highWaterBytes) {
+      this.counters.votersSkipped++;
+      return;
+    }
+    socket.send(payload, SEND_TEXT);
+    this.counters.framesSent++;
+  }
+
+  /** Small, rare messages (statuses, resets, errors): sent whatever the socket's backlog. */
+  now(viewer: Viewer, payload: Buffer | string): void {
+    if (viewer.socket.readyState !== OPEN) return;
+    viewer.socket.send(payload, SEND_TEXT);
+    this.counters.framesSent++;
+  }
+
+  forget(viewer: Viewer): void {
+    this.owing.delete(viewer);
+  }
+
+  private startTimer(): void {
+    if (this.timer || this.closed) return;
+    this.timer = setInterval(() => this.payDebts(), this.settings.owedRetryMs);
+    this.timer.unref();
+  }
+
+  /** Sends each slow socket that has drained the newest snapshot of every poll it skipped. */
+  private payDebts(): void {
+    const { highWaterBytes } = this.settings;
+    for (const viewer of this.owing) {
+      if (viewer.closed || viewer.socket.readyState !== OPEN || !viewer.owed || viewer.owed.size === 0) {
+        this.owing.delete(viewer);
+        continue;
+      }
+      if (viewer.socket.bufferedAmount > highWaterBytes) continue;
+      for (const channel of viewer.owed) {
+        if (channel.payload && channel.viewers.has(viewer)) {
+          viewer.socket.send(channel.payload, SEND_TEXT);
+          this.counters.framesSent++;
+        }
+      }
+      viewer.owed.clear();
+      this.owing.delete(viewer);
+    }
+    if (this.owing.size === 0 && this.timer) {
+      clearInterval(this.timer);
+      this.timer = null;
+    }
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.owing.clear();
+  }
+}

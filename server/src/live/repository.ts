@@ -1,0 +1,52 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Db, DbOrTx } from '@tribuna/drizzle/client';
+import { polls, votes } from '@tribuna/drizzle/schema/index';
+import { countVotes, listOptions } from '../polls/repository.ts';
+
+/** Whether a poll may be watched live (drafts are never public) and whether its results are shown. */
+export async function findPollVisibility(db: DbOrTx, pollId: string) {
+  const [row] = await db
+    .select({ status: polls.status, showResults: polls.showResults })
+    .from(polls)
+    .where(eq(polls.id, pollId))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Vote rows per user on a poll: the voters hash of the live totals. */
+export async function countRowsPerVoter(db: DbOrTx, pollId: string) {
+  return db
+    .select({ userId: votes.userId, rows: sql<number>`count(*)::int` })
+    .from(votes)
+    .where(eq(votes.pollId, pollId))
+    .groupBy(votes.userId);
+}
+
+/** When the newest vote of a poll was written (ms since epoch), 0 without votes. */
+export async function findLastVoteAt(db: DbOrTx, pollId: string): Promise<number> {
+  const [row] = await db
+    .select({ at: sql<string | null>`(extract(epoch from max(${votes.createdAt})) * 1000)::bigint::text` })
+    .from(votes)
+    .where(eq(votes.pollId, pollId));
+  return row?.at ? Number(row.at) : 0;
+}
+
+/**
+ * Everything a rebuild of the live totals needs, read in one REPEATABLE READ snapshot so the option
+ * totals, the voters and the last vote time agree with each other. The totals come from the same
+ * aggregate query as the HTTP results endpoint.
+ */
+export async function loadLiveTotals(db: Db, pollId: string) {
+  return db.transaction(
+    async (tx) => {
+      const options = await listOptions(tx, [pollId]);
+      const counts = await countVotes(tx, pollId);
+      const voters = await countRowsPerVoter(tx, pollId);
+      const lastVoteAt = await findLastVoteAt(tx, pollId);
+      return { optionIds: options.map((o) => o.id), counts, voters, lastVoteAt };
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
+}
+
+export type LiveTotalsRows = Awaited<ReturnType<typeof loadLiveTotals>>;

@@ -1,0 +1,128 @@
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { schema } from '@tribuna/drizzle';
+import type { Database } from '@tribuna/drizzle/client';
+import { testDatabase, truncateAll } from '../../../test/support/db.ts';
+import { testConfig } from '../../../test/support/env.ts';
+import { buildPoll, buildUser } from '../../../test/support/factories.ts';
+import { buildApp, type App } from '../app.ts';
+import { escapeHtml } from './presenter.ts';
+
+const PUBLIC_URL = 'https://tribuna.example.mx';
+const INDEX = `<!doctype html>
+<html lang="es">
+  <head>
+    <meta charset="UTF-8" />
+    <title>Tribuna — Votaciones en vivo</title>
+  </head>
+  <body><div id="root"></div></body>
+</html>`;
+
+/** The content of `<meta property|name="key" content="...">` in a page, unescaped only as far as the test needs. */
+function meta(html: string, key: string): string | null {
+  const match = new RegExp(`<meta (?:property|name)="${key.replace(/[.:]/g, '\\$&')}" content="([^"]*)" />`).exec(html);
+  return match ? match[1]! : null;
+}
+
+describe('link previews of shared polls (/?encuesta=<id>)', () => {
+  let app: App;
+  let database: Database;
+  let dist: string;
+
+  beforeAll(async () => {
+    dist = await mkdtemp(join(tmpdir(), 'tribuna-og-'));
+    await mkdir(dist, { recursive: true });
+    await writeFile(join(dist, 'index.html'), INDEX);
+    app = await buildApp(testConfig({ PUBLIC_URL }), { webDistDir: dist });
+    database = testDatabase();
+  });
+  beforeEach(async () => {
+    await truncateAll(database);
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.close();
+    await rm(dist, { recursive: true, force: true });
+  });
+
+  const page = (url: string) => app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+
+  async function voteRows(pollId: string, optionId: string, count: number, points = 1) {
+    for (let i = 0; i < count; i++) {
+      const user = await buildUser(database.db);
+      await database.db.insert(schema.votes).values({ pollId, optionId, userId: user.id, points });
+    }
+  }
+
+  it('puts the poll, its leader and the leader photo in Open Graph and Twitter tags', async () => {
+    const { poll, options } = await buildPoll(database.db, { title: 'Eliminación semana 5' });
+    const leader = await database.db.select().from(schema.pollOptions).where(eq(schema.pollOptions.id, options[1]!.id));
+    await database.db.update(schema.contestants).set({ fullName: 'Ximena Valdés', photoUrl: '/media/contestants/ximena.webp' }).where(eq(schema.contestants.id, leader[0]!.contestantId!));
+    await voteRows(poll.id, options[1]!.id, 2);
+    await voteRows(poll.id, options[0]!.id, 1);
+
+    const res = await page(`/?encuesta=${poll.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    const html = res.body;
+    expect(html).toContain('<title>Eliminación semana 5 · Tribuna</title>');
+    expect(html).not.toContain('Votaciones en vivo</title>');
+    expect(meta(html, 'og:title')).toBe('Eliminación semana 5');
+    expect(meta(html, 'og:description')).toBe('Va ganando Ximena Valdés con 67% · 3 votos — ¡Vota en Tribuna!');
+    expect(meta(html, 'og:url')).toBe(`${PUBLIC_URL}/?encuesta=${poll.id}`);
+    expect(meta(html, 'og:type')).toBe('website');
+    expect(meta(html, 'og:site_name')).toBe('Tribuna');
+    expect(meta(html, 'og:image')).toBe(`${PUBLIC_URL}/media/contestants/ximena.webp`);
+    expect(meta(html, 'twitter:card')).toBe('summary_large_image');
+    // The tags sit inside <head>, and the SPA itself is untouched.
+    expect(html.indexOf('og:title')).toBeLessThan(html.indexOf('</head>'));
+    expect(html).toContain('<div id="root"></div>');
+  });
+
+  it('invites the first vote and falls back to the app icon when nobody voted', async () => {
+    const { poll } = await buildPoll(database.db, { title: 'Nueva encuesta' });
+    const html = (await page(`/?encuesta=${poll.id}`)).body;
+    expect(meta(html, 'og:description')).toBe('Sé el primero en votar — ¡Vota en Tribuna!');
+    expect(meta(html, 'og:image')).toBe(`${PUBLIC_URL}/icon-512.png`);
+  });
+
+  it('escapes everything taken from the database', async () => {
+    const title = `"><script>alert('x')</script> & co`;
+    const { poll, options } = await buildPoll(database.db, { title });
+    await database.db.update(schema.pollOptions).set({ contestantId: null, text: `<b>"Nadie"</b>` }).where(eq(schema.pollOptions.id, options[0]!.id));
+    await voteRows(poll.id, options[0]!.id, 1);
+    const html = (await page(`/?encuesta=${poll.id}`)).body;
+    expect(html).not.toContain('<script>alert');
+    expect(html).not.toContain('<b>"Nadie"');
+    expect(meta(html, 'og:title')).toBe(escapeHtml(title));
+    expect(html).toContain(`<title>${escapeHtml(title)} · Tribuna</title>`);
+    expect(meta(html, 'og:description')).toBe(`Va ganando ${escapeHtml('<b>"Nadie"</b>')} con 100% · 1 voto — ¡Vota en Tribuna!`);
+  });
+
+  it('never describes a draft, an unknown poll or a malformed id: the plain page is served', async () => {
+    const draft = await buildPoll(database.db, { status: 'draft', title: 'Secreta' });
+    for (const url of [`/?encuesta=${draft.poll.id}`, '/?encuesta=123e4567-e89b-42d3-a456-426614174000', '/?encuesta=%3Cscript%3E', '/']) {
+      const res = await page(url);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body, url).toContain('<title>Tribuna — Votaciones en vivo</title>');
+      expect(res.body, url).not.toContain('og:title');
+      expect(res.body, url).not.toContain('Secreta');
+    }
+  });
+
+  it('keeps results private when the poll hides them, and says who won a closed poll', async () => {
+    const hidden = await buildPoll(database.db);
+    await database.db.update(schema.polls).set({ showResults: false }).where(eq(schema.polls.id, hidden.poll.id));
+    await voteRows(hidden.poll.id, hidden.options[0]!.id, 2);
+    expect(meta((await page(`/?encuesta=${hidden.poll.id}`)).body, 'og:description')).toBe('¡Vota en Tribuna!');
+
+    const closed = await buildPoll(database.db, { status: 'closed' });
+    await voteRows(closed.poll.id, closed.options[0]!.id, 1, 1);
+    const description = meta((await page(`/?encuesta=${closed.poll.id}`)).body, 'og:description');
+    expect(description).toMatch(/^Ganó Concursante 1 .* con 100% · 1 voto — Tribuna$/);
+  });
+});

@@ -1,0 +1,96 @@
+import type { OptionRow, VoteCountRow } from '../polls/repository.ts';
+
+/** What a link preview (Open Graph / Twitter card) of a shared poll shows. */
+export interface SharePreview {
+  title: string;
+  description: string;
+  url: string;
+  image: string;
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+}
+
+export const SITE_NAME = 'Tribuna';
+
+const optionName = (option: OptionRow) => option.contestantName ?? option.text ?? 'Opción';
+
+const votesLabel = (n: number) => `${n.toLocaleString('es-MX')} ${n === 1 ? 'voto' : 'votos'}`;
+
+/** The option with the most points (ties: the first in order), with its share of all points. */
+export function leaderOf(options: OptionRow[], counts: VoteCountRow[]) {
+  const total = counts.find((c) => c.isTotal);
+  if (!total || total.totalPoints <= 0) return null;
+  const byOption = new Map(counts.filter((c) => !c.isTotal).map((c) => [c.optionId, c]));
+  let best: { option: OptionRow; points: number } | null = null;
+  for (const option of options) {
+    const points = byOption.get(option.id)?.totalPoints ?? 0;
+    if (points > 0 && (!best || points > best.points)) best = { option, points };
+  }
+  if (!best) return null;
+  return {
+    option: best.option,
+    name: optionName(best.option),
+    percent: Math.round((best.points * 100) / total.totalPoints),
+    totalVotes: total.totalVotes,
+  };
+}
+
+export interface PreviewInput {
+  pollId: string;
+  title: string;
+  closed: boolean;
+  showResults: boolean;
+  options: OptionRow[];
+  counts: VoteCountRow[];
+  publicUrl: string;
+}
+
+export function buildSharePreview(input: PreviewInput): SharePreview {
+  const leader = input.showResults ? leaderOf(input.options, input.counts) : null;
+  let description: string;
+  if (!input.showResults) description = '¡Vota en Tribuna!';
+  else if (leader && input.closed) description = `Ganó ${leader.name} con ${leader.percent}% · ${votesLabel(leader.totalVotes)} — Tribuna`;
+  else if (leader) description = `Va ganando ${leader.name} con ${leader.percent}% · ${votesLabel(leader.totalVotes)} — ¡Vota en Tribuna!`;
+  else if (input.closed) description = 'Encuesta cerrada — Tribuna';
+  else description = 'Sé el primero en votar — ¡Vota en Tribuna!';
+
+  const photo = leader?.option.contestantPhotoUrl ?? null;
+  return {
+    title: input.title,
+    description,
+    url: `${input.publicUrl}/?encuesta=${input.pollId}`,
+    image: photo ? absoluteUrl(photo, input.publicUrl) : `${input.publicUrl}/icon-512.png`,
+  };
+}
+
+function absoluteUrl(url: string, publicUrl: string): string {
+  try {
+    return new URL(url, `${publicUrl}/`).toString();
+  } catch {
+    return `${publicUrl}/icon-512.png`;
+  }
+}
+
+/** The <head> tags of a shared poll's page, every value escaped. */
+export function renderPreviewTags(preview: SharePreview): string {
+  const meta = (attr: 'property' | 'name', key: string, value: string) =>
+    `<meta ${attr}="${key}" content="${escapeHtml(value)}" />`;
+  return [
+    `<title>${escapeHtml(`${preview.title} · ${SITE_NAME}`)}</title>`,
+    meta('property', 'og:type', 'website'),
+    meta('property', 'og:site_name', SITE_NAME),
+    meta('property', 'og:title', preview.title),
+    meta('property', 'og:description', preview.description),
+    meta('property', 'og:url', preview.url),
+    meta('property', 'og:image', preview.image),
+    meta('property', 'og:locale', 'es_MX'),
+    meta('name', 'twitter:card', 'summary_large_image'),
+    meta('name', 'twitter:title', preview.title),
+    meta('name', 'twitter:description', preview.description),
+    meta('name', 'twitter:image', preview.image),
+  ].join('\n    ');
+}

@@ -1,0 +1,49 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { VOTE_MESSAGES, type SharePlatform, type ShareResponse } from '@tribuna/contracts/api/votes';
+import { pointsJobIds } from '@tribuna/contracts/jobs';
+import type { DbOrTx } from '@tribuna/drizzle/client';
+import { HttpError, notFound } from '../http/errors.ts';
+import type { Enqueue } from '../plugins/queues.ts';
+import { DEFAULT_POINTS_CONFIG } from '../polls/presenter.ts';
+import { findPublicPoll } from '../polls/repository.ts';
+import { showDayOf } from '../votes/showDay.ts';
+import { presentShare } from './presenter.ts';
+import * as repo from './repository.ts';
+
+export interface SharesContext {
+  db: DbOrTx;
+  enqueue: Enqueue;
+  timeZone: string;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * Records a share of a public poll, once per poll per day in SHOW_TIMEZONE, worth the poll's
+ * sharing bonus. The points are credited by the worker (`points.award-share`), enqueued after the
+ * insert committed; when Redis is down the worker's sweep credits them later.
+ */
+export async function sharePoll(
+  ctx: SharesContext,
+  userId: string,
+  pollId: string,
+  platform: SharePlatform,
+  now = new Date(),
+): Promise<ShareResponse> {
+  const poll = await findPublicPoll(ctx.db, pollId);
+  if (!poll) throw notFound(VOTE_MESSAGES.pollNotFound);
+  const row = await repo.insertShareOncePerDay(ctx.db, {
+    pollId,
+    userId,
+    platform,
+    pointsEarned: poll.bonusForSharing ?? DEFAULT_POINTS_CONFIG.bonusForSharing,
+    shareDay: showDayOf(ctx.timeZone, now),
+  });
+  if (!row) throw new HttpError(409, VOTE_MESSAGES.alreadyShared);
+  if (row.pointsEarned > 0) {
+    const payload = { shareId: row.id };
+    await ctx.enqueue('points.award-share', payload, { jobId: pointsJobIds.awardShare(payload) }).catch((err: unknown) => {
+      ctx.log.warn({ err: { message: (err as Error).message }, shareId: row.id }, 'share award not enqueued; the sweep will award it');
+    });
+  }
+  return presentShare(row);
+}

@@ -1,0 +1,166 @@
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { schema } from '@tribuna/drizzle';
+import { VOTE_MESSAGES } from '@tribuna/contracts/api/votes';
+import { testDatabase, truncateAll } from '../../../test/support/db.ts';
+import { buildPoll, buildUser } from '../../../test/support/factories.ts';
+import { HttpError } from '../http/errors.ts';
+import { VoteBatcher, type CommittedBatch, type VoteCommand } from './batcher.ts';
+import { PollCache, type VotingPoll } from './pollCache.ts';
+
+const database = testDatabase();
+const db = database.db;
+const TZ = 'America/Mexico_City';
+
+afterAll(async () => {
+  await database.close();
+});
+beforeEach(async () => {
+  await truncateAll(database);
+});
+
+function command(userId: string, poll: VotingPoll, allocations: [string, number][]): VoteCommand {
+  return {
+    userId,
+    poll,
+    allocations: allocations.map(([optionId, points]) => ({ optionId, points })),
+    deviceFingerprint: 'batch_test_fp',
+    userAgent: 'vitest',
+  };
+}
+
+async function pointsPoll(max = 10) {
+  const built = await buildPoll(db, { options: 2, maxPointsPerUser: max });
+  const poll = (await new PollCache(db).get(built.poll.id))!;
+  return { poll, a: built.options[0]!.id, b: built.options[1]!.id };
+}
+
+/** Settles every submission (all submitted in the same tick, so they share a batch). */
+const settleAll = (promises: Promise<unknown>[]) => Promise.allSettled(promises);
+
+describe('VoteBatcher', () => {
+  it("checks commands in order in one transaction: one user's overspend fails alone", async () => {
+    const committed: CommittedBatch[] = [];
+    const batcher = new VoteBatcher({ sql: database.sql, timeZone: TZ, onCommitted: (b) => void committed.push(b) });
+    const { poll, a, b } = await pointsPoll(10);
+    const ana = await buildUser(db);
+    const luis = await buildUser(db);
+
+    const results = await settleAll([
+      batcher.submit(command(ana.id, poll, [[a, 8]])),
+      batcher.submit(command(luis.id, poll, [[b, 4]])),
+      batcher.submit(command(ana.id, poll, [[b, 5]])), // sees the 8 above: only 2 left
+      batcher.submit(command(ana.id, poll, [[b, 2]])),
+    ]);
+    await batcher.close();
+
+    expect(batcher.stats).toMatchObject({ batches: 1, commands: 4, largestBatch: 4, failedBatches: 0 });
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    const refusal = (results[2] as PromiseRejectedResult).reason as HttpError;
+    expect(refusal).toBeInstanceOf(HttpError);
+    expect(refusal.statusCode).toBe(400);
+    expect(refusal.message).toBe(VOTE_MESSAGES.tooManyPoints(2));
+
+    const rows = await db.select().from(schema.votes).where(eq(schema.votes.pollId, poll.id));
+    expect(rows.map((r) => [r.userId, r.optionId, r.points]).sort()).toEqual(
+      [
+        [ana.id, a, 8],
+        [ana.id, b, 2],
+        [luis.id, b, 4],
+      ].sort(),
+    );
+    // Every accepted answer reflects the state after the batch.
+    expect((results[3] as PromiseFulfilledResult<{ availablePoints: { spent: number } }>).value.availablePoints.spent).toBe(10);
+
+    expect(committed).toHaveLength(1);
+    expect(committed[0]!.voters).toHaveLength(2);
+    expect(committed[0]!.changes).toHaveLength(1);
+    expect(committed[0]!.changes[0]!.added).toHaveLength(3);
+  });
+
+  it('fails every command of a transaction that fails, writing nothing', async () => {
+    const batcher = new VoteBatcher({ sql: database.sql, timeZone: TZ });
+    const { poll, a } = await pointsPoll(10);
+    const user = await buildUser(db);
+    // The option was deleted after the poll was cached: the insert breaks its foreign key.
+    await db.delete(schema.pollOptions).where(eq(schema.pollOptions.id, a));
+    const [result] = await settleAll([batcher.submit(command(user.id, poll, [[a, 1]]))]);
+    await batcher.close();
+    expect(result!.status).toBe('rejected');
+    const error = (result as PromiseRejectedResult).reason as HttpError;
+    expect([error.statusCode, error.message]).toEqual([503, VOTE_MESSAGES.voteFailed]);
+    expect(await db.select().from(schema.votes)).toHaveLength(0);
+    expect(batcher.stats.failedBatches).toBe(1);
+  });
+
+  it('settles commands one by one when a row breaks a constraint, so the others still land', async () => {
+    const batcher = new VoteBatcher({ sql: database.sql, timeZone: TZ });
+    const { poll, a, b } = await pointsPoll(10);
+    const [ana, luis] = [await buildUser(db), await buildUser(db)];
+    await db.delete(schema.pollOptions).where(eq(schema.pollOptions.id, a));
+    const results = await settleAll([
+      batcher.submit(command(ana.id, poll, [[a, 1]])),
+      batcher.submit(command(luis.id, poll, [[b, 3]])),
+    ]);
+    await batcher.close();
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled']);
+    const rows = await db.select().from(schema.votes);
+    expect(rows.map((r) => [r.userId, r.optionId, r.points])).toEqual([[luis.id, b, 3]]);
+  });
+
+  it('groups what queues up while a flush is in flight, and answers everything before close() resolves', async () => {
+    const batcher = new VoteBatcher({ sql: database.sql, timeZone: TZ, maxBatchSize: 50 });
+    const { poll, a } = await pointsPoll(1000);
+    const users = await Promise.all(Array.from({ length: 40 }, () => buildUser(db)));
+    const first = batcher.submit(command(users[0]!.id, poll, [[a, 1]]));
+    // Arrive while the first batch is in flight.
+    await new Promise((resolve) => setImmediate(resolve));
+    const rest = users.slice(1).map((u) => batcher.submit(command(u.id, poll, [[a, 2]])));
+    const closing = batcher.close();
+    await closing;
+    const settled = await settleAll([first, ...rest]);
+    expect(settled.every((r) => r.status === 'fulfilled')).toBe(true);
+    expect(batcher.stats.commands).toBe(40);
+    expect(batcher.stats.batches).toBeLessThan(40);
+    await expect(batcher.submit(command(users[0]!.id, poll, [[a, 1]]))).rejects.toMatchObject({ statusCode: 503 });
+  });
+
+  it('never overspends when two writers (two server instances) take votes of one user at once', async () => {
+    const other = testDatabase();
+    try {
+      const writers = [new VoteBatcher({ sql: database.sql, timeZone: TZ }), new VoteBatcher({ sql: other.sql, timeZone: TZ })];
+      const { poll, a, b } = await pointsPoll(10);
+      const user = await buildUser(db);
+      const submissions: Promise<unknown>[] = [];
+      for (let round = 0; round < 10; round++) {
+        for (const writer of writers) submissions.push(writer.submit(command(user.id, poll, [[round % 2 ? a : b, 2]])));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      const results = await settleAll(submissions);
+      await Promise.all(writers.map((w) => w.close()));
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(5);
+      const rows = await db.select().from(schema.votes);
+      expect(rows.reduce((sum, r) => sum + r.points, 0)).toBe(10);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('replaces a single-choice vote once however many commands of the pair share a batch', async () => {
+    const committed: CommittedBatch[] = [];
+    const batcher = new VoteBatcher({ sql: database.sql, timeZone: TZ, onCommitted: (b) => void committed.push(b) });
+    const built = await buildPoll(db, { options: 3 });
+    const poll = (await new PollCache(db).get(built.poll.id))!;
+    const user = await buildUser(db);
+    await db.insert(schema.votes).values({ pollId: poll.id, optionId: built.options[0]!.id, userId: user.id, points: 1 });
+    const results = await settleAll(built.options.map((o) => batcher.submit(command(user.id, poll, [[o.id, 1]]))));
+    await batcher.close();
+    expect(results.every((r) => r.status === 'fulfilled')).toBe(true);
+    const rows = await db.select().from(schema.votes);
+    expect(rows.map((r) => [r.optionId, r.points])).toEqual([[built.options[2]!.id, 1]]);
+    expect(committed[0]!.changes[0]).toMatchObject({
+      removed: [{ optionId: built.options[0]!.id, userId: user.id, points: 1 }],
+      added: [{ optionId: built.options[2]!.id, userId: user.id, points: 1 }],
+    });
+  });
+});

@@ -1,0 +1,80 @@
+import type { DbOrTx } from '@tribuna/drizzle/client';
+import { DEFAULT_POINTS_CONFIG } from '../polls/presenter.ts';
+import { findVotingPoll } from './repository.ts';
+
+/** What a vote is validated against, without a query per vote. */
+export interface VotingPoll {
+  id: string;
+  title: string;
+  status: 'active' | 'closed';
+  endDate: Date | null;
+  isFeatured: boolean;
+  pointsPerVote: number;
+  maxPointsPerUser: number;
+  dailyReset: boolean;
+  bonusForSharing: number;
+  optionIds: ReadonlySet<string>;
+}
+
+/** A status change or a new option reaches voters within this; end dates are checked against the clock every time. */
+export const POLL_CACHE_TTL_MS = 1000;
+
+interface Entry {
+  expiresAt: number;
+  value: Promise<VotingPoll | null>;
+}
+
+/**
+ * Public (non-draft) polls as the vote path needs them, kept in-process for POLL_CACHE_TTL_MS.
+ * Concurrent misses of one poll share a single load. Not the only copy of anything: every
+ * instance loads its own from PostgreSQL.
+ */
+export class PollCache {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    private readonly db: DbOrTx,
+    private readonly ttlMs = POLL_CACHE_TTL_MS,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  get(pollId: string, now = Date.now()): Promise<VotingPoll | null> {
+    const entry = this.entries.get(pollId);
+    if (entry && entry.expiresAt > now) return entry.value;
+    const value = this.load(pollId);
+    if (this.entries.size >= this.maxEntries) this.evictExpired(now);
+    this.entries.set(pollId, { expiresAt: now + this.ttlMs, value });
+    // A failed load is not remembered.
+    value.catch(() => {
+      if (this.entries.get(pollId)?.value === value) this.entries.delete(pollId);
+    });
+    return value;
+  }
+
+  invalidate(pollId?: string): void {
+    if (pollId === undefined) this.entries.clear();
+    else this.entries.delete(pollId);
+  }
+
+  private evictExpired(now: number): void {
+    for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key);
+    if (this.entries.size >= this.maxEntries) this.entries.clear();
+  }
+
+  private async load(pollId: string): Promise<VotingPoll | null> {
+    const row = await findVotingPoll(this.db, pollId);
+    if (!row || row.status === 'draft') return null;
+    return {
+      id: row.id,
+      title: row.title,
+      status: row.status,
+      endDate: row.endDate,
+      isFeatured: row.isFeatured,
+      pointsPerVote: row.pointsPerVote ?? DEFAULT_POINTS_CONFIG.pointsPerVote,
+      maxPointsPerUser: row.maxPointsPerUser ?? DEFAULT_POINTS_CONFIG.maxPointsPerUser,
+      dailyReset: row.dailyReset ?? DEFAULT_POINTS_CONFIG.dailyReset,
+      bonusForSharing: row.bonusForSharing ?? DEFAULT_POINTS_CONFIG.bonusForSharing,
+      optionIds: new Set(row.optionIds),
+    };
+  }
+}

@@ -1,0 +1,65 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { AvailablePoints, CastVoteInput, MyVotesResponse } from '@tribuna/contracts/api/votes';
+import { errorResponses } from '../http/errors.ts';
+import { requireUser, requireWriter } from '../plugins/auth.ts';
+import { createVotesModule } from './module.ts';
+import { storedUserAgent } from './rules.ts';
+import { VotePollParams } from './schemas.ts';
+import * as votes from './service.ts';
+
+const voteRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const ctx = createVotesModule(app);
+  // Domains close before the database: queued votes are written and answered first.
+  app.addHook('onClose', async () => ctx.close());
+
+  app.post(
+    '/api/polls/:pollId/votes',
+    {
+      schema: {
+        tags: ['votes'],
+        summary: 'Vote: one option (single choice, replaces the earlier vote) or points across options',
+        params: VotePollParams,
+        body: CastVoteInput,
+        response: { 201: MyVotesResponse, ...errorResponses(400, 401, 403, 404, 409, 503) },
+      },
+    },
+    async (request, reply) => {
+      const user = requireWriter(request);
+      const result = await votes.castVote(ctx, {
+        userId: user.id,
+        pollId: request.params.pollId,
+        input: request.body,
+        userAgent: storedUserAgent(request.headers['user-agent']),
+      });
+      return reply.code(201).send(result);
+    },
+  );
+
+  app.get(
+    '/api/polls/:pollId/my-votes',
+    {
+      schema: {
+        tags: ['votes'],
+        summary: "The signed-in user's votes on a poll and the points still available",
+        params: VotePollParams,
+        response: { 200: MyVotesResponse, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => votes.getMyVotes(ctx, requireUser(request).id, request.params.pollId),
+  );
+
+  app.get(
+    '/api/polls/:pollId/available-points',
+    {
+      schema: {
+        tags: ['votes'],
+        summary: 'Points the signed-in user may still assign on a poll, and when they reset',
+        params: VotePollParams,
+        response: { 200: AvailablePoints, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => votes.getAvailablePoints(ctx, requireUser(request).id, request.params.pollId),
+  );
+};
+
+export default voteRoutes;

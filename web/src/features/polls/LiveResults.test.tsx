@@ -1,0 +1,147 @@
+import { act, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ResultsSnapshot } from '@tribuna/contracts';
+import { requestsOf, stubApi } from '../../test/apiStub';
+import { FakeWebSocket } from '../../test/fakeWebSocket';
+import { buildPoll, buildResults, jsonResponse } from '../../test/fixtures';
+import { useSessionStore } from '../auth/sessionStore';
+import { useSiteStore } from '../site/siteStore';
+import { HomePage } from './HomePage';
+
+/** The first reconnect waits at most 500 ms (see backoffDelay). */
+const BACKOFF_MAX_FIRST_MS = 500;
+
+const poll = buildPoll();
+const [carla, nadie] = poll.options.map((o) => o.id) as [string, string];
+const results = buildResults(poll, [
+  { votes: 1, points: 1, voters: [{ userId: 'u-luis', displayName: 'Luis', avatarUrl: null, points: 1 }] },
+  { votes: 1, points: 1, voters: [{ userId: 'u-marta', displayName: 'Marta', avatarUrl: null, points: 1 }] },
+]);
+
+function snapshot(seq: number, carlaVotes: number, nadieVotes: number): ResultsSnapshot {
+  return {
+    type: 'results',
+    pollId: poll.id,
+    seq,
+    totalVotes: carlaVotes + nadieVotes,
+    totalPoints: carlaVotes + nadieVotes,
+    totalVoters: carlaVotes + nadieVotes,
+    options: [
+      { optionId: carla, totalVotes: carlaVotes, totalPoints: carlaVotes },
+      { optionId: nadie, totalVotes: nadieVotes, totalPoints: nadieVotes },
+    ],
+    committedAt: Date.now(),
+  };
+}
+
+function renderHome(path = '/') {
+  return render(
+    <MemoryRouter initialEntries={[path]}>
+      <Routes>
+        <Route path="/" element={<HomePage />} />
+      </Routes>
+    </MemoryRouter>,
+  );
+}
+
+const percentOf = (name: string) => screen.getByRole('progressbar', { name: `Porcentaje de ${name}` }).getAttribute('aria-valuetext');
+/** Runs a socket event inside act(): it updates the store, which re-renders the page. */
+const onSocket = (fn: () => void) => act(fn);
+
+describe('live results on the home page', () => {
+  beforeEach(() => {
+    useSessionStore.setState({ user: null, status: 'ready' });
+    useSiteStore.setState({ config: null, status: 'idle' });
+    vi.spyOn(console, 'debug').mockImplementation(() => {});
+  });
+
+  it('subscribes to the poll, shows En vivo and applies snapshots to the percentages', async () => {
+    stubApi({ 'GET /api/polls/home': () => jsonResponse(200, { poll, results }) });
+    renderHome();
+    await screen.findByRole('heading', { level: 1, name: poll.title });
+    expect(percentOf('Carla Ruiz')).toBe('50%');
+    expect(screen.getByText('Conectando…')).toBeTruthy();
+
+    const socket = FakeWebSocket.last;
+    expect(socket.url).toBe(`ws://${window.location.host}/ws`);
+    onSocket(() => socket.open());
+    expect(socket.sent).toEqual([{ type: 'subscribe', pollId: poll.id }]);
+    expect(screen.getByText('En vivo')).toBeTruthy();
+
+    onSocket(() => socket.receive(snapshot(10, 3, 1)));
+    expect(percentOf('Carla Ruiz')).toBe('75%');
+    expect(percentOf('Nadie')).toBe('25%');
+    expect(screen.getByText('4 votos · 4 puntos · 4 votantes')).toBeTruthy();
+    expect(screen.getByText('3 votos · 3 puntos')).toBeTruthy();
+
+    // A stale snapshot (seq not above 10) is dropped.
+    onSocket(() => socket.receive(snapshot(9, 0, 9)));
+    expect(percentOf('Carla Ruiz')).toBe('75%');
+
+    onSocket(() => socket.drop());
+    expect(screen.getByText('Reconectando…')).toBeTruthy();
+  });
+
+  it('updates the open voters dialog as voters arrive and move', async () => {
+    stubApi({ 'GET /api/polls/home': () => jsonResponse(200, { poll, results }) });
+    const user = userEvent.setup();
+    renderHome();
+    await screen.findByRole('heading', { level: 1, name: poll.title });
+    const socket = FakeWebSocket.last;
+    onSocket(() => socket.open());
+
+    await user.click(screen.getByRole('button', { name: 'Ver votantes de Carla Ruiz (1)' }));
+    const dialog = screen.getByRole('dialog', { name: 'Votantes de Carla Ruiz' });
+    expect(within(dialog).getAllByRole('link').map((a) => a.textContent)).toEqual(['Luis']);
+
+    onSocket(() =>
+      socket.receive({
+        type: 'voters',
+        pollId: poll.id,
+        seq: 11,
+        added: [{ optionId: carla, userId: 'u-marta', displayName: 'Marta', avatarUrl: null, points: 1 }],
+        removed: [{ optionId: nadie, userId: 'u-marta' }],
+      }),
+    );
+    expect(within(dialog).getAllByRole('link').map((a) => a.textContent)).toEqual(['Marta', 'Luis']);
+
+    onSocket(() =>
+      socket.receive({ type: 'voters', pollId: poll.id, seq: 12, added: [], removed: [{ optionId: carla, userId: 'u-luis' }, { optionId: carla, userId: 'u-marta' }] }),
+    );
+    expect(within(dialog).getByText('No hay votos aún')).toBeTruthy();
+  });
+
+  it('resyncs from the results endpoint after a reconnect', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const fetchMock = stubApi({
+        'GET /api/polls/home': () => jsonResponse(200, { poll, results }),
+        [`GET /api/polls/${poll.id}/results`]: () => jsonResponse(200, { ...buildResults(poll, [{ votes: 9, points: 9 }, { votes: 1, points: 1 }]), seq: 50 }),
+      });
+      renderHome();
+      await screen.findByRole('heading', { level: 1, name: poll.title });
+      onSocket(() => FakeWebSocket.last.open());
+      onSocket(() => FakeWebSocket.last.drop());
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(BACKOFF_MAX_FIRST_MS);
+      });
+      expect(FakeWebSocket.instances).toHaveLength(2);
+      onSocket(() => FakeWebSocket.last.open());
+      expect(FakeWebSocket.last.sent).toEqual([{ type: 'subscribe', pollId: poll.id }]);
+      await vi.waitFor(() => expect(percentOf('Carla Ruiz')).toBe('90%'));
+      expect(requestsOf(fetchMock)).toContain(`GET /api/polls/${poll.id}/results`);
+      expect(screen.getByText('En vivo')).toBeTruthy();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('loads the shared poll of a ?encuesta= link', async () => {
+    const fetchMock = stubApi({ [`GET /api/polls/home?encuesta=${poll.id}`]: () => jsonResponse(200, { poll, results }) });
+    renderHome(`/?encuesta=${poll.id}`);
+    expect(await screen.findByRole('heading', { level: 1, name: poll.title })).toBeTruthy();
+    expect(requestsOf(fetchMock)).toContain(`GET /api/polls/home?encuesta=${poll.id}`);
+  });
+});

@@ -1,0 +1,55 @@
+import { useCallback, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import type { MyVotesResponse } from '@tribuna/contracts';
+import { ApiError, errorMessage } from '../../lib/api';
+import { useSessionStore } from '../auth/sessionStore';
+import { castVote } from './api';
+import { getDeviceFingerprint } from './deviceFingerprint';
+import { VOTE_MESSAGES } from './voteMessages';
+
+export type VoteChoice = { optionId: string } | { allocations: Array<{ optionId: string; points: number }> };
+
+export type CastState = { status: 'idle' } | { status: 'submitting' } | { status: 'success' } | { status: 'error'; message: string };
+
+/**
+ * Sends votes for a poll. Visitors go to /login instead (so does a user whose session ran out);
+ * a refused vote leaves the server's message (Spanish), else 'Error al votar'.
+ */
+export function useCastVote(pollId: string, onVoted: (response: MyVotesResponse) => void) {
+  const navigate = useNavigate();
+  const [state, setState] = useState<CastState>({ status: 'idle' });
+
+  const goToLogin = useCallback(
+    () => navigate('/login', { state: { from: `/?encuesta=${encodeURIComponent(pollId)}` } }),
+    [navigate, pollId],
+  );
+
+  const submit = useCallback(
+    async (choice: VoteChoice): Promise<boolean> => {
+      setState({ status: 'submitting' });
+      try {
+        const deviceFingerprint = await getDeviceFingerprint();
+        const response = await castVote(pollId, { ...choice, deviceFingerprint });
+        onVoted(response);
+        setState({ status: 'success' });
+        return true;
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 401) {
+          useSessionStore.getState().setUser(null);
+          goToLogin();
+          return false;
+        }
+        console.error(VOTE_MESSAGES.voteFailed, error);
+        setState({ status: 'error', message: errorMessage(error, VOTE_MESSAGES.voteFailed) });
+        return false;
+      }
+    },
+    [pollId, onVoted, goToLogin],
+  );
+
+  /** A message found before sending (validation). */
+  const fail = useCallback((message: string) => setState({ status: 'error', message }), []);
+  const clear = useCallback(() => setState((current) => (current.status === 'submitting' ? current : { status: 'idle' })), []);
+
+  return { state, submit, fail, clear, goToLogin };
+}

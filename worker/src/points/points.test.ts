@@ -1,0 +1,226 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Queue, QueueEvents, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import pino from 'pino';
+import { eq, sql } from 'drizzle-orm';
+import { schema } from '@tribuna/drizzle';
+import { LIVE_CHANNEL } from '@tribuna/contracts/live';
+import { pointsJobIds } from '@tribuna/contracts/jobs';
+import { channelName } from '@tribuna/contracts/realtime';
+import { testConfig } from '../../../test/support/env.ts';
+import { testDatabase, truncateAll } from '../../../test/support/db.ts';
+import { buildPoll, buildUser } from '../../../test/support/factories.ts';
+import { buildApp, type App } from '../../../server/src/app.ts';
+import { asUser, signIn } from '../../../server/src/testing/sessions.ts';
+import { showDayOf } from '../../../server/src/votes/showDay.ts';
+import { startWorker, type WorkerApp } from '../app.ts';
+import type { JobContext } from '../context.ts';
+import { InvalidPayloadError } from '../errors.ts';
+import { pointsJobs } from './jobs.ts';
+
+// Own Redis namespace under the run's prefix: only this file's worker consumes these queues.
+const config = testConfig({ REDIS_PREFIX: `${testConfig().redisPrefix}_points` });
+const TZ = config.showTimezone;
+const DAY = 24 * 3_600_000;
+const database = testDatabase();
+const db = database.db;
+const logger = pino({ level: 'silent' });
+const ctx: JobContext = { db, config, logger, publish: async () => 0 };
+
+let worker: WorkerApp;
+let events: QueueEvents;
+
+beforeAll(async () => {
+  worker = await startWorker({ config, db, logger, schedules: false });
+  events = new QueueEvents('points', { connection: { url: config.redisUrl }, prefix: config.redisPrefix });
+  await events.waitUntilReady();
+});
+beforeEach(async () => {
+  await truncateAll(database);
+});
+afterAll(async () => {
+  await worker?.close();
+  await events?.close();
+  const queue = new Queue('points', { connection: { url: config.redisUrl }, prefix: config.redisPrefix });
+  await queue.obliterate({ force: true });
+  await queue.close();
+  await database.close();
+});
+
+const run = async (job: Promise<Job>) => (await job).waitUntilFinished(events, 20_000);
+
+async function history(userId: string) {
+  return db.select().from(schema.userPointsHistory).where(eq(schema.userPointsHistory.userId, userId));
+}
+
+async function totalPoints(userId: string): Promise<number> {
+  const [row] = await db.select({ total: schema.profiles.totalPoints }).from(schema.profiles).where(eq(schema.profiles.id, userId));
+  return row!.total;
+}
+
+describe('points.award-vote', () => {
+  it('awards points_per_vote once per user, poll and day, however often it runs', async () => {
+    const user = await buildUser(db);
+    const { poll } = await buildPoll(db, { title: 'Eliminación' });
+    const payload = { userId: user.id, pollId: poll.id, day: '2025-01-15' };
+
+    expect(await pointsJobs['points.award-vote'](payload, ctx)).toBe('awarded');
+    expect(await pointsJobs['points.award-vote'](payload, ctx)).toBe('already-awarded');
+    // Duplicated jobs running at the same moment.
+    await Promise.all(Array.from({ length: 5 }, () => pointsJobs['points.award-vote'](payload, ctx)));
+
+    const rows = await history(user.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ points: 1, reason: 'vote', referenceId: `vote:${poll.id}:2025-01-15`, description: 'Voto en «Eliminación»' });
+    expect(await totalPoints(user.id)).toBe(1);
+
+    // Another day of the same poll is another award.
+    expect(await pointsJobs['points.award-vote']({ ...payload, day: '2025-01-16' }, ctx)).toBe('awarded');
+    expect(await totalPoints(user.id)).toBe(2);
+  });
+
+  it('collapses duplicated jobs with the same id on the real queue', async () => {
+    const user = await buildUser(db);
+    const { poll } = await buildPoll(db);
+    const payload = { userId: user.id, pollId: poll.id, day: '2025-02-01' };
+    const jobId = pointsJobIds.awardVote(payload);
+    const first = await worker.enqueue('points.award-vote', payload, jobId);
+    const second = await worker.enqueue('points.award-vote', payload, jobId);
+    expect(second.id).toBe(first.id);
+    await first.waitUntilFinished(events, 20_000);
+    // Even a job id that BullMQ no longer remembers awards nothing twice.
+    await run(worker.enqueue('points.award-vote', payload, `${jobId}.again`));
+    expect(await history(user.id)).toHaveLength(1);
+    expect(await totalPoints(user.id)).toBe(1);
+  });
+
+  it('skips a poll or user that no longer exists and refuses malformed payloads without retrying', async () => {
+    const user = await buildUser(db);
+    expect(await pointsJobs['points.award-vote']({ userId: user.id, pollId: '123e4567-e89b-42d3-a456-426614174000', day: '2025-01-15' }, ctx)).toBe('skipped');
+    await expect(pointsJobs['points.award-vote']({ userId: user.id, pollId: 'x', day: '2025-01-15' }, ctx)).rejects.toBeInstanceOf(InvalidPayloadError);
+    await expect(pointsJobs['points.award-vote']({ userId: user.id, pollId: user.id, day: '2025-02-30' }, ctx)).rejects.toBeInstanceOf(InvalidPayloadError);
+    await expect(pointsJobs['points.award-share']({ shareId: 'nope' }, ctx)).rejects.toBeInstanceOf(InvalidPayloadError);
+    expect(await history(user.id)).toHaveLength(0);
+  });
+});
+
+describe('points.award-share', () => {
+  it("awards the share's points once, referenced by poll and day", async () => {
+    const user = await buildUser(db);
+    const { poll } = await buildPoll(db, { title: 'Gala 3' });
+    const [share] = await db
+      .insert(schema.shareHistory)
+      .values({ pollId: poll.id, userId: user.id, platform: 'whatsapp', pointsEarned: 5, shareDay: '2025-01-15' })
+      .returning();
+    await run(worker.enqueue('points.award-share', { shareId: share!.id }, pointsJobIds.awardShare({ shareId: share!.id })));
+    expect(await pointsJobs['points.award-share']({ shareId: share!.id }, ctx)).toBe('already-awarded');
+    const rows = await history(user.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ points: 5, reason: 'share', referenceId: `share:${poll.id}:2025-01-15`, description: 'Compartiste «Gala 3»' });
+    expect(await totalPoints(user.id)).toBe(5);
+  });
+});
+
+describe('points.sweep', () => {
+  it('awards votes and shares of the last 3 days that have no award, and nothing twice', async () => {
+    const ana = await buildUser(db);
+    const luis = await buildUser(db);
+    const { poll, options } = await buildPoll(db, { maxPointsPerUser: 10 });
+    const now = Date.now();
+    const vote = (userId: string, at: number, points = 1) => ({ pollId: poll.id, optionId: options[0]!.id, userId, points, createdAt: new Date(at) });
+    await db.insert(schema.votes).values([
+      vote(ana.id, now - 60_000, 3),
+      vote(ana.id, now - 30_000, 2), // same day: still one award
+      vote(ana.id, now - DAY),
+      vote(luis.id, now - 60_000),
+      vote(luis.id, now - 5 * DAY), // outside the window
+    ]);
+    // Luis's award for today already landed.
+    const luisToday = showDayOf(TZ, new Date(now - 60_000));
+    await pointsJobs['points.award-vote']({ userId: luis.id, pollId: poll.id, day: luisToday }, ctx);
+    const [share] = await db
+      .insert(schema.shareHistory)
+      .values({ pollId: poll.id, userId: luis.id, platform: 'copy', pointsEarned: 5, shareDay: luisToday, sharedAt: new Date(now - 60_000) })
+      .returning();
+
+    const result = await run(worker.enqueue('points.sweep', {}));
+    const anaDays = new Set([showDayOf(TZ, new Date(now - 60_000)), showDayOf(TZ, new Date(now - 30_000)), showDayOf(TZ, new Date(now - DAY))]);
+    expect(result).toEqual({ voteAwards: anaDays.size, shareAwards: 1 });
+
+    expect((await history(ana.id)).map((h) => h.referenceId).sort()).toEqual([...anaDays].map((d) => `vote:${poll.id}:${d}`).sort());
+    expect(await totalPoints(ana.id)).toBe(anaDays.size);
+    const luisRefs = (await history(luis.id)).map((h) => h.referenceId).sort();
+    expect(luisRefs).toEqual([`share:${poll.id}:${share!.shareDay}`, `vote:${poll.id}:${luisToday}`].sort());
+    expect(await totalPoints(luis.id)).toBe(6);
+
+    expect(await run(worker.enqueue('points.sweep', {}))).toEqual({ voteAwards: 0, shareAwards: 0 });
+    const [sums] = await db.execute<{ mismatched: number }>(sql`
+      SELECT count(*)::int AS mismatched FROM profiles p
+      WHERE p.total_points <> coalesce((SELECT sum(points) FROM user_points_history h WHERE h.user_id = p.id), 0)`);
+    expect(sums!.mismatched).toBe(0);
+  });
+});
+
+describe('points.daily-reset', () => {
+  it('publishes a points-reset live event for the new day', async () => {
+    const subscriber = new Redis(config.redisUrl);
+    try {
+      const channel = channelName(config.redisPrefix, LIVE_CHANNEL);
+      const received = new Promise<string>((resolve) => subscriber.on('message', (_from: string, message: string) => resolve(message)));
+      await subscriber.subscribe(channel);
+      const result = (await run(worker.enqueue('points.daily-reset', {}))) as { day: string };
+      expect(result.day).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      expect(JSON.parse(await received)).toEqual({ kind: 'points-reset', day: result.day });
+      expect([showDayOf(TZ, new Date(Date.now() - 60_000)), showDayOf(TZ, new Date())]).toContain(result.day);
+    } finally {
+      subscriber.disconnect();
+    }
+  });
+});
+
+describe('awards of votes and shares made through the API (server → BullMQ → worker)', () => {
+  let app: App;
+
+  beforeAll(async () => {
+    app = await buildApp(config);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('awards 1 point per poll per day: a changed single-choice vote and more points earn nothing more', async () => {
+    const user = await buildUser(db);
+    const headers = asUser(await signIn(app, user));
+    const single = await buildPoll(db, { options: 2 });
+    const points = await buildPoll(db, { options: 2, maxPointsPerUser: 10 });
+    const fingerprint = 'roundtrip_fp_01';
+    const vote = (pollId: string, payload: object) =>
+      app.inject({ method: 'POST', url: `/api/polls/${pollId}/votes`, headers, payload: { ...payload, deviceFingerprint: fingerprint } });
+
+    expect((await vote(single.poll.id, { optionId: single.options[0]!.id })).statusCode).toBe(201);
+    expect((await vote(single.poll.id, { optionId: single.options[1]!.id })).statusCode).toBe(201);
+    expect((await vote(points.poll.id, { allocations: [{ optionId: points.options[0]!.id, points: 4 }] })).statusCode).toBe(201);
+    expect((await vote(points.poll.id, { allocations: [{ optionId: points.options[1]!.id, points: 3 }] })).statusCode).toBe(201);
+
+    await vi.waitFor(async () => expect(await history(user.id)).toHaveLength(2), { timeout: 15_000, interval: 100 });
+    const [voted] = await db.select({ createdAt: schema.votes.createdAt }).from(schema.votes).where(eq(schema.votes.pollId, single.poll.id));
+    const day = showDayOf(TZ, voted!.createdAt);
+    const queue = worker.queues.get('points')!;
+    const job = await queue.getJob(pointsJobIds.awardVote({ userId: user.id, pollId: single.poll.id, day }));
+    expect(await job?.getState()).toBe('completed');
+    await vi.waitFor(async () => expect(await queue.getJobCounts('waiting', 'active', 'delayed')).toEqual({ waiting: 0, active: 0, delayed: 0 }));
+
+    expect((await history(user.id)).map((h) => [h.referenceId, h.points]).sort()).toEqual(
+      [
+        [`vote:${single.poll.id}:${day}`, 1],
+        [`vote:${points.poll.id}:${showDayOf(TZ, voted!.createdAt)}`, 1],
+      ].sort(),
+    );
+    expect(await totalPoints(user.id)).toBe(2);
+
+    // A share through the API: its bonus lands too.
+    const shared = await app.inject({ method: 'POST', url: `/api/polls/${single.poll.id}/shares`, headers, payload: { platform: 'native' } });
+    expect(shared.statusCode).toBe(201);
+    await vi.waitFor(async () => expect(await totalPoints(user.id)).toBe(7), { timeout: 15_000, interval: 100 });
+  });
+});

@@ -1,0 +1,106 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '@tribuna/drizzle/client';
+import { schema } from '@tribuna/drizzle';
+
+const { pollPointsConfig, polls, profiles, shareHistory, userPointsHistory } = schema;
+
+export type AwardOutcome = 'awarded' | 'already-awarded' | 'skipped';
+
+interface AwardRow extends Record<string, unknown> {
+  eligible: number;
+  credited: number;
+}
+
+/**
+ * One statement, so one transaction: the history row is inserted unless the award exists (the
+ * partial unique index on (user_id, reason, reference_id)), and the user's total moves only by
+ * the row actually inserted. Running it twice, or twice at once, awards once.
+ */
+function grant(source: SQL, reason: 'vote' | 'share', referenceId: string) {
+  return sql`
+    WITH source AS (${source}),
+    inserted AS (
+      INSERT INTO ${userPointsHistory} (user_id, points, reason, reference_id, description)
+      SELECT user_id, points, ${reason}, ${referenceId}, description FROM source WHERE points <> 0
+      ON CONFLICT (user_id, reason, reference_id) WHERE reference_id IS NOT NULL DO NOTHING
+      RETURNING user_id, points
+    ),
+    credited AS (
+      UPDATE ${profiles} p SET total_points = p.total_points + inserted.points
+      FROM inserted WHERE p.id = inserted.user_id
+      RETURNING p.id
+    )
+    SELECT (SELECT count(*) FROM source WHERE points <> 0)::int AS eligible, (SELECT count(*) FROM credited)::int AS credited`;
+}
+
+function outcomeOf(rows: AwardRow[]): AwardOutcome {
+  const row = rows[0];
+  if (!row || row.eligible === 0) return 'skipped';
+  return row.credited > 0 ? 'awarded' : 'already-awarded';
+}
+
+/** The poll's points_per_vote for a vote of `day`; skipped when the poll or the user no longer exists. */
+export async function grantVoteAward(db: DbOrTx, userId: string, pollId: string, referenceId: string): Promise<AwardOutcome> {
+  const source = sql`
+    SELECT u.id AS user_id, coalesce(c.points_per_vote, 1) AS points, 'Voto en «' || p.title || '»' AS description
+    FROM ${polls} p
+    JOIN ${profiles} u ON u.id = ${userId}::uuid
+    LEFT JOIN ${pollPointsConfig} c ON c.poll_id = p.id
+    WHERE p.id = ${pollId}::uuid`;
+  return outcomeOf(await db.execute<AwardRow>(grant(source, 'vote', referenceId)));
+}
+
+/** The share's points_earned; skipped when the share is gone or earns nothing. */
+export async function grantShareAward(db: DbOrTx, shareId: string): Promise<AwardOutcome> {
+  const source = sql`
+    SELECT s.user_id, s.points_earned AS points, 'Compartiste «' || p.title || '»' AS description
+    FROM ${shareHistory} s JOIN ${polls} p ON p.id = s.poll_id
+    WHERE s.id = ${shareId}::uuid`;
+  const reference = sql`(SELECT 'share:' || s.poll_id || ':' || to_char(s.share_day, 'YYYY-MM-DD') FROM ${shareHistory} s WHERE s.id = ${shareId}::uuid)`;
+  return outcomeOf(await db.execute<AwardRow>(grant(source, 'share', reference as unknown as string)));
+}
+
+/** Start of the calendar day `days - 1` days before today in `timeZone` (days = 3: today and the 2 before). */
+const windowStart = (timeZone: string, days: number) =>
+  sql`(((now() AT TIME ZONE ${timeZone})::date - ${days - 1}::int)::timestamp AT TIME ZONE ${timeZone})`;
+
+/** (user, poll, day in timeZone) that have votes in the window but no vote award. */
+export async function findMissingVoteAwards(db: DbOrTx, timeZone: string, days: number, limit: number) {
+  const rows = await db.execute<{ user_id: string; poll_id: string; day: string }>(sql`
+    WITH voted AS (
+      SELECT v.user_id, v.poll_id, to_char(v.created_at AT TIME ZONE ${timeZone}, 'YYYY-MM-DD') AS day
+      FROM ${schema.votes} v
+      WHERE v.created_at >= ${windowStart(timeZone, days)}
+      GROUP BY 1, 2, 3
+    )
+    SELECT voted.user_id, voted.poll_id, voted.day FROM voted
+    WHERE NOT EXISTS (
+      SELECT 1 FROM ${userPointsHistory} h
+      WHERE h.user_id = voted.user_id AND h.reason = 'vote'
+        AND h.reference_id = 'vote:' || voted.poll_id || ':' || voted.day
+    )
+    ORDER BY voted.day, voted.poll_id, voted.user_id
+    LIMIT ${limit}`);
+  return rows.map((r) => ({ userId: r.user_id, pollId: r.poll_id, day: r.day }));
+}
+
+/** Shares in the window that earn points but have no share award. */
+export async function findMissingShareAwards(db: DbOrTx, timeZone: string, days: number, limit: number): Promise<string[]> {
+  const rows = await db.execute<{ id: string }>(sql`
+    SELECT s.id FROM ${shareHistory} s
+    WHERE s.shared_at >= ${windowStart(timeZone, days)} AND s.points_earned > 0
+      AND NOT EXISTS (
+        SELECT 1 FROM ${userPointsHistory} h
+        WHERE h.user_id = s.user_id AND h.reason = 'share'
+          AND h.reference_id = 'share:' || s.poll_id || ':' || to_char(s.share_day, 'YYYY-MM-DD')
+      )
+    ORDER BY s.shared_at
+    LIMIT ${limit}`);
+  return rows.map((r) => r.id);
+}
+
+/** Today in `timeZone`, as PostgreSQL says it (YYYY-MM-DD). */
+export async function today(db: DbOrTx, timeZone: string): Promise<string> {
+  const rows = await db.execute<{ day: string }>(sql`SELECT to_char(now() AT TIME ZONE ${timeZone}, 'YYYY-MM-DD') AS day`);
+  return rows[0]!.day;
+}

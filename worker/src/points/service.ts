@@ -1,0 +1,86 @@
+import { channelName } from '@tribuna/contracts/realtime';
+import { LIVE_CHANNEL, type LiveEvent } from '@tribuna/contracts/live';
+import type { JobPayloads } from '@tribuna/contracts/jobs';
+import type { JobContext } from '../context.ts';
+import * as repo from './repository.ts';
+
+/** The sweep looks at today and the two days before (SHOW_TIMEZONE). */
+export const SWEEP_DAYS = 3;
+/** Rows per sweep query; a sweep keeps going until nothing is missing (bounded by SWEEP_MAX_ROUNDS). */
+export const SWEEP_CHUNK = 1000;
+const SWEEP_MAX_ROUNDS = 100;
+
+export const voteReference = (pollId: string, day: string) => `vote:${pollId}:${day}`;
+export const shareReference = (pollId: string, day: string) => `share:${pollId}:${day}`;
+
+export type AwardResult = 'awarded' | 'already-awarded' | 'skipped';
+
+/** A user earns the poll's points_per_vote at most once per poll per day, however often they vote. */
+export async function awardVote(ctx: JobContext, { userId, pollId, day }: JobPayloads['points.award-vote']): Promise<AwardResult> {
+  const [poll, userFound] = await Promise.all([repo.findPollForAward(ctx.db, pollId), repo.userExists(ctx.db, userId)]);
+  if (!poll || !userFound) {
+    ctx.logger.info({ userId, pollId, day }, 'vote award skipped: poll or user no longer exists');
+    return 'skipped';
+  }
+  const awarded = await repo.grantAward(ctx.db, {
+    userId,
+    points: poll.pointsPerVote ?? 1,
+    reason: 'vote',
+    referenceId: voteReference(pollId, day),
+    description: `Voto en «${poll.title}»`,
+  });
+  return awarded ? 'awarded' : 'already-awarded';
+}
+
+/** The share's points_earned, once per share (i.e. once per poll per day). */
+export async function awardShare(ctx: JobContext, { shareId }: JobPayloads['points.award-share']): Promise<AwardResult> {
+  const share = await repo.findShareForAward(ctx.db, shareId);
+  if (!share || share.pointsEarned <= 0) return 'skipped';
+  const awarded = await repo.grantAward(ctx.db, {
+    userId: share.userId,
+    points: share.pointsEarned,
+    reason: 'share',
+    referenceId: shareReference(share.pollId, share.shareDay),
+    description: `Compartiste «${share.title}»`,
+  });
+  return awarded ? 'awarded' : 'already-awarded';
+}
+
+export interface SweepResult {
+  voteAwards: number;
+  shareAwards: number;
+}
+
+/** Awards the votes and shares of the last SWEEP_DAYS days that have none (missed while Redis was down). */
+export async function sweep(ctx: JobContext): Promise<SweepResult> {
+  const tz = ctx.config.showTimezone;
+  const result: SweepResult = { voteAwards: 0, shareAwards: 0 };
+  for (let round = 0; round < SWEEP_MAX_ROUNDS; round++) {
+    const missing = await repo.findMissingVoteAwards(ctx.db, tz, SWEEP_DAYS, SWEEP_CHUNK);
+    let progressed = 0;
+    for (const key of missing) if ((await awardVote(ctx, key)) === 'awarded') progressed++;
+    result.voteAwards += progressed;
+    if (missing.length < SWEEP_CHUNK || progressed === 0) break;
+  }
+  for (let round = 0; round < SWEEP_MAX_ROUNDS; round++) {
+    const missing = await repo.findMissingShareAwards(ctx.db, tz, SWEEP_DAYS, SWEEP_CHUNK);
+    let progressed = 0;
+    for (const shareId of missing) if ((await awardShare(ctx, { shareId })) === 'awarded') progressed++;
+    result.shareAwards += progressed;
+    if (missing.length < SWEEP_CHUNK || progressed === 0) break;
+  }
+  if (result.voteAwards + result.shareAwards > 0) ctx.logger.info(result, 'points sweep awarded missed points');
+  return result;
+}
+
+/**
+ * 00:00 in SHOW_TIMEZONE: available points are computed from the votes since 00:00, so nothing is
+ * deleted; connected clients are told to refresh theirs.
+ */
+export async function dailyReset(ctx: JobContext): Promise<{ day: string }> {
+  const day = await repo.today(ctx.db, ctx.config.showTimezone);
+  const event: LiveEvent = { kind: 'points-reset', day };
+  await ctx.publish(channelName(ctx.config.redisPrefix, LIVE_CHANNEL), JSON.stringify(event));
+  ctx.logger.info({ day }, 'daily points reset announced');
+  return { day };
+}
