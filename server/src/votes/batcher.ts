@@ -145,14 +145,6 @@ export class VoteBatcher {
     await Promise.allSettled([...this.afterCommit]);
   }
 
-  /** Waits until nothing is queued or in flight, and after-commit work has settled (tests). */
-  async idle(): Promise<void> {
-    if (this.queue.length > 0 || this.inFlight > 0) {
-      await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
-    }
-    await Promise.allSettled([...this.afterCommit]);
-  }
-
   private kick(): void {
     if (this.queue.length === 0 || this.inFlight >= this.maxConcurrent) return;
     if (this.inFlight === 0) {

@@ -51,11 +51,6 @@ export class PollCache {
     return value;
   }
 
-  invalidate(pollId?: string): void {
-    if (pollId === undefined) this.entries.clear();
-    else this.entries.delete(pollId);
-  }
-
   private evictExpired(now: number): void {
     for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key);
     if (this.entries.size >= this.maxEntries) this.entries.clear();

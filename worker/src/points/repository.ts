@@ -16,12 +16,12 @@ interface AwardRow extends Record<string, unknown> {
  * partial unique index on (user_id, reason, reference_id)), and the user's total moves only by
  * the row actually inserted. Running it twice, or twice at once, awards once.
  */
-function grant(source: SQL, reason: 'vote' | 'share', referenceId: string) {
+function grant(source: SQL, reason: 'vote' | 'share') {
   return sql`
     WITH source AS (${source}),
     inserted AS (
       INSERT INTO ${userPointsHistory} (user_id, points, reason, reference_id, description)
-      SELECT user_id, points, ${reason}, ${referenceId}, description FROM source WHERE points <> 0
+      SELECT user_id, points, ${reason}, reference_id, description FROM source WHERE points <> 0
       ON CONFLICT (user_id, reason, reference_id) WHERE reference_id IS NOT NULL DO NOTHING
       RETURNING user_id, points
     ),
@@ -39,25 +39,27 @@ function outcomeOf(rows: AwardRow[]): AwardOutcome {
   return row.credited > 0 ? 'awarded' : 'already-awarded';
 }
 
-/** The poll's points_per_vote for a vote of `day`; skipped when the poll or the user no longer exists. */
+/** The poll's points_per_vote under `referenceId`; skipped when the poll or the user no longer exists. */
 export async function grantVoteAward(db: DbOrTx, userId: string, pollId: string, referenceId: string): Promise<AwardOutcome> {
   const source = sql`
-    SELECT u.id AS user_id, coalesce(c.points_per_vote, 1) AS points, 'Voto en «' || p.title || '»' AS description
+    SELECT u.id AS user_id, coalesce(c.points_per_vote, 1) AS points, ${referenceId}::text AS reference_id,
+      'Voto en «' || p.title || '»' AS description
     FROM ${polls} p
     JOIN ${profiles} u ON u.id = ${userId}::uuid
     LEFT JOIN ${pollPointsConfig} c ON c.poll_id = p.id
     WHERE p.id = ${pollId}::uuid`;
-  return outcomeOf(await db.execute<AwardRow>(grant(source, 'vote', referenceId)));
+  return outcomeOf(await db.execute<AwardRow>(grant(source, 'vote')));
 }
 
 /** The share's points_earned; skipped when the share is gone or earns nothing. */
 export async function grantShareAward(db: DbOrTx, shareId: string): Promise<AwardOutcome> {
   const source = sql`
-    SELECT s.user_id, s.points_earned AS points, 'Compartiste «' || p.title || '»' AS description
+    SELECT s.user_id, s.points_earned AS points,
+      'share:' || s.poll_id || ':' || to_char(s.share_day, 'YYYY-MM-DD') AS reference_id,
+      'Compartiste «' || p.title || '»' AS description
     FROM ${shareHistory} s JOIN ${polls} p ON p.id = s.poll_id
     WHERE s.id = ${shareId}::uuid`;
-  const reference = sql`(SELECT 'share:' || s.poll_id || ':' || to_char(s.share_day, 'YYYY-MM-DD') FROM ${shareHistory} s WHERE s.id = ${shareId}::uuid)`;
-  return outcomeOf(await db.execute<AwardRow>(grant(source, 'share', reference as unknown as string)));
+  return outcomeOf(await db.execute<AwardRow>(grant(source, 'share')));
 }
 
 /** Start of the calendar day `days - 1` days before today in `timeZone` (days = 3: today and the 2 before). */

@@ -11,39 +11,19 @@ export const SWEEP_CHUNK = 1000;
 const SWEEP_MAX_ROUNDS = 100;
 
 export const voteReference = (pollId: string, day: string) => `vote:${pollId}:${day}`;
-export const shareReference = (pollId: string, day: string) => `share:${pollId}:${day}`;
 
-export type AwardResult = 'awarded' | 'already-awarded' | 'skipped';
+export type AwardResult = repo.AwardOutcome;
 
 /** A user earns the poll's points_per_vote at most once per poll per day, however often they vote. */
 export async function awardVote(ctx: JobContext, { userId, pollId, day }: JobPayloads['points.award-vote']): Promise<AwardResult> {
-  const [poll, userFound] = await Promise.all([repo.findPollForAward(ctx.db, pollId), repo.userExists(ctx.db, userId)]);
-  if (!poll || !userFound) {
-    ctx.logger.info({ userId, pollId, day }, 'vote award skipped: poll or user no longer exists');
-    return 'skipped';
-  }
-  const awarded = await repo.grantAward(ctx.db, {
-    userId,
-    points: poll.pointsPerVote ?? 1,
-    reason: 'vote',
-    referenceId: voteReference(pollId, day),
-    description: `Voto en «${poll.title}»`,
-  });
-  return awarded ? 'awarded' : 'already-awarded';
+  const outcome = await repo.grantVoteAward(ctx.db, userId, pollId, voteReference(pollId, day));
+  if (outcome === 'skipped') ctx.logger.info({ userId, pollId, day }, 'vote award skipped: poll or user no longer exists');
+  return outcome;
 }
 
 /** The share's points_earned, once per share (i.e. once per poll per day). */
 export async function awardShare(ctx: JobContext, { shareId }: JobPayloads['points.award-share']): Promise<AwardResult> {
-  const share = await repo.findShareForAward(ctx.db, shareId);
-  if (!share || share.pointsEarned <= 0) return 'skipped';
-  const awarded = await repo.grantAward(ctx.db, {
-    userId: share.userId,
-    points: share.pointsEarned,
-    reason: 'share',
-    referenceId: shareReference(share.pollId, share.shareDay),
-    description: `Compartiste «${share.title}»`,
-  });
-  return awarded ? 'awarded' : 'already-awarded';
+  return repo.grantShareAward(ctx.db, shareId);
 }
 
 export interface SweepResult {
