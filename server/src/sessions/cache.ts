@@ -1,7 +1,7 @@
 import type { ActiveSessionRow } from './repository.ts';
 
 /** How long a resolved session may be served from memory before PostgreSQL is asked again. */
-export const SESSION_CACHE_TTL_MS = 5_000;
+export const SESSION_CACHE_TTL_MS = 60_000;
 const MAX_ENTRIES = 100_000;
 
 interface Entry {
@@ -10,7 +10,7 @@ interface Entry {
 }
 
 /**
- * Resolved sessions kept in memory for a few seconds so a burst of requests (a fan voting during
+ * Resolved sessions kept in memory for up to a minute so a burst of requests (a fan voting during
  * an episode) costs one session query, not one per request. Correctness does not depend on the
  * TTL: revocations and role or suspension changes evict entries twice — here, synchronously, in
  * the process that made the change, and on every instance when the change commits (PostgreSQL
