@@ -294,6 +294,10 @@ function analyze({ events, finalSignature }: AnalyzeCommand): { type: 'analysis'
     else if (finalMismatches.length < 3) finalMismatches.push(last.signature);
   }
   const totalWeight = weight.reduce((a, b) => a + b, 0);
+  // How long after the last commit the last viewer got it: a server that kept up drains at once.
+  let lastReceiptAt = 0;
+  for (const viewer of viewers) if (viewer.count > 0) lastReceiptAt = Math.max(lastReceiptAt, viewer.recv[viewer.count - 1]!);
+  const lastEventAt = eventAt.length ? eventAt[eventAt.length - 1]! : NaN;
   return {
     type: 'analysis' as const,
     viewers: viewers.length,
@@ -313,6 +317,7 @@ function analyze({ events, finalSignature }: AnalyzeCommand): { type: 'analysis'
     events: sorted.length,
     eventWeight: totalWeight,
     undeliveredWeight: undelivered,
+    drainMs: lastReceiptAt - lastEventAt,
     perSnapshotNewest: summarize(newest),
     perSnapshotOldestBound: summarize(oldestBound),
     perEvent: summarize(perEvent),
