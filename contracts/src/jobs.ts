@@ -24,7 +24,10 @@ export interface JobPayloads {
   'points.sweep': Record<string, never>;
   /** 00:00 SHOW_TIMEZONE: tells connected clients (LiveEvent `points-reset`) to refresh their available points. */
   'points.daily-reset': Record<string, never>;
+  /** Deletes sessions that expired or were revoked more than `olderThanDays` days ago. */
+  'sessions.purge': { olderThanDays: number };
 }
+
 export type JobName = keyof JobPayloads;
 
 /** Which queue each job runs on. */
@@ -35,6 +38,7 @@ export const JOB_QUEUES: { [K in JobName]: QueueName } = {
   'points.award-share': QUEUE_NAMES.points,
   'points.sweep': QUEUE_NAMES.points,
   'points.daily-reset': QUEUE_NAMES.points,
+  'sessions.purge': QUEUE_NAMES.maintenance,
 };
 
 /** Deterministic BullMQ job ids (BullMQ refuses ':' in custom ids, hence the dots). */

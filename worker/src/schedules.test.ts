@@ -48,12 +48,23 @@ describe('job schedules', () => {
     });
   });
 
+  it('purges ended sessions nightly at 04:30 in SHOW_TIMEZONE, keeping 30 days', async () => {
+    await registerSchedules(queues, config, logger);
+    const byId = new Map((await queues.get('maintenance')!.getJobSchedulers()).map((s) => [s.key, s]));
+    expect(byId.get('sessions.purge')).toMatchObject({
+      name: 'sessions.purge',
+      pattern: '30 4 * * *',
+      tz: 'America/Mexico_City',
+      template: { data: { olderThanDays: 30 } },
+    });
+  });
+
   it('is idempotent and drops schedulers that are no longer defined', async () => {
     const queue = queues.get('maintenance')!;
     await queue.upsertJobScheduler('reports.retired', { every: 60_000 }, { name: 'reports.aggregate-recent-days', data: { days: 1 } });
     await registerSchedules(queues, config, logger);
     await registerSchedules(queues, config, logger);
     const keys = (await queue.getJobSchedulers()).map((s) => s.key).sort();
-    expect(keys).toEqual(['reports.aggregate-today', 'reports.aggregate-yesterday']);
+    expect(keys).toEqual(['reports.aggregate-today', 'reports.aggregate-yesterday', 'sessions.purge']);
   });
 });

@@ -47,6 +47,13 @@ export function scheduleDefinitions(config: Config): ScheduleDefinition[] {
       data: {},
       repeat: { pattern: '0 0 * * *', tz: config.showTimezone },
     },
+    {
+      // Ended sessions are kept 30 days, then deleted, at a quiet hour.
+      id: 'sessions.purge',
+      name: 'sessions.purge',
+      data: { olderThanDays: 30 },
+      repeat: { pattern: '30 4 * * *', tz: config.showTimezone },
+    },
   ];
 }
 

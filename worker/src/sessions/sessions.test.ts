@@ -1,0 +1,48 @@
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import { schema } from '@tribuna/drizzle';
+import { testDatabase, truncateAll } from '../../../test/support/db.ts';
+import { testConfig } from '../../../test/support/env.ts';
+import { buildUser } from '../../../test/support/factories.ts';
+import type { JobContext } from '../context.ts';
+import { InvalidPayloadError } from '../errors.ts';
+import { sessionJobs } from './jobs.ts';
+
+const DAY = 86_400_000;
+const database = testDatabase();
+const ctx: JobContext = { db: database.db, config: testConfig(), logger: pino({ level: 'silent' }), publish: async () => 0 };
+
+beforeEach(async () => {
+  await truncateAll(database);
+});
+afterAll(async () => {
+  await database.close();
+});
+
+describe('sessions.purge', () => {
+  it('deletes sessions that ended more than N days ago and keeps the rest', async () => {
+    const user = await buildUser(database.db);
+    const now = Date.now();
+    const row = (id: string, expiresAt: number, revokedAt: number | null = null) => ({
+      id,
+      userId: user.id,
+      expiresAt: new Date(expiresAt),
+      revokedAt: revokedAt === null ? null : new Date(revokedAt),
+    });
+    await database.db.insert(schema.sessions).values([
+      row('live', now + 14 * DAY),
+      row('expired-recently', now - 5 * DAY),
+      row('expired-long-ago', now - 40 * DAY),
+      row('revoked-recently', now + 10 * DAY, now - DAY),
+      row('revoked-long-ago', now + 10 * DAY, now - 31 * DAY),
+    ]);
+
+    expect(await sessionJobs['sessions.purge']({ olderThanDays: 30 }, ctx)).toEqual({ deleted: 2 });
+    const left = (await database.db.select({ id: schema.sessions.id }).from(schema.sessions)).map((r) => r.id).sort();
+    expect(left).toEqual(['expired-recently', 'live', 'revoked-recently']);
+  });
+
+  it('refuses a payload without a sensible number of days', async () => {
+    await expect(sessionJobs['sessions.purge']({ olderThanDays: 0 }, ctx)).rejects.toThrow(InvalidPayloadError);
+  });
+});
