@@ -7,7 +7,8 @@ COPY drizzle/package.json drizzle/
 COPY server/package.json server/
 COPY worker/package.json worker/
 COPY web/package.json web/
-RUN npm ci --no-audit --no-fund
+# Same fallback as .ci/run: the lock omits optional builds for other platforms.
+RUN npm ci --no-audit --no-fund || npm install --no-audit --no-fund
 COPY . .
 RUN npm run build -w web && mkdir -p data/media && chown -R node:node data
 
