@@ -1,4 +1,5 @@
-# One image for both processes: `npm run start:server` (default) or `npm run start:worker`.
+# One image for both processes: the server (default) or the worker. Node runs them directly (not
+# through npm) so SIGTERM reaches the process and it shuts down gracefully.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -18,4 +19,4 @@ WORKDIR /app
 COPY --from=build /app /app
 EXPOSE 3000
 USER node
-CMD ["npm", "run", "start:server"]
+CMD ["node", "--import", "tsx", "server/src/main.ts"]
