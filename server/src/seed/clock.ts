@@ -1,16 +1,13 @@
 // Time and randomness for the demo data: relative to "now", days in SHOW_TIMEZONE, reproducible.
+import { addDays, showDayOf } from '../votes/showDay.ts';
 
 const HOUR = 3_600_000;
 
 export class DemoClock {
-  private readonly dayFormat: Intl.DateTimeFormat;
-
   constructor(
     readonly now: Date,
     readonly timeZone: string,
-  ) {
-    this.dayFormat = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-  }
+  ) {}
 
   hoursAgo(hours: number): Date {
     return new Date(this.now.getTime() - hours * HOUR);
@@ -26,14 +23,12 @@ export class DemoClock {
 
   /** Calendar day (YYYY-MM-DD) of an instant in the show's time zone. */
   dayOf(date: Date): string {
-    return this.dayFormat.format(date);
+    return showDayOf(this.timeZone, date);
   }
 
   /** Today's calendar day shifted by `offset` days (negative = past). */
   dayFromToday(offset: number): string {
-    const d = new Date(`${this.dayOf(this.now)}T12:00:00Z`);
-    d.setUTCDate(d.getUTCDate() + offset);
-    return d.toISOString().slice(0, 10);
+    return addDays(this.dayOf(this.now), offset);
   }
 
   year(): number {
