@@ -1,14 +1,13 @@
 // Roles on the server: the admin guard of /api/admin/*, suspension, REQUIRE_ADMIN_MFA.
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { schema } from '@tribuna/drizzle';
 import type { Database } from '@tribuna/drizzle/client';
-import { testDatabase, truncateAll } from '../../../test/support/db.ts';
-import { testConfig } from '../../../test/support/env.ts';
 import { buildUser } from '../../../test/support/factories.ts';
-import { buildApp, type App } from '../app.ts';
+import type { App } from '../app.ts';
 import { hasRole } from '../plugins/auth.ts';
 import { asUser, signIn, XHR } from '../testing/sessions.ts';
+import { useTestApp } from '../testing/harness.ts';
 
 describe('role rule', () => {
   it('admin passes any requirement, moderator only a moderator requirement', () => {
@@ -25,18 +24,7 @@ describe('role rule', () => {
 describe('/api/admin/*', () => {
   let app: App;
   let database: Database;
-
-  beforeAll(async () => {
-    app = await buildApp(testConfig());
-    database = testDatabase();
-  });
-  beforeEach(async () => {
-    await truncateAll(database);
-  });
-  afterAll(async () => {
-    await app.close();
-    await database.close();
-  });
+  useTestApp({}, (ready) => ({ app, database } = ready));
 
   const suspend = (userId: string, headers: Record<string, string>) =>
     app.inject({ method: 'POST', url: `/api/admin/users/${userId}/suspend`, headers });
@@ -137,18 +125,7 @@ describe('/api/admin/*', () => {
 describe('/api/admin/* with REQUIRE_ADMIN_MFA', () => {
   let app: App;
   let database: Database;
-
-  beforeAll(async () => {
-    app = await buildApp(testConfig({ REQUIRE_ADMIN_MFA: '1' }));
-    database = testDatabase();
-  });
-  beforeEach(async () => {
-    await truncateAll(database);
-  });
-  afterAll(async () => {
-    await app.close();
-    await database.close();
-  });
+  useTestApp({ REQUIRE_ADMIN_MFA: '1' }, (ready) => ({ app, database } = ready));
 
   const unsuspend = (userId: string, headers: Record<string, string>) =>
     app.inject({ method: 'POST', url: `/api/admin/users/${userId}/unsuspend`, headers });

@@ -1,12 +1,12 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '@tribuna/drizzle';
 import type { Database } from '@tribuna/drizzle/client';
-import { testDatabase, truncateAll } from '../../../test/support/db.ts';
 import { testConfig } from '../../../test/support/env.ts';
 import { buildUser } from '../../../test/support/factories.ts';
 import { buildApp, type App } from '../app.ts';
 import { asUser, sessionCookieOf, signIn } from '../testing/sessions.ts';
+import { useTestApp } from '../testing/harness.ts';
 
 describe('GET /api/me without a session', () => {
   let app: App;
@@ -27,18 +27,7 @@ describe('GET /api/me without a session', () => {
 describe('DELETE /api/me (account deletion)', () => {
   let app: App;
   let database: Database;
-
-  beforeAll(async () => {
-    app = await buildApp(testConfig());
-    database = testDatabase();
-  });
-  beforeEach(async () => {
-    await truncateAll(database);
-  });
-  afterAll(async () => {
-    await app.close();
-    await database.close();
-  });
+  useTestApp({}, (ready) => ({ app, database } = ready));
 
   async function userWithEverything() {
     const user = await buildUser(database.db, {

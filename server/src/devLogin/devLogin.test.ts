@@ -1,29 +1,18 @@
 // Development sign-in (DEV_LOGIN).
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '@tribuna/drizzle';
 import type { Database } from '@tribuna/drizzle/client';
-import { testDatabase, truncateAll } from '../../../test/support/db.ts';
 import { testConfig } from '../../../test/support/env.ts';
 import { buildUser } from '../../../test/support/factories.ts';
 import { buildApp, type App } from '../app.ts';
 import { sessionCookieHeader, signIn, XHR } from '../testing/sessions.ts';
+import { useTestApp } from '../testing/harness.ts';
 
 describe('development sign-in (DEV_LOGIN on)', () => {
   let app: App;
   let database: Database;
-
-  beforeAll(async () => {
-    app = await buildApp(testConfig({ DEV_LOGIN: '1' }));
-    database = testDatabase();
-  });
-  beforeEach(async () => {
-    await truncateAll(database);
-  });
-  afterAll(async () => {
-    await app.close();
-    await database.close();
-  });
+  useTestApp({ DEV_LOGIN: '1' }, (ready) => ({ app, database } = ready));
 
   const login = (payload: unknown, headers: Record<string, string> = {}) =>
     app.inject({ method: 'POST', url: '/api/auth/dev/login', headers: { ...XHR, ...headers }, payload: payload as object });

@@ -1,28 +1,16 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { schema } from '@tribuna/drizzle';
 import type { Database } from '@tribuna/drizzle/client';
-import { testDatabase, truncateAll } from '../../../test/support/db.ts';
-import { testConfig } from '../../../test/support/env.ts';
-import { buildApp, type App } from '../app.ts';
+import type { App } from '../app.ts';
+import { useTestApp } from '../testing/harness.ts';
+import { XHR } from '../testing/sessions.ts';
 
 const view = { path: '/terminos', referrer: 'https://www.google.com/', sessionId: 'sess_abc12345', deviceType: 'mobile' };
-const XHR = { 'x-requested-with': 'tribuna' };
 
 describe('POST /api/page-views', () => {
   let app: App;
   let database: Database;
-
-  beforeAll(async () => {
-    app = await buildApp(testConfig({ PUBLIC_URL: 'https://tribuna.example' }));
-    database = testDatabase();
-  });
-  beforeEach(async () => {
-    await truncateAll(database);
-  });
-  afterAll(async () => {
-    await app.close();
-    await database.close();
-  });
+  useTestApp({ PUBLIC_URL: 'https://tribuna.example' }, (ready) => ({ app, database } = ready));
 
   const stored = () => database.db.select().from(schema.pageViews);
 

@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { schema } from '@tribuna/drizzle';
 import type { Database } from '@tribuna/drizzle/client';
 import type { HomePollResponse, Poll, PollListResponse, PollResults } from '@tribuna/contracts/api/polls';
-import { testDatabase, truncateAll } from '../../../test/support/db.ts';
-import { testConfig } from '../../../test/support/env.ts';
 import { buildPoll, buildUser } from '../../../test/support/factories.ts';
-import { buildApp, type App } from '../app.ts';
+import type { App } from '../app.ts';
+import { useTestApp } from '../testing/harness.ts';
 
 const HOUR = 3_600_000;
 const ago = (ms: number) => new Date(Date.now() - ms);
@@ -15,18 +14,7 @@ const inFuture = (ms: number) => new Date(Date.now() + ms);
 describe('polls API', () => {
   let app: App;
   let database: Database;
-
-  beforeAll(async () => {
-    app = await buildApp(testConfig());
-    database = testDatabase();
-  });
-  beforeEach(async () => {
-    await truncateAll(database);
-  });
-  afterAll(async () => {
-    await app.close();
-    await database.close();
-  });
+  useTestApp({}, (ready) => ({ app, database } = ready));
 
   const get = async <T>(url: string, status = 200): Promise<T> => {
     const res = await app.inject({ method: 'GET', url });

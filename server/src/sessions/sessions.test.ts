@@ -1,6 +1,6 @@
 // Cookie sessions: resolution, rolling refresh, expiry, sign-out, the session endpoint.
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '@tribuna/drizzle';
 import type { Database } from '@tribuna/drizzle/client';
 import { testDatabase, truncateAll } from '../../../test/support/db.ts';
@@ -10,24 +10,14 @@ import { buildApp, type App } from '../app.ts';
 import { sessionCookieOf, signIn, waitForSessionEviction, XHR } from '../testing/sessions.ts';
 import { sessionCache } from './cache.ts';
 import { SESSION_REFRESH_THRESHOLD_MS, SESSION_TTL_MS } from './constants.ts';
+import { useTestApp } from '../testing/harness.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 
 describe('sessions', () => {
   let app: App;
   let database: Database;
-
-  beforeAll(async () => {
-    app = await buildApp(testConfig());
-    database = testDatabase();
-  });
-  beforeEach(async () => {
-    await truncateAll(database);
-  });
-  afterAll(async () => {
-    await app.close();
-    await database.close();
-  });
+  useTestApp({}, (ready) => ({ app, database } = ready));
 
   const get = (url: string, cookie?: string) => app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
   const sessionRow = async (id: string) => (await database.db.select().from(schema.sessions).where(eq(schema.sessions.id, id)))[0]!;
