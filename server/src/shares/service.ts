@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { VOTE_MESSAGES, type SharePlatform, type ShareResponse } from '@tribuna/contracts/api/votes';
 import { pointsJobIds } from '@tribuna/contracts/jobs';
 import type { DbOrTx } from '@tribuna/drizzle/client';
-import { HttpError, notFound } from '../http/errors.ts';
+import { conflict, notFound } from '../http/errors.ts';
 import type { Enqueue } from '../plugins/queues.ts';
 import { DEFAULT_POINTS_CONFIG } from '../polls/presenter.ts';
 import { findPublicPoll } from '../polls/repository.ts';
@@ -38,7 +38,7 @@ export async function sharePoll(
     pointsEarned: poll.bonusForSharing ?? DEFAULT_POINTS_CONFIG.bonusForSharing,
     shareDay: showDayOf(ctx.timeZone, now),
   });
-  if (!row) throw new HttpError(409, VOTE_MESSAGES.alreadyShared);
+  if (!row) throw conflict(VOTE_MESSAGES.alreadyShared);
   if (row.pointsEarned > 0) {
     const payload = { shareId: row.id };
     await ctx.enqueue('points.award-share', payload, { jobId: pointsJobIds.awardShare(payload) }).catch((err: unknown) => {

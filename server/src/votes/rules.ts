@@ -1,5 +1,6 @@
 import { VOTE_MESSAGES, type CastVoteInput } from '@tribuna/contracts/api/votes';
-import { badRequest, HttpError, notFound } from '../http/errors.ts';
+import { badRequest, conflict, HttpError, notFound } from '../http/errors.ts';
+import { effectiveStatus } from '../polls/presenter.ts';
 import type { VotingPoll } from './pollCache.ts';
 import { startOfToday } from './showDay.ts';
 
@@ -11,13 +12,12 @@ export function pointsWindowStart(poll: Pick<VotingPoll, 'maxPointsPerUser' | 'd
   return isPointsPoll(poll) && poll.dailyReset ? startOfToday(timeZone, now) : null;
 }
 
-export const conflict = (message: string) => new HttpError(409, message);
 export const voteFailed = () => new HttpError(503, VOTE_MESSAGES.voteFailed);
 
 /** The server decides: only an active poll whose end date has not passed takes votes. */
 export function assertOpen(poll: VotingPoll | null, now: Date): asserts poll is VotingPoll {
   if (!poll) throw notFound(VOTE_MESSAGES.pollNotFound);
-  if (poll.status !== 'active' || (poll.endDate !== null && poll.endDate.getTime() <= now.getTime())) {
+  if (effectiveStatus(poll, now) !== 'active') {
     throw conflict(VOTE_MESSAGES.pollClosed);
   }
 }
