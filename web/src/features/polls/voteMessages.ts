@@ -1,13 +1,8 @@
-/**
- * The spec's voting and sharing texts (§5, §8). The contracts keep the same strings in
- * VOTE_MESSAGES, a module that also builds schemas at runtime; the bundle gets this copy instead.
- */
+import { VOTE_MESSAGES as SPEC_MESSAGES } from '@tribuna/contracts/voteMessages';
+
+/** The spec's voting texts (§5, §8), shared with the server, plus the form's own Spanish labels. */
 export const VOTE_MESSAGES = {
-  selectOption: 'Por favor selecciona una opción',
-  assignPoint: 'Por favor asigna al menos 1 punto',
-  tooManyPoints: (n: number) => `No puedes asignar más de ${n} puntos`,
-  voteFailed: 'Error al votar',
-  pollClosed: 'La encuesta está cerrada',
+  ...SPEC_MESSAGES,
   voted: '¡Voto registrado!',
   votingClosed: 'Votación cerrada',
 } as const;

@@ -1,0 +1,13 @@
+// Dependency-free, so the web bundle imports the same strings the server answers with.
+
+/** The messages the spec shows for voting and sharing. */
+export const VOTE_MESSAGES = {
+  selectOption: 'Por favor selecciona una opción',
+  assignPoint: 'Por favor asigna al menos 1 punto',
+  tooManyPoints: (n: number) => `No puedes asignar más de ${n} puntos`,
+  voteFailed: 'Error al votar',
+  pollClosed: 'La encuesta está cerrada',
+  foreignOption: 'La opción no pertenece a esta encuesta',
+  pollNotFound: 'Poll not found',
+  alreadyShared: 'You have already shared this poll today',
+} as const;
