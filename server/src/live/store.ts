@@ -10,6 +10,7 @@ import { loadLiveTotals } from './repository.ts';
 import { defineLiveCommands, LIVE_TTL_MS, type LiveCommands } from './scripts.ts';
 import { isComplete, snapshotFromHash, type TotalsHash } from './snapshot.ts';
 import type { LiveRecorder } from './types.ts';
+import type { PollStatus } from '@tribuna/contracts/api/polls';
 
 export interface LiveStoreOptions {
   /** Live totals of a poll nobody votes on or watches expire after this; they rebuild on demand. */
@@ -122,7 +123,7 @@ export class LiveStore implements LiveRecorder {
     }
   }
 
-  async publishPollStatus(pollId: string, status: 'draft' | 'active' | 'closed', isFeatured: boolean): Promise<void> {
+  async publishPollStatus(pollId: string, status: PollStatus, isFeatured: boolean): Promise<void> {
     await this.publish({ kind: 'poll-status', pollId, status, isFeatured });
   }
 

@@ -1,5 +1,7 @@
 // The demo community: fictional show, contestants and fans (any resemblance is coincidental).
 import type { SceneKind } from './images.ts';
+import type { Role } from '@tribuna/contracts/roles';
+import type { GROUP_ROLES } from '@tribuna/drizzle/schema/wall';
 
 export const DEMO_ADMIN_USERNAME = 'admin';
 export const DEMO_MODERATOR_USERNAME = 'mod_lucia';
@@ -29,7 +31,7 @@ export interface DemoUser {
   username: string;
   displayName: string;
   bio: string;
-  role: 'admin' | 'moderator' | 'user';
+  role: Role;
   joinedDaysAgo: number;
   banner?: string;
 }
@@ -153,7 +155,7 @@ export interface DemoGroup {
   description: string;
   privacy: 'public' | 'private';
   /** First member is the group's admin. */
-  members: { username: string; role: 'admin' | 'moderator' | 'member' }[];
+  members: { username: string; role: (typeof GROUP_ROLES)[number] }[];
 }
 
 export const GROUPS: DemoGroup[] = [

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DemoData, PlanContext } from './plan.ts';
+import type { PollStatus } from '@tribuna/contracts/api/polls';
 
 export type PollKey = 'featured' | 'points' | 'closed' | 'custom' | 'draft';
 
@@ -7,7 +8,7 @@ export interface PlannedPoll {
   key: PollKey;
   id: string;
   title: string;
-  status: 'draft' | 'active' | 'closed';
+  status: PollStatus;
   /** Votes are placed between these instants. */
   votingFrom: Date;
   votingUntil: Date;
