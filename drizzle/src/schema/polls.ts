@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, pgTable, text, timestamp, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { POLL_STATUSES } from '@tribuna/contracts/api/polls';
 import { contestants, seasons } from './catalog.ts';
 import { createdAt, id, lengthBetween, oneOf, updatedAt } from './columns.ts';
@@ -54,6 +54,8 @@ export const pollOptions = pgTable(
     check('poll_options_contestant_or_text', sql`NOT (${t.contestantId} IS NOT NULL AND ${t.text} IS NOT NULL)`),
     check('poll_options_order', sql`${t.order} >= 0`),
     uniqueIndex('poll_options_poll_order_uq').on(t.pollId, t.order),
+    // Target of votes' (poll_id, option_id) foreign key: a vote's option belongs to its poll.
+    unique('poll_options_poll_id_id_uq').on(t.pollId, t.id),
   ],
 );
 

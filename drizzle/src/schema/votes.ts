@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, date, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, check, date, foreignKey, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { SHARE_PLATFORMS } from '@tribuna/contracts/api/votes';
 import { createdAt, id, oneOf } from './columns.ts';
 import { pollOptions, polls } from './polls.ts';
@@ -10,12 +10,10 @@ export const votes = pgTable(
   {
     // Identity rather than uuid: votes are the hottest insert path.
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    pollId: uuid('poll_id')
-      .notNull()
-      .references(() => polls.id, { onDelete: 'cascade' }),
-    optionId: uuid('option_id')
-      .notNull()
-      .references(() => pollOptions.id, { onDelete: 'cascade' }),
+    // (poll_id, option_id) references the option of that poll (see below), which in turn
+    // references the poll: one foreign-key check per vote instead of two, and a stronger one.
+    pollId: uuid('poll_id').notNull(),
+    optionId: uuid('option_id').notNull(),
     userId: uuid('user_id')
       .notNull()
       .references(() => profiles.id, { onDelete: 'cascade' }),
@@ -25,6 +23,11 @@ export const votes = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    foreignKey({
+      name: 'votes_option_of_poll_fk',
+      columns: [t.pollId, t.optionId],
+      foreignColumns: [pollOptions.pollId, pollOptions.id],
+    }).onDelete('cascade'),
     check('votes_points_positive', sql`${t.points} >= 1`),
     check('votes_fingerprint_len', sql`char_length(${t.deviceFingerprint}) <= 128`),
     check('votes_user_agent_len', sql`char_length(${t.userAgent}) <= 512`),

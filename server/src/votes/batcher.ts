@@ -9,17 +9,17 @@ import * as repo from './repository.ts';
 import { isPointsPoll, pointsWindowStart, voteFailed, type Allocation } from './rules.ts';
 
 // Micro-batching vote writer ("group commit"). Requests hand over an already validated command and
-// wait; a flusher takes everything queued (up to maxBatchSize) and applies it in ONE transaction:
+// wait; a flusher takes everything queued (up to maxBatchSize) and applies it in ONE transaction,
+// sent as ONE round trip (BEGIN, lock, batch statement and COMMIT pipelined on one connection):
 //
 //   1. advisory locks on every (user, poll) of the batch, in ascending key order (no deadlocks);
-//   2. one read of the users' standing on those polls (points spent in the window) and their names
-//      (pipelined behind the locks: BEGIN, locks and reads are one round trip);
-//   3. every command checked in memory, in arrival order, so two commands of one user in one batch
-//      see each other; a command over its points is refused alone, it never aborts the transaction;
-//   4. one statement deleting the replaced single-choice votes and inserting every new row, with
-//      COMMIT pipelined behind it (the second and last round trip);
-//   5. after COMMIT, each request gets its own answer, then the after-commit work (live totals,
-//      award jobs) runs without holding any request.
+//   2. one statement (repository.writeVoteBatch) that reads the users' standing on those polls,
+//      decides every command in arrival order (two commands of one user in one batch see each
+//      other; a command over its points is refused alone, it never aborts the transaction),
+//      deletes the replaced single-choice votes, inserts every new row and answers all of it;
+//   3. after COMMIT, each request gets its own answer (the decisions replayed on the standing the
+//      statement read), then the after-commit work (live totals, award jobs) runs without holding
+//      any request.
 //
 // While a flush is in flight new commands queue up and go together in the next one; a second
 // flush may overlap the first once the queue has waited maxWaitMs or is full.
@@ -88,10 +88,6 @@ interface Ledger {
   options: Map<string, OptionStanding>;
   /** Points in the window (single choice: the current vote's point). */
   spent: number;
-  /** A single-choice vote in this batch replaces every earlier vote of the pair. */
-  replace: boolean;
-  /** The single-choice row to insert (the last command of the pair in the batch wins). */
-  singleChoiceRow: repo.NewVoteRow | null;
 }
 
 const keyOf = (userId: string, pollId: string) => `${userId}|${pollId}`;
@@ -243,102 +239,82 @@ export class VoteBatcher {
 
 /** Applies a batch of commands in one transaction; answers one outcome per command, in order. */
 export async function applyBatch(client: postgres.Sql, commands: VoteCommand[], timeZone: string, now: Date): Promise<BatchResult> {
-  return repo.pipelinedTransaction(client, async (tx) => {
-    const ledgers = new Map<string, Ledger>();
-    for (const command of commands) {
-      const id = keyOf(command.userId, command.poll.id);
-      if (!ledgers.has(id)) {
-        ledgers.set(id, {
-          key: { userId: command.userId, pollId: command.poll.id },
-          poll: command.poll,
-          options: new Map(),
-          spent: 0,
-          replace: false,
-          singleChoiceRow: null,
-        });
-      }
+  const ledgers = new Map<string, Ledger>();
+  for (const command of commands) {
+    const id = keyOf(command.userId, command.poll.id);
+    if (!ledgers.has(id)) {
+      ledgers.set(id, {
+        key: { userId: command.userId, pollId: command.poll.id },
+        poll: command.poll,
+        options: new Map(),
+        spent: 0,
+      });
     }
-    const ledgerList = [...ledgers.values()];
-    // First round trip: the locks, then (pipelined behind them) the reads they protect.
-    const [, standing, { profiles, now: votedAt }] = await Promise.all([
+  }
+  const rows: repo.VoteCommandRow[] = commands.map((command) => ({
+    userId: command.userId,
+    pollId: command.poll.id,
+    singleChoice: !isPointsPoll(command.poll),
+    maxPointsPerUser: command.poll.maxPointsPerUser,
+    since: pointsWindowStart(command.poll, timeZone, now),
+    allocations: command.allocations,
+    deviceFingerprint: command.deviceFingerprint,
+    userAgent: command.userAgent,
+  }));
+
+  // One round trip: BEGIN, the locks, the batch statement and COMMIT travel together.
+  const written = await repo.pipelinedTransaction(client, async (tx) => {
+    const [, result] = await Promise.all([
       repo.lockVoters(
         tx,
-        ledgerList.map((l) => l.key),
+        [...ledgers.values()].map((l) => l.key),
       ),
-      repo.readVoterState(
-        tx,
-        ledgerList.map((l) => ({ ...l.key, since: pointsWindowStart(l.poll, timeZone, now) })),
-      ),
-      repo.readVoterProfiles(tx, [...new Set(ledgerList.map((l) => l.key.userId))]),
-    ]);
-    for (const state of standing) {
-      const ledger = ledgers.get(keyOf(state.userId, state.pollId))!;
-      for (const option of state.options) ledger.options.set(option.optionId, option);
-      ledger.spent = spentOf(state);
-    }
-
-    const pointsRows: repo.NewVoteRow[] = [];
-    const decided: (HttpError | Ledger)[] = commands.map((command) => {
-      const ledger = ledgers.get(keyOf(command.userId, command.poll.id))!;
-      const rowOf = (a: Allocation): repo.NewVoteRow => ({
-        pollId: command.poll.id,
-        optionId: a.optionId,
-        userId: command.userId,
-        points: a.points,
-        deviceFingerprint: command.deviceFingerprint,
-        userAgent: command.userAgent,
-      });
-      if (!isPointsPoll(command.poll)) {
-        const allocation = command.allocations[0]!;
-        ledger.replace = true;
-        ledger.singleChoiceRow = rowOf(allocation);
-        ledger.options = new Map([[allocation.optionId, { optionId: allocation.optionId, points: 1, lastVotedAt: votedAt }]]);
-        ledger.spent = 1;
-        return ledger;
-      }
-      const wanted = command.allocations.reduce((sum, a) => sum + a.points, 0);
-      const available = Math.max(0, command.poll.maxPointsPerUser - ledger.spent);
-      if (wanted > available) return badRequest(VOTE_MESSAGES.tooManyPoints(available));
-      ledger.spent += wanted;
-      for (const allocation of command.allocations) {
-        const current = ledger.options.get(allocation.optionId);
-        ledger.options.set(allocation.optionId, {
-          optionId: allocation.optionId,
-          points: (current?.points ?? 0) + allocation.points,
-          lastVotedAt: votedAt,
-        });
-        pointsRows.push(rowOf(allocation));
-      }
-      return ledger;
-    });
-
-    // Second round trip: every delete and insert in one statement, then COMMIT.
-    const replaced = ledgerList.filter((l) => l.replace);
-    const newRows = [...pointsRows, ...replaced.map((l) => l.singleChoiceRow!)];
-    const [removed] = await Promise.all([
-      newRows.length > 0
-        ? repo.replaceAndInsertVotes(
-            tx,
-            replaced.map((l) => l.key),
-            newRows,
-          )
-        : Promise.resolve([]),
+      repo.writeVoteBatch(tx, rows),
       tx.commit(),
     ]);
-
-    const outcomes: Outcome[] = decided.map((d) =>
-      d instanceof HttpError
-        ? { ok: false, error: d }
-        : { ok: true, response: presentMyVotes(d.poll, d.options.values(), d.spent, timeZone, now) },
-    );
-    const accepted = new Set(decided.filter((d): d is Ledger => !(d instanceof HttpError)));
-    return {
-      outcomes,
-      votedAt,
-      changes: changesByPoll(newRows, removed, new Map(profiles.map((p) => [p.userId, p]))),
-      voters: [...accepted].map((l) => l.key),
-    };
+    return result;
   });
+
+  // The answers replay the statement's decisions on the standing it read.
+  const votedAt = written.now;
+  for (const state of written.standing) {
+    const ledger = ledgers.get(keyOf(state.userId, state.pollId));
+    if (!ledger) continue;
+    for (const option of state.options) ledger.options.set(option.optionId, option);
+    ledger.spent = spentOf(state);
+  }
+  const decided: (HttpError | Ledger)[] = commands.map((command, i) => {
+    const ledger = ledgers.get(keyOf(command.userId, command.poll.id))!;
+    const decision = written.decisions[i]!;
+    if (!isPointsPoll(command.poll)) {
+      const allocation = command.allocations[0]!;
+      ledger.options = new Map([[allocation.optionId, { optionId: allocation.optionId, points: 1, lastVotedAt: votedAt }]]);
+      ledger.spent = 1;
+      return ledger;
+    }
+    if (!decision.accepted) return badRequest(VOTE_MESSAGES.tooManyPoints(decision.available ?? 0));
+    for (const allocation of command.allocations) {
+      const current = ledger.options.get(allocation.optionId);
+      ledger.spent += allocation.points;
+      ledger.options.set(allocation.optionId, {
+        optionId: allocation.optionId,
+        points: (current?.points ?? 0) + allocation.points,
+        lastVotedAt: votedAt,
+      });
+    }
+    return ledger;
+  });
+
+  const outcomes: Outcome[] = decided.map((d) =>
+    d instanceof HttpError ? { ok: false, error: d } : { ok: true, response: presentMyVotes(d.poll, d.options.values(), d.spent, timeZone, now) },
+  );
+  const accepted = new Set(decided.filter((d): d is Ledger => !(d instanceof HttpError)));
+  return {
+    outcomes,
+    votedAt,
+    changes: changesByPoll(written.added, written.removed, new Map(written.profiles.map((p) => [p.userId, p]))),
+    voters: [...accepted].map((l) => l.key),
+  };
 }
 
 /** Points counted against the maximum: those of the window, or every point the user has on the poll. */
@@ -347,8 +323,8 @@ export function spentOf(state: repo.VoterState): number {
 }
 
 function changesByPoll(
-  added: repo.NewVoteRow[],
-  removed: repo.RemovedVoteRow[],
+  added: repo.VoteRow[],
+  removed: repo.VoteRow[],
   profiles: Map<string, repo.VoterProfile>,
 ): CommittedVotes[] {
   const byPoll = new Map<string, CommittedVotes>();

@@ -54,7 +54,7 @@ export async function pipelinedTransaction<T>(client: postgres.Sql, body: (tx: P
         return track(statement as unknown as Promise<R[]>);
       },
       commit: async () => {
-        const result = await track(conn.unsafe('COMMIT').execute());
+        const result = await track(conn.unsafe(COMMIT_NOW).execute());
         // An earlier failure turns COMMIT into ROLLBACK without an error of its own.
         if (result.command !== 'COMMIT') throw new Error(`transaction ended with ${result.command}`);
         committed = true;
@@ -71,6 +71,11 @@ export async function pipelinedTransaction<T>(client: postgres.Sql, body: (tx: P
     if (!connectionLost) conn.release();
   }
 }
+
+// postgres.js holds writes shorter than 1 KiB until setImmediate (to coalesce small queries), i.e.
+// behind every callback of the current event-loop turn: under load, several milliseconds in which
+// PostgreSQL sits idle. The COMMIT that ends a batch must go at once, so it is padded past that size.
+const COMMIT_NOW = `COMMIT /*${' '.repeat(1024)}*/`;
 
 /** postgres.js errors of the connection itself (no SQLSTATE): the server rolled the transaction back. */
 function isConnectionError(err: unknown): boolean {
@@ -200,70 +205,192 @@ export interface VoterProfile {
   avatarUrl: string | null;
 }
 
-/** Names and avatars of the batch's voters, plus the transaction's clock (the votes' created_at). */
-export async function readVoterProfiles(db: Runner, userIds: string[]): Promise<{ profiles: VoterProfile[]; now: Date }> {
-  const rows = await run<{
-    id: string;
-    display_name: string | null;
-    username: string | null;
-    avatar_url: string | null;
-    now_ms: number;
-  }>(db, sql`
-    SELECT (extract(epoch FROM now()) * 1000)::float8 AS now_ms, p.id, p.display_name, p.username, p.avatar_url
-    FROM json_array_elements_text(${JSON.stringify(userIds)}::json) AS ids(id)
-    LEFT JOIN LATERAL (
-      SELECT id, display_name, username, avatar_url FROM ${profiles} WHERE id = ids.id::uuid LIMIT 1
-    ) AS p ON true`);
-  const now = new Date(rows[0]?.now_ms ?? Date.now());
-  return {
-    now,
-    profiles: rows
-      .filter((r) => r.id !== null)
-      .map((r) => ({ userId: r.id, displayName: r.display_name, username: r.username, avatarUrl: r.avatar_url })),
-  };
-}
-
-export interface NewVoteRow {
-  pollId: string;
-  optionId: string;
+/** One vote command of a batch, already checked against its poll (mode, options, open). */
+export interface VoteCommandRow {
   userId: string;
-  points: number;
+  pollId: string;
+  /** Single choice: the pair's earlier votes are replaced; the last command of the pair wins. */
+  singleChoice: boolean;
+  maxPointsPerUser: number;
+  /** Start of the points window (daily reset); null when every point on the poll counts. */
+  since: Date | null;
+  /** Positive points per distinct option (single choice: one entry worth 1). */
+  allocations: { optionId: string; points: number }[];
   deviceFingerprint: string;
   userAgent: string | null;
 }
 
-export interface RemovedVoteRow {
+/** Whether a command was written and, for a points command, what its user had left at its turn. */
+export interface CommandDecision {
+  accepted: boolean;
+  /** Points available when the command's turn came (points polls only). */
+  available: number | null;
+}
+
+export interface VoteRow {
   pollId: string;
   optionId: string;
   userId: string;
   points: number;
 }
 
+export interface BatchWrite {
+  /** The transaction's clock: created_at of the inserted votes. */
+  now: Date;
+  /** Each (user, poll) before the batch. */
+  standing: VoterState[];
+  /** One per command, in the batch's order. */
+  decisions: CommandDecision[];
+  added: VoteRow[];
+  removed: VoteRow[];
+  profiles: VoterProfile[];
+}
+
+/** The batch statement's answer: JSON arrays of positional tuples (cheaper to build than objects). */
+interface BatchWriteRow extends Record<string, unknown> {
+  now_ms: number;
+  /** [user, poll, points in the window or null] */
+  standing: string | [string, string, number | null][] | null;
+  /** [user, poll, option, points, last voted (ms)] */
+  tallies: string | [string, string, string, number, number][] | null;
+  /** [accepted, available at its turn or null], in command order */
+  decided: string | [boolean, number | null][] | null;
+  /** [user, poll, option, points] */
+  added: string | [string, string, string, number][] | null;
+  removed: string | [string, string, string, number][] | null;
+  /** [user, display name, username, avatar] */
+  profiles: string | [string, string | null, string | null, string | null][] | null;
+}
+
+const jsonList = <T>(value: string | T[] | null): T[] => (value === null ? [] : typeof value === 'string' ? (JSON.parse(value) as T[]) : value);
+
 /**
- * One statement for the whole batch: deletes every vote of the `replace` pairs (single-choice
- * re-votes) and inserts `rows`. Both see the same snapshot, so the delete never touches the rows
- * inserted beside it. Answers the deleted rows.
+ * A whole batch in ONE statement, so that with the lock before it and COMMIT behind it a batch is
+ * a single round trip. It reads each (user, poll)'s standing (vote_tallies, and the points of the
+ * window when the poll resets daily), decides every command in arrival order (a recursive fold per
+ * pair: a points command is written only if its points fit in what is left, and a refused one
+ * costs nothing, so a smaller one after it may still fit; single-choice commands always pass and
+ * the pair's last one replaces every earlier vote), deletes the replaced votes, inserts the new
+ * rows and answers all of it, with the voters' names, as JSON. Every part sees the snapshot taken
+ * after the lock statement, i.e. the state no other writer of these pairs can change until COMMIT.
+ * The replace part is left out when no command is single choice (its statement trigger would still
+ * fire).
  */
-export async function replaceAndInsertVotes(db: Runner, replace: VoterKey[], rows: NewVoteRow[]): Promise<RemovedVoteRow[]> {
-  const replaceJson = JSON.stringify(replace.map((k) => ({ u: k.userId, p: k.pollId })));
-  const rowsJson = JSON.stringify(
-    rows.map((r) => ({ p: r.pollId, o: r.optionId, u: r.userId, pts: r.points, fp: r.deviceFingerprint, ua: r.userAgent })),
+export async function writeVoteBatch(db: Runner, commands: VoteCommandRow[]): Promise<BatchWrite> {
+  const json = JSON.stringify(
+    commands.map((c, i) => ({
+      i,
+      u: c.userId,
+      p: c.pollId,
+      single: c.singleChoice,
+      max: c.maxPointsPerUser,
+      s: c.since?.toISOString() ?? null,
+      a: c.allocations.map((a) => ({ o: a.optionId, pts: a.points })),
+      fp: c.deviceFingerprint,
+      ua: c.userAgent,
+    })),
   );
-  const removed = await run<{ poll_id: string; option_id: string; user_id: string; points: number }>(db, sql`
-    WITH removed AS (
+  const replacing = commands.some((c) => c.singleChoice);
+  const removedCte = replacing
+    ? sql`
+    removed AS (
       -- By primary key, found through the (user, poll) index: never a scan of the votes table.
       DELETE FROM ${votes} v
       WHERE v.id = ANY (ARRAY(
-        SELECT x.id FROM json_to_recordset(${replaceJson}::json) AS d(u uuid, p uuid)
-        CROSS JOIN LATERAL (SELECT id FROM ${votes} WHERE user_id = d.u AND poll_id = d.p OFFSET 0) AS x
+        SELECT x.id FROM pair
+        CROSS JOIN LATERAL (SELECT id FROM ${votes} WHERE user_id = pair.u AND poll_id = pair.p OFFSET 0) AS x
+        WHERE pair.single
       ))
       RETURNING v.poll_id, v.option_id, v.user_id, v.points
-    ), added AS (
+    ),`
+    : sql``;
+  const removedJson = replacing
+    ? sql`(SELECT json_agg(json_build_array(user_id, poll_id, option_id, points)) FROM removed)`
+    : sql`NULL::json`;
+  const [row] = await run<BatchWriteRow>(db, sql`
+    WITH RECURSIVE cmd AS (
+      SELECT c.i, c.u, c.p, c.single, c.max, c.s, c.a, c.fp, c.ua,
+        (SELECT coalesce(sum(x.pts), 0) FROM json_to_recordset(c.a) AS x(o uuid, pts int))::int AS wanted,
+        row_number() OVER (PARTITION BY c.u, c.p ORDER BY c.i)::int AS rn,
+        count(*) OVER (PARTITION BY c.u, c.p)::int AS n
+      FROM json_to_recordset(${json}::json) AS c(i int, u uuid, p uuid, single boolean, max int, s timestamptz, a json, fp text, ua text)
+    ),
+    pair AS (
+      SELECT DISTINCT ON (u, p) u, p, single, max, s FROM cmd ORDER BY u, p
+    ),
+    tally AS (
+      SELECT pair.u, pair.p, t.option_id AS o, t.points, t.last_voted_at
+      FROM pair
+      CROSS JOIN LATERAL (
+        SELECT option_id, points, last_voted_at FROM ${voteTallies} WHERE user_id = pair.u AND poll_id = pair.p OFFSET 0
+      ) AS t
+    ),
+    standing AS (
+      SELECT pair.u, pair.p, pair.single, pair.max,
+        CASE WHEN pair.s IS NULL THEN NULL ELSE (
+          SELECT coalesce(sum(v.points), 0) FROM ${votes} v
+          WHERE v.user_id = pair.u AND v.poll_id = pair.p AND v.created_at >= pair.s
+        ) END::int AS window_spent,
+        coalesce(total.points, 0)::int AS total
+      FROM pair
+      LEFT JOIN (SELECT u, p, sum(points) AS points FROM tally GROUP BY u, p) AS total ON total.u = pair.u AND total.p = pair.p
+    ),
+    fold AS (
+      SELECT st.u, st.p, 0 AS rn, greatest(0, st.max - coalesce(st.window_spent, st.total)) AS remaining,
+        NULL::boolean AS accepted, NULL::int AS available
+      FROM standing st WHERE NOT st.single
+      UNION ALL
+      SELECT f.u, f.p, c.rn,
+        CASE WHEN c.wanted <= f.remaining THEN f.remaining - c.wanted ELSE f.remaining END,
+        c.wanted <= f.remaining,
+        f.remaining
+      FROM fold f JOIN cmd c ON c.u = f.u AND c.p = f.p AND c.rn = f.rn + 1
+    ),
+    decided AS (
+      SELECT c.i, c.single OR coalesce(f.accepted, false) AS accepted, f.available
+      FROM cmd c LEFT JOIN fold f ON f.u = c.u AND f.p = c.p AND f.rn = c.rn
+    ),
+    new_row AS (
+      SELECT c.i, c.p, x.o, c.u, x.pts, c.fp, c.ua
+      FROM cmd c
+      JOIN decided d ON d.i = c.i
+      CROSS JOIN LATERAL json_to_recordset(c.a) AS x(o uuid, pts int)
+      WHERE d.accepted AND (NOT c.single OR c.rn = c.n)
+    ),
+    ${removedCte}
+    added AS (
       INSERT INTO ${votes} (poll_id, option_id, user_id, points, device_fingerprint, user_agent)
-      SELECT r.p, r.o, r.u, r.pts, r.fp, r.ua
-      FROM json_to_recordset(${rowsJson}::json) AS r(p uuid, o uuid, u uuid, pts int, fp text, ua text)
-      RETURNING 1
+      SELECT p, o, u, pts, fp, ua FROM new_row ORDER BY i
+      RETURNING poll_id, option_id, user_id, points
     )
-    SELECT poll_id, option_id, user_id, points FROM removed`);
-  return removed.map((r) => ({ pollId: r.poll_id, optionId: r.option_id, userId: r.user_id, points: r.points }));
+    SELECT
+      date_part('epoch', now()) * 1000 AS now_ms,
+      (SELECT json_agg(json_build_array(u, p, window_spent)) FROM standing) AS standing,
+      (SELECT json_agg(json_build_array(u, p, o, points, date_part('epoch', last_voted_at) * 1000)) FROM tally) AS tallies,
+      (SELECT json_agg(json_build_array(accepted, available) ORDER BY i) FROM decided) AS decided,
+      (SELECT json_agg(json_build_array(user_id, poll_id, option_id, points)) FROM added) AS added,
+      ${removedJson} AS removed,
+      (SELECT json_agg(json_build_array(pr.id, pr.display_name, pr.username, pr.avatar_url))
+        FROM (SELECT DISTINCT u FROM pair) AS ids
+        JOIN LATERAL (SELECT id, display_name, username, avatar_url FROM ${profiles} WHERE id = ids.u LIMIT 1) AS pr ON true) AS profiles`);
+  if (!row) throw new Error('vote batch statement answered no row');
+
+  const standing = new Map<string, VoterState>();
+  for (const [userId, pollId, windowSpent] of jsonList(row.standing)) {
+    standing.set(`${userId}|${pollId}`, { userId, pollId, options: [], windowSpent });
+  }
+  for (const [userId, pollId, optionId, points, at] of jsonList(row.tallies)) {
+    standing.get(`${userId}|${pollId}`)?.options.push({ optionId, points, lastVotedAt: new Date(at) });
+  }
+  const decisions = jsonList(row.decided).map(([accepted, available]) => ({ accepted, available }));
+  if (decisions.length !== commands.length) throw new Error(`vote batch statement decided ${decisions.length} of ${commands.length} commands`);
+  const voteRow = ([userId, pollId, optionId, points]: [string, string, string, number]): VoteRow => ({ pollId, optionId, userId, points });
+  return {
+    now: new Date(row.now_ms),
+    standing: [...standing.values()],
+    decisions,
+    added: jsonList(row.added).map(voteRow),
+    removed: jsonList(row.removed).map(voteRow),
+    profiles: jsonList(row.profiles).map(([userId, displayName, username, avatarUrl]) => ({ userId, displayName, username, avatarUrl })),
+  };
 }
