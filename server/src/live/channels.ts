@@ -54,8 +54,9 @@ export class PollChannel {
   retryAt = 0;
   /** Pending voter changes may go out from then on. */
   votersDueAt = 0;
-  /** The newest snapshot, serialized once, and its seq. */
+  /** The newest snapshot, serialized once (and framed once, see frames.ts), and its seq. */
   payload: Buffer | null = null;
+  frame: Buffer | null = null;
   seq = -1;
   added: VoterChange[] = [];
   removed: { optionId: string; userId: string }[] = [];

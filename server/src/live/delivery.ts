@@ -1,4 +1,5 @@
 import { OPEN, SEND_TEXT, type PollChannel, type Viewer } from './channels.ts';
+import { sendFramed } from './frames.ts';
 
 export interface DeliveryCounters {
   /** Frames handed to sockets (snapshots, voters, statuses, resets, errors). */
@@ -32,7 +33,7 @@ export class Delivery {
   /** The channel's newest snapshot, or, on a slow socket, a note that it is owed. */
   snapshot(viewer: Viewer, channel: PollChannel): void {
     const socket = viewer.socket;
-    if (socket.readyState !== OPEN || !channel.payload) return;
+    if (socket.readyState !== OPEN || !channel.payload || !channel.frame) return;
     if (socket.bufferedAmount > this.settings.highWaterBytes) {
       (viewer.owed ??= new Set()).add(channel);
       this.owing.add(viewer);
@@ -41,19 +42,19 @@ export class Delivery {
       return;
     }
     viewer.owed?.delete(channel);
-    socket.send(channel.payload, SEND_TEXT);
+    sendFramed(socket, channel.payload, channel.frame);
     this.counters.framesSent++;
   }
 
   /** A voters message: skipped on a slow socket (the totals still arrive; the list resyncs over HTTP). */
-  voters(viewer: Viewer, payload: Buffer): void {
+  voters(viewer: Viewer, payload: Buffer, frame: Buffer): void {
     const socket = viewer.socket;
     if (socket.readyState !== OPEN) return;
     if (socket.bufferedAmount > this.settings.highWaterBytes) {
       this.counters.votersSkipped++;
       return;
     }
-    socket.send(payload, SEND_TEXT);
+    sendFramed(socket, payload, frame);
     this.counters.framesSent++;
   }
 
@@ -84,8 +85,8 @@ export class Delivery {
       }
       if (viewer.socket.bufferedAmount > highWaterBytes) continue;
       for (const channel of viewer.owed) {
-        if (channel.payload && channel.viewers.has(viewer)) {
-          viewer.socket.send(channel.payload, SEND_TEXT);
+        if (channel.payload && channel.frame && channel.viewers.has(viewer)) {
+          sendFramed(viewer.socket, channel.payload, channel.frame);
           this.counters.framesSent++;
         }
       }

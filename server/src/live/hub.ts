@@ -13,6 +13,7 @@ import { LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET } from '@tribuna/contracts/live';
 import type { PollAccess } from './access.ts';
 import { PollChannel, Viewer, type HubSocket } from './channels.ts';
 import { Delivery } from './delivery.ts';
+import { textFrame } from './frames.ts';
 
 export type { HubSocket } from './channels.ts';
 
@@ -345,6 +346,7 @@ export class LiveHub {
       this.schedule(channel);
     } else {
       channel.payload = null;
+      channel.frame = null;
       channel.seq = -1;
       channel.awaitingFirst.clear();
       channel.added = [];
@@ -419,6 +421,7 @@ export class LiveHub {
         if (snapshot.seq > channel.seq) {
           channel.seq = snapshot.seq;
           channel.payload = Buffer.from(JSON.stringify(snapshot));
+          channel.frame = textFrame(channel.payload);
           this.counters.snapshots++;
           channel.awaitingFirst.clear();
           for (const viewer of channel.viewers) this.delivery.snapshot(viewer, channel);
@@ -463,7 +466,8 @@ export class LiveHub {
       removed: removed.length > max ? removed.slice(-max) : removed,
     };
     const payload = Buffer.from(JSON.stringify(message));
-    for (const viewer of channel.viewers) this.delivery.voters(viewer, payload);
+    const frame = textFrame(payload);
+    for (const viewer of channel.viewers) this.delivery.voters(viewer, payload, frame);
   }
 
   private keepAlive(): void {
