@@ -41,7 +41,7 @@ class FakeSocket implements HubSocket {
 }
 
 /** A hub over an in-memory "Redis": `vote()` bumps the totals and emits the event. */
-function hubWithFakeTotals(settings: Partial<LiveHub['settings']> = {}) {
+function hubWithFakeTotals(settings: Partial<LiveHub['settings']> = {}, clock?: () => number) {
   const state = { seq: 1, votes: 0, reads: 0 };
   const hub = new LiveHub(
     {
@@ -52,6 +52,7 @@ function hubWithFakeTotals(settings: Partial<LiveHub['settings']> = {}) {
       checkAccess: async () => ({ visible: true, showResults: true }),
       invalidateAccess: () => undefined,
       log: silent,
+      clock,
     },
     { snapshotsPerSecond: 50, minSnapshotGapMs: 5, owedRetryMs: 10, ...settings },
   );
@@ -147,6 +148,43 @@ describe('live hub backpressure (fake sockets)', () => {
       lateness.push(Date.now() - at);
     }
     expect(Math.max(...lateness)).toBeLessThan(30);
+  });
+
+  it('spaces snapshots by how long their fan-out takes, so sends never take over the process', async () => {
+    // Each snapshot send "takes" 4 ms on a virtual clock: 10 viewers make a 40 ms fan-out, which at
+    // a 20% share allows one snapshot per 200 ms; the same flood without that cost is sent far more often.
+    const flood = async (costMs: number) => {
+      let virtualMs = 0;
+      const fake = hubWithFakeTotals({ snapshotsPerSecond: 50, snapshotBurst: 1, minSnapshotGapMs: 5, maxFanoutShare: 0.2 }, () => virtualMs);
+      const sockets = Array.from({ length: 10 }, () => {
+        const socket = new FakeSocket();
+        const send = socket.send.bind(socket);
+        socket.send = (data) => {
+          virtualMs += costMs;
+          send(data);
+        };
+        return socket;
+      });
+      try {
+        for (const socket of sockets) await fake.hub.subscribe(fake.hub.attach(socket, null), POLL);
+        await vi.waitFor(() => expect(sockets.every((s) => s.snapshots().length === 1)).toBe(true));
+        await sleep(250);
+        const before = sockets[0]!.snapshots().length;
+        for (let i = 0; i < 100; i++) {
+          fake.vote();
+          await sleep(10);
+        }
+        await vi.waitFor(() => expect(sockets.every((s) => s.snapshots().at(-1)?.seq === fake.state.seq)).toBe(true));
+        return sockets[0]!.snapshots().length - before;
+      } finally {
+        fake.hub.close();
+      }
+    };
+    const costly = await flood(4);
+    const free = await flood(0);
+    expect(costly).toBeGreaterThanOrEqual(3);
+    expect(costly).toBeLessThanOrEqual(9);
+    expect(free).toBeGreaterThan(2 * costly);
   });
 
   it('terminates sockets that stop answering pings', async () => {

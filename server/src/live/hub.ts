@@ -27,6 +27,13 @@ export interface HubSettings {
   snapshotBurst: number;
   /** Never two snapshots of a poll closer than this. */
   minSnapshotGapMs: number;
+  /**
+   * Share of this process's time a poll's snapshot fan-out may take: after a fan-out that took
+   * T ms the next one waits at least T / share. With many viewers (thousands of sends per
+   * snapshot) snapshots go out less often instead of the sends starving everything else the
+   * process does (taking votes, answering requests) and piling stale snapshots on the viewers.
+   */
+  maxFanoutShare: number;
   /** A socket with more than this queued is slow: it skips intermediate messages and owes the latest snapshot. */
   highWaterBytes: number;
   /** How often owed snapshots are retried on slow sockets. */
@@ -52,6 +59,7 @@ export const DEFAULT_HUB_SETTINGS: HubSettings = {
   snapshotsPerSecond: 10,
   snapshotBurst: 3,
   minSnapshotGapMs: 25,
+  maxFanoutShare: 0.3,
   highWaterBytes: 64 * 1024,
   owedRetryMs: 100,
   keepAliveMs: 30_000,
@@ -69,6 +77,8 @@ export interface HubDependencies {
   checkAccess(pollId: string): Promise<PollAccess>;
   invalidateAccess(pollId: string): void;
   log: FastifyBaseLogger;
+  /** Milliseconds clock timing the fan-outs (performance.now; a test may pass its own). */
+  clock?: () => number;
 }
 
 export interface HubStats {
@@ -111,12 +121,14 @@ export class LiveHub {
   private readonly keepAliveTimer: NodeJS.Timeout;
   private closed = false;
   private readonly counters = { snapshots: 0, events: 0, tickErrors: 0 };
+  private readonly clock: () => number;
 
   constructor(
     private readonly deps: HubDependencies,
     settings: Partial<HubSettings> = {},
   ) {
     this.settings = { ...DEFAULT_HUB_SETTINGS, ...settings };
+    this.clock = deps.clock ?? (() => performance.now());
     this.delivery = new Delivery(this.settings);
     this.keepAliveTimer = setInterval(() => this.keepAlive(), this.settings.keepAliveMs);
     this.keepAliveTimer.unref();
@@ -366,7 +378,8 @@ export class LiveHub {
     channel.tokens = Math.min(snapshotBurst, channel.tokens + ((now - channel.tokensAt) * snapshotsPerSecond) / 1000);
     channel.tokensAt = now;
     const byBudget = channel.tokens >= 1 ? now : now + Math.ceil(((1 - channel.tokens) * 1000) / snapshotsPerSecond);
-    return Math.max(byBudget, channel.lastReadAt + minSnapshotGapMs, channel.retryAt);
+    const gap = Math.max(minSnapshotGapMs, Math.ceil(channel.fanoutMs / this.settings.maxFanoutShare));
+    return Math.max(byBudget, channel.lastReadAt + gap, channel.retryAt);
   }
 
   /**
@@ -424,7 +437,9 @@ export class LiveHub {
           channel.frame = textFrame(channel.payload);
           this.counters.snapshots++;
           channel.awaitingFirst.clear();
+          const started = this.clock();
           for (const viewer of channel.viewers) this.delivery.snapshot(viewer, channel);
+          channel.fanoutMs = this.clock() - started;
         } else if (channel.awaitingFirst.size > 0) {
           for (const viewer of channel.awaitingFirst) this.delivery.snapshot(viewer, channel);
           channel.awaitingFirst.clear();
