@@ -18,6 +18,12 @@ export interface JobPayloads {
    * Job id `vote-award.<userId>.<pollId>.<day>` so duplicates collapse.
    */
   'points.award-vote': { userId: string; pollId: string; day: string };
+  /**
+   * The vote awards of one committed batch of votes (the (user, poll) pairs voting for the first
+   * time that day as far as the server knows), granted together in one transaction with the same
+   * rule and references as `points.award-vote`: already granted ones are skipped.
+   */
+  'points.award-votes': { day: string; voters: { userId: string; pollId: string }[] };
   /** The share's points_earned; reference `share:<pollId>:<shareDay>`. Job id `share-award.<shareId>`. */
   'points.award-share': { shareId: string };
   /** Awards what was missed (votes and shares of the last 3 days without their award). */
@@ -35,6 +41,7 @@ export const JOB_QUEUES: { [K in JobName]: QueueName } = {
   'reports.aggregate-day': QUEUE_NAMES.maintenance,
   'reports.aggregate-recent-days': QUEUE_NAMES.maintenance,
   'points.award-vote': QUEUE_NAMES.points,
+  'points.award-votes': QUEUE_NAMES.points,
   'points.award-share': QUEUE_NAMES.points,
   'points.sweep': QUEUE_NAMES.points,
   'points.daily-reset': QUEUE_NAMES.points,
@@ -46,5 +53,8 @@ export const pointsJobIds = {
   awardVote: (p: JobPayloads['points.award-vote']) => `vote-award.${p.userId}.${p.pollId}.${p.day}`,
   awardShare: (p: JobPayloads['points.award-share']) => `share-award.${p.shareId}`,
 };
+
+/** Voters per `points.award-votes` job (a vote batch holds at most a few hundred). */
+export const MAX_AWARD_VOTES_PER_JOB = 1000;
 
 export const JOB_NAMES = Object.keys(JOB_QUEUES) as JobName[];

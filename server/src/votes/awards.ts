@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import { pointsJobIds, type JobPayloads } from '@tribuna/contracts/jobs';
+import { MAX_AWARD_VOTES_PER_JOB, pointsJobIds, type JobPayloads } from '@tribuna/contracts/jobs';
 import { withTimeout } from '../http/timeout.ts';
 import { ENQUEUE_TIMEOUT_MS } from '../plugins/queues.ts';
 import type { VoterKey } from './repository.ts';
@@ -9,9 +9,10 @@ import { showDayOf } from './showDay.ts';
 const REMEMBERED_AWARDS = 200_000;
 
 /**
- * Enqueues `points.award-vote` jobs for a committed batch with one `addBulk` (one Redis round trip
- * per batch, not per vote). Job ids are deterministic, so BullMQ collapses duplicates across
- * batches and instances; this instance also skips keys it already enqueued today. A Redis failure
+ * Enqueues the vote awards of a committed batch as ONE `points.award-votes` job (one Redis round
+ * trip, and one transaction in the worker, however many first votes the batch holds), skipping
+ * the (user, poll, day) keys this instance already enqueued. The worker grants each key at most
+ * once (a unique index), so a duplicate from another instance costs nothing. A Redis failure
  * rejects (the caller logs it): the worker's sweep awards whatever was missed.
  */
 export class VoteAwardEnqueuer {
@@ -24,22 +25,26 @@ export class VoteAwardEnqueuer {
 
   async enqueue(voters: VoterKey[], votedAt: Date): Promise<number> {
     const day = showDayOf(this.timeZone, votedAt);
-    const jobs: { name: 'points.award-vote'; data: JobPayloads['points.award-vote']; opts: { jobId: string } }[] = [];
+    const fresh: VoterKey[] = [];
+    const keys: string[] = [];
     for (const { userId, pollId } of voters) {
-      const data = { userId, pollId, day };
-      const jobId = pointsJobIds.awardVote(data);
-      if (this.recent.has(jobId)) continue;
-      this.remember(jobId);
-      jobs.push({ name: 'points.award-vote', data, opts: { jobId } });
+      const key = pointsJobIds.awardVote({ userId, pollId, day });
+      if (this.recent.has(key)) continue;
+      this.remember(key);
+      keys.push(key);
+      fresh.push({ userId, pollId });
     }
-    if (jobs.length === 0) return 0;
+    if (fresh.length === 0) return 0;
     try {
-      await withTimeout(this.queue.addBulk(jobs), ENQUEUE_TIMEOUT_MS, 'enqueue vote awards');
+      for (let start = 0; start < fresh.length; start += MAX_AWARD_VOTES_PER_JOB) {
+        const data: JobPayloads['points.award-votes'] = { day, voters: fresh.slice(start, start + MAX_AWARD_VOTES_PER_JOB) };
+        await withTimeout(this.queue.add('points.award-votes', data), ENQUEUE_TIMEOUT_MS, 'enqueue vote awards');
+      }
     } catch (err) {
-      for (const job of jobs) this.recent.delete(job.opts.jobId);
+      for (const key of keys) this.recent.delete(key);
       throw err;
     }
-    return jobs.length;
+    return fresh.length;
   }
 
   private remember(jobId: string): void {

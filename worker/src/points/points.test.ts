@@ -104,6 +104,57 @@ describe('points.award-vote', () => {
   });
 });
 
+describe('points.award-votes', () => {
+  it("grants a batch's awards in one job: each (user, poll, day) once, under duplicated jobs too", async () => {
+    const ana = await buildUser(db);
+    const luis = await buildUser(db);
+    const { poll } = await buildPoll(db, { title: 'Gala 1' });
+    const other = await buildPoll(db, { title: 'Gala 2' });
+    const day = '2025-03-01';
+    // Luis already has his award for the first poll (a single job or another instance got there first).
+    expect(await pointsJobs['points.award-vote']({ userId: luis.id, pollId: poll.id, day }, ctx)).toBe('awarded');
+    const payload = {
+      day,
+      voters: [
+        { userId: ana.id, pollId: poll.id },
+        { userId: ana.id, pollId: other.poll.id },
+        { userId: luis.id, pollId: poll.id },
+        { userId: ana.id, pollId: poll.id }, // twice in one job
+        { userId: ana.id, pollId: '123e4567-e89b-42d3-a456-426614174000' }, // a poll that is gone
+      ],
+    };
+    expect(await pointsJobs['points.award-votes'](payload, ctx)).toEqual({ awarded: 2, alreadyAwarded: 1, skipped: 1 });
+    // The same job again, and three copies at once, through the real queue.
+    await Promise.all(Array.from({ length: 3 }, () => run(worker.enqueue('points.award-votes', payload))));
+    expect(await pointsJobs['points.award-votes'](payload, ctx)).toEqual({ awarded: 0, alreadyAwarded: 3, skipped: 1 });
+
+    expect((await history(ana.id)).map((h) => [h.referenceId, h.description]).sort()).toEqual(
+      [
+        [`vote:${poll.id}:${day}`, 'Voto en «Gala 1»'],
+        [`vote:${other.poll.id}:${day}`, 'Voto en «Gala 2»'],
+      ].sort(),
+    );
+    expect(await totalPoints(ana.id)).toBe(2);
+    expect(await history(luis.id)).toHaveLength(1);
+    expect(await totalPoints(luis.id)).toBe(1);
+  });
+
+  it('refuses malformed payloads without retrying', async () => {
+    const user = await buildUser(db);
+    const { poll } = await buildPoll(db);
+    const bad = [
+      { day: '2025-02-30', voters: [{ userId: user.id, pollId: poll.id }] },
+      { day: '2025-03-01', voters: [{ userId: user.id, pollId: 'x' }] },
+      { day: '2025-03-01', voters: 'nope' },
+      { day: '2025-03-01', voters: Array.from({ length: 1001 }, () => ({ userId: user.id, pollId: poll.id })) },
+    ];
+    for (const payload of bad) {
+      await expect(pointsJobs['points.award-votes'](payload as never, ctx)).rejects.toBeInstanceOf(InvalidPayloadError);
+    }
+    expect(await history(user.id)).toHaveLength(0);
+  });
+});
+
 describe('points.award-share', () => {
   it("awards the share's points once, referenced by poll and day", async () => {
     const user = await buildUser(db);
@@ -206,8 +257,13 @@ describe('awards of votes and shares made through the API (server → BullMQ →
     const [voted] = await db.select({ createdAt: schema.votes.createdAt }).from(schema.votes).where(eq(schema.votes.pollId, single.poll.id));
     const day = showDayOf(TZ, voted!.createdAt);
     const queue = worker.queues.get('points')!;
-    const job = await queue.getJob(pointsJobIds.awardVote({ userId: user.id, pollId: single.poll.id, day }));
-    expect(await job?.getState()).toBe('completed');
+    // Each batch's first votes of the day went as one points.award-votes job.
+    const completed = await queue.getJobs(['completed']);
+    const awarded = completed
+      .filter((j) => j.name === 'points.award-votes')
+      .flatMap((j) => (j.data as { voters: { userId: string; pollId: string }[] }).voters)
+      .filter((v) => v.userId === user.id);
+    expect(awarded.map((v) => v.pollId).sort()).toEqual([single.poll.id, points.poll.id].sort());
     await vi.waitFor(async () => expect(await queue.getJobCounts('waiting', 'active', 'delayed')).toEqual({ waiting: 0, active: 0, delayed: 0 }));
 
     expect((await history(user.id)).map((h) => [h.referenceId, h.points]).sort()).toEqual(

@@ -14,7 +14,7 @@ interface AwardRow extends Record<string, unknown> {
 /**
  * One statement, so one transaction: the history row is inserted unless the award exists (the
  * partial unique index on (user_id, reason, reference_id)), and the user's total moves only by
- * the row actually inserted. Running it twice, or twice at once, awards once.
+ * the rows actually inserted. Running it twice, or twice at once, awards once.
  */
 function grant(source: SQL, reason: 'vote' | 'share') {
   return sql`
@@ -26,11 +26,13 @@ function grant(source: SQL, reason: 'vote' | 'share') {
       RETURNING user_id, points
     ),
     credited AS (
-      UPDATE ${profiles} p SET total_points = p.total_points + inserted.points
-      FROM inserted WHERE p.id = inserted.user_id
-      RETURNING p.id
+      -- Per user: one UPDATE row may only apply once, and a batch can hold several awards of a user.
+      UPDATE ${profiles} p SET total_points = p.total_points + mine.points
+      FROM (SELECT user_id, sum(points)::int AS points, count(*)::int AS awards FROM inserted GROUP BY user_id) AS mine
+      WHERE p.id = mine.user_id
+      RETURNING mine.awards
     )
-    SELECT (SELECT count(*) FROM source WHERE points <> 0)::int AS eligible, (SELECT count(*) FROM credited)::int AS credited`;
+    SELECT (SELECT count(*) FROM source WHERE points <> 0)::int AS eligible, (SELECT coalesce(sum(awards), 0) FROM credited)::int AS credited`;
 }
 
 function outcomeOf(rows: AwardRow[]): AwardOutcome {
@@ -49,6 +51,28 @@ export async function grantVoteAward(db: DbOrTx, userId: string, pollId: string,
     LEFT JOIN ${pollPointsConfig} c ON c.poll_id = p.id
     WHERE p.id = ${pollId}::uuid`;
   return outcomeOf(await db.execute<AwardRow>(grant(source, 'vote')));
+}
+
+export interface VoteAwardKey {
+  userId: string;
+  pollId: string;
+  referenceId: string;
+}
+
+/** Several vote awards in one statement (one transaction): how many were eligible and how many granted now. */
+export async function grantVoteAwards(db: DbOrTx, keys: VoteAwardKey[]): Promise<{ eligible: number; credited: number }> {
+  if (keys.length === 0) return { eligible: 0, credited: 0 };
+  const json = JSON.stringify(keys.map((k) => ({ u: k.userId, p: k.pollId, r: k.referenceId })));
+  const source = sql`
+    SELECT DISTINCT ON (u.id, k.r) u.id AS user_id, coalesce(c.points_per_vote, 1) AS points, k.r AS reference_id,
+      'Voto en «' || p.title || '»' AS description
+    FROM json_to_recordset(${json}::json) AS k(u uuid, p uuid, r text)
+    JOIN ${polls} p ON p.id = k.p
+    JOIN ${profiles} u ON u.id = k.u
+    LEFT JOIN ${pollPointsConfig} c ON c.poll_id = p.id
+    ORDER BY u.id, k.r`;
+  const [row] = await db.execute<AwardRow>(grant(source, 'vote'));
+  return { eligible: row?.eligible ?? 0, credited: row?.credited ?? 0 };
 }
 
 /** The share's points_earned; skipped when the share is gone or earns nothing. */

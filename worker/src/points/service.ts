@@ -21,6 +21,25 @@ export async function awardVote(ctx: JobContext, { userId, pollId, day }: JobPay
   return outcome;
 }
 
+export interface AwardVotesResult {
+  /** Awards granted by this job. */
+  awarded: number;
+  /** Granted before (a duplicate job, or another instance's). */
+  alreadyAwarded: number;
+  /** Poll or user gone. */
+  skipped: number;
+}
+
+/** A batch's vote awards in one transaction: each (user, poll, day) at most once, as awardVote. */
+export async function awardVotes(ctx: JobContext, { day, voters }: JobPayloads['points.award-votes']): Promise<AwardVotesResult> {
+  const keys = voters.map(({ userId, pollId }) => ({ userId, pollId, referenceId: voteReference(pollId, day) }));
+  const distinct = new Set(keys.map((k) => `${k.userId}|${k.referenceId}`)).size;
+  const { eligible, credited } = await repo.grantVoteAwards(ctx.db, keys);
+  const result = { awarded: credited, alreadyAwarded: eligible - credited, skipped: distinct - eligible };
+  if (result.skipped > 0) ctx.logger.info({ day, skipped: result.skipped }, 'vote awards skipped: poll or user no longer exists');
+  return result;
+}
+
 /** The share's points_earned, once per share (i.e. once per poll per day). */
 export async function awardShare(ctx: JobContext, { shareId }: JobPayloads['points.award-share']): Promise<AwardResult> {
   return repo.grantShareAward(ctx.db, shareId);
@@ -37,8 +56,10 @@ export async function sweep(ctx: JobContext): Promise<SweepResult> {
   const result: SweepResult = { voteAwards: 0, shareAwards: 0 };
   for (let round = 0; round < SWEEP_MAX_ROUNDS; round++) {
     const missing = await repo.findMissingVoteAwards(ctx.db, tz, SWEEP_DAYS, SWEEP_CHUNK);
-    let progressed = 0;
-    for (const key of missing) if ((await awardVote(ctx, key)) === 'awarded') progressed++;
+    const { credited: progressed } = await repo.grantVoteAwards(
+      ctx.db,
+      missing.map((k) => ({ userId: k.userId, pollId: k.pollId, referenceId: voteReference(k.pollId, k.day) })),
+    );
     result.voteAwards += progressed;
     if (missing.length < SWEEP_CHUNK || progressed === 0) break;
   }
