@@ -64,6 +64,9 @@ interface MeasuredRound {
 const TARGETS = { votesPerSecond: 5000, p99Ms: 100, rawInsertShare: 0.5 };
 const AWARD_WAIT_MS = 60_000;
 const COLD_START_LIMIT_MS = 120_000;
+/** A round during which the hypervisor stole more than this (cores) is measured again, at most MAX_ROUND_RETRIES times. */
+const STEAL_LIMIT_CORES = 0.1;
+const MAX_ROUND_RETRIES = 2;
 
 export async function runVotesBenchmark(options: VotesOptions = DEFAULT_VOTES_OPTIONS): Promise<BenchOutcome> {
   const failures: string[] = [];
@@ -146,7 +149,8 @@ export async function runVotesBenchmark(options: VotesOptions = DEFAULT_VOTES_OP
     const warmupAcknowledged = coldAcknowledged + warm.result.acknowledged;
 
     const measured: MeasuredRound[] = [];
-    const runRound = async (kind: Kind, index: number) => {
+    const discarded: { kind: Kind; round: number; perSecond: number; stealCores: number }[] = [];
+    const runRound = async (kind: Kind, index: number, attempt = 1): Promise<void> => {
       let child: BenchChild;
       if (kind === 'raw') {
         child = spawnTs(
@@ -170,6 +174,14 @@ export async function runVotesBenchmark(options: VotesOptions = DEFAULT_VOTES_OP
       }
       const r = reply.result;
       if (kind === 'votes') addAcks(r.ackedByUser);
+      const steal = Number(cpuCores.steal ?? 0);
+      if (steal > STEAL_LIMIT_CORES && attempt <= MAX_ROUND_RETRIES) {
+        // The host ran other guests on our cores during the round: not comparable, measured again.
+        discarded.push({ kind, round: index, perSecond: round(r.perSecond, 0), stealCores: steal });
+        log(`votes: round ${index} ${kind}: ${round(r.perSecond, 0)}/s with ${steal} cores stolen by the host; measuring it again`);
+        await sleep(1000);
+        return runRound(kind, index, attempt + 1);
+      }
       measured.push({ kind, round: index, result: r, cpuCores });
       const errs = (r.errors ?? 0) + (r.non2xx ?? 0);
       log(
@@ -264,6 +276,7 @@ export async function runVotesBenchmark(options: VotesOptions = DEFAULT_VOTES_OP
       totalPointsConsistent: integrity.totalPointsConsistent,
       warmupAcknowledged,
       coldStart,
+      discardedRounds: discarded,
       targets: TARGETS,
       meetsTargets: {
         votesPerSecond: votesPerSecond >= TARGETS.votesPerSecond,
@@ -277,6 +290,7 @@ export async function runVotesBenchmark(options: VotesOptions = DEFAULT_VOTES_OP
           'autocannon, one POST /api/polls/:pollId/votes per request with a rotating session cookie over distinctUsers users, allocations [{random option, points 1}], points poll (max 1000 points per user, no daily reset). A round stops sending at its deadline and waits for the requests in flight, so every vote the server could have committed is acknowledged or counted as an error. votes/s = 2xx answers / (first request → last answer). Latency: autocannon histogram of 2xx answers, closed loop.',
         openLoop:
           'Separate process, http.Agent keepAlive maxSockets = connections; votes due at fixed intervals at openLoopShare × closed-loop median; latency from each vote\'s due time (no coordinated omission).',
+        noisyRounds: `A round during which the host stole more than ${STEAL_LIMIT_CORES} cores (cpuCores.steal, /proc/stat) is measured again, up to ${MAX_ROUND_RETRIES} times; discardedRounds lists those runs (their votes still count in the integrity checks). The last attempt is kept whatever its steal.`,
         coldStart:
           'Before the rounds, every user votes once (round-robin over the users, 3 s runs until each has an acknowledged vote): their first vote of the day, which loads the session into the server\'s cache and enqueues the award job. perSecond = those acknowledged votes / elapsed; awardsSettledMs = how long after that until the worker had landed every award. The measured rounds then run in the steady state of an episode (fans voting again), after a further warm-up.',
         health: 'autocannon GET /api/health (PostgreSQL + Redis probe), same connections and duration.',

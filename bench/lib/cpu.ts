@@ -36,13 +36,13 @@ function readAll(): Map<number, ProcSample> {
   return out;
 }
 
-/** Machine-wide busy time (all cores) in ms, from /proc/stat. */
-function machineBusyMs(): number {
+/** Machine-wide busy time (all cores) in ms, from /proc/stat, and the part of it stolen by the hypervisor. */
+function machineBusyMs(): { busy: number; steal: number } {
   const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
   const v = line.trim().split(/\s+/).slice(1).map(Number);
   const idle = (v[3] ?? 0) + (v[4] ?? 0);
   const total = v.reduce((a, b) => a + b, 0);
-  return (total - idle) * TICK_MS;
+  return { busy: (total - idle) * TICK_MS, steal: (v[7] ?? 0) * TICK_MS };
 }
 
 /** Pids whose command name starts with one of `names` (for callers that need the list). */
@@ -76,11 +76,12 @@ export type CpuGroups = Record<string, CpuGroup | (() => number[])>;
 /**
  * `start()` … `stop()` gives each group's CPU in cores (1.0 = one core busy for the whole window),
  * `machine` (all busy time, kernel included), `others` (processes in no group, by command name in
- * `othersTop`) and `unattributed` (busy time no process accounts for: interrupts, missed processes).
+ * `othersTop`), `unattributed` (busy time no process accounts for: interrupts, missed processes,
+ * steal) and `steal` (time the hypervisor ran other guests instead of this machine's processes).
  */
 export class CpuMeter {
   private startAt = 0;
-  private startMachine = 0;
+  private startMachine = { busy: 0, steal: 0 };
   private last = new Map<number, ProcSample>();
   private readonly perPid = new Map<number, { comm: string; ms: number }>();
   private timer: NodeJS.Timeout | null = null;
@@ -152,9 +153,12 @@ export class CpuMeter {
       othersMs += entry.ms;
       others.set(entry.comm, (others.get(entry.comm) ?? 0) + entry.ms);
     }
-    const machineMs = machineBusyMs() - this.startMachine;
+    const machineNow = machineBusyMs();
+    const machineMs = machineNow.busy - this.startMachine.busy;
     out.others = cores(othersMs);
     out.machine = cores(machineMs);
+    // CPU the hypervisor gave to other guests while ours wanted it (a shared, noisy host).
+    out.steal = cores(machineNow.steal - this.startMachine.steal);
     out.unattributed = cores(Math.max(0, machineMs - allMs));
     out.othersTop = Object.fromEntries(
       [...others.entries()]
