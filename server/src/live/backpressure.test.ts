@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { LiveEvent, ResultsSnapshot } from '@tribuna/contracts/live';
+import type { LiveEvent, ResultsSnapshot, VoterChange } from '@tribuna/contracts/live';
 import type { Database } from '@tribuna/drizzle/client';
 import { testDatabase } from '../../../test/support/db.ts';
 import { testConfig } from '../../../test/support/env.ts';
@@ -12,6 +12,7 @@ import { LiveHub, type HubSocket } from './hub.ts';
 import { batch, insertVote } from './testing.ts';
 
 const POLL = '6f1c2a4e-9b7d-4c1e-8a3f-2d5e6f7a8b9c';
+const OPTION = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const silent = { warn: () => undefined, debug: () => undefined, info: () => undefined, error: () => undefined } as unknown as FastifyBaseLogger;
 
@@ -56,10 +57,10 @@ function hubWithFakeTotals(settings: Partial<LiveHub['settings']> = {}, clock?: 
     },
     { snapshotsPerSecond: 50, minSnapshotGapMs: 5, owedRetryMs: 10, ...settings },
   );
-  const vote = () => {
+  const vote = (added: VoterChange[] = []) => {
     state.seq++;
     state.votes++;
-    const event: LiveEvent = { kind: 'votes', pollId: POLL, seq: state.seq, committedAt: Date.now(), added: [], removed: [] };
+    const event: LiveEvent = { kind: 'votes', pollId: POLL, seq: state.seq, committedAt: Date.now(), added, removed: [] };
     hub.handleEvent(event);
   };
   return { hub, state, vote };
@@ -184,6 +185,40 @@ describe('live hub backpressure (fake sockets)', () => {
     const free = await flood(0);
     expect(costly).toBeGreaterThanOrEqual(3);
     expect(costly).toBeLessThanOrEqual(9);
+    expect(free).toBeGreaterThan(2 * costly);
+  });
+
+  it('paces voters messages by their fan-out cost too', async () => {
+    const flood = async (costMs: number) => {
+      let virtualMs = 0;
+      const fake = hubWithFakeTotals({ votersEveryMs: 50, maxFanoutShare: 0.2 }, () => virtualMs);
+      const sockets = Array.from({ length: 10 }, () => {
+        const socket = new FakeSocket();
+        const send = socket.send.bind(socket);
+        socket.send = (data) => {
+          if (String(data).includes('"voters"')) virtualMs += costMs;
+          send(data);
+        };
+        return socket;
+      });
+      const voters = (socket: FakeSocket) => socket.frames.filter((f) => f.includes('"type":"voters"')).length;
+      try {
+        for (const socket of sockets) await fake.hub.subscribe(fake.hub.attach(socket, null), POLL);
+        await vi.waitFor(() => expect(sockets.every((s) => s.snapshots().length === 1)).toBe(true));
+        for (let i = 0; i < 100; i++) {
+          fake.vote([{ optionId: OPTION, userId: `user-${i}`, displayName: `Fan ${i}`, avatarUrl: null, points: 1 }]);
+          await sleep(10);
+        }
+        await sleep(300);
+        return voters(sockets[0]!);
+      } finally {
+        fake.hub.close();
+      }
+    };
+    const costly = await flood(4);
+    const free = await flood(0);
+    expect(costly).toBeGreaterThanOrEqual(2);
+    expect(costly).toBeLessThanOrEqual(8);
     expect(free).toBeGreaterThan(2 * costly);
   });
 

@@ -52,8 +52,9 @@ export class PollChannel {
   /** When the totals were last read, and when they may be read again after a failure. */
   lastReadAt = 0;
   retryAt = 0;
-  /** How long the last snapshot's fan-out to every local viewer took (ms). */
+  /** How long the last snapshot's (and voters message's) fan-out to every local viewer took (ms). */
   fanoutMs = 0;
+  votersFanoutMs = 0;
   /** Pending voter changes may go out from then on. */
   votersDueAt = 0;
   /** The newest snapshot, serialized once (and framed once, see frames.ts), and its seq. */

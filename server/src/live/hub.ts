@@ -44,8 +44,9 @@ export interface HubSettings {
   retryMs: number;
   maxSubscriptionsPerSocket: number;
   /**
-   * Voters messages go out at most this often per poll (the first after a quiet spell at once):
-   * under a flood of votes they would otherwise cost every viewer far more than the snapshots.
+   * Voters messages go out at most this often per poll (the first after a quiet spell at once), and
+   * no more often than maxFanoutShare allows: under a flood of votes they would otherwise cost
+   * every viewer far more than the snapshots.
    */
   votersEveryMs: number;
   /** Voter changes per voters message: the newest (a display of recent voters; totals never depend on them). */
@@ -425,7 +426,8 @@ export class LiveHub {
       channel.added = [];
       channel.removed = [];
       channel.votersSeq = 0;
-      channel.votersDueAt = now + this.settings.votersEveryMs;
+      // Voters messages are the bigger ones: paced by their own fan-out cost like the snapshots.
+      channel.votersDueAt = now + Math.max(this.settings.votersEveryMs, Math.ceil(channel.votersFanoutMs / this.settings.maxFanoutShare));
     }
     try {
       if (readTotals) {
@@ -482,7 +484,9 @@ export class LiveHub {
     };
     const payload = Buffer.from(JSON.stringify(message));
     const frame = textFrame(payload);
+    const started = this.clock();
     for (const viewer of channel.viewers) this.delivery.voters(viewer, payload, frame);
+    channel.votersFanoutMs = this.clock() - started;
   }
 
   private keepAlive(): void {
