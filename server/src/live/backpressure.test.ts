@@ -66,6 +66,27 @@ function hubWithFakeTotals(settings: Partial<LiveHub['settings']> = {}, clock?: 
   return { hub, state, vote };
 }
 
+/**
+ * A hub on a virtual clock whose viewers' sends "take" `costMs` each (those `costs` picks), and
+ * its viewers, all subscribed and holding their first snapshot.
+ */
+async function hubWithCostlySends(settings: Partial<LiveHub['settings']>, costMs: number, costs: (data: Buffer | string) => boolean) {
+  let virtualMs = 0;
+  const fake = hubWithFakeTotals(settings, () => virtualMs);
+  const sockets = Array.from({ length: 10 }, () => {
+    const socket = new FakeSocket();
+    const send = socket.send.bind(socket);
+    socket.send = (data) => {
+      if (costs(data)) virtualMs += costMs;
+      send(data);
+    };
+    return socket;
+  });
+  for (const socket of sockets) await fake.hub.subscribe(fake.hub.attach(socket, null), POLL);
+  await vi.waitFor(() => expect(sockets.every((s) => s.snapshots().length === 1)).toBe(true));
+  return { ...fake, sockets };
+}
+
 describe('live hub backpressure (fake sockets)', () => {
   let hub: LiveHub | null = null;
   afterEach(() => hub?.close());
@@ -155,20 +176,9 @@ describe('live hub backpressure (fake sockets)', () => {
     // Each snapshot send "takes" 4 ms on a virtual clock: 10 viewers make a 40 ms fan-out, which at
     // a 20% share allows one snapshot per 200 ms; the same flood without that cost is sent far more often.
     const flood = async (costMs: number) => {
-      let virtualMs = 0;
-      const fake = hubWithFakeTotals({ snapshotsPerSecond: 50, snapshotBurst: 1, minSnapshotGapMs: 5, maxFanoutShare: 0.2 }, () => virtualMs);
-      const sockets = Array.from({ length: 10 }, () => {
-        const socket = new FakeSocket();
-        const send = socket.send.bind(socket);
-        socket.send = (data) => {
-          virtualMs += costMs;
-          send(data);
-        };
-        return socket;
-      });
+      const fake = await hubWithCostlySends({ snapshotsPerSecond: 50, snapshotBurst: 1, minSnapshotGapMs: 5, maxFanoutShare: 0.2 }, costMs, () => true);
+      const { sockets } = fake;
       try {
-        for (const socket of sockets) await fake.hub.subscribe(fake.hub.attach(socket, null), POLL);
-        await vi.waitFor(() => expect(sockets.every((s) => s.snapshots().length === 1)).toBe(true));
         await sleep(250);
         const before = sockets[0]!.snapshots().length;
         for (let i = 0; i < 100; i++) {
@@ -190,27 +200,14 @@ describe('live hub backpressure (fake sockets)', () => {
 
   it('paces voters messages by their fan-out cost too', async () => {
     const flood = async (costMs: number) => {
-      let virtualMs = 0;
-      const fake = hubWithFakeTotals({ votersEveryMs: 50, maxFanoutShare: 0.2 }, () => virtualMs);
-      const sockets = Array.from({ length: 10 }, () => {
-        const socket = new FakeSocket();
-        const send = socket.send.bind(socket);
-        socket.send = (data) => {
-          if (String(data).includes('"voters"')) virtualMs += costMs;
-          send(data);
-        };
-        return socket;
-      });
-      const voters = (socket: FakeSocket) => socket.frames.filter((f) => f.includes('"type":"voters"')).length;
+      const fake = await hubWithCostlySends({ votersEveryMs: 50, maxFanoutShare: 0.2 }, costMs, (data) => String(data).includes('"voters"'));
       try {
-        for (const socket of sockets) await fake.hub.subscribe(fake.hub.attach(socket, null), POLL);
-        await vi.waitFor(() => expect(sockets.every((s) => s.snapshots().length === 1)).toBe(true));
         for (let i = 0; i < 100; i++) {
           fake.vote([{ optionId: OPTION, userId: `user-${i}`, displayName: `Fan ${i}`, avatarUrl: null, points: 1 }]);
           await sleep(10);
         }
         await sleep(300);
-        return voters(sockets[0]!);
+        return fake.sockets[0]!.frames.filter((f) => f.includes('"type":"voters"')).length;
       } finally {
         fake.hub.close();
       }
