@@ -67,7 +67,7 @@ export const DEFAULT_HUB_SETTINGS: HubSettings = {
   retryMs: 1000,
   maxSubscriptionsPerSocket: LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET,
   votersEveryMs: 1000,
-  maxVotersPerMessage: 20,
+  maxVotersPerMessage: 10,
   subscribeBurst: 30,
   subscribeRefillPerSecond: 1,
 };
