@@ -14,6 +14,7 @@ import { CpuMeter, postgresOf, postgresShared } from './lib/cpu.ts';
 import { createFixtures, type BenchPoll, type Fixtures } from './lib/fixtures.ts';
 import { createBenchEnv, destroyBenchEnv, startTribuna, type BenchEnv, type Tribuna } from './lib/infra.ts';
 import { log } from './lib/log.ts';
+import { measureUntilQuiet } from './lib/steal.ts';
 import { machineInfo } from './lib/machine.ts';
 import { rssBytes, sleep, spawnTs, type BenchChild } from './lib/processes.ts';
 import { totalsSignature } from './lib/signature.ts';
@@ -523,47 +524,37 @@ async function publishPhase(
   durationS: number,
 ): Promise<PublishResult> {
   const discarded: { stealCores: number; p99Ms: number }[] = [];
-  for (let attempt = 1; ; attempt++) {
-    const result = await publishPhaseOnce(env, name, viewers, publisher, serverPid, finalSignature, ratePerSecond, durationS);
-    const steal = Number(result.cpuCores.steal ?? 0);
-    if (steal <= STEAL_LIMIT_CORES || attempt > MAX_PHASE_RETRIES) return { ...result, extra: { ...result.extra, discarded } };
-    discarded.push({ stealCores: steal, p99Ms: round(result.analysis.perEvent.p99Ms, 1) });
-    log(`fanout: ${name}: ${steal} cores stolen by the host during the phase; running it again`);
-  }
-}
-
-async function publishPhaseOnce(
-  env: BenchEnv,
-  name: string,
-  viewers: BenchChild,
-  publisher: BenchChild,
-  serverPid: number,
-  finalSignature: (published: { finalSignature: string | null }) => Promise<string> | string,
-  ratePerSecond: number,
-  durationS: number,
-): Promise<PublishResult> {
-  await viewers.request({ type: 'reset' }, 'reset-done', 30_000);
-  log(`fanout: ${name}: publishing ${ratePerSecond}/s for ${durationS} s`);
-  const cpu = meter(env, serverPid, publisher, viewers);
-  cpu.start();
-  const published = (await publisher.request({ type: 'run', ratePerSecond, durationS }, 'result', durationS * 1000 + 60_000)) as unknown as {
-    published: number[];
-    maxLagMs: number;
-    finalSignature: string | null;
-  };
-  const quiet = await quiescence(viewers);
-  const cpuCores = cpu.stop();
-  const analysis = (await viewers.request(
-    { type: 'analyze', events: published.published.map((t) => [t, 1]), finalSignature: await finalSignature(published) },
-    'analysis',
-    5 * 60_000,
-  )) as unknown as Analysis;
-  return {
-    name,
-    analysis,
-    cpuCores,
-    extra: { publishPerSecond: ratePerSecond, durationS, published: published.published.length, publisherMaxLagMs: round(published.maxLagMs, 1), quiescent: quiet },
-  };
+  const result = await measureUntilQuiet(
+    async () => {
+      await viewers.request({ type: 'reset' }, 'reset-done', 30_000);
+      log(`fanout: ${name}: publishing ${ratePerSecond}/s for ${durationS} s`);
+      const cpu = meter(env, serverPid, publisher, viewers);
+      cpu.start();
+      const published = (await publisher.request({ type: 'run', ratePerSecond, durationS }, 'result', durationS * 1000 + 60_000)) as unknown as {
+        published: number[];
+        maxLagMs: number;
+        finalSignature: string | null;
+      };
+      const quiet = await quiescence(viewers);
+      const cpuCores = cpu.stop();
+      const analysis = (await viewers.request(
+        { type: 'analyze', events: published.published.map((t) => [t, 1]), finalSignature: await finalSignature(published) },
+        'analysis',
+        5 * 60_000,
+      )) as unknown as Analysis;
+      const extra = { publishPerSecond: ratePerSecond, durationS, published: published.published.length, publisherMaxLagMs: round(published.maxLagMs, 1), quiescent: quiet };
+      return { name, analysis, cpuCores, extra };
+    },
+    {
+      limitCores: STEAL_LIMIT_CORES,
+      maxRetries: MAX_PHASE_RETRIES,
+      onNoisy: (noisy, steal) => {
+        discarded.push({ stealCores: steal, p99Ms: round(noisy.analysis.perEvent.p99Ms, 1) });
+        log(`fanout: ${name}: ${steal} cores stolen by the host during the phase; running it again`);
+      },
+    },
+  );
+  return { ...result, extra: { ...result.extra, discarded } };
 }
 
 async function closePublisher(publisher: BenchChild): Promise<void> {

@@ -7,6 +7,7 @@ import { CpuMeter, postgresOf, postgresShared } from './lib/cpu.ts';
 import { createFixtures, type Fixtures } from './lib/fixtures.ts';
 import { createBenchEnv, destroyBenchEnv, startTribuna, type BenchEnv, type Tribuna } from './lib/infra.ts';
 import { log } from './lib/log.ts';
+import { measureUntilQuiet } from './lib/steal.ts';
 import { sleep, spawnTs, type BenchChild } from './lib/processes.ts';
 import { median, medianBy, round } from './lib/stats.ts';
 import { paramsFile } from './lib/workdir.ts';
@@ -150,7 +151,8 @@ export async function runVotesBenchmark(options: VotesOptions = DEFAULT_VOTES_OP
 
     const measured: MeasuredRound[] = [];
     const discarded: { kind: Kind; round: number; perSecond: number; stealCores: number }[] = [];
-    const runRound = async (kind: Kind, index: number, attempt = 1): Promise<void> => {
+    /** One measurement of a kind; the votes it acknowledged always count for the integrity checks. */
+    const measureRound = async (kind: Kind): Promise<{ result: RoundResult; cpuCores: Record<string, unknown> }> => {
       let child: BenchChild;
       if (kind === 'raw') {
         child = spawnTs(
@@ -172,16 +174,20 @@ export async function runVotesBenchmark(options: VotesOptions = DEFAULT_VOTES_OP
         await child.request({ type: 'close' }, 'closed', 15_000).catch(() => {});
         await child.stop();
       }
-      const r = reply.result;
-      if (kind === 'votes') addAcks(r.ackedByUser);
-      const steal = Number(cpuCores.steal ?? 0);
-      if (steal > STEAL_LIMIT_CORES && attempt <= MAX_ROUND_RETRIES) {
+      if (kind === 'votes') addAcks(reply.result.ackedByUser);
+      return { result: reply.result, cpuCores };
+    };
+    const runRound = async (kind: Kind, index: number): Promise<void> => {
+      const { result: r, cpuCores } = await measureUntilQuiet(() => measureRound(kind), {
+        limitCores: STEAL_LIMIT_CORES,
+        maxRetries: MAX_ROUND_RETRIES,
         // The host ran other guests on our cores during the round: not comparable, measured again.
-        discarded.push({ kind, round: index, perSecond: round(r.perSecond, 0), stealCores: steal });
-        log(`votes: round ${index} ${kind}: ${round(r.perSecond, 0)}/s with ${steal} cores stolen by the host; measuring it again`);
-        await sleep(1000);
-        return runRound(kind, index, attempt + 1);
-      }
+        onNoisy: async (noisy, steal) => {
+          discarded.push({ kind, round: index, perSecond: round(noisy.result.perSecond, 0), stealCores: steal });
+          log(`votes: round ${index} ${kind}: ${round(noisy.result.perSecond, 0)}/s with ${steal} cores stolen by the host; measuring it again`);
+          await sleep(1000);
+        },
+      });
       measured.push({ kind, round: index, result: r, cpuCores });
       const errs = (r.errors ?? 0) + (r.non2xx ?? 0);
       log(
