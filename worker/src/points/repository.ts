@@ -43,14 +43,8 @@ function outcomeOf(rows: AwardRow[]): AwardOutcome {
 
 /** The poll's points_per_vote under `referenceId`; skipped when the poll or the user no longer exists. */
 export async function grantVoteAward(db: DbOrTx, userId: string, pollId: string, referenceId: string): Promise<AwardOutcome> {
-  const source = sql`
-    SELECT u.id AS user_id, coalesce(c.points_per_vote, 1) AS points, ${referenceId}::text AS reference_id,
-      'Voto en «' || p.title || '»' AS description
-    FROM ${polls} p
-    JOIN ${profiles} u ON u.id = ${userId}::uuid
-    LEFT JOIN ${pollPointsConfig} c ON c.poll_id = p.id
-    WHERE p.id = ${pollId}::uuid`;
-  return outcomeOf(await db.execute<AwardRow>(grant(source, 'vote')));
+  const { eligible, credited } = await grantVoteAwards(db, [{ userId, pollId, referenceId }]);
+  return outcomeOf([{ eligible, credited }]);
 }
 
 export interface VoteAwardKey {
