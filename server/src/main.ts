@@ -1,38 +1,16 @@
-import { ConfigError, loadConfig, type Config } from '@tribuna/contracts/config';
+import { databaseErrorMessage, readConfigOrExit } from '@tribuna/contracts/startup';
 import { ensureDatabase, runMigrations } from '@tribuna/drizzle/migrate';
 import { buildApp } from './app.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
-function readConfig(): Config {
-  try {
-    return loadConfig(process.env);
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`Configuration error: ${err.message.replace(/^Invalid configuration: /, '')}\n`);
-      process.exit(1);
-    }
-    throw err;
-  }
-}
-
-/** The database URL without its password, for messages. */
-function redactUrl(url: string): string {
-  const u = new URL(url);
-  if (u.password) u.password = '***';
-  return u.toString();
-}
-
-const config = readConfig();
+const config = readConfigOrExit();
 
 try {
   await ensureDatabase(config.databaseUrl);
   await runMigrations(config.databaseUrl);
 } catch (err) {
-  process.stderr.write(
-    `Database error: could not prepare ${redactUrl(config.databaseUrl)}: ${(err as Error).message}\n` +
-      'Is PostgreSQL running? Set DATABASE_URL to point at it.\n',
-  );
+  process.stderr.write(`${databaseErrorMessage(config.databaseUrl, err)}\n`);
   process.exit(1);
 }
 

@@ -1,6 +1,7 @@
 // `npm run start:worker`: runs every BullMQ queue of the contracts and registers the schedules.
 import type { Logger } from 'pino';
-import { ConfigError, loadConfig, type Config } from '@tribuna/contracts/config';
+import type { Config } from '@tribuna/contracts/config';
+import { databaseErrorMessage, readConfigOrExit } from '@tribuna/contracts/startup';
 import { createDatabase, type Database } from '@tribuna/drizzle/client';
 import { ensureDatabase, runMigrations } from '@tribuna/drizzle/migrate';
 import { startWorker, type WorkerApp } from './app.ts';
@@ -13,26 +14,7 @@ interface Running {
   app: WorkerApp;
 }
 
-function readConfig(): Config {
-  try {
-    return loadConfig(process.env);
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`Configuration error: ${err.message.replace(/^Invalid configuration: /, '')}\n`);
-      process.exit(1);
-    }
-    throw err;
-  }
-}
-
 class DatabaseUnavailable extends Error {}
-
-/** The database URL without its password, for messages. */
-function redactUrl(url: string): string {
-  const u = new URL(url);
-  if (u.password) u.password = '***';
-  return u.toString();
-}
 
 async function start(config: Config, logger: Logger): Promise<Running> {
   // Server and worker may both start on a fresh database; migrations serialise on a lock.
@@ -40,10 +22,7 @@ async function start(config: Config, logger: Logger): Promise<Running> {
     await ensureDatabase(config.databaseUrl);
     await runMigrations(config.databaseUrl);
   } catch (err) {
-    throw new DatabaseUnavailable(
-      `Database error: could not prepare ${redactUrl(config.databaseUrl)}: ${(err as Error).message}\n` +
-        'Is PostgreSQL running? Set DATABASE_URL to point at it.',
-    );
+    throw new DatabaseUnavailable(databaseErrorMessage(config.databaseUrl, err));
   }
   const database = createDatabase(config.databaseUrl, { applicationName: 'tribuna-worker' });
   try {
@@ -56,7 +35,7 @@ async function start(config: Config, logger: Logger): Promise<Running> {
 }
 
 function main(): void {
-  const config = readConfig();
+  const config = readConfigOrExit();
   const logger = createLogger(config);
   let stopping = false;
 
