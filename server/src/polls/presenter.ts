@@ -56,10 +56,13 @@ export function presentPoll(row: PollRow, options: OptionRow[], now: Date): Poll
   };
 }
 
+/** How a voter is named wherever voters are shown (results, live updates): the spec's display_name default 'Anonymous'. */
+export const voterDisplayName = (displayName: string | null | undefined): string => displayName ?? ANONYMOUS_NAME;
+
 export function presentVoter(row: VoterRow): Voter {
   return {
     userId: row.userId,
-    displayName: row.displayName ?? ANONYMOUS_NAME,
+    displayName: voterDisplayName(row.displayName),
     avatarUrl: row.avatarUrl,
     points: row.points,
   };

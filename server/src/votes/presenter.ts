@@ -1,6 +1,6 @@
 import type { AvailablePoints, MyVotesResponse } from '@tribuna/contracts/api/votes';
 import type { VoterChange } from '@tribuna/contracts/live';
-import { ANONYMOUS_NAME } from '../polls/presenter.ts';
+import { voterDisplayName } from '../polls/presenter.ts';
 import type { VotingPoll } from './pollCache.ts';
 import type { VoterProfile } from './repository.ts';
 import { isPointsPoll } from './rules.ts';
@@ -44,10 +44,10 @@ export function presentMyVotes(
   return { votes, availablePoints: presentAvailablePoints(poll, spent, timeZone, now) };
 }
 
-/** How a voter is named in live updates: display name, else username, else 'Anonymous'. */
+/** How a voter is named in live updates: as in the HTTP results (voterDisplayName). */
 export function voterName(profile: VoterProfile | undefined): Pick<VoterChange, 'displayName' | 'avatarUrl'> {
   return {
-    displayName: profile?.displayName || profile?.username || ANONYMOUS_NAME,
+    displayName: voterDisplayName(profile?.displayName),
     avatarUrl: profile?.avatarUrl ?? null,
   };
 }

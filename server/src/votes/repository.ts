@@ -201,7 +201,6 @@ export async function readVoterState(db: Runner, keys: (VoterKey & { since: Date
 export interface VoterProfile {
   userId: string;
   displayName: string | null;
-  username: string | null;
   avatarUrl: string | null;
 }
 
@@ -258,8 +257,8 @@ interface BatchWriteRow extends Record<string, unknown> {
   /** [user, poll, option, points] */
   added: string | [string, string, string, number][] | null;
   removed: string | [string, string, string, number][] | null;
-  /** [user, display name, username, avatar] */
-  profiles: string | [string, string | null, string | null, string | null][] | null;
+  /** [user, display name, avatar] */
+  profiles: string | [string, string | null, string | null][] | null;
 }
 
 const jsonList = <T>(value: string | T[] | null): T[] => (value === null ? [] : typeof value === 'string' ? (JSON.parse(value) as T[]) : value);
@@ -370,9 +369,9 @@ export async function writeVoteBatch(db: Runner, commands: VoteCommandRow[]): Pr
       (SELECT json_agg(json_build_array(accepted, available) ORDER BY i) FROM decided) AS decided,
       (SELECT json_agg(json_build_array(user_id, poll_id, option_id, points)) FROM added) AS added,
       ${removedJson} AS removed,
-      (SELECT json_agg(json_build_array(pr.id, pr.display_name, pr.username, pr.avatar_url))
+      (SELECT json_agg(json_build_array(pr.id, pr.display_name, pr.avatar_url))
         FROM (SELECT DISTINCT u FROM pair) AS ids
-        JOIN LATERAL (SELECT id, display_name, username, avatar_url FROM ${profiles} WHERE id = ids.u LIMIT 1) AS pr ON true) AS profiles`);
+        JOIN LATERAL (SELECT id, display_name, avatar_url FROM ${profiles} WHERE id = ids.u LIMIT 1) AS pr ON true) AS profiles`);
   if (!row) throw new Error('vote batch statement answered no row');
 
   const standing = new Map<string, VoterState>();
@@ -391,6 +390,6 @@ export async function writeVoteBatch(db: Runner, commands: VoteCommandRow[]): Pr
     decisions,
     added: jsonList(row.added).map(voteRow),
     removed: jsonList(row.removed).map(voteRow),
-    profiles: jsonList(row.profiles).map(([userId, displayName, username, avatarUrl]) => ({ userId, displayName, username, avatarUrl })),
+    profiles: jsonList(row.profiles).map(([userId, displayName, avatarUrl]) => ({ userId, displayName, avatarUrl })),
   };
 }
