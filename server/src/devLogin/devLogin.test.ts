@@ -1,21 +1,19 @@
 // Development sign-in (DEV_LOGIN).
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { schema } from '@tribuna/drizzle';
 import type { Database } from '@tribuna/drizzle/client';
-import { testConfig } from '../../../test/support/env.ts';
 import { buildUser } from '../../../test/support/factories.ts';
-import { buildApp, type App } from '../app.ts';
-import { sessionCookieHeader, signIn, XHR } from '../testing/sessions.ts';
-import { useTestApp } from '../testing/harness.ts';
+import type { App } from '../app.ts';
+import { devLogin, sessionCookieHeader, signIn } from '../testing/sessions.ts';
+import { useApp, useTestApp } from '../testing/harness.ts';
 
 describe('development sign-in (DEV_LOGIN on)', () => {
   let app: App;
   let database: Database;
   useTestApp({ DEV_LOGIN: '1' }, (ready) => ({ app, database } = ready));
 
-  const login = (payload: unknown, headers: Record<string, string> = {}) =>
-    app.inject({ method: 'POST', url: '/api/auth/dev/login', headers: { ...XHR, ...headers }, payload: payload as object });
+  const login = (payload: unknown, headers: Record<string, string> = {}) => devLogin(app, payload, headers);
 
   it('lists demo users, admins first then by name, at most 50', async () => {
     await buildUser(database.db, { displayName: 'beto' });
@@ -80,21 +78,11 @@ describe('development sign-in (DEV_LOGIN on)', () => {
 
 describe('development sign-in (DEV_LOGIN off)', () => {
   let app: App;
-  beforeAll(async () => {
-    app = await buildApp(testConfig({ DEV_LOGIN: '0' }));
-  });
-  afterAll(async () => {
-    await app.close();
-  });
+  useApp({ DEV_LOGIN: '0' }, (built) => (app = built));
 
   it('answers 404 on both routes', async () => {
     expect((await app.inject({ method: 'GET', url: '/api/auth/dev/users' })).statusCode).toBe(404);
-    const res = await app.inject({
-      method: 'POST',
-      url: '/api/auth/dev/login',
-      headers: XHR,
-      payload: { displayName: 'Intrusa' },
-    });
+    const res = await devLogin(app, { displayName: 'Intrusa' });
     expect(res.statusCode).toBe(404);
   });
 });

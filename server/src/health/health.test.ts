@@ -1,17 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { HealthResponse } from '@tribuna/contracts/api/health';
-import { testConfig } from '../../../test/support/env.ts';
-import { buildApp, type App } from '../app.ts';
+import type { App } from '../app.ts';
+import { useApp } from '../testing/harness.ts';
 
 describe('GET /api/health', () => {
   describe('with PostgreSQL and Redis up', () => {
     let app: App;
-    beforeAll(async () => {
-      app = await buildApp(testConfig());
-    });
-    afterAll(async () => {
-      await app.close();
-    });
+    useApp({}, (built) => (app = built));
 
     it('answers 200 ok with both checks up', async () => {
       const res = await app.inject({ method: 'GET', url: '/api/health' });
@@ -29,12 +24,7 @@ describe('GET /api/health', () => {
 
   describe('with PostgreSQL down', () => {
     let app: App;
-    beforeAll(async () => {
-      app = await buildApp(testConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/tribuna' }));
-    });
-    afterAll(async () => {
-      await app.close();
-    });
+    useApp({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/tribuna' }, (built) => (app = built));
 
     it('answers 503 degraded naming postgres, without connection details', async () => {
       const res = await app.inject({ method: 'GET', url: '/api/health' });
@@ -64,12 +54,7 @@ describe('GET /api/health', () => {
 
   describe('with Redis down', () => {
     let app: App;
-    beforeAll(async () => {
-      app = await buildApp(testConfig({ REDIS_URL: 'redis://127.0.0.1:1' }));
-    });
-    afterAll(async () => {
-      await app.close();
-    });
+    useApp({ REDIS_URL: 'redis://127.0.0.1:1' }, (built) => (app = built));
 
     it('answers 503 degraded naming redis', async () => {
       const res = await app.inject({ method: 'GET', url: '/api/health' });

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { HealthResponse } from '@tribuna/contracts/api/health';
-import { testConfig } from '../../../test/support/env.ts';
-import { buildApp, type App } from '../app.ts';
-import { TcpProxy } from '../testing/tcpProxy.ts';
+import type { App } from '../app.ts';
+import { useProxiedTestApp, type TcpProxy } from '../testing/tcpProxy.ts';
 
 /** Polls /api/health until `accept` holds (the dependency may take a reconnect delay to heal). */
 async function waitForHealth(app: App, accept: (body: HealthResponse, status: number) => boolean, limitMs = 15_000) {
@@ -15,33 +14,11 @@ async function waitForHealth(app: App, accept: (body: HealthResponse, status: nu
   }
 }
 
-function target(url: string): [string, number] {
-  const u = new URL(url);
-  return [u.hostname, Number(u.port || (u.protocol.startsWith('redis') ? 6379 : 5432))];
-}
-
 describe('health recovers when a dependency comes back', () => {
-  const base = testConfig();
-  const pgProxy = new TcpProxy(...target(base.databaseUrl));
-  const redisProxy = new TcpProxy(...target(base.redisUrl));
   let app: App;
-
-  beforeAll(async () => {
-    await pgProxy.start();
-    await redisProxy.start();
-    app = await buildApp(
-      testConfig({
-        DATABASE_URL: pgProxy.proxiedUrl(base.databaseUrl),
-        REDIS_URL: redisProxy.proxiedUrl(base.redisUrl),
-      }),
-    );
-  });
-
-  afterAll(async () => {
-    await app.close();
-    await pgProxy.stop();
-    await redisProxy.stop();
-  });
+  let pgProxy: TcpProxy;
+  let redisProxy: TcpProxy;
+  useProxiedTestApp({}, (ready) => ({ app, pgProxy, redisProxy } = ready));
 
   it('goes 200 → 503 (postgres) → 200 as PostgreSQL stops and restarts', async () => {
     expect((await app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);

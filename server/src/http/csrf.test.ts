@@ -1,13 +1,11 @@
 // Cross-site request refusal: cookie-authenticated mutations and the websocket upgrade.
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ServerMessage } from '@tribuna/contracts/realtime';
 import type { Database } from '@tribuna/drizzle/client';
-import { testDatabase, truncateAll } from '../../../test/support/db.ts';
-import { testConfig } from '../../../test/support/env.ts';
 import { buildUser } from '../../../test/support/factories.ts';
-import { buildApp, type App } from '../app.ts';
+import type { App } from '../app.ts';
+import { useListeningTestApp } from '../testing/harness.ts';
 import { signIn, XHR } from '../testing/sessions.ts';
 import { isOwnOrigin } from './csrf.ts';
 
@@ -28,20 +26,7 @@ describe('cross-site request refusal', () => {
   let app: App;
   let database: Database;
   let port: number;
-
-  beforeAll(async () => {
-    app = await buildApp(testConfig({ PUBLIC_URL: SITE, DEV_LOGIN: '1' }));
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    port = (app.server.address() as AddressInfo).port;
-    database = testDatabase();
-  });
-  beforeEach(async () => {
-    await truncateAll(database);
-  });
-  afterAll(async () => {
-    await app.close();
-    await database.close();
-  });
+  useListeningTestApp({ PUBLIC_URL: SITE, DEV_LOGIN: '1' }, (ready) => ({ app, database, port } = ready));
 
   async function signedIn() {
     const user = await buildUser(database.db);

@@ -1,14 +1,13 @@
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { schema } from '@tribuna/drizzle';
 import type { Database } from '@tribuna/drizzle/client';
-import { testDatabase, truncateAll } from '../../../test/support/db.ts';
-import { testConfig } from '../../../test/support/env.ts';
 import { buildPoll, buildUser } from '../../../test/support/factories.ts';
-import { buildApp, type App } from '../app.ts';
+import type { App } from '../app.ts';
+import { useTestApp } from '../testing/harness.ts';
 import { escapeHtml } from './presenter.ts';
 
 const PUBLIC_URL = 'https://tribuna.example.mx';
@@ -36,17 +35,12 @@ describe('link previews of shared polls (/?encuesta=<id>)', () => {
     dist = await mkdtemp(join(tmpdir(), 'tribuna-og-'));
     await mkdir(dist, { recursive: true });
     await writeFile(join(dist, 'index.html'), INDEX);
-    app = await buildApp(testConfig({ PUBLIC_URL }), { webDistDir: dist });
-    database = testDatabase();
-  });
-  beforeEach(async () => {
-    await truncateAll(database);
   });
   afterAll(async () => {
-    await app.close();
-    await database.close();
     await rm(dist, { recursive: true, force: true });
   });
+  // After the hooks above: built once `dist` exists, closed before it is removed.
+  useTestApp({ PUBLIC_URL }, (ready) => ({ app, database } = ready), { build: () => ({ webDistDir: dist }) });
 
   const page = (url: string) => app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
 

@@ -1,17 +1,21 @@
 // What a Google sign-in does to profiles and accounts: first sign-in, names, e-mail verification,
 // ADMIN_EMAILS, racing callbacks, suspended users, key rotation.
-import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import type { FastifyPluginAsync } from 'fastify';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { schema } from '@tribuna/drizzle';
 import type { Database } from '@tribuna/drizzle/client';
-import { testDatabase, truncateAll } from '../../../test/support/db.ts';
-import { testConfig } from '../../../test/support/env.ts';
-import { buildApp, type App } from '../app.ts';
+import type { App } from '../app.ts';
 import { requireWriter } from '../plugins/auth.ts';
-import { authorizeAtProvider, finishGoogleFlow, googleSignIn, MockOidcProvider, startGoogleFlow } from '../testing/oidc.ts';
+import {
+  authorizeAtProvider,
+  finishGoogleFlow,
+  googleSignIn,
+  MockOidcProvider,
+  startGoogleFlow,
+  useOidcTestApp,
+} from '../testing/oidc.ts';
 import { sessionCookieHeader, XHR } from '../testing/sessions.ts';
 
 /** A throwaway write route behind the real hooks: no content route exists yet in this issue. */
@@ -27,22 +31,11 @@ describe('first and later Google sign-ins', () => {
   let app: App;
   let baseUrl: string;
   let database: Database;
-
-  beforeAll(async () => {
-    provider = await MockOidcProvider.start();
-    app = await buildApp(testConfig(provider.env({ ADMIN_EMAILS: 'jefa@tribuna.mx, otro@tribuna.mx' })), { extraRoutes: writeRoute });
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    database = testDatabase();
-  });
-  beforeEach(async () => {
-    await truncateAll(database);
-  });
-  afterAll(async () => {
-    await app.close();
-    await provider.stop();
-    await database.close();
-  });
+  useOidcTestApp(
+    { ADMIN_EMAILS: 'jefa@tribuna.mx, otro@tribuna.mx' },
+    (ready) => ({ provider, app, baseUrl, database } = ready),
+    { build: () => ({ extraRoutes: writeRoute }) },
+  );
 
   async function me(cookie: string | null) {
     const res = await app.inject({ method: 'GET', url: '/api/me', headers: cookie ? { cookie } : {} });
@@ -211,25 +204,10 @@ describe('first and later Google sign-ins', () => {
 
 describe('signing key rotation at the provider', () => {
   let provider: MockOidcProvider;
-  let app: App;
   let baseUrl: string;
-  let database: Database;
-
-  beforeAll(async () => {
-    provider = await MockOidcProvider.start();
-    app = await buildApp(testConfig(provider.env()));
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    database = testDatabase();
-    await truncateAll(database);
-  });
+  useOidcTestApp({}, (ready) => ({ provider, baseUrl } = ready));
   afterEach(() => {
     vi.useRealTimers();
-  });
-  afterAll(async () => {
-    await app.close();
-    await provider.stop();
-    await database.close();
   });
 
   it('refetches the key set for an unknown kid, but not more than once per 30 seconds', async () => {

@@ -1,11 +1,9 @@
 // Google sign-in against a real OpenID Connect provider (oauth2-mock-server): discovery, state,
 // PKCE, nonce and the id_token checks.
 import { createSign, generateKeyPairSync } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { schema } from '@tribuna/drizzle';
 import type { Database } from '@tribuna/drizzle/client';
-import { testDatabase, truncateAll } from '../../../test/support/db.ts';
 import { testConfig } from '../../../test/support/env.ts';
 import { buildApp, type App } from '../app.ts';
 import {
@@ -15,29 +13,16 @@ import {
   finishGoogleFlow,
   googleSignIn,
   startGoogleFlow,
+  useOidcTestApp,
 } from '../testing/oidc.ts';
+import { useApp } from '../testing/harness.ts';
 
 describe('Google sign-in (OpenID Connect)', () => {
   let provider: MockOidcProvider;
   let app: App;
   let baseUrl: string;
   let database: Database;
-
-  beforeAll(async () => {
-    provider = await MockOidcProvider.start();
-    app = await buildApp(testConfig(provider.env()));
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    database = testDatabase();
-  });
-  beforeEach(async () => {
-    await truncateAll(database);
-  });
-  afterAll(async () => {
-    await app.close();
-    await provider.stop();
-    await database.close();
-  });
+  useOidcTestApp({}, (ready) => ({ provider, app, baseUrl, database } = ready));
 
   const profileCount = async () => (await database.db.select().from(schema.profiles)).length;
 
@@ -217,12 +202,7 @@ describe('Google sign-in (OpenID Connect)', () => {
 
 describe('Google sign-in when GOOGLE_CLIENT_ID is not set', () => {
   let app: App;
-  beforeAll(async () => {
-    app = await buildApp(testConfig({ GOOGLE_CLIENT_ID: undefined, GOOGLE_CLIENT_SECRET: undefined }));
-  });
-  afterAll(async () => {
-    await app.close();
-  });
+  useApp({ GOOGLE_CLIENT_ID: undefined, GOOGLE_CLIENT_SECRET: undefined }, (built) => (app = built));
 
   it('starts without crashing and sends /auth/google to the login page with an explanation', async () => {
     const res = await app.inject({ method: 'GET', url: '/auth/google' });

@@ -1,13 +1,13 @@
 // Cookie sessions: resolution, rolling refresh, expiry, sign-out, the session endpoint.
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { schema } from '@tribuna/drizzle';
 import type { Database } from '@tribuna/drizzle/client';
-import { testDatabase, truncateAll } from '../../../test/support/db.ts';
+import { testDatabase } from '../../../test/support/db.ts';
 import { testConfig } from '../../../test/support/env.ts';
 import { buildUser } from '../../../test/support/factories.ts';
 import { buildApp, type App } from '../app.ts';
-import { sessionCookieOf, signIn, waitForSessionEviction, XHR } from '../testing/sessions.ts';
+import { devLogin, sessionCookieOf, signIn, waitForSessionEviction, XHR } from '../testing/sessions.ts';
 import { sessionCache } from './cache.ts';
 import { SESSION_REFRESH_THRESHOLD_MS, SESSION_TTL_MS } from './constants.ts';
 import { useTestApp } from '../testing/harness.ts';
@@ -158,24 +158,10 @@ describe('sessions', () => {
 
 describe('session cookie on an https site', () => {
   let app: App;
-  let database: Database;
-  beforeAll(async () => {
-    app = await buildApp(testConfig({ PUBLIC_URL: 'https://tribuna.example', DEV_LOGIN: '1' }));
-    database = testDatabase();
-    await truncateAll(database);
-  });
-  afterAll(async () => {
-    await app.close();
-    await database.close();
-  });
+  useTestApp({ PUBLIC_URL: 'https://tribuna.example', DEV_LOGIN: '1' }, (ready) => ({ app } = ready));
 
   it('is Secure, HttpOnly, SameSite=Lax, Path=/', async () => {
-    const res = await app.inject({
-      method: 'POST',
-      url: '/api/auth/dev/login',
-      headers: XHR,
-      payload: { displayName: 'Segura' },
-    });
+    const res = await devLogin(app, { displayName: 'Segura' });
     expect(res.statusCode).toBe(200);
     const cookie = sessionCookieOf(res)!;
     expect(cookie.value).toMatch(/^[A-Za-z0-9_-]{43}$/);

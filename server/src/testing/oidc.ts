@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { OAuth2Server, type MutableResponse, type MutableToken } from 'oauth2-mock-server';
+import { afterAll, beforeAll } from 'vitest';
 import { SESSION_COOKIE } from '../sessions/constants.ts';
+import { useListeningTestApp, type ListeningTestApp, type TestAppOptions, type TestEnv } from './harness.ts';
 import { parseSetCookies, type ParsedSetCookie } from './sessions.ts';
 
 export const TEST_CLIENT_ID = 'tribuna-test-client.apps.googleusercontent.com';
@@ -75,6 +77,27 @@ export class MockOidcProvider {
   async stop(): Promise<void> {
     if (this.server.listening) await this.server.stop();
   }
+}
+
+export interface OidcTestApp extends ListeningTestApp {
+  provider: MockOidcProvider;
+}
+
+/**
+ * useListeningTestApp with a MockOidcProvider started first, the app pointed at it (`provider.env(env)`),
+ * and the provider stopped at the end:
+ *
+ *   useOidcTestApp({}, (ready) => ({ provider, app, baseUrl, database } = ready));
+ */
+export function useOidcTestApp(env: TestEnv, onReady: (ready: OidcTestApp) => void, options: TestAppOptions = {}): void {
+  let provider: MockOidcProvider | undefined;
+  beforeAll(async () => {
+    provider = await MockOidcProvider.start();
+  });
+  afterAll(async () => {
+    await provider?.stop();
+  });
+  useListeningTestApp(() => provider!.env(env), (ready) => onReady({ ...ready, provider: provider! }), options);
 }
 
 export type CookieJar = Map<string, string>;

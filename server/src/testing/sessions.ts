@@ -41,6 +41,11 @@ export function asUser(signedIn: Pick<SignedIn, 'cookie'>): Record<string, strin
   return { cookie: signedIn.cookie, ...XHR };
 }
 
+/** POST /api/auth/dev/login (DEV_LOGIN) as the web client sends it, plus `headers`. */
+export function devLogin(app: App, payload: unknown, headers: Record<string, string> = {}) {
+  return app.inject({ method: 'POST', url: '/api/auth/dev/login', headers: { ...XHR, ...headers }, payload: payload as object });
+}
+
 export interface ParsedSetCookie {
   name: string;
   value: string;

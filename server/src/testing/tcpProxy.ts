@@ -1,4 +1,8 @@
 import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
+import { testConfig } from '../../../test/support/env.ts';
+import { buildApp, type App } from '../app.ts';
+import type { TestEnv } from './harness.ts';
 
 /**
  * A TCP forwarder in front of a real PostgreSQL or Redis, so a test can take the dependency
@@ -13,6 +17,12 @@ export class TcpProxy {
     private readonly targetHost: string,
     private readonly targetPort: number,
   ) {}
+
+  /** A proxy to the host and port of a postgres:// or redis:// URL. */
+  static for(url: string): TcpProxy {
+    const u = new URL(url);
+    return new TcpProxy(u.hostname, Number(u.port || (u.protocol.startsWith('redis') ? 6379 : 5432)));
+  }
 
   async start(): Promise<void> {
     const server = createServer((client) => {
@@ -51,4 +61,40 @@ export class TcpProxy {
     u.port = String(this.port);
     return u.toString();
   }
+}
+
+export interface ProxiedTestApp {
+  app: App;
+  /** In front of this run's PostgreSQL: stop() takes it down, start() brings it back. */
+  pgProxy: TcpProxy;
+  /** In front of this run's Redis. */
+  redisProxy: TcpProxy;
+}
+
+/**
+ * One app (test configuration plus `env`) reaching PostgreSQL and Redis through a TcpProxy each,
+ * so the tests can take either dependency down; the app and both proxies are closed at the end.
+ */
+export function useProxiedTestApp(env: TestEnv, onReady: (ready: ProxiedTestApp) => void): void {
+  const base = testConfig();
+  const pgProxy = TcpProxy.for(base.databaseUrl);
+  const redisProxy = TcpProxy.for(base.redisUrl);
+  let app: App | undefined;
+  beforeAll(async () => {
+    await pgProxy.start();
+    await redisProxy.start();
+    app = await buildApp(
+      testConfig({
+        DATABASE_URL: pgProxy.proxiedUrl(base.databaseUrl),
+        REDIS_URL: redisProxy.proxiedUrl(base.redisUrl),
+        ...env,
+      }),
+    );
+    onReady({ app, pgProxy, redisProxy });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await pgProxy.stop();
+    await redisProxy.stop();
+  });
 }

@@ -5,40 +5,24 @@ import { VOTE_MESSAGES } from '@tribuna/contracts/api/votes';
 import { testDatabase, truncateAll } from '../../../test/support/db.ts';
 import { testConfig } from '../../../test/support/env.ts';
 import { buildPoll, buildUser } from '../../../test/support/factories.ts';
-import { buildApp, type App } from '../app.ts';
+import type { App } from '../app.ts';
 import { asUser, signIn } from '../testing/sessions.ts';
-import { TcpProxy } from '../testing/tcpProxy.ts';
-
-function target(url: string): [string, number] {
-  const u = new URL(url);
-  return [u.hostname, Number(u.port || (u.protocol.startsWith('redis') ? 6379 : 5432))];
-}
+import { useProxiedTestApp, type TcpProxy } from '../testing/tcpProxy.ts';
 
 describe('votes when a dependency is down', () => {
-  const base = testConfig();
-  const pgProxy = new TcpProxy(...target(base.databaseUrl));
-  const redisProxy = new TcpProxy(...target(base.redisUrl));
   const database = testDatabase();
   let app: App;
+  let pgProxy: TcpProxy;
+  let redisProxy: TcpProxy;
 
   beforeAll(async () => {
     await truncateAll(database);
-    await pgProxy.start();
-    await redisProxy.start();
-    app = await buildApp(
-      testConfig({
-        DATABASE_URL: pgProxy.proxiedUrl(base.databaseUrl),
-        REDIS_URL: redisProxy.proxiedUrl(base.redisUrl),
-        REDIS_PREFIX: `${base.redisPrefix}_resilience`,
-      }),
-    );
   });
   afterAll(async () => {
-    await app.close();
-    await pgProxy.stop();
-    await redisProxy.stop();
     await database.close();
   });
+  // After the hooks above: started once the tables are empty, closed before the database.
+  useProxiedTestApp({ REDIS_PREFIX: `${testConfig().redisPrefix}_resilience` }, (ready) => ({ app, pgProxy, redisProxy } = ready));
 
   it('still records and acknowledges votes while Redis is down (awards and live totals catch up later)', async () => {
     const user = await buildUser(database.db);
