@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
-import { CloseIcon } from './icons';
+import { CloseButton } from './CloseButton';
 
 interface ModalProps {
   title: string;
@@ -77,14 +77,11 @@ export function Modal({ title, onClose, children, size = 'md' }: ModalProps) {
           <h2 id={titleId} className="text-lg font-bold">
             {title}
           </h2>
-          <button
-            type="button"
+          <CloseButton
             onClick={onClose}
-            aria-label="Cerrar"
-            className="inline-flex size-9 items-center justify-center rounded-full text-slate-500 transition hover:bg-slate-100 dark:text-slate-400 dark:hover:bg-white/10"
-          >
-            <CloseIcon className="size-5" />
-          </button>
+            className="size-9 text-slate-500 transition hover:bg-slate-100 dark:text-slate-400 dark:hover:bg-white/10"
+            iconClassName="size-5"
+          />
         </div>
         <div className="overflow-y-auto px-5 py-4">{children}</div>
       </div>

@@ -52,3 +52,21 @@ export function BulletList({ items }: { items: readonly ReactNode[] }) {
     </ul>
   );
 }
+
+interface IntroducedListProps {
+  intro: ReactNode;
+  items: readonly ReactNode[];
+  /** A closing paragraph after the list. */
+  outro?: ReactNode;
+}
+
+/** A section body made of an introductory paragraph, a bullet list and, optionally, a closing paragraph. */
+export function IntroducedList({ intro, items, outro }: IntroducedListProps) {
+  return (
+    <>
+      <p>{intro}</p>
+      <BulletList items={items} />
+      {outro && <p>{outro}</p>}
+    </>
+  );
+}

@@ -1,20 +1,18 @@
-import { BulletList, ContactEmail, LegalSections, type LegalSection } from './LegalSections';
+import { BulletList, ContactEmail, IntroducedList, LegalSections, type LegalSection } from './LegalSections';
 
 const PRIVACY_SECTIONS: readonly LegalSection[] = [
   {
     title: 'Información que recopilamos',
     body: (
-      <>
-        <p>Recopilamos información cuando creas tu cuenta, cuando votas o participas en el Sitio y cuando nos contactas:</p>
-        <BulletList
-          items={[
-            'Datos de tu perfil: nombre, correo electrónico y foto de perfil que nos proporciona Google al iniciar sesión, además del nombre de usuario, la biografía y las imágenes que tú agregues.',
-            'Datos de votación: tus votos, los puntos asignados y obtenidos, y la fecha de cada participación, junto con datos técnicos del navegador que usamos para prevenir fraudes.',
-            'Datos de participación: tus publicaciones, comentarios, reacciones y grupos, y las páginas que visitas dentro del Sitio.',
-            'La información que nos envíes cuando te comuniques con nosotros.',
-          ]}
-        />
-      </>
+      <IntroducedList
+        intro="Recopilamos información cuando creas tu cuenta, cuando votas o participas en el Sitio y cuando nos contactas:"
+        items={[
+          'Datos de tu perfil: nombre, correo electrónico y foto de perfil que nos proporciona Google al iniciar sesión, además del nombre de usuario, la biografía y las imágenes que tú agregues.',
+          'Datos de votación: tus votos, los puntos asignados y obtenidos, y la fecha de cada participación, junto con datos técnicos del navegador que usamos para prevenir fraudes.',
+          'Datos de participación: tus publicaciones, comentarios, reacciones y grupos, y las páginas que visitas dentro del Sitio.',
+          'La información que nos envíes cuando te comuniques con nosotros.',
+        ]}
+      />
     ),
   },
   {
@@ -34,21 +32,16 @@ const PRIVACY_SECTIONS: readonly LegalSection[] = [
   {
     title: 'Cookies y almacenamiento local',
     body: (
-      <>
-        <p>Usamos cookies y tecnologías similares para:</p>
-        <BulletList
-          items={[
-            'Mantener tu sesión iniciada.',
-            'Recordar tus preferencias, como el tema claro u oscuro.',
-            'Obtener estadísticas de uso (analíticas), como las páginas visitadas y el tipo de dispositivo.',
-            'Mostrarte contenido personalizado.',
-          ]}
-        />
-        <p>
-          Puedes bloquear o borrar las cookies desde tu navegador, aunque algunas funciones, como iniciar sesión, dejarán
-          de funcionar.
-        </p>
-      </>
+      <IntroducedList
+        intro="Usamos cookies y tecnologías similares para:"
+        items={[
+          'Mantener tu sesión iniciada.',
+          'Recordar tus preferencias, como el tema claro u oscuro.',
+          'Obtener estadísticas de uso (analíticas), como las páginas visitadas y el tipo de dispositivo.',
+          'Mostrarte contenido personalizado.',
+        ]}
+        outro="Puedes bloquear o borrar las cookies desde tu navegador, aunque algunas funciones, como iniciar sesión, dejarán de funcionar."
+      />
     ),
   },
   {

@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { BulletList, ContactEmail, LegalSections, type LegalSection } from './LegalSections';
+import { ContactEmail, IntroducedList, LegalSections, type LegalSection } from './LegalSections';
 
 const TERMS_SECTIONS: readonly LegalSection[] = [
   {
@@ -48,19 +48,17 @@ const TERMS_SECTIONS: readonly LegalSection[] = [
   {
     title: 'Uso aceptable',
     body: (
-      <>
-        <p>Al usar el Sitio te comprometes a no:</p>
-        <BulletList
-          items={[
-            'Crear o utilizar varias cuentas, ni compartir tu cuenta con otras personas.',
-            'Usar bots, scripts u otros medios automatizados para votar, compartir, publicar o reaccionar, ni manipular de cualquier otra forma los resultados o los puntos.',
-            'Acosar, amenazar, insultar o discriminar a otras personas, ni publicar contenido ofensivo, violento, sexualmente explícito, engañoso o spam.',
-            'Intentar acceder sin autorización a cuentas, sistemas o datos, vulnerar la seguridad del Sitio o interferir con su funcionamiento.',
-            'Utilizar el Sitio para cualquier fin ilegal o contrario a estos términos.',
-          ]}
-        />
-        <p>Los votos y puntos obtenidos mediante cualquiera de estas prácticas podrán ser anulados.</p>
-      </>
+      <IntroducedList
+        intro="Al usar el Sitio te comprometes a no:"
+        items={[
+          'Crear o utilizar varias cuentas, ni compartir tu cuenta con otras personas.',
+          'Usar bots, scripts u otros medios automatizados para votar, compartir, publicar o reaccionar, ni manipular de cualquier otra forma los resultados o los puntos.',
+          'Acosar, amenazar, insultar o discriminar a otras personas, ni publicar contenido ofensivo, violento, sexualmente explícito, engañoso o spam.',
+          'Intentar acceder sin autorización a cuentas, sistemas o datos, vulnerar la seguridad del Sitio o interferir con su funcionamiento.',
+          'Utilizar el Sitio para cualquier fin ilegal o contrario a estos términos.',
+        ]}
+        outro="Los votos y puntos obtenidos mediante cualquiera de estas prácticas podrán ser anulados."
+      />
     ),
   },
   {

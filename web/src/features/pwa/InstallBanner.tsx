@@ -1,4 +1,5 @@
-import { CloseIcon, DownloadIcon } from '../../components/icons';
+import { CloseButton } from '../../components/CloseButton';
+import { DownloadIcon } from '../../components/icons';
 import { useNavBarVisible } from '../navigation/navVisibility';
 import { useInstallBanner } from './useInstallBanner';
 
@@ -30,14 +31,12 @@ export function InstallBanner() {
         <DownloadIcon className="size-4" />
         Instalar
       </button>
-      <button
-        type="button"
+      <CloseButton
         onClick={dismiss}
-        aria-label="Cerrar y no volver a mostrar"
-        className="absolute -top-2 -right-2 inline-flex size-8 items-center justify-center rounded-full bg-slate-200 text-slate-600 shadow hover:bg-slate-300 dark:bg-ink-700 dark:text-slate-300 dark:hover:bg-ink-700/80"
-      >
-        <CloseIcon className="size-4" />
-      </button>
+        label="Cerrar y no volver a mostrar"
+        className="absolute -top-2 -right-2 size-8 bg-slate-200 text-slate-600 shadow hover:bg-slate-300 dark:bg-ink-700 dark:text-slate-300 dark:hover:bg-ink-700/80"
+        iconClassName="size-4"
+      />
     </aside>
   );
 }

@@ -14,6 +14,23 @@ function shared(pointsEarned: number) {
   return () => jsonResponse(201, { pollId: poll.id, platform: 'copy', pointsEarned, sharedAt: '2025-01-05T12:00:00.000Z' });
 }
 
+/**
+ * With a share sheet (navigator.share = `share`): renders for a signed-in user, taps Compartir,
+ * runs `check` with the API mock, and removes the sheet again.
+ */
+async function tapShareSheet(share: () => Promise<void>, check: (fetchMock: ReturnType<typeof stubApi>) => Promise<void> | void) {
+  Object.defineProperty(navigator, 'share', { value: share, configurable: true });
+  try {
+    const fetchMock = stubApi({ [sharePath]: shared(5) });
+    const user = userEvent.setup();
+    render(<ShareButtons poll={poll} signedIn />);
+    await user.click(screen.getByRole('button', { name: 'Compartir' }));
+    await check(fetchMock);
+  } finally {
+    delete (navigator as { share?: unknown }).share;
+  }
+}
+
 describe('ShareButtons', () => {
   let writeText: ReturnType<typeof vi.fn>;
 
@@ -78,34 +95,20 @@ describe('ShareButtons', () => {
 
   it('uses the share sheet where the browser has one, and records it as native', async () => {
     const share = vi.fn(async () => {});
-    Object.defineProperty(navigator, 'share', { value: share, configurable: true });
-    try {
-      const fetchMock = stubApi({ [sharePath]: shared(5) });
-      const user = userEvent.setup();
-      render(<ShareButtons poll={poll} signedIn />);
-      await user.click(screen.getByRole('button', { name: 'Compartir' }));
+    await tapShareSheet(share, async (fetchMock) => {
       expect(share).toHaveBeenCalledWith({ title: poll.title, text: '¡Vota en Tribuna! ¿Quién se va?', url: link });
       expect(await screen.findByText('+5 puntos por compartir')).toBeTruthy();
       expect(bodyOf(fetchMock, sharePath)).toEqual({ platform: 'native' });
-    } finally {
-      delete (navigator as { share?: unknown }).share;
-    }
+    });
   });
 
   it('records nothing when the share sheet is dismissed', async () => {
     const share = vi.fn(async () => {
       throw new DOMException('cancelled', 'AbortError');
     });
-    Object.defineProperty(navigator, 'share', { value: share, configurable: true });
-    try {
-      const fetchMock = stubApi({ [sharePath]: shared(5) });
-      const user = userEvent.setup();
-      render(<ShareButtons poll={poll} signedIn />);
-      await user.click(screen.getByRole('button', { name: 'Compartir' }));
+    await tapShareSheet(share, (fetchMock) => {
       expect(requestsOf(fetchMock)).toEqual([]);
-    } finally {
-      delete (navigator as { share?: unknown }).share;
-    }
+    });
   });
 
   it('builds the link from the origin', () => {
