@@ -304,7 +304,7 @@ export async function runVotesBenchmark(options: VotesOptions = DEFAULT_VOTES_OP
           'Separate process, postgres.js pool of `connections` connections, as many async workers, each `INSERT INTO bench_raw (poll_id, user_id, points, created_at) VALUES ($1, $2, 1, now())` one row per statement (autocommit); bench_raw has only an identity primary key (no foreign keys or secondary indexes).',
         integrity:
           'stored = count(*) of votes of the bench poll, compared user by user with the acknowledged votes of every run (warm-up, rounds, open loop); every (user, show day) with a vote must have exactly one user_points_history row reason=vote reference vote:<poll>:<day> of points_per_vote points; profiles.total_points must equal the sum of the user\'s history.',
-        server: 'node --import tsx server/src/main.ts and worker/src/main.ts, NODE_ENV=production, LOG_LEVEL=warn, fresh database and Redis prefix; load from separate processes on 127.0.0.1.',
+        server: 'node --max-semi-space-size=64 --import tsx server/src/main.ts and worker/src/main.ts (scripts/infra.ts NODE_PROCESS_FLAGS), NODE_ENV=production, LOG_LEVEL=warn, fresh database and Redis prefix; load from separate processes on 127.0.0.1.',
       },
       roundsDetail: measured.map((m) => ({
         kind: m.kind,

@@ -10,6 +10,15 @@ import postgres from 'postgres';
 export const ROOT = path.resolve(import.meta.dirname, '..');
 export const DATA_DIR = path.join(ROOT, 'data');
 
+/**
+ * V8 flags of the server and worker processes (also set in the Dockerfile's NODE_OPTIONS). A
+ * 64 MiB young generation (the default is 16 MiB) makes scavenges rarer: each request allocates
+ * short-lived objects, and under a burst of votes the pauses were holding up answers. In the votes
+ * benchmark this raised the closed-loop rate by about 15% (5,780/s → 6,962/s in one run, 6,741/s
+ * with 128 MiB).
+ */
+export const NODE_PROCESS_FLAGS = ['--max-semi-space-size=64'];
+
 export interface Stoppable {
   stop(): Promise<void>;
 }

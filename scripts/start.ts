@@ -7,7 +7,7 @@ import path from 'node:path';
 import { ConfigError, loadConfig } from '@tribuna/contracts/config';
 import { ensureDatabase, runMigrations } from '@tribuna/drizzle/migrate';
 import { seedIfEmpty } from '../server/src/seed/index.ts';
-import { ROOT, StartupError, resolveDatabaseUrl, resolveRedisUrl, type Stoppable } from './infra.ts';
+import { NODE_PROCESS_FLAGS, ROOT, StartupError, resolveDatabaseUrl, resolveRedisUrl, type Stoppable } from './infra.ts';
 
 const log = (message: string) => console.log(`[tribuna] ${message}`);
 const stoppers: Stoppable[] = [];
@@ -40,7 +40,7 @@ async function shutdown(code: number): Promise<never> {
 }
 
 function run(name: string, script: string, env: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, env, stdio: 'inherit' });
+  const child = spawn(process.execPath, [...NODE_PROCESS_FLAGS, '--import', 'tsx', script], { cwd: ROOT, env, stdio: 'inherit' });
   child.on('exit', (code, signal) => {
     if (stopping) return;
     log(`${name} stopped (${signal ?? `exit code ${code}`}); stopping the rest`);

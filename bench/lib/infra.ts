@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { dropDatabase, ensureDatabase, runMigrations } from '@tribuna/drizzle/migrate';
-import { freePort, postgresAnswers, redisAnswers } from '../../scripts/infra.ts';
+import { freePort, NODE_PROCESS_FLAGS, postgresAnswers, redisAnswers } from '../../scripts/infra.ts';
 import { log } from './log.ts';
 import { spawnTs, waitForHttp200, type BenchChild } from './processes.ts';
 
@@ -83,7 +83,7 @@ export interface Tribuna {
 }
 
 /**
- * `node --import tsx server/src/main.ts` and `… worker/src/main.ts` as in production
+ * `node --max-semi-space-size=64 --import tsx server/src/main.ts` and `… worker/src/main.ts` as in production
  * (NODE_ENV=production, LOG_LEVEL=warn), listening on 127.0.0.1 only; waits for /api/health.
  */
 export async function startTribuna(env: BenchEnv): Promise<Tribuna> {
@@ -103,9 +103,9 @@ export async function startTribuna(env: BenchEnv): Promise<Tribuna> {
   };
   // BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") is for investigating a
   // run, never set by default.
-  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [];
+  const nodeArgs = [...NODE_PROCESS_FLAGS, ...(process.env.BENCH_SERVER_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [])];
   const server = spawnTs('server', 'server/src/main.ts', [], { env: processEnv, echoStdout: true, nodeArgs });
-  const worker = spawnTs('worker', 'worker/src/main.ts', [], { env: processEnv, echoStdout: true });
+  const worker = spawnTs('worker', 'worker/src/main.ts', [], { env: processEnv, echoStdout: true, nodeArgs: NODE_PROCESS_FLAGS });
   const stop = async () => {
     await Promise.allSettled([server.stop(), worker.stop()]);
   };
