@@ -7,6 +7,7 @@ import { forbidden, unauthorized } from '../http/errors.ts';
 import { clearSessionCookie, setSessionCookie } from '../sessions/cookies.ts';
 import { AUTH_NOTIFY_CHANNEL, sessionCache } from '../sessions/cache.ts';
 import { SESSION_COOKIE } from '../sessions/constants.ts';
+import { SessionLookups } from '../sessions/lookups.ts';
 import { resolveSession, type AuthUser, type SessionInfo } from '../sessions/service.ts';
 
 export type { AuthUser, SessionInfo } from '../sessions/service.ts';
@@ -17,6 +18,10 @@ declare module 'fastify' {
     user: AuthUser | null;
     /** The session behind the cookie, full or waiting for its second factor; null for visitors. */
     authSession: SessionInfo | null;
+  }
+  interface FastifyInstance {
+    /** This instance's batched session lookups (one query per event-loop turn for uncached sessions). */
+    sessionLookups: SessionLookups;
   }
   interface FastifyContextConfig {
     /** false: this route never needs the caller's identity (health probes keep working with PostgreSQL down). */
@@ -38,8 +43,8 @@ async function resolveRequestSession(request: FastifyRequest, reply: FastifyRepl
   const path = request.url.split('?')[0] ?? '/';
   if (!IDENTITY_PATHS.test(path)) return;
 
-  const { database, config } = request.server;
-  const resolved = await resolveSession(database.db, token);
+  const { config, sessionLookups } = request.server;
+  const resolved = await resolveSession(sessionLookups, token);
   if (!resolved) {
     // Expired, revoked or unknown: tidy the browser up; the request goes on as a visitor.
     clearSessionCookie(reply, config.publicUrl);
@@ -76,6 +81,7 @@ export default fp(
     await app.register(cookie, { secret: app.config.sessionSecret });
     app.decorateRequest('user', null);
     app.decorateRequest('authSession', null);
+    app.decorate('sessionLookups', new SessionLookups(app.database.db));
     app.addHook('onRequest', csrfGuard(app.config.publicUrl));
     app.addHook('onRequest', resolveRequestSession);
     await listenForAuthChanges(app);

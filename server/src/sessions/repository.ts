@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '@tribuna/drizzle/client';
 import { profiles, sessions } from '@tribuna/drizzle/schema/index';
 import { sessionCache } from './cache.ts';
@@ -11,11 +11,11 @@ export async function insertSession(db: DbOrTx, values: NewSessionRow): Promise<
 }
 
 /**
- * The live session behind a cookie, with its user's role and suspension: one primary-key lookup
- * joined to the profile. Revoked and expired sessions are not found.
+ * The live sessions among `ids`, each with its user's role and suspension: primary-key lookups
+ * joined to the profile, in one statement. Revoked and expired sessions are not found.
  */
-export async function findActiveSession(db: DbOrTx, id: string, now: Date) {
-  const [row] = await db
+export async function findActiveSessions(db: DbOrTx, ids: string[], now: Date) {
+  return db
     .select({
       id: sessions.id,
       userId: sessions.userId,
@@ -28,12 +28,10 @@ export async function findActiveSession(db: DbOrTx, id: string, now: Date) {
     })
     .from(sessions)
     .innerJoin(profiles, eq(profiles.id, sessions.userId))
-    .where(and(eq(sessions.id, id), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
-    .limit(1);
-  return row ?? null;
+    .where(and(inArray(sessions.id, ids), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)));
 }
 
-export type ActiveSessionRow = NonNullable<Awaited<ReturnType<typeof findActiveSession>>>;
+export type ActiveSessionRow = Awaited<ReturnType<typeof findActiveSessions>>[number];
 
 export async function touchSession(db: DbOrTx, id: string, values: { lastSeenAt: Date; expiresAt?: Date }): Promise<void> {
   await db.update(sessions).set(values).where(and(eq(sessions.id, id), isNull(sessions.revokedAt)));

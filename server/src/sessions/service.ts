@@ -8,6 +8,7 @@ import {
   USER_AGENT_MAX_LENGTH,
 } from './constants.ts';
 import { sessionCache } from './cache.ts';
+import type { SessionLookups } from './lookups.ts';
 import * as repo from './repository.ts';
 import type { SessionLevel } from './repository.ts';
 import { looksLikeSessionToken, newSessionToken, sessionIdFor } from './tokens.ts';
@@ -87,15 +88,17 @@ export interface ResolvedSession {
 }
 
 /**
- * Resolves a cookie token into its live session (one indexed query). A full session with less
- * than SESSION_REFRESH_THRESHOLD_MS left is extended to a full TTL (rolling expiry).
+ * Resolves a cookie token into its live session: from the in-process cache, else looked up with
+ * the other sessions of the same event-loop turn (one indexed query for all of them). A full
+ * session with less than SESSION_REFRESH_THRESHOLD_MS left is extended to a full TTL (rolling expiry).
  */
-export async function resolveSession(db: DbOrTx, token: string, now = new Date()): Promise<ResolvedSession | null> {
+export async function resolveSession(lookups: SessionLookups, token: string, now = new Date()): Promise<ResolvedSession | null> {
   if (!looksLikeSessionToken(token)) return null;
+  const db = lookups.db;
   const id = sessionIdFor(token);
   let row = sessionCache.get(id, now.getTime());
   if (!row) {
-    row = await repo.findActiveSession(db, id, now);
+    row = await lookups.find(id);
     if (!row) return null;
     sessionCache.set(row, now.getTime());
   }
