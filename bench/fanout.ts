@@ -10,7 +10,7 @@ import type { LiveEvent } from '@tribuna/contracts/live';
 import { LIVE_CHANNEL } from '@tribuna/contracts/live';
 import { channelName } from '@tribuna/contracts/realtime';
 import { freePort } from '../scripts/infra.ts';
-import { CpuMeter, postgresOf, postgresShared } from './lib/cpu.ts';
+import { CpuMeter, postgresOf, postgresShared, withChildren } from './lib/cpu.ts';
 import { createFixtures, type BenchPoll, type Fixtures } from './lib/fixtures.ts';
 import { createBenchEnv, destroyBenchEnv, startTribuna, type BenchEnv, type Tribuna } from './lib/infra.ts';
 import { log } from './lib/log.ts';
@@ -36,6 +36,11 @@ export interface FanoutOptions {
   users: number;
   /** How Socket.IO viewers connect: 'wire' (engine.io framing on a plain ws client, like the others) or socket.io-client. */
   socketIoClient: 'wire' | 'official';
+  /**
+   * The viewers' sockets: 'native' (bench/load/viewers-native.c, one epoll loop in C) or 'node'
+   * (ws clients in the viewers process, ~10 µs of CPU per message received).
+   */
+  viewersClient: 'native' | 'node';
 }
 
 export const DEFAULT_FANOUT_OPTIONS: FanoutOptions = {
@@ -48,6 +53,7 @@ export const DEFAULT_FANOUT_OPTIONS: FanoutOptions = {
   connectBatch: 500,
   users: 5000,
   socketIoClient: process.env.BENCH_SOCKETIO_CLIENT === 'official' ? 'official' : 'wire',
+  viewersClient: process.env.BENCH_VIEWERS_CLIENT === 'node' || process.env.BENCH_SOCKETIO_CLIENT === 'official' ? 'node' : 'native',
 };
 
 const TARGETS = { p99Ms: 250, deliveryRatio: 1, hubVsSocketio: 1, hubVsRaw: 1.25 };
@@ -135,6 +141,7 @@ export async function runFanoutBenchmark(options: FanoutOptions = DEFAULT_FANOUT
       pollId: poll.id,
       viewers: options.viewers,
       batchSize: options.connectBatch,
+      native: options.viewersClient === 'native',
     });
     await viewers.next('ready', 30_000);
     const connected = await connectViewers(viewers, 'tribuna');
@@ -308,7 +315,11 @@ export async function runFanoutBenchmark(options: FanoutOptions = DEFAULT_FANOUT
         deliveryRatio: 'Share of viewers whose last accepted snapshot (seq-ordered) equals GET /api/polls/:id/results once no message arrived for 2 s.',
       },
       method: {
-        viewers: `One process, ${options.viewers} ws clients (permessage-deflate off, Origin = PUBLIC_URL), connected ${options.connectBatch} at a time, each subscribed to the same poll. Socket.IO viewers: ${options.socketIoClient === 'wire' ? 'the same ws client speaking engine.io v4 / socket.io framing (so client cost is identical across servers)' : 'socket.io-client, websocket transport only'}.`,
+        viewers: `${
+          options.viewersClient === 'native'
+            ? `One process (bench/load/viewers.ts) driving a C client (bench/load/viewers-native.c: ${options.viewers} RFC 6455 client sockets in one epoll loop, masked client frames, pongs to pings)`
+            : `One process, ${options.viewers} ws clients (permessage-deflate off)`
+        }, Origin = PUBLIC_URL, connected ${options.connectBatch} at a time, each subscribed to the same poll; receipt time taken when the bytes are read. Socket.IO viewers: ${options.socketIoClient === 'wire' ? 'the same client speaking engine.io v4 / socket.io framing (so client cost is identical across servers)' : 'socket.io-client, websocket transport only'}.`,
         votes: `Open-loop driver process: ${options.votesPerSecond} votes/s for ${options.durationS} s, keep-alive agent (64 sockets), distinct users rotating over ${options.users}, points poll, 1 point on a random option.`,
         hubAlone: `Publisher process: ${options.publishPerSecond}/s for ${options.durationS} s; each inserts one vote row, then runs the live module's record script (totals + votes LiveEvent without voters) with at = publishedAt.`,
         noisyPhases: `A publish phase (hub alone, Socket.IO, raw ws, either cadence) during which the host stole more than ${STEAL_LIMIT_CORES} cores (cpuCores.steal, /proc/stat) is run again, up to ${MAX_PHASE_RETRIES} times; phases.<name>.discarded lists the attempts set aside. The vote phase is not repeated (its votes stay in the database); its steal is in its cpuCores.`,
@@ -409,7 +420,7 @@ async function fetchResults(baseUrl: string, pollId: string): Promise<PollResult
 function meter(env: BenchEnv, serverPid: number, load: BenchChild, viewers: BenchChild): CpuMeter {
   return new CpuMeter({
     server: () => [serverPid],
-    viewers: () => [viewers.pid],
+    viewers: () => withChildren(viewers.pid),
     load: () => [load.pid],
     postgres: postgresOf(env.name),
     postgresShared,
@@ -587,6 +598,7 @@ async function comparisonPhase(
     viewers: options.viewers,
     batchSize: options.connectBatch,
     client: options.socketIoClient,
+    native: options.viewersClient === 'native',
   });
   await viewers.next('ready', 30_000);
   const connected = await connectViewers(viewers, kind);

@@ -45,6 +45,16 @@ function machineBusyMs(): { busy: number; steal: number } {
   return { busy: (total - idle) * TICK_MS, steal: (v[7] ?? 0) * TICK_MS };
 }
 
+/** A process and its direct children (the native viewers client runs under the viewers process). */
+export function withChildren(pid: number): number[] {
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+    return [pid, ...(children ? children.split(/\s+/).map(Number) : [])];
+  } catch {
+    return [pid];
+  }
+}
+
 /** Pids whose command name starts with one of `names` (for callers that need the list). */
 export function pidsByCommand(names: string[]): number[] {
   const pids: number[] = [];

@@ -12,6 +12,16 @@
 //
 // All viewers receive the same bytes for the same snapshot, so each distinct message is parsed
 // once (cache keyed by its text): the process spends its time receiving, not re-parsing.
+//
+// `native: true` (the default of the fan-out benchmark): the sockets live in a C program
+// (viewers-native.c, compiled here with the system's cc) and this process only drives it and
+// replays what it received into the same analysis. A JavaScript client spends ~10 µs of CPU per
+// message received, i.e. ~100 ms per snapshot at 10,000 viewers on the machine the server also
+// runs on; the native client spends a fraction of that, so the figures describe the servers.
+import { spawn, execFileSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { io as ioClient, type Socket as IoSocket } from 'socket.io-client';
 import WebSocket from 'ws';
@@ -28,6 +38,8 @@ interface Params {
   viewers: number;
   batchSize: number;
   client?: 'wire' | 'official';
+  /** Sockets in the C client (viewers-native.c) instead of this process's ws clients. */
+  native?: boolean;
 }
 
 interface SnapshotInfo {
@@ -53,6 +65,8 @@ class Viewer {
   subscribed = false;
   closedEarly = false;
   lastSeq = -Infinity;
+  /** lastSeq when the phase started (the native client's receipts are replayed from there). */
+  phaseSeq = -Infinity;
   stale = 0;
   count = 0;
   recv = new Float64Array(64);
@@ -61,6 +75,7 @@ class Viewer {
   reset(): void {
     this.count = 0;
     this.stale = 0;
+    this.phaseSeq = this.lastSeq;
   }
 
   record(index: number, at: number): void {
@@ -250,7 +265,10 @@ interface AnalyzeCommand {
   finalSignature: string;
 }
 
-function analyze({ events, finalSignature }: AnalyzeCommand): { type: 'analysis' } & Record<string, unknown> {
+function analyze(
+  { events, finalSignature }: AnalyzeCommand,
+  eventLoopDelay = { p50Ms: loopDelay.percentile(50) / 1e6, p99Ms: loopDelay.percentile(99) / 1e6, maxMs: loopDelay.max / 1e6 },
+): { type: 'analysis' } & Record<string, unknown> {
   const newest = newHistogram(); // receipt − committedAt of the snapshot (its newest commit)
   const oldestBound = newHistogram(); // receipt − committedAt of the previous snapshot received (upper bound)
   const perEvent = newHistogram(); // per commit (weighted): receipt of the first snapshot including it − its commit
@@ -321,18 +339,101 @@ function analyze({ events, finalSignature }: AnalyzeCommand): { type: 'analysis'
     perSnapshotNewest: summarize(newest),
     perSnapshotOldestBound: summarize(oldestBound),
     perEvent: summarize(perEvent),
-    eventLoopDelay: {
-      p50Ms: loopDelay.percentile(50) / 1e6,
-      p99Ms: loopDelay.percentile(99) / 1e6,
-      maxMs: loopDelay.max / 1e6,
-    },
+    eventLoopDelay,
   };
 }
 
+// ─── native client ────────────────────────────────────────────────────────────────────────────
+
+/** The C client: one JSON line answers each command line, in order. */
+class NativeViewers {
+  private readonly waiting: ((reply: Record<string, unknown>) => void)[] = [];
+
+  private constructor(private readonly proc: ChildProcessWithoutNullStreams) {
+    createInterface({ input: proc.stdout }).on('line', (line) => {
+      const reply = JSON.parse(line) as Record<string, unknown>;
+      if (reply.type === 'ready') return;
+      this.waiting.shift()?.(reply);
+    });
+    proc.stderr.on('data', (chunk: Buffer) => process.stderr.write(chunk));
+    proc.on('exit', (code) => {
+      if (code !== 0) for (const wake of this.waiting.splice(0)) wake({ type: 'error', message: `viewers-native exited with ${code}` });
+    });
+  }
+
+  static start(): NativeViewers {
+    const dir = path.dirname(process.argv[2]!);
+    const binary = path.join(dir, 'viewers-native');
+    execFileSync('cc', ['-O2', '-o', binary, path.join(import.meta.dirname, 'viewers-native.c')], { stdio: 'inherit' });
+    const url = new URL(params.protocol === 'socketio' ? `${params.url.replace(/^http/, 'ws')}/socket.io/?EIO=4&transport=websocket` : params.url);
+    const args = [url.hostname, url.port, `${url.pathname}${url.search}`, params.origin, String(params.viewers), String(params.batchSize), params.protocol, params.pollId];
+    return new NativeViewers(spawn(binary, args, { stdio: ['pipe', 'pipe', 'pipe'] }));
+  }
+
+  request(command: string): Promise<Record<string, unknown>> {
+    return new Promise((resolve) => {
+      this.waiting.push(resolve);
+      this.proc.stdin.write(`${command}\n`);
+    });
+  }
+
+  async connect(): Promise<{ type: 'connected' } & Record<string, unknown>> {
+    const reply = await this.request('connect');
+    for (let i = 0; i < params.viewers; i++) viewers.push(new Viewer());
+    return { ...reply, type: 'connected' };
+  }
+
+  /** Replays the phase's receipts into the viewers, then runs the shared analysis. */
+  async analyze(command: AnalyzeCommand): Promise<{ type: 'analysis' } & Record<string, unknown>> {
+    const file = path.join(path.dirname(process.argv[2]!), `viewers-native-${params.protocol}.dump`);
+    const reply = await this.request(`dump ${file}`);
+    if (reply.type !== 'dumped') throw new Error(String(reply.message));
+    const data = readFileSync(file);
+    let at = 0;
+    const u32 = () => {
+      const v = data.readUInt32LE(at);
+      at += 4;
+      return v;
+    };
+    const indexes: number[] = [];
+    const extract = params.protocol === 'socketio' ? socketIoEvent : parseJson;
+    for (let i = 0, n = u32(); i < n; i++) {
+      const len = u32();
+      indexes.push(snapshotIndex(data.toString('utf8', at, at + len), extract));
+      at += len;
+    }
+    const count = u32();
+    for (let i = 0; i < count; i++) {
+      const viewer = viewers[i]!;
+      viewer.open = data[at] === 1;
+      viewer.subscribed = data[at + 1] === 1;
+      viewer.closedEarly = data[at + 2] === 1;
+      at += 3;
+      viewer.count = 0;
+      viewer.stale = 0;
+      viewer.lastSeq = viewer.phaseSeq;
+      for (let k = 0, records = u32(); k < records; k++) {
+        const index = indexes[u32()]!;
+        const receivedAt = data.readDoubleLE(at);
+        at += 8;
+        if (index >= 0) viewer.record(index, receivedAt);
+      }
+    }
+    messages = Number(reply.messages);
+    bytes = Number(reply.bytes);
+    for (const e of (reply.errors as string[]) ?? []) if (errorsSeen.length < 5) errorsSeen.push(e);
+    // The C client's longest stretches of work per epoll round stand for its event-loop delay.
+    return analyze(command, reply.busy as { p50Ms: number; p99Ms: number; maxMs: number });
+  }
+}
+
+const native = params.native ? NativeViewers.start() : null;
+
 serve({
-  connect: async () => connectAll(),
+  connect: async () => (native ? native.connect() : connectAll()),
   /** Forgets what was received so far (a new phase starts). */
-  reset: () => {
+  reset: async () => {
+    if (native) await native.request('reset');
     snapshots = [];
     parsed = new Map();
     for (const v of viewers) v.reset();
@@ -344,9 +445,10 @@ serve({
     return { type: 'reset-done' };
   },
   /** When the last message arrived (for quiescence). */
-  status: () => ({ type: 'status', lastMessageAt, messages, now: Date.now() }),
-  analyze: (message) => analyze(message as unknown as AnalyzeCommand),
+  status: async () => (native ? { ...(await native.request('status')), type: 'status' } : { type: 'status', lastMessageAt, messages, now: Date.now() }),
+  analyze: (message) => (native ? native.analyze(message as unknown as AnalyzeCommand) : analyze(message as unknown as AnalyzeCommand)),
   close: async () => {
+    if (native) return { ...(await native.request('close')), type: 'closed' };
     for (const v of viewers) {
       v.ws?.terminate();
       v.io?.disconnect();
