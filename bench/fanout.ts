@@ -64,6 +64,12 @@ const keptUp = (p: PhaseResult) => p.analysis.drainMs <= KEPT_UP_DRAIN_MS;
 const QUIESCENCE_LIMIT_MS = 60_000;
 /** Votes still queued in the server when the driver stops are answered within this (bounded). */
 const VOTE_DRIVER_MAX_OUTSTANDING = 1000;
+/**
+ * Connections the vote driver may hold: 1,000 votes/s come from many fans, each on their own
+ * connection. With 64, the driver itself capped the rate whenever a vote took over 64 ms (during a
+ * snapshot fan-out), and counted votes it never sent as not kept up.
+ */
+const VOTE_DRIVER_SOCKETS = 512;
 const SNAPSHOT_CHANNEL = 'bench-snapshots';
 
 interface Analysis {
@@ -320,7 +326,7 @@ export async function runFanoutBenchmark(options: FanoutOptions = DEFAULT_FANOUT
             ? `One process (bench/load/viewers.ts) driving a C client (bench/load/viewers-native.c: ${options.viewers} RFC 6455 client sockets in one epoll loop, masked client frames, pongs to pings)`
             : `One process, ${options.viewers} ws clients (permessage-deflate off)`
         }, Origin = PUBLIC_URL, connected ${options.connectBatch} at a time, each subscribed to the same poll; receipt time taken when the bytes are read. Socket.IO viewers: ${options.socketIoClient === 'wire' ? 'the same client speaking engine.io v4 / socket.io framing (so client cost is identical across servers)' : 'socket.io-client, websocket transport only'}.`,
-        votes: `Open-loop driver process: ${options.votesPerSecond} votes/s for ${options.durationS} s, keep-alive agent (64 sockets), distinct users rotating over ${options.users}, points poll, 1 point on a random option.`,
+        votes: `Open-loop driver process: ${options.votesPerSecond} votes/s for ${options.durationS} s, keep-alive agent (up to ${VOTE_DRIVER_SOCKETS} sockets), distinct users rotating over ${options.users}, points poll, 1 point on a random option.`,
         hubAlone: `Publisher process: ${options.publishPerSecond}/s for ${options.durationS} s; each inserts one vote row, then runs the live module's record script (totals + votes LiveEvent without voters) with at = publishedAt.`,
         noisyPhases: `A publish phase (hub alone, Socket.IO, raw ws, either cadence) during which the host stole more than ${STEAL_LIMIT_CORES} cores (cpuCores.steal, /proc/stat) is run again, up to ${MAX_PHASE_RETRIES} times; phases.<name>.discarded lists the attempts set aside. The vote phase is not repeated (its votes stay in the database); its steal is in its cpuCores.`,
         comparisons: `Publisher process: a full ResultsSnapshot JSON on Redis channel ${SNAPSHOT_CHANNEL} (prefixed) ${options.publishPerSecond}/s for ${options.durationS} s; Socket.IO server: @socket.io/redis-adapter, io.to(room).emit('results', snapshot); raw server: ws, socket.send(the received Buffer) to every socket. The Tribuna server and worker are stopped before these run.`,
@@ -444,7 +450,7 @@ async function votePhase(
     optionIds: poll.optionIds,
     users: fixtures.users.map((u) => ({ token: u.token, fingerprint: u.fingerprint })),
     body: 'points',
-    maxSockets: 64,
+    maxSockets: VOTE_DRIVER_SOCKETS,
     maxOutstanding: VOTE_DRIVER_MAX_OUTSTANDING,
   });
   await driver.next('ready', 30_000);

@@ -60,7 +60,7 @@ export const DEFAULT_HUB_SETTINGS: HubSettings = {
   snapshotsPerSecond: 10,
   snapshotBurst: 3,
   minSnapshotGapMs: 25,
-  maxFanoutShare: 0.3,
+  maxFanoutShare: 0.5,
   highWaterBytes: 64 * 1024,
   owedRetryMs: 100,
   keepAliveMs: 30_000,
