@@ -67,11 +67,17 @@ const FIXED_SHIFT = `    shift: () => {
       return out
     }`;
 
+/** Each replaced part of queue.js: [the 3.4.9 text, its fix]. */
+export const QUEUE_FIXES = [
+  [BUGGY_REMOVE, FIXED_REMOVE],
+  [BUGGY_SHIFT, FIXED_SHIFT],
+];
+
 /** The patched text of a queue.js, or null when it is not the known 3.4.9 file (or already patched). */
 export function patchQueueSource(source) {
   if (source.includes(PATCH_MARKER)) return null;
-  if (!source.includes(BUGGY_REMOVE) || !source.includes(BUGGY_SHIFT)) return null;
-  return source.replace(BUGGY_REMOVE, FIXED_REMOVE).replace(BUGGY_SHIFT, FIXED_SHIFT);
+  if (!QUEUE_FIXES.every(([buggy]) => source.includes(buggy))) return null;
+  return QUEUE_FIXES.reduce((text, [buggy, fixed]) => text.replace(buggy, fixed), source);
 }
 
 function main() {
