@@ -53,7 +53,7 @@ export const DEFAULT_FANOUT_OPTIONS: FanoutOptions = {
   connectBatch: 500,
   users: 5000,
   socketIoClient: process.env.BENCH_SOCKETIO_CLIENT === 'official' ? 'official' : 'wire',
-  viewersClient: process.env.BENCH_VIEWERS_CLIENT === 'node' || process.env.BENCH_SOCKETIO_CLIENT === 'official' ? 'node' : 'native',
+  viewersClient: process.env.BENCH_VIEWERS_CLIENT === 'node' ? 'node' : 'native',
 };
 
 const TARGETS = { p99Ms: 250, deliveryRatio: 1, hubVsSocketio: 1, hubVsRaw: 1.25 };
@@ -604,7 +604,8 @@ async function comparisonPhase(
     viewers: options.viewers,
     batchSize: options.connectBatch,
     client: options.socketIoClient,
-    native: options.viewersClient === 'native',
+    // socket.io-client runs in the viewers process itself.
+    native: options.viewersClient === 'native' && !(kind === 'socket.io' && options.socketIoClient === 'official'),
   });
   await viewers.next('ready', 30_000);
   const connected = await connectViewers(viewers, kind);

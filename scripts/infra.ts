@@ -11,7 +11,8 @@ export const ROOT = path.resolve(import.meta.dirname, '..');
 export const DATA_DIR = path.join(ROOT, 'data');
 
 /**
- * V8 flags of the server and worker processes (also set in the Dockerfile's NODE_OPTIONS). A
+ * V8 flags of the server and worker processes (npm start and the bench use this list; the
+ * `start:server`/`start:worker` scripts and the Dockerfile's NODE_OPTIONS repeat the flag). A
  * 64 MiB young generation (the default is 16 MiB) makes scavenges rarer: each request allocates
  * short-lived objects, and under a burst of votes the pauses were holding up answers. In the votes
  * benchmark this raised the closed-loop rate by about 15% (5,780/s → 6,962/s in one run, 6,741/s

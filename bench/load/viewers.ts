@@ -78,6 +78,13 @@ class Viewer {
     this.phaseSeq = this.lastSeq;
   }
 
+  /** Forgets the phase's receipts so they can be recorded again (the native client's replay). */
+  replayPhase(): void {
+    this.count = 0;
+    this.stale = 0;
+    this.lastSeq = this.phaseSeq;
+  }
+
   record(index: number, at: number): void {
     const s = snapshots[index]!;
     if (s.seq <= this.lastSeq) {
@@ -145,6 +152,11 @@ function socketIoEvent(text: string): unknown {
   return { type: event };
 }
 
+/** Where a viewer's websocket connects: Socket.IO's engine.io endpoint, or the given ws:// URL. */
+function websocketUrl(): string {
+  return params.protocol === 'socketio' ? `${params.url.replace(/^http/, 'ws')}/socket.io/?EIO=4&transport=websocket` : params.url;
+}
+
 function connectWs(viewer: Viewer): Promise<void> {
   return new Promise((resolve) => {
     let settled = false;
@@ -156,8 +168,7 @@ function connectWs(viewer: Viewer): Promise<void> {
       }
     };
     const timer = setTimeout(done, 30_000);
-    const url =
-      params.protocol === 'socketio' ? `${params.url.replace(/^http/, 'ws')}/socket.io/?EIO=4&transport=websocket` : params.url;
+    const url = websocketUrl();
     const ws = new WebSocket(url, { perMessageDeflate: false, skipUTF8Validation: true, origin: params.origin, handshakeTimeout: 30_000 });
     viewer.ws = ws;
     ws.on('open', () => {
@@ -365,7 +376,7 @@ class NativeViewers {
     const dir = path.dirname(process.argv[2]!);
     const binary = path.join(dir, 'viewers-native');
     execFileSync('cc', ['-O2', '-o', binary, path.join(import.meta.dirname, 'viewers-native.c')], { stdio: 'inherit' });
-    const url = new URL(params.protocol === 'socketio' ? `${params.url.replace(/^http/, 'ws')}/socket.io/?EIO=4&transport=websocket` : params.url);
+    const url = new URL(websocketUrl());
     const args = [url.hostname, url.port, `${url.pathname}${url.search}`, params.origin, String(params.viewers), String(params.batchSize), params.protocol, params.pollId];
     return new NativeViewers(spawn(binary, args, { stdio: ['pipe', 'pipe', 'pipe'] }));
   }
@@ -409,9 +420,7 @@ class NativeViewers {
       viewer.subscribed = data[at + 1] === 1;
       viewer.closedEarly = data[at + 2] === 1;
       at += 3;
-      viewer.count = 0;
-      viewer.stale = 0;
-      viewer.lastSeq = viewer.phaseSeq;
+      viewer.replayPhase();
       for (let k = 0, records = u32(); k < records; k++) {
         const index = indexes[u32()]!;
         const receivedAt = data.readDoubleLE(at);
