@@ -448,7 +448,7 @@ async function votePhase(
     baseUrl: tribuna.baseUrl,
     pollId: poll.id,
     optionIds: poll.optionIds,
-    users: fixtures.users.map((u) => ({ token: u.token, fingerprint: u.fingerprint })),
+    users: fixtures.users.map((u) => ({ token: u.token, fingerprint: u.fingerprint, address: u.address })),
     body: 'points',
     maxSockets: VOTE_DRIVER_SOCKETS,
     maxOutstanding: VOTE_DRIVER_MAX_OUTSTANDING,

@@ -85,7 +85,7 @@ export async function runVotesBenchmark(options: VotesOptions = DEFAULT_VOTES_OP
     tribuna = await startTribuna(env);
     log(`votes: server pid ${tribuna.server.pid} on ${tribuna.baseUrl}, worker pid ${tribuna.worker.pid}`);
 
-    const users = fixtures.users.map((u) => ({ token: u.token, fingerprint: u.fingerprint }));
+    const users = fixtures.users.map((u) => ({ token: u.token, fingerprint: u.fingerprint, address: u.address }));
     const votesLoad = spawnTs(
       'votes-load',
       'bench/load/http-load.ts',
@@ -293,7 +293,7 @@ export async function runVotesBenchmark(options: VotesOptions = DEFAULT_VOTES_OP
         aggregation:
           'votesPerSecond, p50Ms, p99Ms and errors come from the median closed-loop votes round (by votes/s); healthPerSecond and rawInsertPerSecond are medians of their rounds. Rounds are interleaved (votes, health, raw, then raw, health, votes, …); before each round bench_raw is truncated and a CHECKPOINT is taken, so no round pays for an earlier round\'s writes.',
         votes:
-          'autocannon, one POST /api/polls/:pollId/votes per request with a rotating session cookie over distinctUsers users, allocations [{random option, points 1}], points poll (max 1000 points per user, no daily reset). A round stops sending at its deadline and waits for the requests in flight, so every vote the server could have committed is acknowledged or counted as an error. votes/s = 2xx answers / (first request → last answer). Latency: autocannon histogram of 2xx answers, closed loop.',
+          'autocannon, one POST /api/polls/:pollId/votes per request with a rotating session cookie over distinctUsers users (each with its X-Forwarded-For address, 50 users per address as behind a carrier NAT; the server trusts the loopback proxy, so rate limits count per user and per address as in production), allocations [{random option, points 1}], points poll (max 1000 points per user, no daily reset). A round stops sending at its deadline and waits for the requests in flight, so every vote the server could have committed is acknowledged or counted as an error. votes/s = 2xx answers / (first request → last answer). Latency: autocannon histogram of 2xx answers, closed loop.',
         openLoop:
           'Separate process, http.Agent keepAlive maxSockets = connections; votes due at fixed intervals at openLoopShare × closed-loop median; latency from each vote\'s due time (no coordinated omission).',
         noisyRounds: `A round during which the host stole more than ${STEAL_LIMIT_CORES} cores (cpuCores.steal, /proc/stat) is measured again, up to ${MAX_ROUND_RETRIES} times; discardedRounds lists those runs (their votes still count in the integrity checks). The last attempt is kept whatever its steal.`,
@@ -304,7 +304,7 @@ export async function runVotesBenchmark(options: VotesOptions = DEFAULT_VOTES_OP
           'Separate process, postgres.js pool of `connections` connections, as many async workers, each `INSERT INTO bench_raw (poll_id, user_id, points, created_at) VALUES ($1, $2, 1, now())` one row per statement (autocommit); bench_raw has only an identity primary key (no foreign keys or secondary indexes).',
         integrity:
           'stored = count(*) of votes of the bench poll, compared user by user with the acknowledged votes of every run (warm-up, rounds, open loop); every (user, show day) with a vote must have exactly one user_points_history row reason=vote reference vote:<poll>:<day> of points_per_vote points; profiles.total_points must equal the sum of the user\'s history.',
-        server: 'node --max-semi-space-size=64 --import tsx server/src/main.ts and worker/src/main.ts (scripts/infra.ts NODE_PROCESS_FLAGS), NODE_ENV=production, LOG_LEVEL=warn, fresh database and Redis prefix; load from separate processes on 127.0.0.1.',
+        server: 'node --max-semi-space-size=64 --import tsx server/src/main.ts and worker/src/main.ts (scripts/infra.ts NODE_PROCESS_FLAGS), NODE_ENV=production, LOG_LEVEL=warn, TRUST_PROXY=loopback, fresh database and Redis prefix; load from separate processes on 127.0.0.1.',
       },
       roundsDetail: measured.map((m) => ({
         kind: m.kind,

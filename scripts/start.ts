@@ -2,12 +2,13 @@
 // seeds demo data into an empty database, builds the web app when needed, then runs the server
 // and the worker as two processes and stops everything together.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '@tribuna/contracts/config';
 import { ensureDatabase, runMigrations } from '@tribuna/drizzle/migrate';
 import { seedIfEmpty } from '../server/src/seed/index.ts';
-import { NODE_PROCESS_FLAGS, ROOT, StartupError, resolveDatabaseUrl, resolveRedisUrl, type Stoppable } from './infra.ts';
+import { DATA_DIR, NODE_PROCESS_FLAGS, ROOT, StartupError, resolveDatabaseUrl, resolveRedisUrl, type Stoppable } from './infra.ts';
 
 const log = (message: string) => console.log(`[tribuna] ${message}`);
 const stoppers: Stoppable[] = [];
@@ -50,6 +51,19 @@ function run(name: string, script: string, env: NodeJS.ProcessEnv): ChildProcess
   return child;
 }
 
+/**
+ * Without SESSION_SECRET every start picks a new random one, and a TOTP key derived from it would
+ * lock out the demo's second factors after a restart: keep a random key in ./data instead.
+ */
+function developmentTotpKey(): string {
+  const file = path.join(DATA_DIR, 'totp-encryption.key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(DATA_DIR, { recursive: true });
+  const key = randomBytes(32).toString('hex');
+  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  return key;
+}
+
 async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown(0));
   process.on('SIGTERM', () => void shutdown(0));
@@ -68,6 +82,7 @@ async function main(): Promise<void> {
   // One secret for both processes, so sessions signed by the server verify everywhere.
   const config = loadConfig(env);
   env.SESSION_SECRET = config.sessionSecret;
+  if (!process.env.SESSION_SECRET?.trim() && config.totpEncryptionKey === null) env.TOTP_ENCRYPTION_KEY = developmentTotpKey();
 
   if (await ensureDatabase(config.databaseUrl)) log('database created');
   await runMigrations(config.databaseUrl);

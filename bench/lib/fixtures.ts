@@ -10,6 +10,19 @@ export interface BenchUser {
   token: string;
   /** A stable per-user device fingerprint, as the browser would send. */
   fingerprint: string;
+  /**
+   * The fan's address, as the load balancer forwards it (X-Forwarded-For; the server runs with
+   * TRUST_PROXY=loopback): USERS_PER_ADDRESS fans share one, as behind a mobile carrier's NAT.
+   */
+  address: string;
+}
+
+export const USERS_PER_ADDRESS = 50;
+
+/** 10.x.y.z for the user at `index`: consecutive users share an address, USERS_PER_ADDRESS at a time. */
+export function benchAddress(index: number): string {
+  const group = Math.floor(index / USERS_PER_ADDRESS) + 1;
+  return `10.${(group >> 16) & 255}.${(group >> 8) & 255}.${group & 255}`;
 }
 
 export interface BenchPoll {
@@ -88,6 +101,7 @@ export async function createFixtures(databaseUrl: string, userCount: number, pol
         id: p.id,
         token: randomBytes(32).toString('base64url'),
         fingerprint: `bench-device-${start + k + 1}-${randomBytes(4).toString('hex')}`,
+        address: benchAddress(start + k),
       }));
       await db.insert(schema.sessions).values(
         chunkUsers.map((u) => ({

@@ -96,7 +96,13 @@ export async function startTribuna(env: BenchEnv): Promise<Tribuna> {
     DEV_LOGIN: '0',
     HOST: '127.0.0.1',
     PORT: String(port),
-    PUBLIC_URL: baseUrl,
+    // Production requires an https PUBLIC_URL: as behind a TLS-terminating load balancer, the
+    // public address is https while the load reaches the server over plain HTTP.
+    PUBLIC_URL: `https://127.0.0.1:${port}`,
+    // As behind a load balancer on this host: the load sends each fan's address in X-Forwarded-For.
+    TRUST_PROXY: 'loopback',
+    // The fan-out bench's thousands of viewers all connect from 127.0.0.1; the cap is still checked.
+    WS_MAX_CONNECTIONS_PER_ADDRESS: '100000',
     DATABASE_URL: env.databaseUrl,
     REDIS_URL: env.redisUrl,
     REDIS_PREFIX: env.redisPrefix,

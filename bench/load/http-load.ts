@@ -14,7 +14,7 @@ interface Params {
   connections: number;
   pollId?: string;
   optionIds?: string[];
-  users?: { token: string; fingerprint: string }[];
+  users?: { token: string; fingerprint: string; address: string }[];
 }
 
 interface RunCommand {
@@ -64,6 +64,7 @@ function voteRound(durationS: number): Promise<Record<string, unknown>> {
                 'content-type': 'application/json',
                 'x-requested-with': 'tribuna',
                 cookie: cookies[u]!,
+                'x-forwarded-for': users[u]!.address,
               };
               req.body = JSON.stringify({ allocations: [{ optionId, points: 1 }], deviceFingerprint: users[u]!.fingerprint });
               return req;

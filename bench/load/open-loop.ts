@@ -11,7 +11,7 @@ interface Params {
   baseUrl: string;
   pollId: string;
   optionIds: string[];
-  users: { token: string; fingerprint: string }[];
+  users: { token: string; fingerprint: string; address: string }[];
   /** 'points': {allocations:[{optionId, points:1}]}; 'single': {optionId}. */
   body: 'points' | 'single';
   maxSockets: number;
@@ -88,6 +88,7 @@ function run({ ratePerSecond, durationS }: RunCommand): Promise<Record<string, u
           'content-length': Buffer.byteLength(body),
           'x-requested-with': 'tribuna',
           cookie: cookies[u]!,
+          'x-forwarded-for': users[u]!.address,
         },
       },
       (res) => {

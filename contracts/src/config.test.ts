@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, loadConfig } from './config.ts';
 
 const PRODUCTION_SECRET = 'x'.repeat(40);
+/** The least a production start needs. */
+const PRODUCTION = { NODE_ENV: 'production', SESSION_SECRET: PRODUCTION_SECRET, PUBLIC_URL: 'https://tribuna.example' };
 
 /** Runs loadConfig expecting a ConfigError, and returns it. */
 function configError(env: Record<string, string | undefined>): ConfigError {
@@ -62,11 +64,11 @@ describe('loadConfig', () => {
     expect(loadConfig({}).requireAdminMfa).toBe(false);
     expect(loadConfig({ REQUIRE_ADMIN_MFA: '1' }).requireAdminMfa).toBe(true);
     expect(loadConfig({ REQUIRE_ADMIN_MFA: 'off' }).requireAdminMfa).toBe(false);
-    expect(loadConfig({ NODE_ENV: 'production', SESSION_SECRET: PRODUCTION_SECRET, REQUIRE_ADMIN_MFA: 'true' }).requireAdminMfa).toBe(true);
+    expect(loadConfig({ ...PRODUCTION, REQUIRE_ADMIN_MFA: 'true' }).requireAdminMfa).toBe(true);
   });
 
   it('accepts a complete production configuration without dev login', () => {
-    const config = loadConfig({ NODE_ENV: 'production', SESSION_SECRET: PRODUCTION_SECRET });
+    const config = loadConfig(PRODUCTION);
     expect(config).toMatchObject({ nodeEnv: 'production', devLogin: false, sessionSecret: PRODUCTION_SECRET });
   });
 
@@ -82,7 +84,17 @@ describe('loadConfig', () => {
     ['REDIS_PREFIX', { REDIS_PREFIX: 'x'.repeat(65) }],
     ['SESSION_SECRET', { NODE_ENV: 'production' }],
     ['SESSION_SECRET', { SESSION_SECRET: 'too-short' }],
-    ['DEV_LOGIN', { NODE_ENV: 'production', SESSION_SECRET: PRODUCTION_SECRET, DEV_LOGIN: '1' }],
+    ['DEV_LOGIN', { ...PRODUCTION, DEV_LOGIN: '1' }],
+    ['PUBLIC_URL', { NODE_ENV: 'production', SESSION_SECRET: PRODUCTION_SECRET }],
+    ['PUBLIC_URL', { ...PRODUCTION, PUBLIC_URL: 'http://tribuna.example' }],
+    ['OIDC_ISSUER', { ...PRODUCTION, OIDC_ISSUER: 'http://issuer.example' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'everyone' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '10.0.0.0/33' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '99' }],
+    ['TOTP_ENCRYPTION_KEY', { TOTP_ENCRYPTION_KEY: 'short' }],
+    ['TOTP_ENCRYPTION_PREVIOUS_KEYS', { TOTP_ENCRYPTION_PREVIOUS_KEYS: 'a'.repeat(64) + ',nope' }],
+    ['WS_MAX_CONNECTIONS', { WS_MAX_CONNECTIONS: '0' }],
+    ['WS_MAX_CONNECTIONS_PER_ADDRESS', { WS_MAX_CONNECTIONS_PER_ADDRESS: 'many' }],
     ['DEV_LOGIN', { DEV_LOGIN: 'maybe' }],
     ['REQUIRE_ADMIN_MFA', { REQUIRE_ADMIN_MFA: 'maybe' }],
     ['SHOW_TIMEZONE', { SHOW_TIMEZONE: 'Mars/Olympus_Mons' }],
@@ -100,8 +112,69 @@ describe('loadConfig', () => {
 
   it('says why SESSION_SECRET and DEV_LOGIN are refused in production', () => {
     expect(configError({ NODE_ENV: 'production' }).message).toMatch(/required in production/);
-    expect(configError({ NODE_ENV: 'production', SESSION_SECRET: PRODUCTION_SECRET, DEV_LOGIN: 'true' }).message).toMatch(
+    expect(configError({ ...PRODUCTION, DEV_LOGIN: 'true' }).message).toMatch(
       /refused/,
     );
+  });
+
+  describe('development sign-in', () => {
+    it('is on by default only when PUBLIC_URL is a loopback address outside production', () => {
+      for (const url of ['http://localhost:3000', 'http://127.0.0.1:8080', 'http://127.9.9.9', 'http://[::1]:3000', 'http://app.localhost']) {
+        expect(loadConfig({ PUBLIC_URL: url }).devLogin, url).toBe(true);
+      }
+      for (const url of ['http://tribuna.example', 'https://192.168.1.10', 'http://0.0.0.0:3000', 'http://[::2]', 'http://localhost.example.com']) {
+        expect(loadConfig({ PUBLIC_URL: url }).devLogin, url).toBe(false);
+      }
+    });
+
+    it('stays off without NODE_ENV on a public address, as a PaaS or a VM would start it', () => {
+      const config = loadConfig({ PUBLIC_URL: 'https://tribuna.example', SESSION_SECRET: PRODUCTION_SECRET });
+      expect(config.nodeEnv).toBe('development');
+      expect(config.devLogin).toBe(false);
+      expect(config.warnings).toEqual([]);
+    });
+
+    it('starts with a loud warning when forced on for a public address', () => {
+      const config = loadConfig({ PUBLIC_URL: 'https://tribuna.example', DEV_LOGIN: '1' });
+      expect(config.devLogin).toBe(true);
+      expect(config.warnings).toHaveLength(1);
+      expect(config.warnings[0]).toMatch(/DEV_LOGIN=1.*https:\/\/tribuna\.example.*ANY user/);
+    });
+
+    it('can be turned off on a laptop and has no warning there', () => {
+      expect(loadConfig({ DEV_LOGIN: '0' }).devLogin).toBe(false);
+      expect(loadConfig({}).warnings).toEqual([]);
+    });
+  });
+
+  it('requires https for PUBLIC_URL and OIDC_ISSUER in production and says so', () => {
+    expect(configError({ ...PRODUCTION, PUBLIC_URL: 'http://tribuna.example' }).message).toMatch(/PUBLIC_URL must be https in production/);
+    expect(configError({ ...PRODUCTION, OIDC_ISSUER: 'http://127.0.0.1:9000' }).message).toMatch(/OIDC_ISSUER must be https in production/);
+  });
+
+  it('parses TRUST_PROXY as off, a hop count or a list of addresses', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'off' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: ' 10.0.0.0/8, 192.168.1.1 ,::1,fd00::/8, loopback' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.1',
+      '::1',
+      'fd00::/8',
+      'loopback',
+    ]);
+  });
+
+  it('reads the TOTP encryption keys and the websocket caps', () => {
+    const hex = 'ab'.repeat(32);
+    const config = loadConfig({ TOTP_ENCRYPTION_KEY: hex, TOTP_ENCRYPTION_PREVIOUS_KEYS: `${'cd'.repeat(32)}, ${'ef'.repeat(32)}`, WS_MAX_CONNECTIONS: '100', WS_MAX_CONNECTIONS_PER_ADDRESS: '3' });
+    expect(config).toMatchObject({
+      totpEncryptionKey: hex,
+      totpEncryptionPreviousKeys: ['cd'.repeat(32), 'ef'.repeat(32)],
+      wsMaxConnections: 100,
+      wsMaxConnectionsPerAddress: 3,
+    });
+    expect(loadConfig({})).toMatchObject({ totpEncryptionKey: null, totpEncryptionPreviousKeys: [], wsMaxConnections: 50_000, wsMaxConnectionsPerAddress: 200 });
   });
 });

@@ -23,6 +23,25 @@ export interface Config {
   oidcIssuer: string;
   adminEmails: string[];
   devLogin: boolean;
+  /**
+   * TRUST_PROXY: how many proxy hops (a number) or which proxy addresses (IPs or CIDRs, or
+   * proxy-addr's names loopback/linklocal/uniquelocal) sit in front of the server; false: none, so
+   * request.ip is the socket's peer. Passed to Fastify's trustProxy as is.
+   */
+  trustProxy: false | number | string[];
+  /**
+   * TOTP_ENCRYPTION_KEY: 32 bytes (64 hex characters or base64) encrypting second-factor secrets
+   * at rest; null: derived from SESSION_SECRET with HKDF.
+   */
+  totpEncryptionKey: string | null;
+  /** TOTP_ENCRYPTION_PREVIOUS_KEYS: older keys (same format, comma-separated) still accepted for decryption during a rotation. */
+  totpEncryptionPreviousKeys: string[];
+  /** WS_MAX_CONNECTIONS: websocket connections one server instance accepts. */
+  wsMaxConnections: number;
+  /** WS_MAX_CONNECTIONS_PER_ADDRESS: websocket connections one client address may hold on one instance. */
+  wsMaxConnectionsPerAddress: number;
+  /** Start-up warnings the entry points print loudly (e.g. development sign-in on a public address). */
+  warnings: string[];
   /** REQUIRE_ADMIN_MFA: /api/admin/* only for sessions verified with a second factor (aal2). */
   requireAdminMfa: boolean;
   showTimezone: string;
@@ -82,6 +101,70 @@ function parseBool(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(name, `must be 1/0 or true/false, got "${raw}"`);
 }
 
+function parsePositiveInt(env: Env, name: string, fallback: number, max = 10_000_000): number {
+  const raw = value(env, name);
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n < 1 || n > max) throw new ConfigError(name, `must be a whole number between 1 and ${max}, got "${raw}"`);
+  return n;
+}
+
+/** Whether a URL's host is this machine: localhost (and *.localhost), 127.0.0.0/8 or [::1]. */
+export function isLoopbackUrl(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (host === '[::1]') return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)$/;
+const IPV6 = /^[0-9a-f:.]+$/i;
+const PROXY_ADDR_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_ADDR_NAMES.has(entry)) return true;
+  const [address, bits, ...rest] = entry.split('/');
+  if (rest.length > 0 || !address) return false;
+  const v4 = IPV4.test(address);
+  const v6 = !v4 && address.includes(':') && IPV6.test(address);
+  if (!v4 && !v6) return false;
+  if (bits === undefined) return true;
+  const n = Number(bits);
+  return /^\d+$/.test(bits) && n <= (v4 ? 32 : 128);
+}
+
+function parseTrustProxy(env: Env): Config['trustProxy'] {
+  const raw = value(env, 'TRUST_PROXY');
+  if (raw === undefined || ['0', 'false', 'off', 'no'].includes(raw.toLowerCase())) return false;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops > 10) throw new ConfigError('TRUST_PROXY', `must be a hop count up to 10 or a list of proxy addresses, got "${raw}"`);
+    return hops;
+  }
+  const entries = raw.split(',').map((e) => e.trim()).filter(Boolean);
+  for (const entry of entries) {
+    if (!isProxyAddress(entry)) {
+      throw new ConfigError('TRUST_PROXY', `must be a hop count or a comma-separated list of IP addresses or CIDRs, got "${entry}"`);
+    }
+  }
+  return entries;
+}
+
+const KEY_HEX = /^[0-9a-f]{64}$/i;
+const KEY_BASE64 = /^[A-Za-z0-9+/_-]{43}=?$/;
+
+function parseKey(name: string, raw: string): string {
+  if (!KEY_HEX.test(raw) && !KEY_BASE64.test(raw)) {
+    throw new ConfigError(name, 'must be 32 bytes written as 64 hex characters or base64 (openssl rand -hex 32)');
+  }
+  return raw;
+}
+
 function isValidTimezone(tz: string): boolean {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: tz });
@@ -125,6 +208,11 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const oidcIssuer = parseUrl(env, 'OIDC_ISSUER', 'https://accounts.google.com', ['https:', 'http:']).replace(/\/$/, '');
+  if (production) {
+    // Cookies marked Secure, HSTS and the OAuth redirect all depend on https in production.
+    if (!publicUrl.startsWith('https://')) throw new ConfigError('PUBLIC_URL', `must be https in production, got "${publicUrl}"`);
+    if (!oidcIssuer.startsWith('https://')) throw new ConfigError('OIDC_ISSUER', `must be https in production, got "${oidcIssuer}"`);
+  }
 
   const adminEmails = (value(env, 'ADMIN_EMAILS') ?? '')
     .split(',')
@@ -134,8 +222,30 @@ export function loadConfig(env: Env = process.env): Config {
     if (!EMAIL.test(email)) throw new ConfigError('ADMIN_EMAILS', `contains an invalid e-mail "${email}"`);
   }
 
-  const devLogin = parseBool(env, 'DEV_LOGIN', !production);
+  const warnings: string[] = [];
+  // Development sign-in lets anyone act as any user: on by default only on a loopback PUBLIC_URL.
+  const loopback = isLoopbackUrl(publicUrl);
+  const devLogin = parseBool(env, 'DEV_LOGIN', !production && loopback);
   if (devLogin && production) throw new ConfigError('DEV_LOGIN', 'is refused when NODE_ENV=production');
+  if (devLogin && !loopback) {
+    warnings.push(
+      `DEV_LOGIN=1 with the public address ${publicUrl}: ANYONE who reaches this server can sign in as ANY user, admins included. ` +
+        'Never do this on a site reachable from the internet; unset DEV_LOGIN.',
+    );
+  }
+
+  const trustProxy = parseTrustProxy(env);
+
+  const totpKeyRaw = value(env, 'TOTP_ENCRYPTION_KEY');
+  const totpEncryptionKey = totpKeyRaw === undefined ? null : parseKey('TOTP_ENCRYPTION_KEY', totpKeyRaw);
+  const totpEncryptionPreviousKeys = (value(env, 'TOTP_ENCRYPTION_PREVIOUS_KEYS') ?? '')
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean)
+    .map((k) => parseKey('TOTP_ENCRYPTION_PREVIOUS_KEYS', k));
+
+  const wsMaxConnections = parsePositiveInt(env, 'WS_MAX_CONNECTIONS', 50_000);
+  const wsMaxConnectionsPerAddress = parsePositiveInt(env, 'WS_MAX_CONNECTIONS_PER_ADDRESS', 200);
 
   const requireAdminMfa = parseBool(env, 'REQUIRE_ADMIN_MFA', false);
 
@@ -166,6 +276,12 @@ export function loadConfig(env: Env = process.env): Config {
     oidcIssuer,
     adminEmails,
     devLogin,
+    trustProxy,
+    totpEncryptionKey,
+    totpEncryptionPreviousKeys,
+    wsMaxConnections,
+    wsMaxConnectionsPerAddress,
+    warnings,
     requireAdminMfa,
     showTimezone,
     mediaDir: value(env, 'MEDIA_DIR') ?? './data/media',

@@ -32,6 +32,8 @@ export interface JobPayloads {
   'points.daily-reset': Record<string, never>;
   /** Deletes sessions that expired or were revoked more than `olderThanDays` days ago. */
   'sessions.purge': { olderThanDays: number };
+  /** Deletes vote idempotency keys (vote_requests) claimed more than `olderThanHours` hours ago. */
+  'votes.purge-requests': { olderThanHours: number };
 }
 
 export type JobName = keyof JobPayloads;
@@ -46,6 +48,7 @@ export const JOB_QUEUES: { [K in JobName]: QueueName } = {
   'points.sweep': QUEUE_NAMES.points,
   'points.daily-reset': QUEUE_NAMES.points,
   'sessions.purge': QUEUE_NAMES.maintenance,
+  'votes.purge-requests': QUEUE_NAMES.maintenance,
 };
 
 /** Deterministic BullMQ job ids (BullMQ refuses ':' in custom ids, hence the dots). */

@@ -57,9 +57,27 @@ export interface PointsResetMessage {
   day: string;
 }
 
-/** Why a client message was refused; the socket stays open. */
+/**
+ * Why a client message was refused; the socket stays open. `rate-limited`: the socket spent its
+ * message budget (every frame counts); it comes once, and a socket that keeps sending is closed
+ * with LIVE_CLOSE_CODES.policyViolation.
+ */
 export const LIVE_ERROR_CODES = ['invalid-message', 'poll-not-found', 'too-many-subscriptions', 'rate-limited', 'unavailable'] as const;
 export type LiveErrorCode = (typeof LIVE_ERROR_CODES)[number];
+
+/**
+ * Close codes the server uses on /ws (RFC 6455 §7.4.1). A browser sees the close code but never the
+ * HTTP status of a refused upgrade, so a full server accepts the upgrade and closes at once with
+ * tryAgainLater. After policyViolation or tryAgainLater the client waits far longer than after a drop.
+ */
+export const LIVE_CLOSE_CODES = {
+  /** Kept sending after its message budget ran out. */
+  policyViolation: 1008,
+  /** Sent a frame larger than the server accepts. */
+  messageTooBig: 1009,
+  /** Too many connections from this address, or on this server: try again later. */
+  tryAgainLater: 1013,
+} as const;
 
 /** A subscribe (or other client message) the server refused. The socket stays open. */
 export interface LiveErrorMessage {

@@ -4,7 +4,11 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 /** The configuration from process.env; a bad value is reported on stderr and exits with code 1. */
 export function readConfigOrExit(): Config {
   try {
-    return loadConfig(process.env);
+    const config = loadConfig(process.env);
+    for (const warning of config.warnings) {
+      process.stderr.write(`\n${'!'.repeat(100)}\nWARNING: ${warning}\n${'!'.repeat(100)}\n\n`);
+    }
+    return config;
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`Configuration error: ${err.message.replace(/^Invalid configuration: /, '')}\n`);

@@ -10,4 +10,8 @@ export const VOTE_MESSAGES = {
   foreignOption: 'La opción no pertenece a esta encuesta',
   pollNotFound: 'Poll not found',
   alreadyShared: 'You have already shared this poll today',
+  /** 503 with Retry-After: the vote writer's queue is full or a vote waited too long in it; nothing was written. */
+  busy: 'El servicio está ocupado, intenta de nuevo',
+  /** 422: an Idempotency-Key already used by this user for a vote on another poll. */
+  idempotencyKeyReused: 'Esta clave de idempotencia ya se usó para votar en otra encuesta',
 } as const;

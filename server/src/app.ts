@@ -1,7 +1,10 @@
-import Fastify, { type FastifyBaseLogger, type FastifyPluginAsync } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyPluginAsync, type RouteOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '@tribuna/contracts/config';
 import type { App } from './app-types.ts';
+import type { RateLimitTable } from './http/rateLimits.ts';
+import { bodyDeadline } from './http/bodyDeadline.ts';
+import { serializeRequest } from './http/logging.ts';
 import { formatValidationErrors } from './http/validation.ts';
 import { validatorCompiler } from './http/validator.ts';
 import authPlugin from './plugins/auth.ts';
@@ -11,7 +14,9 @@ import docsPlugin from './plugins/docs.ts';
 import errorsPlugin from './plugins/errors.ts';
 import mediaPlugin from './plugins/media.ts';
 import queuesPlugin from './plugins/queues.ts';
+import rateLimitPlugin from './plugins/rateLimit.ts';
 import redisPlugin from './plugins/redis.ts';
+import securityPlugin, { frameworkErrorHandler } from './plugins/security.ts';
 import staticPlugin from './plugins/static.ts';
 import websocketPlugin from './plugins/websocket.ts';
 import livePlugin from './live/plugin.ts';
@@ -41,27 +46,74 @@ export interface BuildAppOptions {
    * behind the real hooks (CSRF, sessions), e.g. to exercise a guard no shipped route uses yet.
    */
   extraRoutes?: FastifyPluginAsync;
+  /** Entries replacing those of RATE_LIMITS (tests use small numbers, or large ones when flooding on purpose). */
+  rateLimits?: Partial<RateLimitTable>;
+  /** Overrides of HTTP_TIMEOUTS (tests use short ones). */
+  httpTimeouts?: Partial<HttpTimeouts>;
+  /**
+   * Called for every route as it is registered, before any plugin adds one (docs, static,
+   * domains): lets a test enumerate, and instrument, every route of the real app.
+   */
+  onRoute?: (route: RouteOptions) => void;
 }
+
+/**
+ * Fastify's trustProxy for TRUST_PROXY. A hop count trusts that many proxies in front of the
+ * server, whatever their address (Fastify itself now refuses numbers, so it becomes a function):
+ * only use it when the server cannot be reached except through them; an address list is safer.
+ */
+export function trustProxyOption(trust: Config['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return trust;
+}
+
+export interface HttpTimeouts {
+  /** The whole request (headers and body) must arrive within this, else 408 (slow-loris senders). */
+  requestMs: number;
+  /** A socket with no traffic at all for this long is closed (upgraded websockets are not affected). */
+  idleMs: number;
+  /** Idle keep-alive sockets are kept longer than a load balancer's usual 60 s, so it closes them first. */
+  keepAliveMs: number;
+}
+
+export const HTTP_TIMEOUTS: HttpTimeouts = { requestMs: 30_000, idleMs: 60_000, keepAliveMs: 72_000 };
 
 /** Builds the whole server (infrastructure, then domains) and waits until it is ready to listen. */
 export async function buildApp(config: Config, options: BuildAppOptions = {}): Promise<App> {
+  const timeouts = { ...HTTP_TIMEOUTS, ...options.httpTimeouts };
   const app = Fastify({
+    // Request logs never carry the OAuth callback's code and state (see http/logging.ts).
     ...(options.logger
-      ? { loggerInstance: options.logger }
+      ? { loggerInstance: options.logger.child({}, { serializers: { req: serializeRequest } }) }
       : {
           logger: {
             level: config.logLevel,
             redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+            serializers: { req: serializeRequest },
           },
         }),
+    // TRUST_PROXY: request.ip is the fan's address from X-Forwarded-For, only through the proxies named.
+    trustProxy: trustProxyOption(config.trustProxy),
     schemaErrorFormatter: formatValidationErrors,
+    // Malformed URLs are answered before any hook: this gives them the security headers too.
+    frameworkErrors: frameworkErrorHandler(config.publicUrl),
     bodyLimit: 1024 * 1024,
+    requestTimeout: timeouts.requestMs,
+    connectionTimeout: timeouts.idleMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    // Node checks those timeouts every 30 s by default: a late request would get up to twice its time.
+    http: { headersTimeout: timeouts.requestMs, connectionsCheckingInterval: Math.min(5_000, timeouts.requestMs) },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // Node's requestTimeout only covers the headers: the body gets its own deadline.
+  app.addHook('preParsing', bodyDeadline(timeouts.requestMs));
   // Bodies are validated without type coercion and unknown properties are refused (see validator.ts).
   app.setValidatorCompiler(validatorCompiler);
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
 
   // Infrastructure
   await app.register(configPlugin, { config });
+  // Security headers (CSP, HSTS, …) on every response, errors and 404s included.
+  await app.register(securityPlugin);
   await app.register(docsPlugin);
   await app.register(dbPlugin);
   await app.register(redisPlugin);
@@ -72,6 +124,9 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(websocketPlugin);
   // Cookies, cross-site request refusal and session resolution (request.user) for every request.
   await app.register(authPlugin);
+  // Rate limits (http/rateLimits.ts): checked once request.user is known; every later /api, /auth
+  // and /ws route must declare its own.
+  await app.register(rateLimitPlugin, { overrides: options.rateLimits });
   // Live totals in Redis and this instance's websocket fan-out (app.live).
   await app.register(livePlugin);
 

@@ -1,7 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { testEnv } from '../../test/support/env.ts';
+import { schema } from '@tribuna/drizzle';
+import { testDatabase, truncateAll } from '../../test/support/db.ts';
+import { testConfig, testEnv } from '../../test/support/env.ts';
+import { buildUser } from '../../test/support/factories.ts';
+import { factorSecretAad, SecretBox } from './factors/secretBox.ts';
 import { REPO_ROOT } from './paths.ts';
 
 const TSX = join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
@@ -55,6 +60,31 @@ describe('server/src/main.ts', () => {
       expect(JSON.parse(firstLine)).toHaveProperty('level');
     } finally {
       if (run.child.exitCode === null) run.child.kill('SIGKILL');
+    }
+  });
+
+  it('encrypts TOTP secrets stored in plaintext before it listens', async () => {
+    const database = testDatabase();
+    try {
+      await truncateAll(database);
+      const user = await buildUser(database.db);
+      const secret = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+      const [factor] = await database.db.insert(schema.authFactors).values({ userId: user.id, secret, status: 'verified' }).returning();
+      const run = start(testEnv({ PORT: '0', LOG_LEVEL: 'info' }));
+      try {
+        await waitFor(() => /listening on http:\/\/127\.0\.0\.1:\d+/.test(run.stdout()), 30_000);
+        expect(run.stdout()).toContain('TOTP secrets sealed with the current key');
+        const [row] = await database.db.select().from(schema.authFactors).where(eq(schema.authFactors.id, factor!.id));
+        expect(row!.secret).not.toBe(secret);
+        expect(SecretBox.fromConfig(testConfig()).open(row!.secret, factorSecretAad(row!))).toBe(secret);
+        run.child.kill('SIGTERM');
+        expect(await run.exited).toBe(0);
+      } finally {
+        if (run.child.exitCode === null) run.child.kill('SIGKILL');
+      }
+    } finally {
+      await truncateAll(database);
+      await database.close();
     }
   });
 });

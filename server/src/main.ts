@@ -1,6 +1,8 @@
 import { databaseErrorMessage, readConfigOrExit } from '@tribuna/contracts/startup';
 import { ensureDatabase, runMigrations } from '@tribuna/drizzle/migrate';
 import { buildApp } from './app.ts';
+import { SecretBox } from './factors/secretBox.ts';
+import { sealTotpSecrets } from './factors/secretMigration.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -38,6 +40,16 @@ async function shutdown(signal: string): Promise<void> {
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
+
+// Before serving: TOTP secrets stored in plaintext (before encryption at rest) or under a previous
+// key (rotation) are sealed with the current key. Only the server reads them, so only it runs this.
+try {
+  await sealTotpSecrets(app.database.db, SecretBox.fromConfig(config), app.log);
+} catch (err) {
+  app.log.fatal({ err }, 'cannot encrypt the stored TOTP secrets');
+  await app.close().catch(() => {});
+  process.exit(1);
+}
 
 try {
   await app.listen({ host: config.host, port: config.port });

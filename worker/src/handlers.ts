@@ -2,10 +2,12 @@ import type { JobHandlers } from './registry.ts';
 import { pointsJobs } from './points/jobs.ts';
 import { reportJobs } from './reports/jobs.ts';
 import { sessionJobs } from './sessions/jobs.ts';
+import { voteJobs } from './votes/jobs.ts';
 
 /** Every job of the contracts with its handler; one spread per domain. */
 export const handlers: JobHandlers = {
   ...reportJobs,
   ...pointsJobs,
   ...sessionJobs,
+  ...voteJobs,
 };

@@ -9,6 +9,13 @@ import { createLogger } from './logger.ts';
 
 const FORCED_EXIT_AFTER_MS = 15_000;
 
+/**
+ * The worker's jobs scan more than a request does (a week of report aggregation at start-up, the
+ * award sweep), so their statements get minutes, not seconds; a runaway one is still cancelled.
+ */
+const WORKER_STATEMENT_TIMEOUT_MS = 5 * 60_000;
+const WORKER_IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
+
 interface Running {
   database: Database;
   app: WorkerApp;
@@ -24,7 +31,11 @@ async function start(config: Config, logger: Logger): Promise<Running> {
   } catch (err) {
     throw new DatabaseUnavailable(databaseErrorMessage(config.databaseUrl, err));
   }
-  const database = createDatabase(config.databaseUrl, { applicationName: 'tribuna-worker' });
+  const database = createDatabase(config.databaseUrl, {
+    applicationName: 'tribuna-worker',
+    statementTimeoutMs: WORKER_STATEMENT_TIMEOUT_MS,
+    idleInTransactionTimeoutMs: WORKER_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+  });
   try {
     const app = await startWorker({ config, db: database.db, logger });
     return { database, app };

@@ -59,12 +59,22 @@ describe('job schedules', () => {
     });
   });
 
+  it('purges vote idempotency keys older than 24 hours every hour', async () => {
+    await registerSchedules(queues, config, logger);
+    const byId = new Map((await queues.get('maintenance')!.getJobSchedulers()).map((s) => [s.key, s]));
+    expect(byId.get('votes.purge-requests')).toMatchObject({
+      name: 'votes.purge-requests',
+      every: 3_600_000,
+      template: { data: { olderThanHours: 24 } },
+    });
+  });
+
   it('is idempotent and drops schedulers that are no longer defined', async () => {
     const queue = queues.get('maintenance')!;
     await queue.upsertJobScheduler('reports.retired', { every: 60_000 }, { name: 'reports.aggregate-recent-days', data: { days: 1 } });
     await registerSchedules(queues, config, logger);
     await registerSchedules(queues, config, logger);
     const keys = (await queue.getJobSchedulers()).map((s) => s.key).sort();
-    expect(keys).toEqual(['reports.aggregate-today', 'reports.aggregate-yesterday', 'sessions.purge']);
+    expect(keys).toEqual(['reports.aggregate-today', 'reports.aggregate-yesterday', 'sessions.purge', 'votes.purge-requests']);
   });
 });

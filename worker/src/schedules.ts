@@ -8,6 +8,7 @@ export type ScheduleDefinition = {
   [K in JobName]: { id: string; name: K; data: JobPayloads[K]; repeat: Omit<RepeatOptions, 'key'> };
 }[JobName];
 
+const ONE_HOUR = 60 * 60 * 1000;
 const TEN_MINUTES = 10 * 60 * 1000;
 const FIVE_MINUTES = 5 * 60 * 1000;
 
@@ -53,6 +54,13 @@ export function scheduleDefinitions(config: Config): ScheduleDefinition[] {
       name: 'sessions.purge',
       data: { olderThanDays: 30 },
       repeat: { pattern: '30 4 * * *', tz: config.showTimezone },
+    },
+    {
+      // A vote's Idempotency-Key replays its answer for 24 hours; an hourly purge keeps the table small.
+      id: 'votes.purge-requests',
+      name: 'votes.purge-requests',
+      data: { olderThanHours: 24 },
+      repeat: { every: ONE_HOUR },
     },
   ];
 }

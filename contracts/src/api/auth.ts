@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Profile } from './me.ts';
-import { Uuid } from './common.ts';
+import { SafeText, Uuid } from './common.ts';
 
 /**
  * GET /api/auth/session: where the browser stands in the sign-in flow.
@@ -71,6 +71,6 @@ export type DevUserList = Static<typeof DevUserList>;
 /** POST /api/auth/dev/login: act as an existing user (userId) or create one (displayName). */
 export const DevLoginInput = Type.Union([
   Type.Object({ userId: Uuid }, { additionalProperties: false }),
-  Type.Object({ displayName: Type.String({ minLength: 1, maxLength: 50 }) }, { additionalProperties: false }),
+  Type.Object({ displayName: SafeText({ minLength: 1, maxLength: 50 }) }, { additionalProperties: false }),
 ]);
 export type DevLoginInput = Static<typeof DevLoginInput>;

@@ -1,12 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { SAFE_PATH_PATTERN, SafeText } from './common.ts';
 
 export const DEVICE_TYPES = ['mobile', 'desktop'] as const;
 
 /** POST /api/page-views, accepted from visitors and signed-in users. Answers 204. */
 export const PageViewInput = Type.Object(
   {
-    path: Type.String({ minLength: 1, maxLength: 2048, pattern: '^/' }),
-    referrer: Type.Union([Type.String({ maxLength: 2048 }), Type.Null()]),
+    path: Type.String({ minLength: 1, maxLength: 2048, pattern: SAFE_PATH_PATTERN }),
+    referrer: Type.Union([SafeText({ maxLength: 2048 }), Type.Null()]),
     sessionId: Type.String({ minLength: 8, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }),
     deviceType: Type.Union(DEVICE_TYPES.map((d) => Type.Literal(d))),
   },

@@ -23,6 +23,14 @@ export const CastVoteInput = Type.Union([
 ]);
 export type CastVoteInput = Static<typeof CastVoteInput>;
 
+/**
+ * The Idempotency-Key header a vote may carry (one per user action, e.g. a UUID): a retry with the
+ * same key gets the first request's answer and votes nothing twice. Keys are kept 24 hours.
+ */
+export const IdempotencyKey = Type.String({ minLength: 8, maxLength: 100, pattern: '^[A-Za-z0-9_-]+$' });
+export const CastVoteHeaders = Type.Object({ 'idempotency-key': Type.Optional(IdempotencyKey) });
+export type CastVoteHeaders = Static<typeof CastVoteHeaders>;
+
 /** What the user may still spend on a poll (daily polls count since 00:00 SHOW_TIMEZONE). */
 export const AvailablePoints = Type.Object({
   pollId: Uuid,

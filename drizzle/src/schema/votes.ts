@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, date, foreignKey, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, check, date, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { SHARE_PLATFORMS } from '@tribuna/contracts/api/votes';
-import { createdAt, id, oneOf } from './columns.ts';
+import { createdAt, id, lengthBetween, oneOf } from './columns.ts';
 import { pollOptions, polls } from './polls.ts';
 import { profiles } from './profiles.ts';
 
@@ -56,6 +56,32 @@ export const voteTallies = pgTable(
     lastVotedAt: timestamp('last_voted_at', { withTimezone: true }).notNull(),
   },
   (t) => [primaryKey({ name: 'vote_tallies_pk', columns: [t.userId, t.pollId, t.optionId] })],
+);
+
+/**
+ * Idempotency keys of votes (the Idempotency-Key header): claimed in the transaction that writes
+ * the vote, so a retried request finds it exactly when the vote was committed, and replays the
+ * stored answer ({ status, body }, written right after COMMIT). Deleted after 24 hours by the
+ * worker (votes.purge-requests).
+ */
+export const voteRequests = pgTable(
+  'vote_requests',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    pollId: uuid('poll_id')
+      .notNull()
+      .references(() => polls.id, { onDelete: 'cascade' }),
+    response: jsonb('response'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ name: 'vote_requests_pk', columns: [t.userId, t.key] }),
+    check('vote_requests_key_len', lengthBetween(t.key, 8, 100)),
+    index('vote_requests_created_idx').on(t.createdAt),
+  ],
 );
 
 export const shareHistory = pgTable(

@@ -18,8 +18,9 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'The signed-in profile (role included)',
-        response: { 200: Profile, ...errorResponses(401) },
+        response: { 200: Profile, ...errorResponses(401, 429) },
       },
+      config: { rateLimit: 'account.read' },
     },
     async (request, reply) => {
       const user = requireUser(request);
@@ -35,8 +36,9 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['auth'],
         summary: 'Delete (anonymise) the own account and sign out everywhere; the body must confirm with ELIMINAR',
         body: DeleteAccountInput,
-        response: { 204: Type.Null(), ...errorResponses(400, 401, 403) },
+        response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 429) },
       },
+      config: { rateLimit: 'account.delete' },
     },
     async (request, reply) => {
       const user = requireUser(request);
@@ -52,8 +54,9 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'Where this browser stands in the sign-in flow (never 401)',
-        response: { 200: AuthSession },
+        response: { 200: AuthSession, ...errorResponses(429) },
       },
+      config: { rateLimit: 'auth.session' },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
@@ -67,8 +70,9 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'Sign out: revokes the session and clears its cookie (also fine without a session)',
-        response: { 204: Type.Null(), ...errorResponses(403) },
+        response: { 204: Type.Null(), ...errorResponses(403, 429) },
       },
+      config: { rateLimit: 'auth.logout' },
     },
     async (request, reply) => {
       await auth.signOut(db, request.authSession?.id ?? null);

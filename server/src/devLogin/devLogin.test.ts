@@ -5,7 +5,7 @@ import { schema } from '@tribuna/drizzle';
 import type { Database } from '@tribuna/drizzle/client';
 import { buildUser } from '../../../test/support/factories.ts';
 import type { App } from '../app.ts';
-import { devLogin, sessionCookieHeader, signIn } from '../testing/sessions.ts';
+import { devLogin, sessionCookieHeader, signIn, XHR } from '../testing/sessions.ts';
 import { useApp, useTestApp } from '../testing/harness.ts';
 
 describe('development sign-in (DEV_LOGIN on)', () => {
@@ -74,6 +74,22 @@ describe('development sign-in (DEV_LOGIN on)', () => {
     expect((await login({ displayName: 'x'.repeat(51) })).statusCode).toBe(400);
     expect((await login({ userId: 'nope' })).statusCode).toBe(400);
   });
+
+  it.each([['NUL', '\u0000'], ['a C0 control', '\u001b'], ['a lone surrogate', '\ud83d']])(
+    'refuses a display name with %s (400) and creates nobody',
+    async (_, bad) => {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/auth/dev/login',
+        headers: { ...XHR, 'content-type': 'application/json' },
+        payload: JSON.stringify({ displayName: `Ana${bad}` }),
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toContain('body/displayName must not contain control characters or invalid Unicode');
+      expect(await database.db.select().from(schema.profiles)).toHaveLength(0);
+      expect(await database.db.select().from(schema.sessions)).toHaveLength(0);
+    },
+  );
 });
 
 describe('development sign-in (DEV_LOGIN off)', () => {
@@ -85,4 +101,38 @@ describe('development sign-in (DEV_LOGIN off)', () => {
     const res = await devLogin(app, { displayName: 'Intrusa' });
     expect(res.statusCode).toBe(404);
   });
+});
+
+describe('development sign-in on a public address (DEV_LOGIN unset)', () => {
+  let app: App;
+  let database: Database;
+  // What a PaaS or a VM runs: no NODE_ENV (so development) or a test one, and a public PUBLIC_URL.
+  for (const nodeEnv of [undefined, 'development', 'test']) {
+    describe(`NODE_ENV=${nodeEnv ?? '(unset)'}`, () => {
+      useTestApp({ NODE_ENV: nodeEnv, PUBLIC_URL: 'https://tribuna.example', DEV_LOGIN: undefined }, (ready) => ({ app, database } = ready));
+
+      it('is off: 404 on both routes, no user and no session created, and /api/site says so', async () => {
+        expect(app.config.nodeEnv).toBe(nodeEnv ?? 'development');
+        expect(app.config.devLogin).toBe(false);
+        await buildUser(database.db, { role: 'admin' });
+
+        const users = await app.inject({ method: 'GET', url: '/api/auth/dev/users' });
+        expect(users.statusCode).toBe(404);
+        expect(users.body).not.toContain('admin');
+
+        const admin = (await database.db.select().from(schema.profiles))[0]!;
+        for (const payload of [{ displayName: 'Intrusa' }, { userId: admin.id }]) {
+          const res = await devLogin(app, payload);
+          expect(res.statusCode).toBe(404);
+          expect(res.headers['set-cookie']).toBeUndefined();
+        }
+        expect(await database.db.select().from(schema.profiles)).toHaveLength(1);
+        expect(await database.db.select().from(schema.sessions)).toHaveLength(0);
+
+        const site = await app.inject({ method: 'GET', url: '/api/site' });
+        expect(site.statusCode).toBe(200);
+        expect(site.json().devLogin).toBe(false);
+      });
+    });
+  }
 });

@@ -18,8 +18,9 @@ const devLoginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'Demo users to act as (DEV_LOGIN only): admins first, then by name',
-        response: { 200: DevUserList },
+        response: { 200: DevUserList, ...errorResponses(429) },
       },
+      config: { rateLimit: 'auth.dev-users' },
     },
     async (_request, reply) => {
       reply.header('cache-control', 'no-store');
@@ -34,8 +35,9 @@ const devLoginRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['auth'],
         summary: 'Sign in as an existing user or a new one (DEV_LOGIN only); honours the second factor',
         body: DevLoginInput,
-        response: { 200: AuthSession, ...errorResponses(400, 403, 404) },
+        response: { 200: AuthSession, ...errorResponses(400, 403, 404, 429) },
       },
+      config: { rateLimit: 'auth.dev-login' },
     },
     async (request, reply) => {
       const { authSession, issued } = await dev.devLogin(db, request.body, {

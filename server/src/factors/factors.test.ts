@@ -1,6 +1,5 @@
 // Second factor (TOTP) with real codes computed from the returned secret.
 import { eq } from 'drizzle-orm';
-import { Secret, TOTP } from 'otpauth';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { schema } from '@tribuna/drizzle';
 import type { Database } from '@tribuna/drizzle/client';
@@ -9,23 +8,12 @@ import { testConfig } from '../../../test/support/env.ts';
 import { buildUser } from '../../../test/support/factories.ts';
 import { buildApp, type App } from '../app.ts';
 import { MFA_PENDING_TTL_MS } from '../sessions/constants.ts';
+import { totpCode, wrongTotpCodes } from '../testing/factors.ts';
 import { sessionCookieHeader, signIn, XHR } from '../testing/sessions.ts';
+import { factorSecretAad, SecretBox } from './secretBox.ts';
 
-/** The code an authenticator app shows `steps` periods from now. */
-function codeFor(secret: string, steps = 0): string {
-  return new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({
-    timestamp: Date.now() + steps * 30_000,
-  });
-}
-
-/** A valid-looking code that is not the current one (nor its neighbours). */
-function wrongCode(secret: string): string {
-  const valid = new Set([-1, 0, 1].map((s) => codeFor(secret, s)));
-  for (let n = 0; ; n++) {
-    const candidate = String(n).padStart(6, '0');
-    if (!valid.has(candidate)) return candidate;
-  }
-}
+const codeFor = totpCode;
+const wrongCode = (secret: string) => wrongTotpCodes(secret)[0]!;
 
 describe('TOTP second factor', () => {
   let app: App;
@@ -37,7 +25,7 @@ describe('TOTP second factor', () => {
   });
   beforeEach(async () => {
     await truncateAll(database);
-    // Wrong-code counters live in Redis; each test starts with a clean slate.
+    // Attempt counters live in Redis; each test starts with a clean slate.
     const keys = await app.redis.keys(app.redisKey('mfa', '*'));
     if (keys.length > 0) await app.redis.del(...keys);
   });
@@ -103,6 +91,18 @@ describe('TOTP second factor', () => {
     expect(list.json()).toEqual({
       factors: [{ id: factor.id, factorType: 'totp', status: 'unverified', createdAt: expect.any(String) }],
     });
+  });
+
+  it('stores only the encrypted secret (AES-256-GCM, bound to the factor), never the plaintext', async () => {
+    const user = await buildUser(database.db);
+    const { cookie } = await signIn(app, user);
+    const factor = await enrol(cookie);
+    const [row] = await database.db.select().from(schema.authFactors).where(eq(schema.authFactors.id, factor.id));
+    expect(row!.secret).toMatch(/^v1:[0-9a-f]{8}:[\w-]{16}:[\w-]{22}:[\w-]+$/);
+    expect(row!.secret).not.toContain(factor.secret);
+    expect(SecretBox.fromConfig(app.config).open(row!.secret, factorSecretAad(row!))).toBe(factor.secret);
+    // The list never shows it either.
+    expect((await call('GET', '/api/auth/factors', cookie)).body).not.toContain(factor.secret.slice(0, 8));
   });
 
   it('keeps one unverified factor at a time: a new enrolment replaces the older one', async () => {
@@ -229,7 +229,7 @@ describe('TOTP second factor', () => {
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(500);
     expect((await app.inject({ method: 'GET', url: '/api/me', headers: { cookie: pending } })).statusCode).toBe(401);
     // Counted per user, in Redis under the prefix.
-    expect(await app.redis.get(app.redisKey('mfa', 'failures', user.id))).toBe('5');
+    expect(await app.redis.get(app.redisKey('mfa', 'attempts', user.id))).toBe('5');
   });
 
   it('stores challenges in Redis for 5 minutes, bound to the session that asked', async () => {

@@ -1,5 +1,5 @@
-import { and, asc, eq, isNull, lt, or, sql } from 'drizzle-orm';
-import type { DbOrTx } from '@tribuna/drizzle/client';
+import { and, asc, eq, gt, isNull, lt, notLike, or, sql } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '@tribuna/drizzle/client';
 import { authFactors } from '@tribuna/drizzle/schema/index';
 
 export type FactorRow = typeof authFactors.$inferSelect;
@@ -27,7 +27,11 @@ export async function deleteUnverifiedFactors(db: DbOrTx, userId: string): Promi
   await db.delete(authFactors).where(and(eq(authFactors.userId, userId), eq(authFactors.status, 'unverified')));
 }
 
-export async function insertFactor(db: DbOrTx, values: { userId: string; secret: string; createdAt: Date }): Promise<FactorRow> {
+/** `secret` is the encrypted value (see secretBox.ts). */
+export async function insertFactor(
+  db: DbOrTx,
+  values: { id: string; userId: string; secret: string; createdAt: Date },
+): Promise<FactorRow> {
   const [row] = await db.insert(authFactors).values({ ...values, factorType: 'totp', status: 'unverified' }).returning();
   return row!;
 }
@@ -52,4 +56,32 @@ export async function deleteFactor(db: DbOrTx, id: string): Promise<void> {
 
 export async function deleteUserFactors(db: DbOrTx, userId: string): Promise<void> {
   await db.delete(authFactors).where(eq(authFactors.userId, userId));
+}
+
+/** One start-up re-encryption batch at a time across instances (held until the transaction ends). */
+export async function lockSecretSealing(tx: Tx): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('tribuna:auth_factors.secret'))`);
+}
+
+/**
+ * Up to `limit` factors after `afterId` (in id order) whose secret does not start with
+ * `sealedPrefix` (plaintext, or sealed with another key), locked until the transaction ends.
+ */
+export async function factorsToSeal(
+  tx: Tx,
+  sealedPrefix: string,
+  afterId: string,
+  limit: number,
+): Promise<Pick<FactorRow, 'id' | 'userId' | 'secret'>[]> {
+  return tx
+    .select({ id: authFactors.id, userId: authFactors.userId, secret: authFactors.secret })
+    .from(authFactors)
+    .where(and(gt(authFactors.id, afterId), notLike(authFactors.secret, `${sealedPrefix}%`)))
+    .orderBy(asc(authFactors.id))
+    .limit(limit)
+    .for('update');
+}
+
+export async function replaceSecret(tx: Tx, id: string, secret: string): Promise<void> {
+  await tx.update(authFactors).set({ secret }).where(eq(authFactors.id, id));
 }

@@ -11,13 +11,16 @@ import {
 import { errorResponses } from '../http/errors.ts';
 import { requireSession, requireUser } from '../plugins/auth.ts';
 import { setSessionCookie } from '../sessions/cookies.ts';
+import { defineAttemptCommands } from './attempts.ts';
 import { FactorParams } from './schemas.ts';
+import { SecretBox } from './secretBox.ts';
 import * as factors from './service.ts';
 
 /** Second factor (TOTP): enrol, challenge, verify, unenrol. */
 const factorRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.database.db;
-  const context: factors.FactorContext = { db, redis: app.redis, key: app.redisKey };
+  defineAttemptCommands(app.redis);
+  const context: factors.FactorContext = { db, redis: app.redis, key: app.redisKey, secrets: SecretBox.fromConfig(app.config) };
 
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
@@ -29,8 +32,9 @@ const factorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'The second factors of the signed-in user',
-        response: { 200: FactorList, ...errorResponses(401) },
+        response: { 200: FactorList, ...errorResponses(401, 429) },
       },
+      config: { rateLimit: 'factors.list' },
     },
     async (request) => factors.listFactors(db, requireUser(request)),
   );
@@ -41,10 +45,11 @@ const factorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'Enrol a TOTP factor (unverified until its first code); replaces an earlier unverified one',
-        response: { 200: FactorEnrolment, ...errorResponses(400, 401, 403) },
+        response: { 200: FactorEnrolment, ...errorResponses(400, 401, 403, 429) },
       },
+      config: { rateLimit: 'factors.enrol' },
     },
-    async (request) => factors.enrolFactor(db, requireUser(request)),
+    async (request) => factors.enrolFactor(context, requireUser(request)),
   );
 
   app.post(
@@ -54,8 +59,9 @@ const factorRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['auth'],
         summary: 'Open a challenge for a factor (valid 5 minutes); also during a sign-in owing its second factor',
         params: FactorParams,
-        response: { 200: Challenge, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: Challenge, ...errorResponses(400, 401, 403, 404, 429, 503) },
       },
+      config: { rateLimit: 'factors.challenge' },
     },
     async (request) => factors.challengeFactor(context, requireSession(request), request.params.id),
   );
@@ -68,8 +74,9 @@ const factorRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Answer a challenge with a code: confirms the factor, raises the session to aal2, completes a pending sign-in',
         params: FactorParams,
         body: VerifyFactorInput,
-        response: { 200: AuthSession, ...errorResponses(400, 401, 403, 404, 429) },
+        response: { 200: AuthSession, ...errorResponses(400, 401, 403, 404, 429, 503) },
       },
+      config: { rateLimit: 'factors.verify' },
     },
     async (request, reply) => {
       const { authSession, issued } = await factors.verifyFactor(
@@ -92,8 +99,9 @@ const factorRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Remove a factor; a verified one needs a current code',
         params: FactorParams,
         body: UnenrolFactorInput,
-        response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404, 429) },
+        response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404, 429, 503) },
       },
+      config: { rateLimit: 'factors.unenrol' },
     },
     async (request, reply) => {
       await factors.unenrolFactor(context, requireUser(request), request.params.id, request.body.code);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import QRCode from 'qrcode';
 import type { Redis } from 'ioredis';
 import type { AuthSession, Challenge, FactorEnrolment, FactorList, VerifyFactorInput } from '@tribuna/contracts/api/auth';
@@ -9,11 +10,12 @@ import { NOT_AUTHORIZED } from '../plugins/auth.ts';
 import * as profiles from '../profiles/repository.ts';
 import * as sessions from '../sessions/service.ts';
 import type { AuthUser, IssuedSession, SessionInfo } from '../sessions/service.ts';
-import { assertCanTryCode, recordFailedCode } from './attempts.ts';
+import { giveBackAttempt, orUnavailable, takeAttempt } from './attempts.ts';
 import { deleteChallenge, readChallenge, storeChallenge, type KeyFn } from './challenges.ts';
 import { presentFactor } from './presenter.ts';
 import * as repo from './repository.ts';
 import type { FactorRow } from './repository.ts';
+import { factorSecretAad, type SecretBox } from './secretBox.ts';
 import { matchingStep, newTotpSecret, otpauthUri } from './totp.ts';
 
 export const ALREADY_ENROLLED = 'Ya tienes la verificación en dos pasos activada';
@@ -25,6 +27,8 @@ export interface FactorContext {
   db: DbOrTx;
   redis: Redis;
   key: KeyFn;
+  /** Encrypts the TOTP secrets stored in auth_factors, decrypts them to check a code. */
+  secrets: SecretBox;
 }
 
 /** Where the request comes from, for the session a verification opens. */
@@ -58,22 +62,28 @@ export async function listFactors(db: DbOrTx, user: AuthUser): Promise<FactorLis
 
 /**
  * POST /api/auth/factors: a new TOTP secret, unverified until its first code. One unverified
- * factor at a time (a new enrolment replaces it); refused once a verified factor exists.
+ * factor at a time (a new enrolment replaces it); refused once a verified factor exists. The
+ * secret is shown this once; only its ciphertext is stored.
  */
-export async function enrolFactor(db: DbOrTx, user: AuthUser, now = new Date()): Promise<FactorEnrolment> {
+export async function enrolFactor(context: FactorContext, user: AuthUser, now = new Date()): Promise<FactorEnrolment> {
+  const { db } = context;
+  const secret = newTotpSecret();
   const factor = await db.transaction(async (tx) => {
     if (await repo.findVerifiedFactor(tx, user.id)) throw badRequest(ALREADY_ENROLLED);
     await repo.deleteUnverifiedFactors(tx, user.id);
-    return repo.insertFactor(tx, { userId: user.id, secret: newTotpSecret(), createdAt: now });
+    // The id is chosen here because the ciphertext is bound to it.
+    const id = randomUUID();
+    const sealed = context.secrets.seal(secret, factorSecretAad({ id, userId: user.id }));
+    return repo.insertFactor(tx, { id, userId: user.id, secret: sealed, createdAt: now });
   });
   const [profile, account] = await Promise.all([profiles.findProfile(db, user.id), accounts.findAccount(db, user.id)]);
   const label = profile?.username ?? account?.email ?? user.id;
-  const uri = otpauthUri(factor.secret, label);
+  const uri = otpauthUri(secret, label);
   const svg = await QRCode.toString(uri, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
   return {
     id: factor.id,
     uri,
-    secret: factor.secret,
+    secret,
     qrCode: `data:image/svg+xml;base64,${Buffer.from(svg, 'utf8').toString('base64')}`,
   };
 }
@@ -81,26 +91,23 @@ export async function enrolFactor(db: DbOrTx, user: AuthUser, now = new Date()):
 /** POST /api/auth/factors/:id/challenge: valid five minutes, for this session only. */
 export async function challengeFactor(context: FactorContext, session: SessionInfo, factorId: string): Promise<Challenge> {
   const factor = await factorForSession(context.db, session, factorId);
-  const challenge = await storeChallenge(context.redis, context.key, {
-    factorId: factor.id,
-    userId: session.userId,
-    sessionId: session.id,
-  });
+  const challenge = await orUnavailable(
+    storeChallenge(context.redis, context.key, { factorId: factor.id, userId: session.userId, sessionId: session.id }),
+  );
   return { challengeId: challenge.id, expiresAt: challenge.expiresAt.toISOString() };
 }
 
 /**
  * Checks a code against a factor: it must be valid now (±1 step), for a step newer than the last
- * one accepted (no replay), and the user must not have used up their wrong codes. Wrong codes are
- * counted. Returns the step, which the caller consumes in its transaction.
+ * one accepted (no replay). Every check first spends one of the user's attempts (429 once they are
+ * used up); the caller gives it back once the code is accepted. Returns the step, which the caller
+ * consumes in its transaction.
  */
 async function checkCode(context: FactorContext, factor: FactorRow, code: string, now: Date): Promise<number> {
-  await assertCanTryCode(context.redis, context.key, factor.userId);
-  const step = matchingStep(factor.secret, code, now.getTime());
-  if (step === null || (factor.lastUsedStep !== null && step <= factor.lastUsedStep)) {
-    await recordFailedCode(context.redis, context.key, factor.userId);
-    throw badRequest(INVALID_CODE);
-  }
+  const secret = context.secrets.open(factor.secret, factorSecretAad(factor));
+  await takeAttempt(context.redis, context.key, factor.userId);
+  const step = matchingStep(secret, code, now.getTime());
+  if (step === null || (factor.lastUsedStep !== null && step <= factor.lastUsedStep)) throw badRequest(INVALID_CODE);
   return step;
 }
 
@@ -124,7 +131,7 @@ export async function verifyFactor(
   now = new Date(),
 ): Promise<VerifiedSession> {
   const factor = await factorForSession(context.db, session, factorId);
-  const challenge = await readChallenge(context.redis, context.key, input.challengeId);
+  const challenge = await orUnavailable(readChallenge(context.redis, context.key, input.challengeId));
   if (!challenge || challenge.factorId !== factor.id || challenge.sessionId !== session.id) {
     throw badRequest(INVALID_CHALLENGE);
   }
@@ -135,12 +142,11 @@ export async function verifyFactor(
     if (!consumed) return null;
     return sessions.elevateSession(tx, session, client, now);
   });
-  if (!issued) {
-    // Another request accepted the same code first.
-    await recordFailedCode(context.redis, context.key, factor.userId);
-    throw badRequest(INVALID_CODE);
-  }
-  await deleteChallenge(context.redis, context.key, input.challengeId);
+  // Another request accepted the same code first.
+  if (!issued) throw badRequest(INVALID_CODE);
+  await giveBackAttempt(context.redis, context.key, factor.userId);
+  // Committed already: a challenge left behind is bound to the replaced session and expires by itself.
+  await deleteChallenge(context.redis, context.key, input.challengeId).catch(() => {});
   const profile = await profiles.findProfile(context.db, session.userId);
   if (!profile) throw notFound('Profile not found');
   return { authSession: presentSignedIn(profile), issued };
@@ -170,8 +176,6 @@ export async function unenrolFactor(
     await sessions.downgradeSessions(tx, user.id, now);
     return true;
   });
-  if (!removed) {
-    await recordFailedCode(context.redis, context.key, factor.userId);
-    throw badRequest(INVALID_CODE);
-  }
+  if (!removed) throw badRequest(INVALID_CODE);
+  await giveBackAttempt(context.redis, context.key, factor.userId);
 }

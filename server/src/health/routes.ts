@@ -12,7 +12,8 @@ const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: HealthResponse, 503: HealthResponse },
       },
       // A probe must answer even with PostgreSQL down, so it never looks a session cookie up.
-      config: { session: false },
+      // No rate limit: load balancers and monitors poll it from a few addresses, and it must never 429.
+      config: { session: false, rateLimit: false },
     },
     async (request, reply) => {
       const health = await checkHealth({ db: app.database.db, redis: app.redis, log: request.log });

@@ -1,9 +1,11 @@
 // Cross-site request refusal: cookie-authenticated mutations and the websocket upgrade.
 import { createRequire } from 'node:module';
+import { isNull } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { ServerMessage } from '@tribuna/contracts/realtime';
+import { schema } from '@tribuna/drizzle';
 import type { Database } from '@tribuna/drizzle/client';
-import { buildUser } from '../../../test/support/factories.ts';
+import { buildPoll, buildUser } from '../../../test/support/factories.ts';
 import type { App } from '../app.ts';
 import { useListeningTestApp } from '../testing/harness.ts';
 import { signIn, XHR } from '../testing/sessions.ts';
@@ -125,5 +127,88 @@ describe('cross-site request refusal', () => {
         noOrigin.socket.close();
       }
     });
+  });
+});
+
+describe('CSRF and session hooks decide by the matched route, not the raw URL', () => {
+  let app: App;
+  let database: Database;
+  let baseUrl: string;
+  useListeningTestApp({ PUBLIC_URL: SITE, DEV_LOGIN: '1' }, (ready) => ({ app, database, baseUrl } = ready));
+
+  const pageView = { path: '/terminos', referrer: null, sessionId: 'sess_abc12345', deviceType: 'mobile' };
+  /** Over real HTTP, so the path reaches the router exactly as written. */
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const counts = async () => ({
+    pageViews: (await database.db.select().from(schema.pageViews)).length,
+    votes: (await database.db.select().from(schema.votes)).length,
+    profiles: (await database.db.select().from(schema.profiles)).length,
+    liveSessions: (await database.db.select().from(schema.sessions).where(isNull(schema.sessions.revokedAt))).length,
+  });
+
+  it('refuses a cross-site mutation on every spelling of a protected path (403, or 404 when no route matches) and writes nothing', async () => {
+    const user = await buildUser(database.db);
+    const { cookie } = await signIn(app, user);
+    const { poll, options } = await buildPoll(database.db);
+    const vote = { optionId: options[0]!.id, deviceFingerprint: 'fingerprint_1' };
+    const before = await counts();
+
+    const attempts: [string, unknown][] = [
+      ['/%61pi/page-views', pageView],
+      ['/api/page-view%73', pageView],
+      ['/api//page-views', pageView],
+      ['/API/page-views', pageView],
+      ['/api/page-views/', pageView],
+      ['/api/page-views;x', pageView],
+      ['/api%2Fpage-views', pageView],
+      [`/api/polls/${poll.id}/%76otes`, vote],
+      [`/%61pi/polls/${poll.id}/votes`, vote],
+      [`/api/polls/${poll.id}//votes`, vote],
+      [`/api/polls/${poll.id}/VOTES`, vote],
+      ['/%61pi/auth/dev/login', { displayName: 'Intrusa' }],
+      ['/%61uth/logout', {}],
+    ];
+    for (const [path, body] of attempts) {
+      for (const headers of [{ cookie }, { cookie, origin: 'https://evil.example' }] as Record<string, string>[]) {
+        const res = await post(path, body, headers);
+        expect([403, 404], `${path} ${JSON.stringify(headers)}`).toContain(res.status);
+        if (res.status === 403) expect((await res.json()).message).toBe('Cross-site request refused');
+      }
+    }
+    expect(await counts()).toEqual(before);
+    expect((await app.inject({ method: 'GET', url: '/api/me', headers: { cookie } })).statusCode).toBe(200);
+  });
+
+  it('resolves a session cookie on an encoded path exactly as on the canonical one', async () => {
+    const user = await buildUser(database.db);
+    const { cookie } = await signIn(app, user);
+    const canonical = await fetch(`${baseUrl}/api/me`, { headers: { cookie } });
+    const encoded = await fetch(`${baseUrl}/%61pi/m%65`, { headers: { cookie } });
+    expect(canonical.status).toBe(200);
+    expect(encoded.status).toBe(200);
+    expect(await encoded.json()).toEqual(await canonical.json());
+
+    // A same-site write on an encoded path is recorded for the signed-in user, not as a visitor.
+    const res = await post('/%61pi/page-views', pageView, { cookie, ...XHR });
+    expect(res.status).toBe(204);
+    const [view] = await database.db.select().from(schema.pageViews);
+    expect(view!.userId).toBe(user.id);
+
+    // A revoked session is refused on both spellings.
+    expect((await post('/%61uth/logout', {}, { cookie, ...XHR })).status).toBe(204);
+    expect((await fetch(`${baseUrl}/api/me`, { headers: { cookie } })).status).toBe(401);
+    expect((await fetch(`${baseUrl}/%61pi/m%65`, { headers: { cookie } })).status).toBe(401);
+  });
+
+  it('leaves HEAD, unknown paths and SPA pages alone', async () => {
+    const user = await buildUser(database.db);
+    const { cookie } = await signIn(app, user);
+    expect((await fetch(`${baseUrl}/api/me`, { method: 'HEAD', headers: { cookie } })).status).toBe(200);
+    expect((await fetch(`${baseUrl}/%61pi/me`, { method: 'HEAD', headers: { cookie } })).status).toBe(200);
+    expect((await post('/api/nothing-here', {}, { cookie, origin: 'https://evil.example' })).status).toBe(404);
+    const page = await fetch(`${baseUrl}/perfil`, { headers: { cookie, accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
   });
 });

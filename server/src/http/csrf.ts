@@ -19,7 +19,7 @@ declare module 'fastify' {
 }
 
 const MUTATIONS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-const PROTECTED_PATHS = /^\/(?:api|auth)(?:\/|$)/;
+const PROTECTED_ROUTES = /^\/(?:api|auth)(?:\/|$)/;
 
 /** An Origin header naming this site: PUBLIC_URL's origin, or the request's own Host (same-origin in dev). */
 export function isOwnOrigin(origin: string, request: FastifyRequest, publicUrl: string): boolean {
@@ -43,15 +43,16 @@ export function passesCsrfPolicy(request: FastifyRequest, publicUrl: string, pol
 
 /**
  * onRequest hook enforcing the policy on every cookie-authenticated mutation (POST, PUT, PATCH,
- * DELETE under /api and /auth), once for the whole app: a new route cannot forget it.
+ * DELETE of a route under /api and /auth), once for the whole app: a new route cannot forget it.
+ * It decides by the matched route, never by the raw URL: the router percent-decodes the path, so
+ * `/%61pi/page-views` runs the `/api/page-views` route.
  */
 export function csrfGuard(publicUrl: string) {
   return async function csrf(request: FastifyRequest): Promise<void> {
     if (!MUTATIONS.has(request.method)) return;
+    const route = request.routeOptions.url;
     // No route: nothing will happen but a 404.
-    if (request.routeOptions.url === undefined) return;
-    const path = request.url.split('?')[0] ?? '/';
-    if (!PROTECTED_PATHS.test(path)) return;
+    if (route === undefined || !PROTECTED_ROUTES.test(route)) return;
     if (!passesCsrfPolicy(request, publicUrl, request.routeOptions.config?.csrf)) throw forbidden(CROSS_SITE_MESSAGE);
   };
 }

@@ -1,4 +1,5 @@
 import type { FastifySchemaValidationError } from 'fastify';
+import { SAFE_TEXT_MESSAGES } from '@tribuna/contracts/api/common';
 
 /**
  * Turns Ajv errors into one readable sentence per field, e.g.
@@ -29,11 +30,20 @@ function describe(errors: FastifySchemaValidationError[]): string {
     if (branches.length > 0 && branches.every((e) => e.keyword === 'type')) {
       return `must be ${[...new Set(branches.map((e) => String(e.params.type)))].join(' or ')}`;
     }
-    return (branches[0] ?? anyOf).message ?? 'is invalid';
+    return messageOf(branches.find((e) => e.keyword !== 'type') ?? branches[0] ?? anyOf);
   }
   const first = errors[0]!;
   if (first.keyword === 'additionalProperties') {
     return `must NOT have additional property "${String(first.params.additionalProperty)}"`;
   }
-  return first.message ?? 'is invalid';
+  return messageOf(first);
+}
+
+/** Ajv's message, except for the shared text patterns, whose regular expression says nothing to a person. */
+function messageOf(error: FastifySchemaValidationError): string {
+  if (error.keyword === 'pattern') {
+    const known = SAFE_TEXT_MESSAGES[String(error.params.pattern)];
+    if (known) return known;
+  }
+  return error.message ?? 'is invalid';
 }

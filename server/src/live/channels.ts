@@ -7,8 +7,9 @@ export interface HubSocket {
   readonly bufferedAmount: number;
   send(data: Buffer | string, options?: { binary?: boolean }): void;
   ping(): void;
+  close(code: number, reason: string): void;
   terminate(): void;
-  on(event: 'pong' | 'close' | 'error', listener: () => void): unknown;
+  on(event: 'ping' | 'pong' | 'close' | 'error', listener: () => void): unknown;
 }
 
 export const OPEN = 1;
@@ -24,8 +25,11 @@ export class Viewer {
   readonly pending = new Set<string>();
   /** Channels whose newest snapshot this slow socket skipped. */
   owed: Set<PollChannel> | null = null;
+  /** Frame budget (token bucket, see LiveHub.admit); below zero it is a debt the refill repays first. */
   tokens: number;
   tokensAt = Date.now();
+  /** Told 'rate-limited' since its last admitted frame. */
+  warned = false;
 
   constructor(
     readonly socket: HubSocket,

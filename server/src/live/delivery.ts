@@ -8,6 +8,15 @@ export interface DeliveryCounters {
   snapshotsDeferred: number;
   /** Voters messages skipped on a slow socket. */
   votersSkipped: number;
+  /** Sockets terminated because their backlog passed maxBufferedBytes. */
+  overflowClosed: number;
+}
+
+export interface DeliverySettings {
+  highWaterBytes: number;
+  /** A socket with more than this queued in the process is terminated: it stopped reading. */
+  maxBufferedBytes: number;
+  owedRetryMs: number;
 }
 
 /**
@@ -15,15 +24,21 @@ export interface DeliveryCounters {
  * A socket with more than `highWaterBytes` waiting in the process skips intermediate snapshots and
  * voters messages; it owes the newest snapshot of each poll it skipped, which one shared timer
  * sends as soon as the socket has drained. So every viewer ends with the final totals, and a
- * viewer that stops reading costs at most one pending snapshot per poll.
+ * viewer that stops reading costs at most one pending snapshot per poll. A socket whose backlog
+ * still passes `maxBufferedBytes` (the messages sent whatever the backlog, one big message) is
+ * terminated, so no client can make the process hold more than that for it.
  */
 export class Delivery {
-  readonly counters: DeliveryCounters = { framesSent: 0, snapshotsDeferred: 0, votersSkipped: 0 };
+  readonly counters: DeliveryCounters = { framesSent: 0, snapshotsDeferred: 0, votersSkipped: 0, overflowClosed: 0 };
   private readonly owing = new Set<Viewer>();
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
 
-  constructor(private readonly settings: { highWaterBytes: number; owedRetryMs: number }) {}
+  constructor(
+    private readonly settings: DeliverySettings,
+    /** Forgets a socket this terminated (the hub detaches it at once instead of on its close event). */
+    private readonly onTerminated: (viewer: Viewer) => void,
+  ) {}
 
   /** Sockets owing a snapshot. */
   get owingCount(): number {
@@ -35,6 +50,7 @@ export class Delivery {
     const socket = viewer.socket;
     if (socket.readyState !== OPEN || !channel.payload || !channel.frame) return;
     if (socket.bufferedAmount > this.settings.highWaterBytes) {
+      if (socket.bufferedAmount > this.settings.maxBufferedBytes) return this.terminate(viewer);
       (viewer.owed ??= new Set()).add(channel);
       this.owing.add(viewer);
       this.counters.snapshotsDeferred++;
@@ -51,6 +67,7 @@ export class Delivery {
     const socket = viewer.socket;
     if (socket.readyState !== OPEN) return;
     if (socket.bufferedAmount > this.settings.highWaterBytes) {
+      if (socket.bufferedAmount > this.settings.maxBufferedBytes) return this.terminate(viewer);
       this.counters.votersSkipped++;
       return;
     }
@@ -58,15 +75,24 @@ export class Delivery {
     this.counters.framesSent++;
   }
 
-  /** Small, rare messages (statuses, resets, errors): sent whatever the socket's backlog. */
+  /** Small, rare messages (statuses, resets, errors, pongs): sent whatever the socket's backlog, up to maxBufferedBytes. */
   now(viewer: Viewer, payload: Buffer | string): void {
-    if (viewer.socket.readyState !== OPEN) return;
-    viewer.socket.send(payload, SEND_TEXT);
+    const socket = viewer.socket;
+    if (socket.readyState !== OPEN) return;
+    if (socket.bufferedAmount > this.settings.maxBufferedBytes) return this.terminate(viewer);
+    socket.send(payload, SEND_TEXT);
     this.counters.framesSent++;
   }
 
   forget(viewer: Viewer): void {
     this.owing.delete(viewer);
+  }
+
+  private terminate(viewer: Viewer): void {
+    this.owing.delete(viewer);
+    this.counters.overflowClosed++;
+    viewer.socket.terminate();
+    this.onTerminated(viewer);
   }
 
   private startTimer(): void {
@@ -77,13 +103,18 @@ export class Delivery {
 
   /** Sends each slow socket that has drained the newest snapshot of every poll it skipped. */
   private payDebts(): void {
-    const { highWaterBytes } = this.settings;
+    const { highWaterBytes, maxBufferedBytes } = this.settings;
     for (const viewer of this.owing) {
       if (viewer.closed || viewer.socket.readyState !== OPEN || !viewer.owed || viewer.owed.size === 0) {
         this.owing.delete(viewer);
         continue;
       }
-      if (viewer.socket.bufferedAmount > highWaterBytes) continue;
+      const buffered = viewer.socket.bufferedAmount;
+      if (buffered > maxBufferedBytes) {
+        this.terminate(viewer);
+        continue;
+      }
+      if (buffered > highWaterBytes) continue;
       for (const channel of viewer.owed) {
         if (channel.payload && channel.frame && channel.viewers.has(viewer)) {
           sendFramed(viewer.socket, channel.payload, channel.frame);

@@ -56,6 +56,7 @@ describe('pre-framed text messages', () => {
       bufferedAmount: 0,
       send: (data) => void sent.push(data),
       ping: () => {},
+      close: () => {},
       terminate: () => {},
       on: () => undefined,
     });

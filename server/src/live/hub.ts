@@ -9,7 +9,8 @@ import type {
   VoterChange,
   VotersMessage,
 } from '@tribuna/contracts/live';
-import { LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET } from '@tribuna/contracts/live';
+import { LIVE_CLOSE_CODES, LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET } from '@tribuna/contracts/live';
+import type { ServerMessage } from '@tribuna/contracts/realtime';
 import type { PollAccess } from './access.ts';
 import { PollChannel, Viewer, type HubSocket } from './channels.ts';
 import { Delivery } from './delivery.ts';
@@ -36,6 +37,8 @@ export interface HubSettings {
   maxFanoutShare: number;
   /** A socket with more than this queued is slow: it skips intermediate messages and owes the latest snapshot. */
   highWaterBytes: number;
+  /** A socket with more than this queued is terminated (it stopped reading); far above highWaterBytes. */
+  maxBufferedBytes: number;
   /** How often owed snapshots are retried on slow sockets. */
   owedRetryMs: number;
   /** Ping period; a socket that did not answer the previous ping is terminated. */
@@ -51,9 +54,15 @@ export interface HubSettings {
   votersEveryMs: number;
   /** Voter changes per voters message: the newest (a display of recent voters; totals never depend on them). */
   maxVotersPerMessage: number;
-  /** Subscribe messages a socket may send in a burst, refilled at subscribeRefillPerSecond. */
-  subscribeBurst: number;
-  subscribeRefillPerSecond: number;
+  /**
+   * Frames a socket may send in a burst (every frame: messages, malformed or refused ones, ws pings
+   * and pongs), refilled at frameRefillPerSecond. The web client sends a ping every 25 s and a
+   * subscribe or unsubscribe per poll it opens or leaves.
+   */
+  frameBurst: number;
+  frameRefillPerSecond: number;
+  /** Frames refused beyond the budget after which the socket is closed (policy violation). */
+  frameOverdraft: number;
 }
 
 export const DEFAULT_HUB_SETTINGS: HubSettings = {
@@ -62,14 +71,16 @@ export const DEFAULT_HUB_SETTINGS: HubSettings = {
   minSnapshotGapMs: 25,
   maxFanoutShare: 0.5,
   highWaterBytes: 64 * 1024,
+  maxBufferedBytes: 1024 * 1024,
   owedRetryMs: 100,
   keepAliveMs: 30_000,
   retryMs: 1000,
   maxSubscriptionsPerSocket: LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET,
   votersEveryMs: 1000,
   maxVotersPerMessage: 10,
-  subscribeBurst: 30,
-  subscribeRefillPerSecond: 1,
+  frameBurst: 40,
+  frameRefillPerSecond: 1,
+  frameOverdraft: 10,
 };
 
 export interface HubDependencies {
@@ -99,6 +110,12 @@ export interface HubStats {
   snapshotsDeferred: number;
   /** Voters messages skipped on a slow socket. */
   votersSkipped: number;
+  /** Sockets terminated because their backlog passed maxBufferedBytes. */
+  overflowClosed: number;
+  /** Client frames dropped for want of budget. */
+  framesRefused: number;
+  /** Sockets closed for sending past their frame budget. */
+  rateLimitClosed: number;
   /** LiveEvents received from Redis. */
   events: number;
   /** Ticks that failed to read the totals (retried). */
@@ -121,7 +138,7 @@ export class LiveHub {
   private readonly delivery: Delivery;
   private readonly keepAliveTimer: NodeJS.Timeout;
   private closed = false;
-  private readonly counters = { snapshots: 0, events: 0, tickErrors: 0 };
+  private readonly counters = { snapshots: 0, events: 0, tickErrors: 0, framesRefused: 0, rateLimitClosed: 0 };
   private readonly clock: () => number;
 
   constructor(
@@ -130,7 +147,7 @@ export class LiveHub {
   ) {
     this.settings = { ...DEFAULT_HUB_SETTINGS, ...settings };
     this.clock = deps.clock ?? (() => performance.now());
-    this.delivery = new Delivery(this.settings);
+    this.delivery = new Delivery(this.settings, (viewer) => this.detach(viewer));
     this.keepAliveTimer = setInterval(() => this.keepAlive(), this.settings.keepAliveMs);
     this.keepAliveTimer.unref();
   }
@@ -158,11 +175,14 @@ export class LiveHub {
   // ─── sockets ────────────────────────────────────────────────────────────────────────────────
 
   attach(socket: HubSocket, userId: string | null): Viewer {
-    const viewer = new Viewer(socket, userId, this.settings.subscribeBurst);
+    const viewer = new Viewer(socket, userId, this.settings.frameBurst);
     this.viewers.add(viewer);
     socket.on('pong', () => {
       viewer.alive = true;
+      this.admit(viewer);
     });
+    // ws answers pings by itself; they still spend the budget.
+    socket.on('ping', () => this.admit(viewer));
     socket.on('close', () => this.detach(viewer));
     socket.on('error', () => this.detach(viewer));
     return viewer;
@@ -188,20 +208,45 @@ export class LiveHub {
     this.delivery.now(viewer, JSON.stringify(message));
   }
 
-  private takeToken(viewer: Viewer): boolean {
+  /** A reply to the client (a pong): dropped on a closed socket, and subject to maxBufferedBytes. */
+  reply(viewer: Viewer, message: ServerMessage): void {
+    this.delivery.now(viewer, JSON.stringify(message));
+  }
+
+  /**
+   * Spends one token of the socket's frame budget for a frame it sent; false: drop the frame. Refused
+   * frames spend too (the budget goes into debt), so a socket that keeps sending faster than the
+   * refill sinks: the first refused frame since the last admitted one is answered 'rate-limited'
+   * (with the poll of a refused subscribe, which the client retries later), and past frameOverdraft
+   * the socket is closed as a policy violation.
+   */
+  admit(viewer: Viewer, subscribePollId?: unknown): boolean {
+    if (viewer.closed) return false;
     const now = Date.now();
-    const { subscribeBurst, subscribeRefillPerSecond } = this.settings;
-    viewer.tokens = Math.min(subscribeBurst, viewer.tokens + ((now - viewer.tokensAt) / 1000) * subscribeRefillPerSecond);
+    const { frameBurst, frameRefillPerSecond, frameOverdraft } = this.settings;
+    viewer.tokens = Math.min(frameBurst, viewer.tokens + ((now - viewer.tokensAt) / 1000) * frameRefillPerSecond) - 1;
     viewer.tokensAt = now;
-    if (viewer.tokens < 1) return false;
-    viewer.tokens -= 1;
-    return true;
+    if (viewer.tokens >= 0) {
+      viewer.warned = false;
+      return true;
+    }
+    this.counters.framesRefused++;
+    if (viewer.tokens < -frameOverdraft) {
+      this.counters.rateLimitClosed++;
+      viewer.socket.close(LIVE_CLOSE_CODES.policyViolation, 'rate limit exceeded');
+      this.detach(viewer);
+    } else if (!viewer.warned) {
+      viewer.warned = true;
+      const pollId = typeof subscribePollId === 'string' && UUID.test(subscribePollId) ? subscribePollId.toLowerCase() : undefined;
+      this.sendError(viewer, 'rate-limited', pollId);
+    }
+    return false;
   }
 
   /**
    * Starts sending a poll's results to this socket: at once the current snapshot, then every
    * coalesced change. A poll that is missing or a draft is refused (the socket stays open); a poll
-   * whose results are hidden only gets status changes.
+   * whose results are hidden only gets status changes. The frame was admitted (admit) already.
    */
   async subscribe(viewer: Viewer, pollId: unknown): Promise<void> {
     if (typeof pollId !== 'string' || !UUID.test(pollId)) return this.sendError(viewer, 'invalid-message');
@@ -216,7 +261,6 @@ export class LiveHub {
     if (viewer.channels.size + viewer.pending.size >= this.settings.maxSubscriptionsPerSocket) {
       return this.sendError(viewer, 'too-many-subscriptions', id);
     }
-    if (!this.takeToken(viewer)) return this.sendError(viewer, 'rate-limited', id);
 
     viewer.pending.add(id);
     let access: PollAccess;

@@ -4,6 +4,7 @@ import { LIVE_CHANNEL } from '@tribuna/contracts/live';
 import { channelName } from '@tribuna/contracts/realtime';
 import { closeRedisClient, createRedisClient } from '../plugins/redis.ts';
 import { NO_ACCESS, PollAccessCache } from './access.ts';
+import { ConnectionLimits } from './connections.ts';
 import { LiveHub, type HubStats } from './hub.ts';
 import { findPollVisibility } from './repository.ts';
 import { LiveStore, type RebuildOutcome, type ReconcileOutcome } from './store.ts';
@@ -12,11 +13,17 @@ import type { LiveRecorder } from './types.ts';
 export interface LiveStats extends HubStats {
   /** Polls whose totals missed a batch while Redis was down, waiting to be dropped and rebuilt. */
   pendingRepairs: number;
+  /** Websocket connections counted against the caps (from upgrade to close, closing ones included). */
+  sockets: number;
+  /** Websocket connections refused by WS_MAX_CONNECTIONS or WS_MAX_CONNECTIONS_PER_ADDRESS. */
+  socketsRefused: number;
 }
 
 export interface Live extends LiveRecorder {
   readonly hub: LiveHub;
   readonly store: LiveStore;
+  /** WS_MAX_CONNECTIONS and WS_MAX_CONNECTIONS_PER_ADDRESS, counted by /ws. */
+  readonly connections: ConnectionLimits;
   stats(): LiveStats;
   /** Rebuilds a poll's live totals from PostgreSQL now (a repair; viewers get the result). */
   rebuild(pollId: string): Promise<RebuildOutcome>;
@@ -118,12 +125,14 @@ export default fp(
     }, RECONCILE_INTERVAL_MS);
     reconcileTimer.unref();
 
+    const connections = new ConnectionLimits(config.wsMaxConnections, config.wsMaxConnectionsPerAddress);
     const live: Live = {
       hub,
       store,
+      connections,
       recordVotes: (committed) => store.recordVotes(committed),
       publishPollStatus: (pollId, status, isFeatured) => store.publishPollStatus(pollId, status, isFeatured),
-      stats: () => ({ ...hub.stats(), pendingRepairs: store.pendingRepairs }),
+      stats: () => ({ ...hub.stats(), pendingRepairs: store.pendingRepairs, sockets: connections.count(), socketsRefused: connections.refused }),
       rebuild: (pollId) => store.rebuild(pollId, { force: true }),
       currentSeq: (pollId) => store.currentSeq(pollId),
       readSnapshot: (pollId) => store.readSnapshot(pollId),

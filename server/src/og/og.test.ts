@@ -99,7 +99,8 @@ describe('link previews of shared polls (/?encuesta=<id>)', () => {
 
   it('never describes a draft, an unknown poll or a malformed id: the plain page is served', async () => {
     const draft = await buildPoll(database.db, { status: 'draft', title: 'Secreta' });
-    for (const url of [`/?encuesta=${draft.poll.id}`, '/?encuesta=123e4567-e89b-42d3-a456-426614174000', '/?encuesta=%3Cscript%3E', '/']) {
+    const malformed = ['/?encuesta=%3Cscript%3E', `/?encuesta=${'x'.repeat(500)}`, '/?encuesta=a&encuesta=b'];
+    for (const url of [`/?encuesta=${draft.poll.id}`, '/?encuesta=123e4567-e89b-42d3-a456-426614174000', ...malformed, '/']) {
       const res = await page(url);
       expect(res.statusCode, url).toBe(200);
       expect(res.body, url).toContain('<title>Tribuna — Votaciones en vivo</title>');

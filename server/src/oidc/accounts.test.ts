@@ -16,11 +16,13 @@ import {
   startGoogleFlow,
   useOidcTestApp,
 } from '../testing/oidc.ts';
+import { insertTotpFactor } from '../testing/factors.ts';
 import { sessionCookieHeader, XHR } from '../testing/sessions.ts';
 
 /** A throwaway write route behind the real hooks: no content route exists yet in this issue. */
 const writeRoute: FastifyPluginAsync = async (app) => {
-  app.post('/api/test/write', async (request) => {
+  // Not rate limited: a test route.
+  app.post('/api/test/write', { config: { rateLimit: false } }, async (request) => {
     requireWriter(request);
     return { ok: true };
   });
@@ -175,7 +177,7 @@ describe('first and later Google sign-ins', () => {
     const first = await googleSignIn(baseUrl);
     const { id } = (await me(first.sessionCookie)).json();
     const secret = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
-    const [factor] = await database.db.insert(schema.authFactors).values({ userId: id, secret, status: 'verified' }).returning();
+    const factor = await insertTotpFactor(database.db, app.config, { userId: id, secret });
 
     provider.nextIdToken({ sub: 'con-totp' });
     const second = await googleSignIn(baseUrl);
@@ -183,17 +185,17 @@ describe('first and later Google sign-ins', () => {
     const pending = second.sessionCookie!;
     expect((await me(pending)).statusCode).toBe(401);
     const state = await app.inject({ method: 'GET', url: '/api/auth/session', headers: { cookie: pending } });
-    expect(state.json()).toEqual({ status: 'mfa_required', user: null, factorId: factor!.id });
+    expect(state.json()).toEqual({ status: 'mfa_required', user: null, factorId: factor.id });
 
     const challenge = await app.inject({
       method: 'POST',
-      url: `/api/auth/factors/${factor!.id}/challenge`,
+      url: `/api/auth/factors/${factor.id}/challenge`,
       headers: { cookie: pending, ...XHR },
     });
     const code = new TOTP({ secret: Secret.fromBase32(secret) }).generate();
     const verified = await app.inject({
       method: 'POST',
-      url: `/api/auth/factors/${factor!.id}/verify`,
+      url: `/api/auth/factors/${factor.id}/verify`,
       headers: { cookie: pending, ...XHR },
       payload: { challengeId: challenge.json().challengeId, code },
     });

@@ -122,6 +122,21 @@ describe('Google sign-in (OpenID Connect)', () => {
     expect(flow.jar.has('tribuna_oauth_state')).toBe(false);
   });
 
+  it.each([
+    ['a repeated state', (url: URL) => url.searchParams.append('state', 'second')],
+    ['a repeated code', (url: URL) => url.searchParams.append('code', 'second')],
+    ['an over-long code', (url: URL) => url.searchParams.set('code', 'c'.repeat(4097))],
+    ['an over-long state', (url: URL) => url.searchParams.set('state', 's'.repeat(1025))],
+  ])('ends a callback with %s on the failure page, not a JSON error, and signs nobody in', async (_name, mangle) => {
+    const { authorizeUrl, jar } = await startGoogleFlow(baseUrl);
+    const callback = await authorizeAtProvider(authorizeUrl);
+    mangle(callback);
+    const flow = await finishGoogleFlow(baseUrl, callback, jar);
+    expect(flow.location).toBe('/auth/callback?error=1');
+    expect(flow.sessionCookie).toBeNull();
+    expect(await profileCount()).toBe(0);
+  });
+
   describe('id_token verification', () => {
     async function expectRefused(): Promise<void> {
       const flow = await googleSignIn(baseUrl);

@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import oauth2, { type OAuth2Namespace } from '@fastify/oauth2';
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox, Static } from '@fastify/type-provider-typebox';
 import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app-types.ts';
 import { openSession } from '../auth/service.ts';
+import { errorResponses } from '../http/errors.ts';
 import { isHttps, setSessionCookie } from '../sessions/cookies.ts';
 import { discover } from './discovery.ts';
 import { createIdTokenVerifier, type IdTokenVerifier } from './idToken.ts';
-import { CallbackQuery, RedirectResponse } from './schemas.ts';
+import { CALLBACK_LIMITS, CallbackQuery, RedirectResponse } from './schemas.ts';
 import { signInWithIdentity } from './service.ts';
 
 /** The web route that finishes sign-in in the SPA (redirects by role). */
@@ -92,6 +93,18 @@ function clearFlowCookies(reply: FastifyReply, options: CookieSerializeOptions):
   for (const name of [STATE_COOKIE, VERIFIER_COOKIE, NONCE_COOKIE]) reply.clearCookie(name, options);
 }
 
+/** The callback's parameters when each came once and within its length limit; null otherwise. */
+function singleValues(query: Static<typeof CallbackQuery>): { code?: string; state?: string; error?: string } | null {
+  const values: { code?: string; state?: string; error?: string } = {};
+  for (const name of ['code', 'state', 'error'] as const) {
+    const value = query[name];
+    if (value === undefined) continue;
+    if (typeof value !== 'string' || value.length > CALLBACK_LIMITS[name]) return null;
+    values[name] = value;
+  }
+  return values;
+}
+
 /** Google sign-in: GET /auth/google starts it, GET /auth/google/callback finishes it. */
 const googleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const setUp = await setUpGoogle(app);
@@ -105,8 +118,9 @@ const googleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'Start Google sign-in (redirects to Google)',
-        response: { 302: RedirectResponse },
+        response: { 302: RedirectResponse, ...errorResponses(429) },
       },
+      config: { rateLimit: 'auth.google-start' },
     },
     async (request, reply) => {
       if (setUp === 'off') return reply.redirect(NOT_CONFIGURED_REDIRECT);
@@ -128,8 +142,9 @@ const googleRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['auth'],
         summary: "Google's redirect back: opens a session, then redirects to /auth/callback (?error=1 on failure)",
         querystring: CallbackQuery,
-        response: { 302: RedirectResponse },
+        response: { 302: RedirectResponse, ...errorResponses(429) },
       },
+      config: { rateLimit: 'auth.google-callback' },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
@@ -139,7 +154,8 @@ const googleRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return reply.redirect(FAILED_REDIRECT);
       };
       if (!google) return fail('Google sign-in is not configured');
-      const { query } = request;
+      const query = singleValues(request.query);
+      if (!query) return fail('malformed callback query');
       if (query.error) return fail('the provider answered with an error', { error: query.error });
       if (!query.code || !query.state) return fail('missing code or state');
       const nonce = readSignedCookie(request, NONCE_COOKIE);

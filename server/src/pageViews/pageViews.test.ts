@@ -72,6 +72,40 @@ describe('POST /api/page-views', () => {
     expect(await stored()).toHaveLength(0);
   });
 
+  // PostgreSQL refuses NUL in text (this used to be a 500); other controls and lone surrogates are
+  // no more a path or a referrer.
+  it.each([
+    ['NUL', '\u0000'],
+    ['a C0 control', '\u0007'],
+    ['a line break', '\n'],
+    ['DEL', '\u007f'],
+    ['a C1 control', '\u0085'],
+    ['a lone high surrogate', '\ud800'],
+    ['a lone low surrogate', '\udc00'],
+  ])('refuses %s in the path or the referrer with 400 and stores nothing', async (_, bad) => {
+    const send = (payload: object) =>
+      app.inject({ method: 'POST', url: '/api/page-views', headers: { ...XHR, 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
+    const path = await send({ ...view, path: `/terminos${bad}x` });
+    expect(path.statusCode).toBe(400);
+    expect(path.json().message).toBe('body/path must start with / and not contain control characters or invalid Unicode');
+    const referrer = await send({ ...view, referrer: `https://www.google.com/${bad}` });
+    expect(referrer.statusCode).toBe(400);
+    expect(referrer.json().message).toBe('body/referrer must not contain control characters or invalid Unicode');
+    expect(await stored()).toHaveLength(0);
+  });
+
+  it('keeps accepting any other Unicode text, emoji included', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/page-views',
+      headers: XHR,
+      payload: { ...view, path: '/encuesta/¿quién-se-va?-😱', referrer: 'https://t.co/ñ 🎉' },
+    });
+    expect(res.statusCode).toBe(204);
+    const [row] = await stored();
+    expect(row).toMatchObject({ pagePath: '/encuesta/¿quién-se-va?-😱', referrer: 'https://t.co/ñ 🎉' });
+  });
+
   it('refuses a cross-site request without X-Requested-With or a same-site Origin', async () => {
     const bare = await app.inject({ method: 'POST', url: '/api/page-views', payload: view });
     expect(bare.statusCode).toBe(403);

@@ -12,10 +12,10 @@ const pageViewRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['analytics'],
         summary: 'Record a page view (visitors and signed-in users)',
         body: PageViewInput,
-        response: { 204: Type.Null(), ...errorResponses(400, 403) },
+        response: { 204: Type.Null(), ...errorResponses(400, 403, 429) },
       },
       // navigator.sendBeacon cannot set X-Requested-With: a same-site Origin is enough here.
-      config: { csrf: 'beacon' },
+      config: { csrf: 'beacon', rateLimit: 'page-views.record' },
     },
     async (request, reply) => {
       await recordPageView(app.database.db, request.body, {

@@ -5,8 +5,9 @@ import type { Role } from '@tribuna/contracts/roles';
 import { csrfGuard } from '../http/csrf.ts';
 import { forbidden, unauthorized } from '../http/errors.ts';
 import { clearSessionCookie, setSessionCookie } from '../sessions/cookies.ts';
-import { AUTH_NOTIFY_CHANNEL, sessionCache } from '../sessions/cache.ts';
+import { sessionCache } from '../sessions/cache.ts';
 import { SESSION_COOKIE } from '../sessions/constants.ts';
+import { SessionChangeListener } from '../sessions/listener.ts';
 import { SessionLookups } from '../sessions/lookups.ts';
 import { resolveSession, type AuthUser, type SessionInfo } from '../sessions/service.ts';
 
@@ -22,6 +23,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** This instance's batched session lookups (one query per event-loop turn for uncached sessions). */
     sessionLookups: SessionLookups;
+    /** This instance's LISTEN for session changes (revocations, suspensions) committed anywhere. */
+    sessionChanges: SessionChangeListener;
   }
   interface FastifyContextConfig {
     /** false: this route never needs the caller's identity (health probes keep working with PostgreSQL down). */
@@ -33,15 +36,18 @@ export const NOT_AUTHENTICATED = 'User not authenticated';
 export const NOT_AUTHORIZED = 'Unauthorized';
 export const SUSPENDED_MESSAGE = 'Tu cuenta está suspendida. No puedes realizar esta acción.';
 
-/** Only these paths ever need the caller's identity; static files and SPA pages skip the query. */
-const IDENTITY_PATHS = /^\/(?:api|auth|ws)(?:\/|$)/;
+/**
+ * Only routes under these paths ever need the caller's identity; static files, SPA pages and 404s
+ * skip the query. Tested on the matched route, never on the raw URL (which may be percent-encoded).
+ */
+const IDENTITY_ROUTES = /^\/(?:api|auth|ws)(?:\/|$)/;
 
 async function resolveRequestSession(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   if (request.routeOptions.config?.session === false) return;
   const token = request.cookies[SESSION_COOKIE];
   if (!token) return;
-  const path = request.url.split('?')[0] ?? '/';
-  if (!IDENTITY_PATHS.test(path)) return;
+  const route = request.routeOptions.url;
+  if (route === undefined || !IDENTITY_ROUTES.test(route)) return;
 
   const { config, sessionLookups } = request.server;
   const resolved = await resolveSession(sessionLookups, token);
@@ -58,18 +64,15 @@ async function resolveRequestSession(request: FastifyRequest, reply: FastifyRepl
 /**
  * Every instance forgets cached sessions when a revocation, level, role or suspension change
  * commits anywhere (PostgreSQL NOTIFY from triggers). If PostgreSQL is down at start the server
- * still starts; postgres.js re-listens when it reconnects, and the cache TTL bounds staleness.
+ * still starts and the listener keeps retrying (see SessionChangeListener).
  */
 async function listenForAuthChanges(app: FastifyInstance): Promise<void> {
-  const onNotify = (payload: string) => sessionCache.applyNotification(payload);
-  try {
-    const { unlisten } = await app.database.sql.listen(AUTH_NOTIFY_CHANNEL, onNotify);
-    app.addHook('onClose', async () => {
-      await unlisten().catch(() => {});
-    });
-  } catch (err) {
-    app.log.warn({ err }, 'could not LISTEN for session changes; relying on the cache TTL');
-  }
+  const listener = new SessionChangeListener(app.config.databaseUrl, sessionCache, app.log);
+  app.decorate('sessionChanges', listener);
+  app.addHook('onClose', async () => {
+    await listener.close();
+  });
+  await listener.start();
 }
 
 /**

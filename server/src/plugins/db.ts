@@ -15,6 +15,13 @@ declare module 'fastify' {
 const CLOSE_TIMEOUT_SECONDS = 1;
 
 /**
+ * Bounds on the server's queries: nothing a request or the live layer runs needs 30 s (an HTTP
+ * request gives up before), and its transactions never wait on anything but PostgreSQL.
+ */
+export const SERVER_STATEMENT_TIMEOUT_MS = 30_000;
+export const SERVER_IDLE_IN_TRANSACTION_TIMEOUT_MS = 10_000;
+
+/**
  * The PostgreSQL pool (postgres.js + drizzle) as `app.database`. Connections are opened lazily
  * and re-opened after PostgreSQL restarts; the short connect timeout makes requests fail fast
  * while it is down instead of piling up.
@@ -25,6 +32,8 @@ export default fp(
       max: 10,
       connectTimeout: 2,
       applicationName: 'tribuna-server',
+      statementTimeoutMs: SERVER_STATEMENT_TIMEOUT_MS,
+      idleInTransactionTimeoutMs: SERVER_IDLE_IN_TRANSACTION_TIMEOUT_MS,
     });
     app.decorate('database', database);
     app.addHook('onClose', async () => {

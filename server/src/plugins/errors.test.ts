@@ -43,6 +43,28 @@ describe('error handler on the real app', () => {
     expect(res.json()).toMatchObject({ statusCode: 400, error: 'Bad Request' });
   });
 
+  it('answers a body it cannot take (unsupported type, beyond the limit) with 415/413, documented on the route', async () => {
+    const headers = { 'x-requested-with': 'tribuna' };
+    const unsupported = await app.inject({ method: 'POST', url: '/api/page-views', headers: { ...headers, 'content-type': 'application/xml' }, payload: '<a/>' });
+    expect(unsupported.statusCode).toBe(415);
+    expect(unsupported.json()).toMatchObject({ statusCode: 415, error: 'Unsupported Media Type' });
+    const huge = await app.inject({
+      method: 'POST',
+      url: '/api/page-views',
+      headers: { ...headers, 'content-type': 'application/json' },
+      payload: `{"path":"${'x'.repeat(1_100_000)}"}`,
+    });
+    expect(huge.statusCode).toBe(413);
+    expect(huge.json()).toMatchObject({ statusCode: 413, error: 'Payload Too Large' });
+    // Every route with a body documents them; routes without one are not burdened with them.
+    const doc = (await app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    for (const status of ['400', '413', '415']) {
+      expect(doc.paths['/api/page-views'].post.responses[status], status).toBeDefined();
+      expect(doc.paths['/auth/logout'].post.responses[status], status).toBeDefined();
+    }
+    expect(doc.paths['/api/site'].get.responses['415']).toBeUndefined();
+  });
+
   it('answers an invalid uuid parameter with 400', async () => {
     const res = await app.inject({ method: 'GET', url: '/api/polls/not-a-uuid' });
     expect(res.statusCode).toBe(400);

@@ -10,11 +10,26 @@ declare module 'fastify' {
   interface FastifyInstance {
     queues: Record<QueueName, Queue>;
     /**
-     * Adds a job to the queue its name belongs to. Rejects within ENQUEUE_TIMEOUT_MS when Redis is
-     * down: callers enqueue after commit and decide whether a failure matters (the worker's
+     * Adds a job to the queue its name belongs to. Rejects at once (QueueUnavailableError) while
+     * the queue's Redis connection is not ready, and within ENQUEUE_TIMEOUT_MS if Redis stops
+     * answering: callers enqueue after commit and decide whether a failure matters (the worker's
      * sweeps repair missed work), so a request never hangs on Redis.
      */
     enqueue: Enqueue;
+    /** Whether the queues' Redis connection is ready; adding a job is skipped when it is not. */
+    queuesReady(): boolean;
+  }
+}
+
+/**
+ * A job skipped because the queues' Redis connection is down. BullMQ's connection retries forever
+ * (maxRetriesPerRequest: null), so a job added meanwhile would wait in ioredis's offline queue,
+ * in memory, for as long as the outage lasts: one per vote batch or share.
+ */
+export class QueueUnavailableError extends Error {
+  constructor(what: string) {
+    super(`${what} skipped: the queue connection to Redis is not ready`);
+    this.name = 'QueueUnavailableError';
   }
 }
 
@@ -48,11 +63,15 @@ export default fp(
       }),
     ) as Record<QueueName, Queue>;
 
-    const enqueue: Enqueue = (name, payload, opts) =>
-      withTimeout(queues[JOB_QUEUES[name]].add(name, payload, opts), ENQUEUE_TIMEOUT_MS, `enqueue ${name}`);
+    const queuesReady = () => connection.status === 'ready';
+    const enqueue: Enqueue = (name, payload, opts) => {
+      if (!queuesReady()) return Promise.reject(new QueueUnavailableError(`enqueue ${name}`));
+      return withTimeout(queues[JOB_QUEUES[name]].add(name, payload, opts), ENQUEUE_TIMEOUT_MS, `enqueue ${name}`);
+    };
 
     app.decorate('queues', queues);
     app.decorate('enqueue', enqueue);
+    app.decorate('queuesReady', queuesReady);
 
     app.addHook('onClose', async () => {
       await Promise.allSettled(Object.values(queues).map((q) => withTimeout(q.close(), 2000, 'queue close')));

@@ -14,11 +14,21 @@ declare module 'fastify' {
 /** Reconnect quickly at first, then every 2 s, forever: Redis coming back must heal the server by itself. */
 export const reconnectDelay = (attempt: number) => Math.min(attempt * 200, 2000);
 
+/**
+ * Nothing waits on Redis without bound. A command issued while disconnected waits in ioredis's
+ * offline queue, which maxRetriesPerRequest: 1 empties (rejecting them) on every second failed
+ * reconnection, i.e. within about 2 × (connectTimeout + 2 s); the caller is answered within
+ * commandTimeout anyway. A connection that stays "ready" while Redis stopped answering (a host gone
+ * without a reset) is dropped by socketTimeout, so unanswered commands cannot pile up on it either.
+ * The queues' connection retries forever instead (BullMQ), so jobs are not even offered to it
+ * while it is down (see queues.ts).
+ */
 export function createRedisClient(url: string, name: string, log: FastifyBaseLogger, options: RedisOptions = {}): Redis {
   const client = new Redis(url, {
     connectionName: name,
     connectTimeout: 2000,
     commandTimeout: 2000,
+    socketTimeout: 5000,
     maxRetriesPerRequest: 1,
     retryStrategy: reconnectDelay,
     ...options,

@@ -49,10 +49,11 @@ function cacheControlFor(filePath: string, root: string): string {
   return 'public, max-age=3600';
 }
 
+/** Unstyled on purpose: the Content-Security-Policy refuses inline styles (see plugins/security.ts). */
 const NOT_BUILT_PAGE = `<!doctype html>
 <html lang="es">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Tribuna</title></head>
-<body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 4rem auto; padding: 0 1rem">
+<body>
 <h1>Tribuna</h1>
 <p>La aplicación web no está compilada. Ejecuta <code>npm run build</code> y recarga esta página.</p>
 <p>The web app is not built. Run <code>npm run build</code>, then reload this page. The API is available under <a href="/api/docs">/api/docs</a>.</p>

@@ -1,14 +1,29 @@
 import fp from 'fastify-plugin';
 import websocket from '@fastify/websocket';
 
+/** Client messages are tiny JSON objects; ws closes a socket sending a larger frame with 1009 (message too big). */
+export const MAX_CLIENT_FRAME_BYTES = 4 * 1024;
+
 /**
- * Websocket support for /ws. Client messages are tiny; anything larger is refused by ws itself.
- * No per-message deflate: the live hub sends one pre-serialized buffer to thousands of sockets, and
- * compressing it per socket would cost CPU and memory per viewer.
+ * Websocket support for /ws. No per-message deflate: the live hub sends one pre-serialized buffer
+ * to thousands of sockets, and compressing it per socket would cost CPU and memory per viewer.
  */
 export default fp(
   async (app) => {
-    await app.register(websocket, { options: { maxPayload: 16 * 1024, perMessageDeflate: false } });
+    await app.register(websocket, {
+      options: { maxPayload: MAX_CLIENT_FRAME_BYTES, perMessageDeflate: false },
+      errorHandler: (error, socket, request) => {
+        // A client's protocol error (an oversized frame, invalid UTF-8…): ws is already closing the
+        // socket with the matching code, which the client should see, and any client can cause it.
+        const { code } = error as NodeJS.ErrnoException;
+        if (code?.startsWith('WS_ERR_')) {
+          request.log.debug({ err: error }, 'websocket closed for a protocol error');
+          return;
+        }
+        request.log.error({ err: error }, 'websocket handler failed');
+        socket.terminate();
+      },
+    });
   },
   { name: 'websocket' },
 );

@@ -90,10 +90,13 @@ describe('polls API', () => {
       expect(sharedHome.poll).toMatchObject({ id: shared.poll.id, status: 'closed' });
       expect(sharedHome.results?.pollId).toBe(shared.poll.id);
 
-      for (const encuesta of [draft.poll.id, '123e4567-e89b-42d3-a456-426614174000', 'no-es-un-id', '']) {
+      for (const encuesta of [draft.poll.id, '123e4567-e89b-42d3-a456-426614174000', 'no-es-un-id', '', 'x'.repeat(500), 'a&encuesta=b']) {
         const fallback = await get<HomePollResponse>(`/api/polls/home?encuesta=${encuesta}`);
         expect(fallback.poll?.id, encuesta).toBe(home.poll.id);
       }
+      // A link mangled into a repeated parameter still shows its poll (the first one counts).
+      const repeated = await get<HomePollResponse>(`/api/polls/home?encuesta=${shared.poll.id}&encuesta=otro`);
+      expect(repeated.poll?.id).toBe(shared.poll.id);
     });
 
     it('hides the results when the poll does not show them', async () => {

@@ -14,8 +14,9 @@ const pollRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['polls'],
         summary: 'The poll shown on the home page (or the shared one, ?encuesta=<id>) with its results',
         querystring: HomePollQuery,
-        response: { 200: HomePollResponse },
+        response: { 200: HomePollResponse, ...errorResponses(429) },
       },
+      config: { rateLimit: 'polls.read' },
     },
     async (request) => polls.getHomePoll(db, new Date(), request.query.encuesta),
   );
@@ -26,8 +27,9 @@ const pollRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['polls'],
         summary: 'Active and closed polls, featured first, then newest first',
-        response: { 200: PollListResponse },
+        response: { 200: PollListResponse, ...errorResponses(429) },
       },
+      config: { rateLimit: 'polls.read' },
     },
     async () => polls.listPolls(db),
   );
@@ -39,8 +41,9 @@ const pollRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['polls'],
         summary: 'One public poll',
         params: PollParams,
-        response: { 200: Poll, ...errorResponses(400, 404) },
+        response: { 200: Poll, ...errorResponses(400, 404, 429) },
       },
+      config: { rateLimit: 'polls.read' },
     },
     async (request) => polls.getPoll(db, request.params.pollId),
   );
@@ -52,8 +55,9 @@ const pollRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['polls'],
         summary: 'Totals per option and the latest voters of each option',
         params: PollParams,
-        response: { 200: PollResults, ...errorResponses(400, 403, 404) },
+        response: { 200: PollResults, ...errorResponses(400, 403, 404, 429) },
       },
+      config: { rateLimit: 'polls.results' },
     },
     async (request) => polls.getPollResults(db, request.params.pollId, (pollId) => app.live.currentSeq(pollId)),
   );

@@ -9,5 +9,8 @@ export type PollParams = Static<typeof PollParams>;
  * when it is public. Anything else (unknown id, draft, not an id at all) falls back to the usual
  * home poll rather than failing the page.
  */
-export const HomePollQuery = Type.Object({ encuesta: Type.Optional(Type.String({ maxLength: 100 })) });
+export const HomePollQuery = Type.Object({
+  // Repeated (`?encuesta=a&encuesta=b`) it arrives as a list: the first one counts.
+  encuesta: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
+});
 export type HomePollQuery = Static<typeof HomePollQuery>;

@@ -36,15 +36,16 @@ async function loadOptionsAndResults(db: DbOrTx, pollId: string) {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A poll id as it may appear in a shared link; null for anything that is not one. */
-export function sharedPollId(value: string | undefined): string | null {
-  return value !== undefined && UUID.test(value) ? value.toLowerCase() : null;
+export function sharedPollId(value: string | string[] | undefined): string | null {
+  const first = Array.isArray(value) ? value[0] : value;
+  return first !== undefined && UUID.test(first) ? first.toLowerCase() : null;
 }
 
 /**
  * The poll for the home page: the shared one (`encuesta`) when it is public, else the featured
  * poll if open, else the newest open one, with its results.
  */
-export async function getHomePoll(db: DbOrTx, now = new Date(), encuesta?: string): Promise<HomePollResponse> {
+export async function getHomePoll(db: DbOrTx, now = new Date(), encuesta?: string | string[]): Promise<HomePollResponse> {
   const sharedId = sharedPollId(encuesta);
   const row = (sharedId ? await repo.findPublicPoll(db, sharedId) : null) ?? (await repo.findHomePoll(db, now));
   if (!row) return { poll: null, results: null };

@@ -2,6 +2,13 @@ import type { ActiveSessionRow } from './repository.ts';
 
 /** How long a resolved session may be served from memory before PostgreSQL is asked again. */
 export const SESSION_CACHE_TTL_MS = 60_000;
+/** While a LISTEN connection is down (invalidations may be missed), entries are served this long at most. */
+export const SESSION_CACHE_DEGRADED_TTL_MS = 5_000;
+/**
+ * A session or user invalidated by this process is not cached again for this long: it covers the
+ * moment its write commits even when the commit's NOTIFY never arrives (a silently dead LISTEN).
+ */
+export const INVALIDATION_HOLD_MS = SESSION_CACHE_TTL_MS;
 const MAX_ENTRIES = 100_000;
 
 interface Entry {
@@ -12,26 +19,55 @@ interface Entry {
 /**
  * Resolved sessions kept in memory for up to a minute so a burst of requests (a fan voting during
  * an episode) costs one session query, not one per request. Correctness does not depend on the
- * TTL: revocations and role or suspension changes evict entries twice — here, synchronously, in
- * the process that made the change, and on every instance when the change commits (PostgreSQL
- * NOTIFY on channel `tribuna_auth`, see migration 0002).
+ * TTL: revocations and role or suspension changes evict entries here, synchronously, in the
+ * process that makes the change (before its write, which also holds the key out of the cache until
+ * well after the commit), and on every instance when the change commits (PostgreSQL NOTIFY on
+ * channel `tribuna_auth`, see migration 0002).
+ *
+ * A lookup may read a row just before a revocation commits and come back after the notification
+ * was applied; caching that row would keep the revoked session alive for a whole TTL. So every
+ * lookup notes the `generation` it started at, and `set` refuses a row when any invalidation
+ * happened since. A missed notification (LISTEN down) is handled by the listeners: the cache serves
+ * only fresh entries while one is down and is flushed when it is back.
  */
 export class SessionCache {
   private readonly entries = new Map<string, Entry>();
+  /** Invalidations so far; a lookup that overlapped one must not cache what it read. */
+  private invalidations = 0;
+  /** Keys invalidated by this process, held out of the cache until the time stored (insertion order = expiry order). */
+  private readonly heldSessions = new Map<string, number>();
+  private readonly heldUsers = new Map<string, number>();
+  /** Listeners (LISTEN connections) of this process, and those currently down. */
+  private readonly listeners = new Set<object>();
+  private readonly listenersDown = new Set<object>();
 
   constructor(private readonly ttlMs = SESSION_CACHE_TTL_MS) {}
+
+  /** The invalidation count to pass to `set` for a row read from now on. */
+  get generation(): number {
+    return this.invalidations;
+  }
+
+  /** False while invalidations may be missed: no listener yet, or one is disconnected. */
+  get listening(): boolean {
+    return this.listeners.size > 0 && this.listenersDown.size === 0;
+  }
 
   get(id: string, now: number): ActiveSessionRow | null {
     const entry = this.entries.get(id);
     if (!entry) return null;
-    if (now - entry.cachedAt > this.ttlMs || entry.row.expiresAt.getTime() <= now) {
+    const ttl = this.listening ? this.ttlMs : Math.min(this.ttlMs, SESSION_CACHE_DEGRADED_TTL_MS);
+    if (now - entry.cachedAt > ttl || entry.row.expiresAt.getTime() <= now) {
       this.entries.delete(id);
       return null;
     }
     return entry.row;
   }
 
-  set(row: ActiveSessionRow, now: number): void {
+  /** Caches `row`, read by a lookup that started at `generation`, unless it may be stale. */
+  set(row: ActiveSessionRow, now: number, generation: number): void {
+    if (generation !== this.invalidations) return;
+    if (this.isHeld(this.heldSessions, row.id, now) || this.isHeld(this.heldUsers, row.userId, now)) return;
     if (this.entries.size >= MAX_ENTRIES) {
       // Maps iterate in insertion order: drop the oldest entry.
       const oldest = this.entries.keys().next();
@@ -40,11 +76,25 @@ export class SessionCache {
     this.entries.set(row.id, { row, cachedAt: now });
   }
 
+  /** Before this process revokes or changes a session: forget it and keep it out until its write has surely committed. */
+  invalidateSession(id: string, now = Date.now()): void {
+    this.hold(this.heldSessions, id, now);
+    this.evictSession(id);
+  }
+
+  /** invalidateSession for every session of a user. */
+  invalidateUser(userId: string, now = Date.now()): void {
+    this.hold(this.heldUsers, userId, now);
+    this.evictUser(userId);
+  }
+
   evictSession(id: string): void {
+    this.invalidations++;
     this.entries.delete(id);
   }
 
   evictUser(userId: string): void {
+    this.invalidations++;
     for (const [id, entry] of this.entries) if (entry.row.userId === userId) this.entries.delete(id);
   }
 
@@ -55,7 +105,41 @@ export class SessionCache {
   }
 
   clear(): void {
+    this.invalidations++;
     this.entries.clear();
+  }
+
+  /** A listener of this process lost its LISTEN connection: notifications may be missed until it is back. */
+  listenerDown(listener: object): void {
+    this.listeners.add(listener);
+    this.listenersDown.add(listener);
+  }
+
+  /** A listener is (again) receiving notifications: those sent meanwhile are lost, so start afresh. */
+  listenerUp(listener: object): void {
+    this.listeners.add(listener);
+    this.listenersDown.delete(listener);
+    this.clear();
+  }
+
+  /** A listener stopped for good (its app closed). */
+  listenerClosed(listener: object): void {
+    this.listeners.delete(listener);
+    this.listenersDown.delete(listener);
+  }
+
+  private hold(held: Map<string, number>, key: string, now: number): void {
+    for (const [k, until] of held) {
+      if (until > now) break;
+      held.delete(k);
+    }
+    held.delete(key);
+    held.set(key, now + INVALIDATION_HOLD_MS);
+  }
+
+  private isHeld(held: Map<string, number>, key: string, now: number): boolean {
+    const until = held.get(key);
+    return until !== undefined && until > now;
   }
 }
 

@@ -39,7 +39,7 @@ export async function touchSession(db: DbOrTx, id: string, values: { lastSeenAt:
 
 /** Revokes one session; returns whether it was still live. */
 export async function revokeSession(db: DbOrTx, id: string, now: Date): Promise<boolean> {
-  sessionCache.evictSession(id);
+  sessionCache.invalidateSession(id);
   const rows = await db
     .update(sessions)
     .set({ revokedAt: now })
@@ -50,7 +50,7 @@ export async function revokeSession(db: DbOrTx, id: string, now: Date): Promise<
 
 /** Revokes every live session of a user at once (suspension, anonymisation). */
 export async function revokeUserSessions(db: DbOrTx, userId: string, now: Date): Promise<number> {
-  sessionCache.evictUser(userId);
+  sessionCache.invalidateUser(userId);
   const rows = await db
     .update(sessions)
     .set({ revokedAt: now })
@@ -61,7 +61,7 @@ export async function revokeUserSessions(db: DbOrTx, userId: string, now: Date):
 
 /** Revokes the user's sign-ins still waiting for a second factor. */
 export async function revokePendingSessions(db: DbOrTx, userId: string, now: Date): Promise<void> {
-  sessionCache.evictUser(userId);
+  sessionCache.invalidateUser(userId);
   await db
     .update(sessions)
     .set({ revokedAt: now })
@@ -70,7 +70,7 @@ export async function revokePendingSessions(db: DbOrTx, userId: string, now: Dat
 
 /** Sets the assurance level of every live session of a user (a removed factor downgrades them). */
 export async function setUserSessionsLevel(db: DbOrTx, userId: string, level: SessionLevel): Promise<void> {
-  sessionCache.evictUser(userId);
+  sessionCache.invalidateUser(userId);
   await db
     .update(sessions)
     .set({ level })

@@ -92,15 +92,21 @@ export interface ResolvedSession {
  * the other sessions of the same event-loop turn (one indexed query for all of them). A full
  * session with less than SESSION_REFRESH_THRESHOLD_MS left is extended to a full TTL (rolling expiry).
  */
-export async function resolveSession(lookups: SessionLookups, token: string, now = new Date()): Promise<ResolvedSession | null> {
+export async function resolveSession(
+  lookups: Pick<SessionLookups, 'db' | 'find'>,
+  token: string,
+  now = new Date(),
+): Promise<ResolvedSession | null> {
   if (!looksLikeSessionToken(token)) return null;
   const db = lookups.db;
   const id = sessionIdFor(token);
+  // Taken before any read: what is read after an invalidation that happens meanwhile is not cached.
+  const generation = sessionCache.generation;
   let row = sessionCache.get(id, now.getTime());
   if (!row) {
     row = await lookups.find(id);
     if (!row) return null;
-    sessionCache.set(row, now.getTime());
+    sessionCache.set(row, now.getTime(), generation);
   }
 
   let expiresAt = row.expiresAt;
@@ -109,10 +115,10 @@ export async function resolveSession(lookups: SessionLookups, token: string, now
     expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
     refreshedUntil = expiresAt;
     await repo.touchSession(db, row.id, { lastSeenAt: now, expiresAt });
-    sessionCache.set({ ...row, lastSeenAt: now, expiresAt }, now.getTime());
+    sessionCache.set({ ...row, lastSeenAt: now, expiresAt }, now.getTime(), generation);
   } else if (now.getTime() - row.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS) {
     await repo.touchSession(db, row.id, { lastSeenAt: now });
-    sessionCache.set({ ...row, lastSeenAt: now }, now.getTime());
+    sessionCache.set({ ...row, lastSeenAt: now }, now.getTime(), generation);
   }
 
   const session: SessionInfo = {

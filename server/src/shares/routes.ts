@@ -21,8 +21,9 @@ const shareRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Record a share of a poll (once per poll per day) and earn its sharing bonus',
         params: PollParams,
         body: ShareInput,
-        response: { 201: ShareResponse, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 201: ShareResponse, ...errorResponses(400, 401, 403, 404, 409, 429) },
       },
+      config: { rateLimit: 'shares.create' },
     },
     async (request, reply) => {
       const user = requireWriter(request);

@@ -39,6 +39,8 @@ function setUp(
   });
   beforeEach(async () => {
     await truncateAll(ready!.database);
+    // Like the tables, every rate-limit bucket starts empty: no test spends another's budget.
+    await ready!.app.resetRateLimits();
   });
   afterAll(async () => {
     await ready?.app.close();

@@ -19,11 +19,28 @@ export interface WsTestClient {
   ofType<K extends AnyServerMessage['type']>(type: K): Extract<AnyServerMessage, { type: K }>[];
   /** The TCP socket under the websocket (pause() it to play a viewer that stops reading). */
   tcp(): Socket;
+  /** Resolves with the close code and reason once the socket closed (whoever closed it). */
+  closed: Promise<WsClose>;
   close(): Promise<void>;
+}
+
+export interface WsClose {
+  code: number;
+  reason: string;
 }
 
 /** Opens a websocket to `url`, resolving once it is open and the server's hello arrived. */
 export async function openWs(url: string, headers: Record<string, string> = {}): Promise<WsTestClient> {
+  const outcome = await connectWs(url, headers);
+  if ('code' in outcome) throw new Error(`closed by the server before hello: ${outcome.code} ${outcome.reason}`);
+  return outcome;
+}
+
+/**
+ * Opens a websocket to `url`: the client once the server's hello arrived, or the close code and
+ * reason if the server closed the socket first (a full server accepts the upgrade and closes at once).
+ */
+export async function connectWs(url: string, headers: Record<string, string> = {}): Promise<WsTestClient | WsClose> {
   const socket = new WebSocket(url, { headers, perMessageDeflate: false });
   const messages: AnyServerMessage[] = [];
   const listeners = new Set<() => void>();
@@ -31,6 +48,7 @@ export async function openWs(url: string, headers: Record<string, string> = {}):
     messages.push(JSON.parse(data.toString('utf8')) as AnyServerMessage);
     for (const listener of listeners) listener();
   });
+  const closed = new Promise<WsClose>((resolve) => socket.once('close', (code, reason) => resolve({ code, reason: reason.toString('utf8') })));
   await new Promise<void>((resolve, reject) => {
     socket.once('open', () => resolve());
     socket.once('error', reject);
@@ -68,6 +86,7 @@ export async function openWs(url: string, headers: Record<string, string> = {}):
     ofType: <K extends AnyServerMessage['type']>(type: K) =>
       messages.filter((m): m is Extract<AnyServerMessage, { type: K }> => m.type === type),
     tcp: () => (socket as unknown as { _socket: Socket })._socket,
+    closed,
     close: () =>
       new Promise<void>((resolve) => {
         if (socket.readyState === WebSocket.CLOSED) return resolve();
@@ -75,6 +94,7 @@ export async function openWs(url: string, headers: Record<string, string> = {}):
         socket.close();
       }),
   };
-  await client.waitFor((m) => m.type === 'hello');
-  return client;
+  // Promise.race handles the hello's timeout if the close wins.
+  const first = await Promise.race([client.waitFor((m) => m.type === 'hello').then(() => null), closed]);
+  return first ?? client;
 }

@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import { MAX_AWARD_VOTES_PER_JOB, pointsJobIds, type JobPayloads } from '@tribuna/contracts/jobs';
 import { withTimeout } from '../http/timeout.ts';
-import { ENQUEUE_TIMEOUT_MS } from '../plugins/queues.ts';
+import { ENQUEUE_TIMEOUT_MS, QueueUnavailableError } from '../plugins/queues.ts';
 import type { VoterKey } from './repository.ts';
 import { showDayOf } from './showDay.ts';
 
@@ -13,7 +13,8 @@ const REMEMBERED_AWARDS = 200_000;
  * trip, and one transaction in the worker, however many first votes the batch holds), skipping
  * the (user, poll, day) keys this instance already enqueued. The worker grants each key at most
  * once (a unique index), so a duplicate from another instance costs nothing. A Redis failure
- * rejects (the caller logs it): the worker's sweep awards whatever was missed.
+ * rejects (the caller logs it), at once while the queue connection is down (nothing waits in
+ * memory for Redis): the worker's sweep awards whatever was missed.
  */
 export class VoteAwardEnqueuer {
   private readonly recent = new Set<string>();
@@ -21,9 +22,12 @@ export class VoteAwardEnqueuer {
   constructor(
     private readonly queue: Queue,
     private readonly timeZone: string,
+    /** Whether the queue's Redis connection is ready (app.queuesReady). */
+    private readonly queueReady: () => boolean,
   ) {}
 
   async enqueue(voters: VoterKey[], votedAt: Date): Promise<number> {
+    if (!this.queueReady()) throw new QueueUnavailableError('enqueue vote awards');
     const day = showDayOf(this.timeZone, votedAt);
     const fresh: VoterKey[] = [];
     const keys: string[] = [];

@@ -1,5 +1,6 @@
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { afterAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
+import { createDatabase } from '@tribuna/drizzle/client';
 import { schema } from '@tribuna/drizzle';
 import { VOTE_MESSAGES } from '@tribuna/contracts/api/votes';
 import { testDatabase, truncateAll } from '../../../test/support/db.ts';
@@ -7,6 +8,7 @@ import { buildPoll, buildUser } from '../../../test/support/factories.ts';
 import { HttpError } from '../http/errors.ts';
 import { VoteBatcher, type CommittedBatch, type VoteCommand } from './batcher.ts';
 import { PollCache, type VotingPoll } from './pollCache.ts';
+import { pipelinedTransaction } from './repository.ts';
 
 const database = testDatabase();
 const db = database.db;
@@ -162,5 +164,25 @@ describe('VoteBatcher', () => {
       removed: [{ optionId: built.options[0]!.id, userId: user.id, points: 1 }],
       added: [{ optionId: built.options[2]!.id, userId: user.id, points: 1 }],
     });
+  });
+});
+
+describe('a batch waiting for a connection', () => {
+  it('gives up when the pooled connection it waits on is terminated (postgres.js strands such a reserve)', async () => {
+    // One connection: the batch's reserve queues behind it, then the server ends that connection.
+    const pool = createDatabase(inject('databaseUrl'), { max: 1 });
+    try {
+      const held = await pool.sql.reserve();
+      const [row] = await held<{ pid: number }[]>`select pg_backend_pid() as pid`;
+      const batch = pipelinedTransaction(pool.sql, async (tx) => tx.commit(), { reserveTimeoutMs: 500 });
+      const outcome = batch.then(
+        () => 'committed',
+        (err: { code?: string }) => err.code,
+      );
+      await db.execute(sql`select pg_terminate_backend(${row!.pid})`);
+      expect(await outcome).toBe('CONNECTION_RESERVE_TIMEOUT');
+    } finally {
+      await pool.sql.end({ timeout: 1 });
+    }
   });
 });

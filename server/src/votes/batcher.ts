@@ -1,12 +1,13 @@
+import type { ErrorBody } from '@tribuna/contracts/api/common';
 import type { MyVotesResponse } from '@tribuna/contracts/api/votes';
 import { VOTE_MESSAGES } from '@tribuna/contracts/api/votes';
 import type { CommittedVotes, VoterChange } from '@tribuna/contracts/live';
 import type postgres from 'postgres';
-import { badRequest, HttpError } from '../http/errors.ts';
+import { badRequest, errorBody, HttpError } from '../http/errors.ts';
 import type { VotingPoll } from './pollCache.ts';
 import { presentMyVotes, voterName, type OptionStanding } from './presenter.ts';
 import * as repo from './repository.ts';
-import { isPointsPoll, pointsWindowStart, voteFailed, type Allocation } from './rules.ts';
+import { idempotencyKeyReused, isPointsPoll, pointsWindowStart, serviceBusy, voteFailed, type Allocation } from './rules.ts';
 
 // Micro-batching vote writer ("group commit"). Requests hand over an already validated command and
 // wait; a flusher takes everything queued (up to maxBatchSize) and applies it in ONE transaction,
@@ -23,6 +24,18 @@ import { isPointsPoll, pointsWindowStart, voteFailed, type Allocation } from './
 //
 // While a flush is in flight new commands queue up and go together in the next one; a second
 // flush may overlap the first once the queue has waited maxWaitMs or is full.
+//
+// The queue is bounded: past maxQueuedCommands a vote is refused at once, and a vote that waited
+// maxQueueWaitMs without its flush starting is refused then (a timer sees to it even if every
+// flush is stuck), both with 503 'El servicio está ocupado' and nothing written. A batch waits at
+// most lockTimeoutMs for a lock (SET LOCAL lock_timeout, in the same round trip), else its votes
+// get the same 503.
+//
+// Idempotency keys: a command carrying one that another command of this instance is still
+// handling gets that command's answer; in the database the key is claimed in the batch's own
+// transaction (see repository.writeVoteBatch). The answer is stored right after COMMIT, before
+// the keyed voters are answered (one more round trip, for keyed batches only), so a retry that
+// follows a lost answer replays it.
 
 export interface VoteCommand {
   userId: string;
@@ -31,6 +44,8 @@ export interface VoteCommand {
   allocations: Allocation[];
   deviceFingerprint: string;
   userAgent: string | null;
+  /** The request's Idempotency-Key header, when it sent one. */
+  idempotencyKey?: string | null;
 }
 
 export interface CommittedBatch {
@@ -57,6 +72,12 @@ export interface VoteBatcherOptions {
   /** How long queued commands wait for a second, overlapping flush while one is in flight. */
   maxWaitMs?: number;
   maxConcurrentFlushes?: number;
+  /** Votes allowed to wait for a flush; one more is refused at once with 503. */
+  maxQueuedCommands?: number;
+  /** A vote whose flush has not started after this long is refused with 503, unwritten. */
+  maxQueueWaitMs?: number;
+  /** lock_timeout of a batch's transaction. */
+  lockTimeoutMs?: number;
   /** After-commit work; its failures are logged, never reported to the voters. */
   onCommitted?: (batch: CommittedBatch) => Promise<void> | void;
   logger?: BatcherLogger;
@@ -65,17 +86,33 @@ export interface VoteBatcherOptions {
 export const DEFAULT_MAX_BATCH_SIZE = 500;
 export const DEFAULT_MAX_WAIT_MS = 2;
 export const DEFAULT_MAX_CONCURRENT_FLUSHES = 2;
+/** Ten full batches: far beyond what a healthy writer ever holds. */
+export const DEFAULT_MAX_QUEUED_COMMANDS = 5000;
+export const DEFAULT_MAX_QUEUE_WAIT_MS = 5000;
+/** Batches hold their locks for milliseconds: waiting seconds means another writer is stuck. */
+export const DEFAULT_LOCK_TIMEOUT_MS = 2000;
+
+/** How long a replay waits for an earlier request's answer to be stored (it is, right after its COMMIT). */
+const STORED_ANSWER_POLLS = 10;
+const STORED_ANSWER_POLL_MS = 50;
+
+/** The route's status for an accepted vote, as stored with its answer. */
+const ACCEPTED = 201;
 
 interface Pending {
   command: VoteCommand;
+  /** performance.now() when it was queued. */
+  queuedAt: number;
   resolve(response: MyVotesResponse): void;
   reject(error: unknown): void;
 }
 
 type Outcome = { ok: true; response: MyVotesResponse } | { ok: false; error: HttpError };
+/** A command's fate in its batch: an answer of its own, or a key claimed by an earlier request. */
+type BatchOutcome = Outcome | repo.EarlierRequest;
 
 interface BatchResult {
-  outcomes: Outcome[];
+  outcomes: BatchOutcome[];
   votedAt: Date;
   changes: CommittedVotes[];
   voters: repo.VoterKey[];
@@ -94,14 +131,20 @@ const keyOf = (userId: string, pollId: string) => `${userId}|${pollId}`;
 
 const noopLogger: BatcherLogger = { warn: () => {}, error: () => {} };
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 export class VoteBatcher {
-  readonly stats = { batches: 0, commands: 0, largestBatch: 0, failedBatches: 0, flushMs: 0, maxFlushMs: 0 };
+  /** refused: votes answered 503 busy (queue full, waited too long, or a lock timeout). */
+  readonly stats = { batches: 0, commands: 0, largestBatch: 0, failedBatches: 0, refused: 0, flushMs: 0, maxFlushMs: 0 };
 
   private readonly sql: postgres.Sql;
   private readonly timeZone: string;
   private readonly maxBatchSize: number;
   private readonly maxWaitMs: number;
   private readonly maxConcurrent: number;
+  private readonly maxQueued: number;
+  private readonly maxQueueWaitMs: number;
+  private readonly lockTimeoutMs: number;
   private readonly onCommitted: VoteBatcherOptions['onCommitted'];
   private readonly logger: BatcherLogger;
 
@@ -109,6 +152,9 @@ export class VoteBatcher {
   private inFlight = 0;
   private immediate: NodeJS.Immediate | null = null;
   private timer: NodeJS.Timeout | null = null;
+  private expiryTimer: NodeJS.Timeout | null = null;
+  /** Keyed commands queued or in flight, by user and key: a duplicate shares the first one's answer. */
+  private readonly keyed = new Map<string, { pollId: string; answer: Promise<MyVotesResponse> }>();
   private closing = false;
   private readonly afterCommit = new Set<Promise<void>>();
   private idleWaiters: (() => void)[] = [];
@@ -119,6 +165,9 @@ export class VoteBatcher {
     this.maxBatchSize = options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE;
     this.maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
     this.maxConcurrent = options.maxConcurrentFlushes ?? DEFAULT_MAX_CONCURRENT_FLUSHES;
+    this.maxQueued = options.maxQueuedCommands ?? DEFAULT_MAX_QUEUED_COMMANDS;
+    this.maxQueueWaitMs = options.maxQueueWaitMs ?? DEFAULT_MAX_QUEUE_WAIT_MS;
+    this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
     this.onCommitted = options.onCommitted;
     this.logger = options.logger ?? noopLogger;
   }
@@ -126,10 +175,25 @@ export class VoteBatcher {
   /** Resolves after COMMIT with the user's votes on the poll; rejects with the command's own HttpError. */
   submit(command: VoteCommand): Promise<MyVotesResponse> {
     if (this.closing) return Promise.reject(voteFailed());
-    return new Promise<MyVotesResponse>((resolve, reject) => {
-      this.queue.push({ command, resolve, reject });
+    const key = command.idempotencyKey ? keyOf(command.userId, command.idempotencyKey) : null;
+    if (key !== null) {
+      const same = this.keyed.get(key);
+      if (same) return same.pollId === command.poll.id ? same.answer : Promise.reject(idempotencyKeyReused());
+    }
+    if (this.queue.length >= this.maxQueued) {
+      this.stats.refused++;
+      return Promise.reject(serviceBusy());
+    }
+    const answer = new Promise<MyVotesResponse>((resolve, reject) => {
+      this.queue.push({ command, queuedAt: performance.now(), resolve, reject });
       this.kick();
     });
+    if (key !== null) {
+      this.keyed.set(key, { pollId: command.poll.id, answer });
+      const forget = () => this.keyed.delete(key);
+      answer.then(forget, forget);
+    }
+    return answer;
   }
 
   /** Stops taking commands and waits for the queued ones and their after-commit work. */
@@ -142,6 +206,7 @@ export class VoteBatcher {
   }
 
   private kick(): void {
+    this.expiryTimer ??= this.armExpiry();
     if (this.queue.length === 0 || this.inFlight >= this.maxConcurrent) return;
     if (this.inFlight === 0) {
       // Gather whatever arrives in this turn of the event loop, then go.
@@ -162,18 +227,52 @@ export class VoteBatcher {
   }
 
   private startFlush(): void {
-    if (this.queue.length === 0 || this.inFlight >= this.maxConcurrent) return;
+    if (this.inFlight >= this.maxConcurrent) return;
+    this.refuseExpired();
+    if (this.queue.length === 0) return;
     const batch = this.queue.splice(0, this.maxBatchSize);
     this.inFlight++;
     void this.run(batch).finally(() => {
       this.inFlight--;
       this.kick();
-      if (this.queue.length === 0 && this.inFlight === 0) {
-        const waiters = this.idleWaiters;
-        this.idleWaiters = [];
-        for (const wake of waiters) wake();
-      }
+      this.wakeIfIdle();
     });
+  }
+
+  private wakeIfIdle(): void {
+    if (this.queue.length > 0 || this.inFlight > 0) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const wake of waiters) wake();
+  }
+
+  /** A timer for the oldest queued vote's deadline: it fires even while every flush is stuck. */
+  private armExpiry(): NodeJS.Timeout | null {
+    const oldest = this.queue[0];
+    if (!oldest) return null;
+    const timer = setTimeout(
+      () => {
+        this.expiryTimer = null;
+        this.refuseExpired();
+        this.wakeIfIdle();
+        this.expiryTimer ??= this.armExpiry();
+      },
+      Math.max(0, oldest.queuedAt + this.maxQueueWaitMs - performance.now()) + 1,
+    );
+    timer.unref();
+    return timer;
+  }
+
+  /** Answers 503 to the queued votes (the oldest, at the head) that waited past maxQueueWaitMs. */
+  private refuseExpired(): void {
+    const deadline = performance.now() - this.maxQueueWaitMs;
+    let expired = 0;
+    while (expired < this.queue.length && this.queue[expired]!.queuedAt < deadline) expired++;
+    if (expired === 0) return;
+    const refused = this.queue.splice(0, expired);
+    this.stats.refused += expired;
+    this.logger.warn({ commands: expired, inFlight: this.inFlight }, 'votes waited too long for the writer; refused with 503');
+    for (const pending of refused) pending.reject(serviceBusy());
   }
 
   private async run(batch: Pending[]): Promise<void> {
@@ -193,6 +292,12 @@ export class VoteBatcher {
         return;
       }
       this.stats.failedBatches++;
+      if (sqlState(err) === LOCK_NOT_AVAILABLE) {
+        this.stats.refused += batch.length;
+        this.logger.warn({ commands: batch.length, lockTimeoutMs: this.lockTimeoutMs }, 'vote batch gave up waiting for a lock; nothing was written');
+        for (const pending of batch) pending.reject(serviceBusy());
+        return;
+      }
       this.logger.error({ err, commands: batch.length }, 'vote batch failed; nothing was written');
       for (const pending of batch) pending.reject(voteFailed());
       return;
@@ -205,10 +310,15 @@ export class VoteBatcher {
     this.stats.commands += batch.length;
     this.stats.largestBatch = Math.max(this.stats.largestBatch, batch.length);
 
+    const claimed: { pending: Pending; outcome: Outcome }[] = [];
+    const replays: { pending: Pending; earlier: repo.EarlierRequest }[] = [];
     result.outcomes.forEach((outcome, i) => {
-      if (outcome.ok) batch[i]!.resolve(outcome.response);
-      else batch[i]!.reject(outcome.error);
+      const pending = batch[i]!;
+      if ('kind' in outcome) replays.push({ pending, earlier: outcome });
+      else if (pending.command.idempotencyKey) claimed.push({ pending, outcome });
+      else settle(pending, outcome);
     });
+    if (claimed.length > 0 || replays.length > 0) this.track(this.answerKeyed(claimed, replays));
 
     if (this.onCommitted && (result.changes.length > 0 || result.voters.length > 0)) {
       const work = Promise.resolve()
@@ -220,25 +330,124 @@ export class VoteBatcher {
             voters: result.voters,
           }),
         )
-        .catch((err: unknown) => this.logger.warn({ err }, 'after-commit work of a vote batch failed'))
-        .finally(() => this.afterCommit.delete(work));
-      this.afterCommit.add(work);
+        .catch((err: unknown) => this.logger.warn({ err }, 'after-commit work of a vote batch failed'));
+      this.track(work);
     }
   }
 
-  /** A deadlock with some other writer (not another batch: their locks are ordered) is retried once. */
+  /** Work that outlives the flush (close() waits for it). */
+  private track(work: Promise<void>): void {
+    const tracked = work
+      .catch((err: unknown) => this.logger.error({ err }, 'vote batch follow-up failed'))
+      .finally(() => this.afterCommit.delete(tracked));
+    this.afterCommit.add(tracked);
+  }
+
+  /** Stores the answers of the keys this batch claimed, then answers their voters; replays the others. */
+  private async answerKeyed(
+    claimed: { pending: Pending; outcome: Outcome }[],
+    replays: { pending: Pending; earlier: repo.EarlierRequest }[],
+  ): Promise<void> {
+    const db = repo.poolRunner(this.sql);
+    const store = async () => {
+      if (claimed.length === 0) return;
+      try {
+        await repo.storeVoteAnswers(
+          db,
+          claimed.map(({ pending, outcome }) => ({ userId: pending.command.userId, key: pending.command.idempotencyKey!, answer: storedAnswer(outcome) })),
+        );
+      } catch (err) {
+        this.logger.warn({ err }, 'answers of idempotent votes not stored; a retry will get the current standing');
+      }
+    };
+    try {
+      await Promise.all([store(), this.replay(db, replays)]);
+    } finally {
+      // Settling twice is a no-op: this answers the claimed votes, and whoever a failure above left waiting.
+      for (const { pending, outcome } of claimed) settle(pending, outcome);
+      for (const { pending } of replays) pending.reject(voteFailed());
+    }
+  }
+
+  /**
+   * Answers commands whose key an earlier, committed request claimed: 422 when that was for another
+   * poll, else its stored answer. One not stored yet is waited for briefly (it is written right
+   * after that request's COMMIT); if it never comes (that server stopped in between), the answer
+   * is the user's standing on the poll now, which includes the earlier vote.
+   */
+  private async replay(db: repo.SqlRunner, replays: { pending: Pending; earlier: repo.EarlierRequest }[]): Promise<void> {
+    let waiting: Pending[] = [];
+    for (const { pending, earlier } of replays) {
+      if (earlier.pollId !== pending.command.poll.id) pending.reject(idempotencyKeyReused());
+      else if (earlier.answer) settleStored(pending, earlier.answer);
+      else waiting.push(pending);
+    }
+    const keyOfPending = (p: Pending) => ({ userId: p.command.userId, key: p.command.idempotencyKey! });
+    for (let attempt = 0; waiting.length > 0 && attempt < STORED_ANSWER_POLLS; attempt++) {
+      await sleep(STORED_ANSWER_POLL_MS);
+      const found = await repo.findVoteAnswers(db, waiting.map(keyOfPending)).catch(() => new Map<string, repo.StoredVoteAnswer>());
+      waiting = waiting.filter((pending) => {
+        const answer = found.get(keyOf(pending.command.userId, pending.command.idempotencyKey!));
+        if (answer) settleStored(pending, answer);
+        return !answer;
+      });
+    }
+    if (waiting.length === 0) return;
+    const now = new Date();
+    try {
+      const states = await repo.readVoterState(
+        db,
+        waiting.map((p) => ({ userId: p.command.userId, pollId: p.command.poll.id, since: pointsWindowStart(p.command.poll, this.timeZone, now) })),
+      );
+      const byKey = new Map(states.map((s) => [keyOf(s.userId, s.pollId), s]));
+      for (const pending of waiting) {
+        const state = byKey.get(keyOf(pending.command.userId, pending.command.poll.id));
+        pending.resolve(presentMyVotes(pending.command.poll, state?.options ?? [], state ? spentOf(state) : 0, this.timeZone, now));
+      }
+    } catch (err) {
+      this.logger.warn({ err }, 'standing for a replayed vote not read');
+      for (const pending of waiting) pending.reject(voteFailed());
+    }
+  }
+
+  /**
+   * A deadlock with some other writer (not another batch: their locks are ordered), or an
+   * idempotency key claimed meanwhile for another poll, is retried once (the retry sees the claim).
+   */
   private async applyWithRetry(commands: VoteCommand[], now: Date): Promise<BatchResult> {
     try {
-      return await applyBatch(this.sql, commands, this.timeZone, now);
+      return await applyBatch(this.sql, commands, this.timeZone, now, this.lockTimeoutMs);
     } catch (err) {
       if (!isRetryable(err)) throw err;
-      return applyBatch(this.sql, commands, this.timeZone, now);
+      return applyBatch(this.sql, commands, this.timeZone, now, this.lockTimeoutMs);
     }
   }
 }
 
+function settle(pending: Pending, outcome: Outcome): void {
+  if (outcome.ok) pending.resolve(outcome.response);
+  else pending.reject(outcome.error);
+}
+
+function storedAnswer(outcome: Outcome): repo.StoredVoteAnswer {
+  return outcome.ok
+    ? { status: ACCEPTED, body: outcome.response }
+    : { status: outcome.error.statusCode, body: errorBody(outcome.error.statusCode, outcome.error.message) };
+}
+
+function settleStored(pending: Pending, answer: repo.StoredVoteAnswer): void {
+  if (answer.status === ACCEPTED) pending.resolve(answer.body as MyVotesResponse);
+  else pending.reject(new HttpError(answer.status, (answer.body as ErrorBody).message));
+}
+
 /** Applies a batch of commands in one transaction; answers one outcome per command, in order. */
-export async function applyBatch(client: postgres.Sql, commands: VoteCommand[], timeZone: string, now: Date): Promise<BatchResult> {
+export async function applyBatch(
+  client: postgres.Sql,
+  commands: VoteCommand[],
+  timeZone: string,
+  now: Date,
+  lockTimeoutMs?: number,
+): Promise<BatchResult> {
   const ledgers = new Map<string, Ledger>();
   for (const command of commands) {
     const id = keyOf(command.userId, command.poll.id);
@@ -260,20 +469,25 @@ export async function applyBatch(client: postgres.Sql, commands: VoteCommand[], 
     allocations: command.allocations,
     deviceFingerprint: command.deviceFingerprint,
     userAgent: command.userAgent,
+    idempotencyKey: command.idempotencyKey ?? null,
   }));
 
-  // One round trip: BEGIN, the locks, the batch statement and COMMIT travel together.
-  const written = await repo.pipelinedTransaction(client, async (tx) => {
-    const [, result] = await Promise.all([
-      repo.lockVoters(
-        tx,
-        [...ledgers.values()].map((l) => l.key),
-      ),
-      repo.writeVoteBatch(tx, rows),
-      tx.commit(),
-    ]);
-    return result;
-  });
+  // One round trip: BEGIN, the lock timeout, the locks, the batch statement and COMMIT travel together.
+  const written = await repo.pipelinedTransaction(
+    client,
+    async (tx) => {
+      const [, result] = await Promise.all([
+        repo.lockVoters(
+          tx,
+          [...ledgers.values()].map((l) => l.key),
+        ),
+        repo.writeVoteBatch(tx, rows),
+        tx.commit(),
+      ]);
+      return result;
+    },
+    { lockTimeoutMs },
+  );
 
   // The answers replay the statement's decisions on the standing it read.
   const votedAt = written.now;
@@ -283,9 +497,10 @@ export async function applyBatch(client: postgres.Sql, commands: VoteCommand[], 
     for (const option of state.options) ledger.options.set(option.optionId, option);
     ledger.spent = spentOf(state);
   }
-  const decided: (HttpError | Ledger)[] = commands.map((command, i) => {
+  const decided: (HttpError | Ledger | repo.EarlierRequest)[] = commands.map((command, i) => {
     const ledger = ledgers.get(keyOf(command.userId, command.poll.id))!;
     const decision = written.decisions[i]!;
+    if (decision.kind === 'earlier') return decision;
     if (!isPointsPoll(command.poll)) {
       const allocation = command.allocations[0]!;
       ledger.options = new Map([[allocation.optionId, { optionId: allocation.optionId, points: 1, lastVotedAt: votedAt }]]);
@@ -305,10 +520,12 @@ export async function applyBatch(client: postgres.Sql, commands: VoteCommand[], 
     return ledger;
   });
 
-  const outcomes: Outcome[] = decided.map((d) =>
-    d instanceof HttpError ? { ok: false, error: d } : { ok: true, response: presentMyVotes(d.poll, d.options.values(), d.spent, timeZone, now) },
-  );
-  const accepted = new Set(decided.filter((d): d is Ledger => !(d instanceof HttpError)));
+  const outcomes: BatchOutcome[] = decided.map((d) => {
+    if (d instanceof HttpError) return { ok: false, error: d };
+    if ('kind' in d) return d;
+    return { ok: true, response: presentMyVotes(d.poll, d.options.values(), d.spent, timeZone, now) };
+  });
+  const accepted = new Set(decided.filter((d): d is Ledger => !(d instanceof HttpError) && !('kind' in d)));
   return {
     outcomes,
     votedAt,
@@ -360,8 +577,18 @@ function isRowError(err: unknown): boolean {
   return state !== undefined && (state.startsWith('23') || state.startsWith('22'));
 }
 
-/** Deadlock or serialization failure. */
+const LOCK_NOT_AVAILABLE = '55P03';
+
+/** Deadlock, serialization failure, or an idempotency key claimed by a concurrent transaction. */
 function isRetryable(err: unknown): boolean {
   const state = sqlState(err);
-  return state === '40P01' || state === '40001';
+  return state === '40P01' || state === '40001' || (state === '23505' && constraintOf(err) === 'vote_requests_pk');
+}
+
+function constraintOf(err: unknown): string | undefined {
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const name = (e as { constraint_name?: unknown }).constraint_name;
+    if (typeof name === 'string') return name;
+  }
+  return undefined;
 }

@@ -16,7 +16,7 @@ function liveRecorder(app: FastifyInstance): LiveRecorder | null {
  */
 export function createVotesModule(app: FastifyInstance): VotesContext & { close(): Promise<void> } {
   const { config, log } = app;
-  const awards = new VoteAwardEnqueuer(app.queues.points, config.showTimezone);
+  const awards = new VoteAwardEnqueuer(app.queues.points, config.showTimezone, app.queuesReady);
 
   const afterCommit = async (batch: CommittedBatch): Promise<void> => {
     const live = liveRecorder(app);

@@ -2,7 +2,7 @@ import { and, eq, ne, sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type postgres from 'postgres';
 import type { DbOrTx } from '@tribuna/drizzle/client';
-import { pollOptions, pollPointsConfig, polls, profiles, votes, voteTallies } from '@tribuna/drizzle/schema/index';
+import { pollOptions, pollPointsConfig, polls, profiles, voteRequests, votes, voteTallies } from '@tribuna/drizzle/schema/index';
 
 // The vote write path is batched (see batcher.ts): each statement here serves every command of a
 // batch at once. Lists travel as one JSON parameter (json_to_recordset), so a batch of any size is
@@ -33,8 +33,12 @@ const run = <T extends Record<string, unknown>>(db: Runner, query: SQL): Promise
  * runs pipelined statements in order, each with its own snapshot, so a read sent after a lock
  * sees whatever the lock waited for. Anything failing rolls the whole transaction back.
  */
-export async function pipelinedTransaction<T>(client: postgres.Sql, body: (tx: PipelinedTransaction) => Promise<T>): Promise<T> {
-  const conn = await client.reserve();
+export async function pipelinedTransaction<T>(
+  client: postgres.Sql,
+  body: (tx: PipelinedTransaction) => Promise<T>,
+  options: { lockTimeoutMs?: number; reserveTimeoutMs?: number } = {},
+): Promise<T> {
+  const conn = await reserveConnection(client, options.reserveTimeoutMs ?? RESERVE_TIMEOUT_MS);
   let committed = false;
   // A connection that closed was already taken back by the pool: postgres.js (3.4.9) must not be
   // handed it again through release(), nor sent a ROLLBACK on it (its writes would crash the process).
@@ -47,6 +51,11 @@ export async function pipelinedTransaction<T>(client: postgres.Sql, body: (tx: P
   try {
     const begin = track(conn.unsafe('BEGIN').execute());
     begin.catch(() => {}); // surfaced by the statements behind it, and awaited below
+    if (options.lockTimeoutMs !== undefined) {
+      // SET LOCAL, sent behind BEGIN in the same round trip: a lock wait longer than this fails the transaction (55P03).
+      const setting = track(conn.unsafe(SET_LOCK_TIMEOUT, [`${options.lockTimeoutMs}ms`], { prepare: true }).execute());
+      setting.catch(() => {}); // a failure aborts the transaction: the statements behind it report it
+    }
     const tx: PipelinedTransaction = {
       execute: <R extends Record<string, unknown>>(query: SQL) => {
         const { sql: text, params } = dialect.sqlToQuery(query);
@@ -71,6 +80,35 @@ export async function pipelinedTransaction<T>(client: postgres.Sql, body: (tx: P
     if (!connectionLost) conn.release();
   }
 }
+
+/** How long a batch waits for a connection of the pool before its votes are answered 503. */
+export const RESERVE_TIMEOUT_MS = 5_000;
+
+/**
+ * `client.reserve()` with a deadline. postgres.js 3.4.9 strands a queued reserve for good when the
+ * connection it waits on is closed under it (porsager/postgres#1195, e.g. PostgreSQL restarting):
+ * without a deadline the batch, its voters and the writer's close would wait forever. A connection
+ * handed over after the deadline goes straight back to the pool.
+ */
+async function reserveConnection(client: postgres.Sql, ms: number): Promise<postgres.ReservedSql> {
+  const reserving = client.reserve();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(Object.assign(new Error(`no database connection within ${ms} ms`), { code: 'CONNECTION_RESERVE_TIMEOUT' }));
+    }, ms);
+  });
+  try {
+    return await Promise.race([reserving, deadline]);
+  } catch (err) {
+    reserving.then((late) => late.release(), () => {});
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const SET_LOCK_TIMEOUT = `SELECT set_config('lock_timeout', $1, true)`;
 
 // postgres.js holds writes shorter than 1 KiB until setImmediate (to coalesce small queries), i.e.
 // behind every callback of the current event-loop turn: under load, several milliseconds in which
@@ -217,13 +255,31 @@ export interface VoteCommandRow {
   allocations: { optionId: string; points: number }[];
   deviceFingerprint: string;
   userAgent: string | null;
+  /** The request's Idempotency-Key (unique per user within a batch), claimed with the vote. */
+  idempotencyKey: string | null;
 }
 
 /** Whether a command was written and, for a points command, what its user had left at its turn. */
 export interface CommandDecision {
+  kind: 'decided';
   accepted: boolean;
   /** Points available when the command's turn came (points polls only). */
   available: number | null;
+}
+
+/** The answer a vote request got, as stored under its idempotency key. */
+export interface StoredVoteAnswer {
+  status: number;
+  body: unknown;
+}
+
+/** A command whose idempotency key was claimed by an earlier, committed request: it wrote nothing. */
+export interface EarlierRequest {
+  kind: 'earlier';
+  /** The poll the key was used for. */
+  pollId: string;
+  /** Null until the earlier request's answer is stored (right after its COMMIT). */
+  answer: StoredVoteAnswer | null;
 }
 
 export interface VoteRow {
@@ -239,7 +295,7 @@ export interface BatchWrite {
   /** Each (user, poll) before the batch. */
   standing: VoterState[];
   /** One per command, in the batch's order. */
-  decisions: CommandDecision[];
+  decisions: (CommandDecision | EarlierRequest)[];
   added: VoteRow[];
   removed: VoteRow[];
   profiles: VoterProfile[];
@@ -252,8 +308,10 @@ interface BatchWriteRow extends Record<string, unknown> {
   standing: string | [string, string, number | null][] | null;
   /** [user, poll, option, points, last voted (ms)] */
   tallies: string | [string, string, string, number, number][] | null;
-  /** [accepted, available at its turn or null], in command order */
-  decided: string | [boolean, number | null][] | null;
+  /** [command index, accepted, available at its turn or null] */
+  decided: string | [number, boolean, number | null][] | null;
+  /** [command index, poll of the key, stored answer or null]: commands whose key was claimed before */
+  earlier: string | [number, string, StoredVoteAnswer | null][] | null;
   /** [user, poll, option, points] */
   added: string | [string, string, string, number][] | null;
   removed: string | [string, string, string, number][] | null;
@@ -274,8 +332,16 @@ const jsonList = <T>(value: string | T[] | null): T[] => (value === null ? [] : 
  * after the lock statement, i.e. the state no other writer of these pairs can change until COMMIT.
  * The replace part is left out when no command is single choice (its statement trigger would still
  * fire).
+ *
+ * Commands with an idempotency key (only then does the statement grow these parts): a command
+ * whose key the user already claimed (a committed request: the (user, poll) lock before this
+ * statement waited for any in flight on the same poll) is left out and answered with that
+ * request's poll and stored answer; every other keyed command claims its key here, in the
+ * transaction that writes its vote. A claim racing one for another poll (different locks) fails
+ * the statement with vote_requests_pk, and the batch is retried (see batcher.ts).
  */
 export async function writeVoteBatch(db: Runner, commands: VoteCommandRow[]): Promise<BatchWrite> {
+  const keyed = commands.some((c) => c.idempotencyKey !== null);
   const json = JSON.stringify(
     commands.map((c, i) => ({
       i,
@@ -287,8 +353,43 @@ export async function writeVoteBatch(db: Runner, commands: VoteCommandRow[]): Pr
       a: c.allocations.map((a) => ({ o: a.optionId, pts: a.points })),
       fp: c.deviceFingerprint,
       ua: c.userAgent,
+      ...(keyed ? { k: c.idempotencyKey } : {}),
     })),
   );
+  const columns = sql.raw('i int, u uuid, p uuid, single boolean, max int, s timestamptz, a json, fp text, ua text');
+  // Without keys the commands are read straight from the JSON; with keys, those already claimed are left out.
+  const commandsCte = keyed
+    ? sql`
+    input AS (
+      SELECT * FROM json_to_recordset(${json}::json) AS c(${columns}, k text)
+    ),
+    earlier AS (
+      SELECT input.i, r.poll_id, r.response FROM input JOIN ${voteRequests} r ON r.user_id = input.u AND r.key = input.k
+    ),
+    cmd AS (
+      SELECT c.i, c.u, c.p, c.single, c.max, c.s, c.a, c.fp, c.ua, c.k,
+        (SELECT coalesce(sum(x.pts), 0) FROM json_to_recordset(c.a) AS x(o uuid, pts int))::int AS wanted,
+        row_number() OVER (PARTITION BY c.u, c.p ORDER BY c.i)::int AS rn,
+        count(*) OVER (PARTITION BY c.u, c.p)::int AS n
+      FROM input c
+      WHERE NOT EXISTS (SELECT 1 FROM earlier WHERE earlier.i = c.i)
+    ),`
+    : sql`
+    cmd AS (
+      SELECT c.i, c.u, c.p, c.single, c.max, c.s, c.a, c.fp, c.ua,
+        (SELECT coalesce(sum(x.pts), 0) FROM json_to_recordset(c.a) AS x(o uuid, pts int))::int AS wanted,
+        row_number() OVER (PARTITION BY c.u, c.p ORDER BY c.i)::int AS rn,
+        count(*) OVER (PARTITION BY c.u, c.p)::int AS n
+      FROM json_to_recordset(${json}::json) AS c(${columns})
+    ),`;
+  const claimCte = keyed
+    ? sql`
+    claimed AS (
+      INSERT INTO ${voteRequests} (user_id, key, poll_id)
+      SELECT u, k, p FROM cmd WHERE k IS NOT NULL
+    ),`
+    : sql``;
+  const earlierJson = keyed ? sql`(SELECT json_agg(json_build_array(i, poll_id, response)) FROM earlier)` : sql`NULL::json`;
   const replacing = commands.some((c) => c.singleChoice);
   const removedCte = replacing
     ? sql`
@@ -307,13 +408,7 @@ export async function writeVoteBatch(db: Runner, commands: VoteCommandRow[]): Pr
     ? sql`(SELECT json_agg(json_build_array(user_id, poll_id, option_id, points)) FROM removed)`
     : sql`NULL::json`;
   const [row] = await run<BatchWriteRow>(db, sql`
-    WITH RECURSIVE cmd AS (
-      SELECT c.i, c.u, c.p, c.single, c.max, c.s, c.a, c.fp, c.ua,
-        (SELECT coalesce(sum(x.pts), 0) FROM json_to_recordset(c.a) AS x(o uuid, pts int))::int AS wanted,
-        row_number() OVER (PARTITION BY c.u, c.p ORDER BY c.i)::int AS rn,
-        count(*) OVER (PARTITION BY c.u, c.p)::int AS n
-      FROM json_to_recordset(${json}::json) AS c(i int, u uuid, p uuid, single boolean, max int, s timestamptz, a json, fp text, ua text)
-    ),
+    WITH RECURSIVE ${commandsCte}
     pair AS (
       SELECT DISTINCT ON (u, p) u, p, single, max, s FROM cmd ORDER BY u, p
     ),
@@ -357,6 +452,7 @@ export async function writeVoteBatch(db: Runner, commands: VoteCommandRow[]): Pr
       WHERE d.accepted AND (NOT c.single OR c.rn = c.n)
     ),
     ${removedCte}
+    ${claimCte}
     added AS (
       INSERT INTO ${votes} (poll_id, option_id, user_id, points, device_fingerprint, user_agent)
       SELECT p, o, u, pts, fp, ua FROM new_row ORDER BY i
@@ -366,7 +462,8 @@ export async function writeVoteBatch(db: Runner, commands: VoteCommandRow[]): Pr
       date_part('epoch', now()) * 1000 AS now_ms,
       (SELECT json_agg(json_build_array(u, p, window_spent)) FROM standing) AS standing,
       (SELECT json_agg(json_build_array(u, p, o, points, date_part('epoch', last_voted_at) * 1000)) FROM tally) AS tallies,
-      (SELECT json_agg(json_build_array(accepted, available) ORDER BY i) FROM decided) AS decided,
+      (SELECT json_agg(json_build_array(i, accepted, available)) FROM decided) AS decided,
+      ${earlierJson} AS earlier,
       (SELECT json_agg(json_build_array(user_id, poll_id, option_id, points)) FROM added) AS added,
       ${removedJson} AS removed,
       (SELECT json_agg(json_build_array(pr.id, pr.display_name, pr.avatar_url))
@@ -381,15 +478,57 @@ export async function writeVoteBatch(db: Runner, commands: VoteCommandRow[]): Pr
   for (const [userId, pollId, optionId, points, at] of jsonList(row.tallies)) {
     standing.get(`${userId}|${pollId}`)?.options.push({ optionId, points, lastVotedAt: new Date(at) });
   }
-  const decisions = jsonList(row.decided).map(([accepted, available]) => ({ accepted, available }));
-  if (decisions.length !== commands.length) throw new Error(`vote batch statement decided ${decisions.length} of ${commands.length} commands`);
+  const decisions: (CommandDecision | EarlierRequest | undefined)[] = new Array(commands.length);
+  for (const [i, accepted, available] of jsonList(row.decided)) decisions[i] = { kind: 'decided', accepted, available };
+  for (const [i, pollId, answer] of jsonList(row.earlier)) decisions[i] = { kind: 'earlier', pollId, answer };
+  const settled = decisions.filter((d) => d !== undefined);
+  if (settled.length !== commands.length) throw new Error(`vote batch statement settled ${settled.length} of ${commands.length} commands`);
   const voteRow = ([userId, pollId, optionId, points]: [string, string, string, number]): VoteRow => ({ pollId, optionId, userId, points });
   return {
     now: new Date(row.now_ms),
     standing: [...standing.values()],
-    decisions,
+    decisions: settled,
     added: jsonList(row.added).map(voteRow),
     removed: jsonList(row.removed).map(voteRow),
     profiles: jsonList(row.profiles).map(([userId, displayName, avatarUrl]) => ({ userId, displayName, avatarUrl })),
   };
+}
+
+/** Runs repository statements straight on the pool (outside any transaction). */
+export function poolRunner(client: postgres.Sql): SqlRunner {
+  return {
+    execute: <R extends Record<string, unknown>>(query: SQL) => {
+      const { sql: text, params } = dialect.sqlToQuery(query);
+      return client.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: true }) as unknown as Promise<R[]>;
+    },
+  };
+}
+
+export interface VoteRequestKey {
+  userId: string;
+  key: string;
+}
+
+/** Stores the answers of freshly claimed idempotency keys (after the COMMIT that claimed them). */
+export async function storeVoteAnswers(db: Runner, answers: (VoteRequestKey & { answer: StoredVoteAnswer })[]): Promise<void> {
+  if (answers.length === 0) return;
+  const json = JSON.stringify(answers.map((a) => ({ u: a.userId, k: a.key, r: a.answer })));
+  await run(db, sql`
+    UPDATE ${voteRequests} AS r SET response = x.r
+    FROM json_to_recordset(${json}::json) AS x(u uuid, k text, r jsonb)
+    WHERE r.user_id = x.u AND r.key = x.k`);
+}
+
+/** The stored answers of claimed keys, by `${userId}|${key}` (keys without one yet are absent). */
+export async function findVoteAnswers(db: Runner, keys: VoteRequestKey[]): Promise<Map<string, StoredVoteAnswer>> {
+  if (keys.length === 0) return new Map();
+  const json = JSON.stringify(keys.map((k) => ({ u: k.userId, k: k.key })));
+  const rows = await run<{ user_id: string; key: string; response: StoredVoteAnswer | string }>(db, sql`
+    SELECT r.user_id, r.key, r.response
+    FROM json_to_recordset(${json}::json) AS x(u uuid, k text)
+    JOIN ${voteRequests} r ON r.user_id = x.u AND r.key = x.k
+    WHERE r.response IS NOT NULL`);
+  return new Map(
+    rows.map((r) => [`${r.user_id}|${r.key}`, typeof r.response === 'string' ? (JSON.parse(r.response) as StoredVoteAnswer) : r.response]),
+  );
 }

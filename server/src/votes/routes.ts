@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AvailablePoints, CastVoteInput, MyVotesResponse } from '@tribuna/contracts/api/votes';
+import { AvailablePoints, CastVoteHeaders, CastVoteInput, MyVotesResponse, VOTE_MESSAGES } from '@tribuna/contracts/api/votes';
 import { errorResponses } from '../http/errors.ts';
 import { requireUser, requireWriter } from '../plugins/auth.ts';
 import { createVotesModule } from './module.ts';
@@ -19,9 +19,12 @@ const voteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['votes'],
         summary: 'Vote: one option (single choice, replaces the earlier vote) or points across options',
         params: VotePollParams,
+        headers: CastVoteHeaders,
         body: CastVoteInput,
-        response: { 201: MyVotesResponse, ...errorResponses(400, 401, 403, 404, 409, 503) },
+        response: { 201: MyVotesResponse, ...errorResponses(400, 401, 403, 404, 409, 422, 429, 503) },
       },
+      // PostgreSQL out of reach (session or poll not cached): the same 503 as a failed batch.
+      config: { rateLimit: 'votes.cast', unavailableMessage: VOTE_MESSAGES.voteFailed },
     },
     async (request, reply) => {
       const user = requireWriter(request);
@@ -30,6 +33,7 @@ const voteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         pollId: request.params.pollId,
         input: request.body,
         userAgent: storedUserAgent(request.headers['user-agent']),
+        idempotencyKey: request.headers['idempotency-key'],
       });
       return reply.code(201).send(result);
     },
@@ -42,8 +46,9 @@ const voteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['votes'],
         summary: "The signed-in user's votes on a poll and the points still available",
         params: VotePollParams,
-        response: { 200: MyVotesResponse, ...errorResponses(400, 401, 404) },
+        response: { 200: MyVotesResponse, ...errorResponses(400, 401, 404, 429) },
       },
+      config: { rateLimit: 'votes.mine' },
     },
     async (request) => votes.getMyVotes(ctx, requireUser(request).id, request.params.pollId),
   );
@@ -55,8 +60,9 @@ const voteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['votes'],
         summary: 'Points the signed-in user may still assign on a poll, and when they reset',
         params: VotePollParams,
-        response: { 200: AvailablePoints, ...errorResponses(400, 401, 404) },
+        response: { 200: AvailablePoints, ...errorResponses(400, 401, 404, 429) },
       },
+      config: { rateLimit: 'votes.mine' },
     },
     async (request) => votes.getAvailablePoints(ctx, requireUser(request).id, request.params.pollId),
   );

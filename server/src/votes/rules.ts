@@ -14,6 +14,14 @@ export function pointsWindowStart(poll: Pick<VotingPoll, 'maxPointsPerUser' | 'd
 
 export const voteFailed = () => new HttpError(503, VOTE_MESSAGES.voteFailed);
 
+/** Seconds a refused voter is asked to wait before trying again. */
+export const BUSY_RETRY_AFTER_SECONDS = 2;
+
+/** Overload (the writer's queue is full or a vote waited too long, or a lock stayed held): nothing was written. */
+export const serviceBusy = () => new HttpError(503, VOTE_MESSAGES.busy, { 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) });
+
+export const idempotencyKeyReused = () => new HttpError(422, VOTE_MESSAGES.idempotencyKeyReused);
+
 /** The server decides: only an active poll whose end date has not passed takes votes. */
 export function assertOpen(poll: VotingPoll | null, now: Date): asserts poll is VotingPoll {
   if (!poll) throw notFound(VOTE_MESSAGES.pollNotFound);

@@ -20,6 +20,8 @@ export interface CastVote {
   pollId: string;
   input: CastVoteInput;
   userAgent: string | null;
+  /** The Idempotency-Key header: a retry with the same key gets the first answer and votes nothing twice. */
+  idempotencyKey?: string;
 }
 
 /**
@@ -37,6 +39,7 @@ export async function castVote(ctx: VotesContext, vote: CastVote, now = new Date
     allocations,
     deviceFingerprint: vote.input.deviceFingerprint,
     userAgent: vote.userAgent,
+    idempotencyKey: vote.idempotencyKey ?? null,
   });
 }
 

@@ -36,6 +36,16 @@ describe('api client', () => {
     expect(init.body).toBe('{"path":"/"}');
   });
 
+  it('adds the extra headers a call asks for, without letting them replace its own', async () => {
+    const fetchMock = vi.fn().mockResolvedValue(jsonResponse(201, {}));
+    vi.stubGlobal('fetch', fetchMock);
+
+    await apiPost('/api/polls/p/votes', {}, { headers: { 'Idempotency-Key': 'key_0123456789', 'X-Requested-With': 'other' } });
+
+    const [, init] = fetchMock.mock.calls[0] as [string, RequestInit];
+    expect(init.headers).toMatchObject({ 'Idempotency-Key': 'key_0123456789', 'X-Requested-With': 'tribuna' });
+  });
+
   it("throws an ApiError carrying the status and the server's message", async () => {
     vi.stubGlobal(
       'fetch',
@@ -87,5 +97,9 @@ describe('errorMessage', () => {
   it('falls back for bare status texts and unknown errors', () => {
     expect(errorMessage(new ApiError(502, 'Bad Gateway'), 'Algo falló')).toBe('Algo falló');
     expect(errorMessage(new Error('boom'), 'Algo falló')).toBe('Algo falló');
+  });
+
+  it('says what a bare 429 means (a proxy in front of the server sends no error body)', () => {
+    expect(errorMessage(new ApiError(429, 'Too Many Requests'), 'Algo falló')).toBe('Demasiadas solicitudes. Intenta de nuevo en unos segundos.');
   });
 });

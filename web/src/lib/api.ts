@@ -1,4 +1,5 @@
 import type { ErrorBody } from '@tribuna/contracts';
+import { TOO_MANY_REQUESTS_MESSAGE } from '@tribuna/contracts/httpMessages';
 
 /** A failed API call: `status` is the HTTP status (0 when the network failed), `message` is the server's. */
 export class ApiError extends Error {
@@ -16,6 +17,8 @@ type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 export interface RequestOptions {
   signal?: AbortSignal;
+  /** Extra request headers (e.g. Idempotency-Key); they cannot replace the client's own. */
+  headers?: Record<string, string>;
 }
 
 function isErrorBody(value: unknown): value is ErrorBody {
@@ -38,7 +41,7 @@ async function readJson(response: Response): Promise<unknown> {
 }
 
 async function request<T>(method: Method, path: string, body: unknown, options: RequestOptions): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { ...options.headers, Accept: 'application/json' };
   // Every mutation carries this header; the server refuses cross-site form posts without it.
   if (method !== 'GET') headers['X-Requested-With'] = 'tribuna';
   if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -84,10 +87,12 @@ export function apiDelete<T>(path: string, body?: unknown, options: RequestOptio
 
 /**
  * The text to show a user for a failed call: the server's own message when it answered with an
- * error body (those are written in Spanish) or when the network failed; otherwise `fallback`,
- * so a bare status text like "Bad Gateway" never reaches the screen.
+ * error body (those are written in Spanish) or when the network failed; the rate limit's message
+ * for a bare 429 (from a proxy in front of the server); otherwise `fallback`, so a bare status
+ * text like "Bad Gateway" never reaches the screen.
  */
 export function errorMessage(error: unknown, fallback: string): string {
   if (error instanceof ApiError && (error.body !== null || error.status === 0) && error.message) return error.message;
+  if (error instanceof ApiError && error.status === 429) return TOO_MANY_REQUESTS_MESSAGE;
   return fallback;
 }

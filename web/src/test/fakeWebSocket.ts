@@ -42,20 +42,20 @@ export class FakeWebSocket implements SocketLike {
     this.readyState = FakeWebSocket.CLOSED;
   }
 
-  /** The server accepted the connection (and greets it, like ours). */
-  open() {
+  /** The server accepted the connection (and greets it, like ours, unless `hello` is false: a full server about to close it). */
+  open(hello = true) {
     this.readyState = FakeWebSocket.OPEN;
     this.onopen?.(new Event('open'));
-    this.receive({ type: 'hello', serverTime: new Date().toISOString(), userId: null });
+    if (hello) this.receive({ type: 'hello', serverTime: new Date().toISOString(), userId: null });
   }
 
   receive(message: unknown) {
     this.onmessage?.(new MessageEvent('message', { data: JSON.stringify(message) }));
   }
 
-  /** The connection dropped (server restart, network loss). */
-  drop() {
+  /** The connection dropped (server restart, network loss), or the server closed it with `code`. */
+  drop(code = 1006) {
     this.readyState = FakeWebSocket.CLOSED;
-    this.onclose?.(new CloseEvent('close', { code: 1006 }));
+    this.onclose?.(new CloseEvent('close', { code }));
   }
 }

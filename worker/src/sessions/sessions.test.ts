@@ -1,23 +1,12 @@
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import pino from 'pino';
+import { describe, expect, it } from 'vitest';
 import { schema } from '@tribuna/drizzle';
-import { testDatabase, truncateAll } from '../../../test/support/db.ts';
-import { testConfig } from '../../../test/support/env.ts';
 import { buildUser } from '../../../test/support/factories.ts';
-import type { JobContext } from '../context.ts';
 import { InvalidPayloadError } from '../errors.ts';
+import { useJobTestContext } from '../testing.ts';
 import { sessionJobs } from './jobs.ts';
 
 const DAY = 86_400_000;
-const database = testDatabase();
-const ctx: JobContext = { db: database.db, config: testConfig(), logger: pino({ level: 'silent' }), publish: async () => 0 };
-
-beforeEach(async () => {
-  await truncateAll(database);
-});
-afterAll(async () => {
-  await database.close();
-});
+const { database, ctx } = useJobTestContext();
 
 describe('sessions.purge', () => {
   it('deletes sessions that ended more than N days ago and keeps the rest', async () => {

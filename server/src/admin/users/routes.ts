@@ -16,8 +16,9 @@ const adminUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['admin'],
         summary: 'Suspend a user and revoke all of their sessions',
         params: UserParams,
-        response: { 200: Profile, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: Profile, ...errorResponses(400, 401, 403, 404, 429) },
       },
+      config: { rateLimit: 'admin.write' },
     },
     async (request) => users.suspendUser(db, requireUser(request), request.params.userId),
   );
@@ -29,8 +30,9 @@ const adminUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['admin'],
         summary: 'Lift the suspension of a user',
         params: UserParams,
-        response: { 200: Profile, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: Profile, ...errorResponses(400, 401, 403, 404, 429) },
       },
+      config: { rateLimit: 'admin.write' },
     },
     async (request) => users.unsuspendUser(db, request.params.userId),
   );

@@ -37,7 +37,7 @@ export function ContactEmail() {
   const config = useSiteConfig();
   if (!config) return <span>el correo de contacto publicado en este sitio</span>;
   return (
-    <a href={`mailto:${config.contactEmail}`} className="font-semibold text-fuchsia-600 underline dark:text-fuchsia-400">
+    <a href={`mailto:${config.contactEmail}`} className="font-semibold text-fuchsia-700 underline dark:text-fuchsia-400">
       {config.contactEmail}
     </a>
   );

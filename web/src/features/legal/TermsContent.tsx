@@ -102,7 +102,7 @@ const TERMS_SECTIONS: readonly LegalSection[] = [
     body: (
       <p>
         El tratamiento de tus datos personales se describe en nuestra{' '}
-        <Link to="/privacidad" className="font-semibold text-fuchsia-600 underline dark:text-fuchsia-400">
+        <Link to="/privacidad" className="font-semibold text-fuchsia-700 underline dark:text-fuchsia-400">
           Política de Privacidad
         </Link>
         , que forma parte de estos términos.

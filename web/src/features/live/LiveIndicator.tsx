@@ -9,7 +9,7 @@ export function LiveIndicator({ pollId }: { pollId: string }) {
       role="status"
       className={`inline-flex items-center gap-1.5 rounded-full px-2.5 py-1 text-xs font-bold ${
         live
-          ? 'bg-rose-600 text-white dark:bg-rose-500'
+          ? 'bg-rose-700 text-white'
           : 'bg-slate-200 text-slate-700 dark:bg-white/10 dark:text-slate-300'
       }`}
     >

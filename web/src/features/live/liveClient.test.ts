@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PollResults, ResultsSnapshot } from '@tribuna/contracts';
 import { FakeWebSocket } from '../../test/fakeWebSocket';
-import { BACKOFF_CAP_MS, LiveClient, backoffDelay } from './liveClient';
+import { BACKOFF_CAP_MS, LiveClient, REFUSED_BACKOFF_BASE_MS, REFUSED_BACKOFF_CAP_MS, backoffDelay } from './liveClient';
 import { useLiveResultsStore } from './liveResultsStore';
 
 const P1 = 'p1';
@@ -201,6 +201,54 @@ describe('LiveClient', () => {
     expect(store().subscribed).toEqual({});
   });
 
+  it('waits far longer after the server refused it as full (1013), more after each refusal, until it is greeted', () => {
+    client.subscribe(P1);
+    // A full server accepts the upgrade and closes at once, without hello.
+    FakeWebSocket.last.open(false);
+    FakeWebSocket.last.drop(1013);
+    // 15 s × (½ + ½·0.5) = 11.25 s, then 22.5 s: not the 375 ms of a dropped connection.
+    vi.advanceTimersByTime(11_249);
+    expect(FakeWebSocket.instances).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(FakeWebSocket.instances).toHaveLength(2);
+    FakeWebSocket.last.open(false);
+    FakeWebSocket.last.drop(1013);
+    vi.advanceTimersByTime(22_499);
+    expect(FakeWebSocket.instances).toHaveLength(2);
+    vi.advanceTimersByTime(1);
+    expect(FakeWebSocket.instances).toHaveLength(3);
+
+    // Accepted and greeted: the next refusal starts from the shortest wait again.
+    FakeWebSocket.last.open();
+    FakeWebSocket.last.drop(1013);
+    vi.advanceTimersByTime(11_250);
+    expect(FakeWebSocket.instances).toHaveLength(4);
+  });
+
+  it('after a policy-violation close (1008) neither the tab nor sign-in cut the wait short', () => {
+    const visible = new LiveClient({ socketClass: FakeWebSocket, url: () => 'ws://tribuna.test/ws', fetchResults, random: () => 0.5, watchBrowser: true });
+    try {
+      visible.subscribe(P1);
+      FakeWebSocket.last.open();
+      FakeWebSocket.last.drop(1008);
+      document.dispatchEvent(new Event('visibilitychange'));
+      window.dispatchEvent(new Event('online'));
+      visible.reconnect();
+      vi.advanceTimersByTime(11_249);
+      expect(FakeWebSocket.instances).toHaveLength(1);
+      vi.advanceTimersByTime(1);
+      expect(FakeWebSocket.instances).toHaveLength(2);
+
+      // An ordinary drop is still cut short by the network coming back.
+      FakeWebSocket.last.open();
+      FakeWebSocket.last.drop();
+      window.dispatchEvent(new Event('online'));
+      expect(FakeWebSocket.instances).toHaveLength(3);
+    } finally {
+      visible.dispose();
+    }
+  });
+
   it('gives up on a silent connection and reconnects', () => {
     client.subscribe(P1);
     const socket = FakeWebSocket.last;
@@ -222,5 +270,7 @@ describe('backoffDelay', () => {
     expect(backoffDelay(3, () => 1)).toBe(4000);
     expect(backoffDelay(10, () => 1)).toBe(BACKOFF_CAP_MS);
     expect(backoffDelay(10, () => 0)).toBe(BACKOFF_CAP_MS / 2);
+    expect(backoffDelay(0, () => 1, REFUSED_BACKOFF_BASE_MS, REFUSED_BACKOFF_CAP_MS)).toBe(REFUSED_BACKOFF_BASE_MS);
+    expect(backoffDelay(10, () => 1, REFUSED_BACKOFF_BASE_MS, REFUSED_BACKOFF_CAP_MS)).toBe(REFUSED_BACKOFF_CAP_MS);
   });
 });

@@ -1,4 +1,5 @@
 import type { LiveClientMessage, LiveErrorCode, LiveServerMessage, ServerMessage } from '@tribuna/contracts';
+import { LIVE_CLOSE_CODES } from '@tribuna/contracts';
 import { fetchPollResults } from '../polls/api';
 import { useLiveResultsStore, type SequencedResults } from './liveResultsStore';
 
@@ -45,16 +46,23 @@ export interface LiveClientOptions {
 const OPEN = 1;
 const BACKOFF_BASE_MS = 500;
 export const BACKOFF_CAP_MS = 10_000;
+/**
+ * After the server closed the socket as full (tryAgainLater) or for too many messages
+ * (policyViolation): a much longer wait, growing until a server greets us again, that a tab becoming
+ * visible or the network coming back does not cut short.
+ */
+export const REFUSED_BACKOFF_BASE_MS = 15_000;
+export const REFUSED_BACKOFF_CAP_MS = 120_000;
 const HEARTBEAT_MS = 25_000;
 /** No message at all (pongs included) for this long: the connection is dead even if not closed. */
 const SILENCE_LIMIT_MS = 60_000;
 
 /**
- * Delay before reconnect attempt `attempt` (0-based): exponential, capped at 10 s, with jitter so
- * thousands of phones dropped by the same network blip do not come back in the same instant.
+ * Delay before reconnect attempt `attempt` (0-based): exponential, capped at 10 s (or `cap`), with
+ * jitter so thousands of phones dropped by the same network blip do not come back in the same instant.
  */
-export function backoffDelay(attempt: number, random: () => number = Math.random): number {
-  const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt);
+export function backoffDelay(attempt: number, random: () => number = Math.random, base = BACKOFF_BASE_MS, cap = BACKOFF_CAP_MS): number {
+  const ceiling = Math.min(cap, base * 2 ** attempt);
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
 
@@ -85,6 +93,9 @@ export class LiveClient {
   private readonly refs = new Map<string, number>();
   private socket: SocketLike | null = null;
   private attempt = 0;
+  /** Connections the server refused in a row (see REFUSED_BACKOFF_BASE_MS), and until when to wait. */
+  private refusals = 0;
+  private refusedUntil = 0;
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
   private idleTimer: ReturnType<typeof setTimeout> | null = null;
   private heartbeatTimer: ReturnType<typeof setInterval> | null = null;
@@ -130,12 +141,15 @@ export class LiveClient {
     };
   }
 
-  /** Opens a new connection now (e.g. after sign-in or sign-out: the socket's user is fixed at open). */
+  /**
+   * Opens a new connection now (e.g. after sign-in or sign-out: the socket's user is fixed at open),
+   * or once the wait after a refusal is over.
+   */
   reconnect(): void {
     if (!this.socket && !this.reconnectTimer) return;
     this.dropSocket();
     this.clearReconnectTimer();
-    if (this.refs.size > 0) this.connect();
+    if (this.refs.size > 0) this.connectWhenAllowed();
   }
 
   /** Closes the socket and forgets every subscription (between tests). */
@@ -185,7 +199,7 @@ export class LiveClient {
 
   private ensureConnected() {
     if (this.socket || this.reconnectTimer || this.refs.size === 0) return;
-    this.connect();
+    this.connectWhenAllowed();
   }
 
   private connect() {
@@ -207,8 +221,8 @@ export class LiveClient {
     socket.onmessage = (event) => {
       if (this.socket === socket) this.handleMessage(event.data);
     };
-    socket.onclose = () => {
-      if (this.socket === socket) this.handleClose();
+    socket.onclose = (event) => {
+      if (this.socket === socket) this.handleClose(event.code);
     };
     socket.onerror = () => {
       // A close event follows; nothing to do here.
@@ -259,6 +273,8 @@ export class LiveClient {
         this.handleRefusal(message.code, message.pollId);
         return;
       case 'hello':
+        this.refusals = 0;
+        return;
       case 'pong':
         return;
     }
@@ -284,31 +300,47 @@ export class LiveClient {
     this.retryTimers.add(timer);
   }
 
-  private handleClose() {
+  private handleClose(code?: number) {
     this.socket = null;
     this.stopHeartbeat();
     this.options.store().setConnected(false);
     if (this.refs.size === 0) return;
     for (const pollId of this.refs.keys()) this.needsResync.add(pollId);
+    if (code === LIVE_CLOSE_CODES.tryAgainLater || code === LIVE_CLOSE_CODES.policyViolation) {
+      const delay = backoffDelay(this.refusals, this.options.random, REFUSED_BACKOFF_BASE_MS, REFUSED_BACKOFF_CAP_MS);
+      this.refusals += 1;
+      this.refusedUntil = Date.now() + delay;
+      this.scheduleReconnect(delay);
+      return;
+    }
     this.scheduleReconnect();
   }
 
-  private scheduleReconnect() {
+  private scheduleReconnect(delay?: number) {
     this.clearReconnectTimer();
-    const delay = backoffDelay(this.attempt, this.options.random);
-    this.attempt += 1;
+    if (delay === undefined) {
+      delay = backoffDelay(this.attempt, this.options.random);
+      this.attempt += 1;
+    }
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = null;
       if (this.refs.size > 0) this.connect();
     }, delay);
   }
 
-  /** The network came back or the tab became visible: skip the rest of the backoff. */
+  /** The network came back or the tab became visible: skip the rest of the backoff (not a refusal's). */
   private reconnectSoon() {
-    if (!this.reconnectTimer) return;
+    if (!this.reconnectTimer || Date.now() < this.refusedUntil) return;
     this.clearReconnectTimer();
     this.attempt = 0;
     if (this.refs.size > 0) this.connect();
+  }
+
+  /** Connects now, or when the server's refusal wait ends. */
+  private connectWhenAllowed() {
+    const wait = this.refusedUntil - Date.now();
+    if (wait > 0) this.scheduleReconnect(wait);
+    else this.connect();
   }
 
   private sendSubscribe(pollId: string) {

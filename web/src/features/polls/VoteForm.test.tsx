@@ -119,6 +119,45 @@ describe('vote form, single choice', () => {
     expect(fetchMock.mock.calls.filter(([path, init]) => `${init?.method} ${path}` === votePath(singlePoll))).toHaveLength(2);
   });
 
+  it('sends a new Idempotency-Key with each press of Votar, and the same one when it retries after a network failure', async () => {
+    signIn();
+    let current: MyVotesResponse = myVotes(singlePoll, []);
+    let failNext = true;
+    const fetchMock = stubApi({
+      [myVotesPath(singlePoll)]: () => jsonResponse(200, current),
+      [votePath(singlePoll)]: (init) => {
+        // The first attempt is counted but its answer is lost on the way back.
+        const { optionId } = JSON.parse(init.body as string) as { optionId: string };
+        current = myVotes(singlePoll, [{ optionId, points: 1 }], { spent: 1, available: 0 });
+        if (failNext) {
+          failNext = false;
+          throw new TypeError('Failed to fetch');
+        }
+        return jsonResponse(201, current);
+      },
+    });
+    const user = userEvent.setup();
+    renderCard(singlePoll);
+
+    const group = await screen.findByRole('group', { name: 'Elige a tu favorito' });
+    await user.click(within(group).getByRole('radio', { name: 'Carla Ruiz' }));
+    await user.click(screen.getByRole('button', { name: 'Votar' }));
+    expect(await screen.findByText('¡Voto registrado!')).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: 'Cambiar voto' }));
+    await user.click(screen.getByRole('radio', { name: 'Nadie' }));
+    await user.click(screen.getByRole('button', { name: 'Votar' }));
+    expect(await screen.findByText('¡Voto registrado!')).toBeTruthy();
+
+    const keys = fetchMock.mock.calls
+      .filter(([path, init]) => `${init?.method} ${path}` === votePath(singlePoll))
+      .map(([, init]) => (init?.headers as Record<string, string>)['Idempotency-Key']);
+    expect(keys).toHaveLength(3);
+    for (const key of keys) expect(key).toMatch(/^[A-Za-z0-9_-]{8,100}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).not.toBe(keys[0]);
+  });
+
   it('shows the current vote loaded from my-votes', async () => {
     signIn();
     stubApi({ [myVotesPath(singlePoll)]: () => jsonResponse(200, myVotes(singlePoll, [{ optionId: nadie.id, points: 1 }])) });
@@ -156,6 +195,22 @@ describe('vote form, single choice', () => {
     await user.click(screen.getByRole('button', { name: 'Votar' }));
     expect(await screen.findByText('login page')).toBeTruthy();
     expect(useSessionStore.getState().user).toBeNull();
+  });
+
+  it('shows the rate limit message at the form and lets the fan vote again', async () => {
+    signIn();
+    stubApi({
+      [myVotesPath(singlePoll)]: () => jsonResponse(200, myVotes(singlePoll, [])),
+      [votePath(singlePoll)]: () => errorBody(429, 'Demasiadas solicitudes. Intenta de nuevo en unos segundos.'),
+    });
+    const user = userEvent.setup();
+    renderCard(singlePoll);
+    await user.click(await screen.findByRole('radio', { name: 'Carla Ruiz' }));
+    await user.click(screen.getByRole('button', { name: 'Votar' }));
+
+    expect((await screen.findByRole('alert')).textContent).toBe('Demasiadas solicitudes. Intenta de nuevo en unos segundos.');
+    expect(screen.getByRole<HTMLInputElement>('radio', { name: 'Carla Ruiz' }).checked).toBe(true);
+    expect(screen.getByRole('button', { name: 'Votar' })).toHaveProperty('disabled', false);
   });
 
   it('shows no form on a closed poll', () => {

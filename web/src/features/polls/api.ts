@@ -15,8 +15,12 @@ export const fetchHomePoll = (pollId: string | null, signal?: AbortSignal) =>
 export const fetchPollResults = (pollId: string, signal?: AbortSignal) =>
   apiGet<SequencedResults>(`${pollPath(pollId)}/results`, { signal });
 
-/** Casts a vote (single choice: `optionId`; points mode: `allocations`); answers the user's votes now. */
-export const castVote = (pollId: string, input: CastVoteInput) => apiPost<MyVotesResponse>(`${pollPath(pollId)}/votes`, input);
+/**
+ * Casts a vote (single choice: `optionId`; points mode: `allocations`); answers the user's votes now.
+ * `idempotencyKey` identifies the user's action: sent again with it, the vote is not counted twice.
+ */
+export const castVote = (pollId: string, input: CastVoteInput, idempotencyKey: string) =>
+  apiPost<MyVotesResponse>(`${pollPath(pollId)}/votes`, input, { headers: { 'Idempotency-Key': idempotencyKey } });
 
 /** The signed-in user's current votes on a poll and the points they may still spend. */
 export const fetchMyVotes = (pollId: string, signal?: AbortSignal) =>

@@ -2,6 +2,7 @@ import { useCallback, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { MyVotesResponse } from '@tribuna/contracts';
 import { ApiError, errorMessage } from '../../lib/api';
+import { newIdempotencyKey } from '../../lib/idempotencyKey';
 import { useSessionStore } from '../auth/sessionStore';
 import { castVote } from './api';
 import { getDeviceFingerprint } from './deviceFingerprint';
@@ -11,9 +12,16 @@ export type VoteChoice = { optionId: string } | { allocations: Array<{ optionId:
 
 export type CastState = { status: 'idle' } | { status: 'submitting' } | { status: 'success' } | { status: 'error'; message: string };
 
+/** Wait before the one automatic retry of a vote whose answer never came (network failure). */
+export const VOTE_RETRY_DELAY_MS = 500;
+
+const isNetworkFailure = (error: unknown) => error instanceof ApiError && error.status === 0;
+
 /**
  * Sends votes for a poll. Visitors go to /login instead (so does a user whose session ran out);
- * a refused vote leaves the server's message (Spanish), else 'Error al votar'.
+ * a refused vote leaves the server's message (Spanish), else 'Error al votar'. Each submit carries
+ * its own Idempotency-Key; when the network fails it is retried once with the same key, so a vote
+ * that was counted before its answer got lost is not counted twice.
  */
 export function useCastVote(pollId: string, onVoted: (response: MyVotesResponse) => void) {
   const navigate = useNavigate();
@@ -27,9 +35,14 @@ export function useCastVote(pollId: string, onVoted: (response: MyVotesResponse)
   const submit = useCallback(
     async (choice: VoteChoice): Promise<boolean> => {
       setState({ status: 'submitting' });
+      const idempotencyKey = newIdempotencyKey();
       try {
-        const deviceFingerprint = await getDeviceFingerprint();
-        const response = await castVote(pollId, { ...choice, deviceFingerprint });
+        const input = { ...choice, deviceFingerprint: await getDeviceFingerprint() };
+        const response = await castVote(pollId, input, idempotencyKey).catch(async (error: unknown) => {
+          if (!isNetworkFailure(error)) throw error;
+          await new Promise((resolve) => setTimeout(resolve, VOTE_RETRY_DELAY_MS));
+          return castVote(pollId, input, idempotencyKey);
+        });
         onVoted(response);
         setState({ status: 'success' });
         return true;

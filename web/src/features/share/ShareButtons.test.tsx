@@ -93,6 +93,19 @@ describe('ShareButtons', () => {
     expect(await screen.findByText('Ya compartiste esta encuesta hoy')).toBeTruthy();
   });
 
+  it('says when too many shares were sent (429)', async () => {
+    stubApi({
+      [sharePath]: () =>
+        jsonResponse(429, { statusCode: 429, error: 'Too Many Requests', message: 'Demasiadas solicitudes. Intenta de nuevo en unos segundos.' }),
+    });
+    const user = userEvent.setup();
+    render(<ShareButtons poll={poll} signedIn />);
+    const whatsapp = screen.getByRole('link', { name: 'WhatsApp' });
+    whatsapp.addEventListener('click', (event) => event.preventDefault());
+    await user.click(whatsapp);
+    expect(await screen.findByText('Demasiadas solicitudes. Intenta de nuevo en unos segundos.')).toBeTruthy();
+  });
+
   it('uses the share sheet where the browser has one, and records it as native', async () => {
     const share = vi.fn(async () => {});
     await tapShareSheet(share, async (fetchMock) => {

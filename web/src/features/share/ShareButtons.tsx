@@ -5,10 +5,10 @@ import { copyText, platformShareUrl, pollShareLink, shareText, type LinkPlatform
 import { useShareReward } from './useShareReward';
 
 const NETWORKS: ReadonlyArray<{ platform: LinkPlatform; label: string; icon: ComponentType<SVGProps<SVGSVGElement>>; className: string }> = [
-  { platform: 'whatsapp', label: 'WhatsApp', icon: WhatsAppIcon, className: 'bg-emerald-500 text-white hover:bg-emerald-600' },
+  { platform: 'whatsapp', label: 'WhatsApp', icon: WhatsAppIcon, className: 'bg-emerald-700 text-white hover:bg-emerald-800' },
   { platform: 'facebook', label: 'Facebook', icon: FacebookIcon, className: 'bg-blue-600 text-white hover:bg-blue-700' },
   { platform: 'x', label: 'X', icon: XIcon, className: 'bg-black text-white hover:bg-slate-800 dark:bg-white dark:text-black dark:hover:bg-slate-200' },
-  { platform: 'telegram', label: 'Telegram', icon: TelegramIcon, className: 'bg-sky-500 text-white hover:bg-sky-600' },
+  { platform: 'telegram', label: 'Telegram', icon: TelegramIcon, className: 'bg-sky-700 text-white hover:bg-sky-800' },
 ];
 
 const COPIED_MS = 2000;

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { SharePlatform } from '@tribuna/contracts';
-import { ApiError } from '../../lib/api';
+import { ApiError, errorMessage } from '../../lib/api';
 import { recordShare } from './api';
 
 export const ALREADY_SHARED = 'Ya compartiste esta encuesta hoy';
@@ -10,8 +10,8 @@ export type ShareToast = { tone: 'success' | 'info'; text: string } | null;
 
 /**
  * Records shares of signed-in users (the bonus) and says how it went: '+5 puntos por compartir',
- * or 'Ya compartiste esta encuesta hoy' (409). Visitors share without a record. Other failures are
- * only logged: the link went out anyway.
+ * 'Ya compartiste esta encuesta hoy' (409), or the rate limit's message (429: no bonus this time).
+ * Visitors share without a record. Other failures are only logged: the link went out anyway.
  */
 export function useShareReward(pollId: string, signedIn: boolean) {
   const [toast, setToast] = useState<ShareToast>(null);
@@ -43,6 +43,10 @@ export function useShareReward(pollId: string, signedIn: boolean) {
       } catch (error) {
         if (error instanceof ApiError && error.status === 409) {
           show({ tone: 'info', text: ALREADY_SHARED });
+          return;
+        }
+        if (error instanceof ApiError && error.status === 429) {
+          show({ tone: 'info', text: errorMessage(error, '') });
           return;
         }
         console.error('No se pudo registrar el compartido', error);

@@ -44,7 +44,7 @@ export function SocialLinks() {
           href={whatsapp}
           target="_blank"
           rel="noopener noreferrer"
-          className="inline-flex items-center gap-2 rounded-full bg-emerald-500 px-5 py-3 font-semibold text-white shadow-lg shadow-emerald-500/25 transition hover:bg-emerald-600"
+          className="inline-flex items-center gap-2 rounded-full bg-emerald-700 px-5 py-3 font-semibold text-white shadow-lg shadow-emerald-700/25 transition hover:bg-emerald-800"
         >
           <WhatsAppIcon className="size-5" />
           Únete a nuestro grupo de WhatsApp

@@ -2,7 +2,7 @@ import { create } from 'zustand';
 
 export type Theme = 'light' | 'dark';
 
-/** Also read by the inline script in web/index.html, which applies the theme before React loads. */
+/** Also read by web/public/theme-init.js, which applies the theme before React loads. */
 export const THEME_STORAGE_KEY = 'tribuna-theme';
 const DEFAULT_THEME: Theme = 'dark';
 const THEME_COLORS: Record<Theme, string> = { dark: '#0f0a1e', light: '#ffffff' };

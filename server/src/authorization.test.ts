@@ -1,0 +1,259 @@
+// Who may call what: one table of every /api, /auth and /ws route of the real app, each called
+// with a request that works for an allowed caller, as every kind of caller. Refused callers get
+// 401/403 and change nothing in the database. A route missing from the table fails the test.
+import { describe, expect, it } from 'vitest';
+import type { InjectOptions, RouteOptions } from 'fastify';
+import type { Database } from '@tribuna/drizzle/client';
+import { buildPoll, buildUser } from '../../test/support/factories.ts';
+import type { App } from './app.ts';
+import { CALLER_KINDS, signInCallers, type Caller, type CallerKind } from './testing/callers.ts';
+import { insertTotpFactor, totpCode } from './testing/factors.ts';
+import { useListeningTestApp } from './testing/harness.ts';
+import { asUser, XHR } from './testing/sessions.ts';
+import { connectWs } from './testing/wsClient.ts';
+
+/**
+ * - everyone: visitors included;
+ * - session: any live session, a sign-in still owing its second factor included (second factor steps);
+ * - user: a full session, suspended accounts included (reading and managing the own account);
+ * - writer: a full session of an account that is not suspended;
+ * - admin: the admin role (REQUIRE_ADMIN_MFA: verified with the second factor too).
+ */
+type Audience = 'everyone' | 'session' | 'user' | 'writer' | 'admin';
+type Who = CallerKind | 'visitor';
+type Expectation = 'allowed' | 401 | 403;
+
+interface World {
+  app: App;
+  callers: Record<CallerKind, Caller>;
+  poll: Awaited<ReturnType<typeof buildPoll>>;
+  /** A fan nobody is acting as: what admins act on. */
+  target: { id: string };
+  suspendedTarget: { id: string };
+}
+
+interface CallContext {
+  world: World;
+  who: Who;
+  /** The caller's cookie and X-Requested-With (just X-Requested-With for visitors). */
+  headers: Record<string, string>;
+  /** The caller's user (a plain fan's for visitors, so that ownership checks are not what refuses them). */
+  userId: string;
+}
+
+interface RouteAccess {
+  audience: Audience;
+  /** A request that succeeds for an allowed caller (a 2xx or a redirect). */
+  request: (context: CallContext) => Promise<InjectOptions> | InjectOptions;
+}
+
+const TOTP_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+
+/** A verified factor of the caller's user, with a challenge opened by the caller's own session when it has one. */
+async function factorOf(context: CallContext, withChallenge: boolean): Promise<{ factorId: string; challengeId: string }> {
+  const { app } = context.world;
+  const factor = await insertTotpFactor(app.database.db, app.config, { userId: context.userId, secret: TOTP_SECRET });
+  if (!withChallenge || context.who === 'visitor') return { factorId: factor.id, challengeId: '123e4567-e89b-42d3-a456-426614174000' };
+  const res = await app.inject({ method: 'POST', url: `/api/auth/factors/${factor.id}/challenge`, headers: context.headers });
+  expect(res.statusCode).toBe(200);
+  return { factorId: factor.id, challengeId: res.json<{ challengeId: string }>().challengeId };
+}
+
+const get = (url: string) => (context: CallContext): InjectOptions => ({ method: 'GET', url, headers: context.headers });
+
+const ACCESS: Record<string, RouteAccess> = {
+  'GET /api/health': { audience: 'everyone', request: get('/api/health') },
+  'GET /api/site': { audience: 'everyone', request: get('/api/site') },
+  'GET /api/docs': { audience: 'everyone', request: get('/api/docs') },
+  'GET /api/docs/json': { audience: 'everyone', request: get('/api/docs/json') },
+  'GET /api/docs/yaml': { audience: 'everyone', request: get('/api/docs/yaml') },
+  'GET /api/docs/static/index.html': { audience: 'everyone', request: get('/api/docs/static/index.html') },
+  'GET /api/docs/static/swagger-initializer.js': { audience: 'everyone', request: get('/api/docs/static/swagger-initializer.js') },
+  'GET /api/docs/static/*': { audience: 'everyone', request: get('/api/docs/static/swagger-ui.css') },
+  'GET /api/polls/home': { audience: 'everyone', request: get('/api/polls/home') },
+  'GET /api/polls': { audience: 'everyone', request: get('/api/polls') },
+  'GET /api/polls/:pollId': { audience: 'everyone', request: (c) => get(`/api/polls/${c.world.poll.poll.id}`)(c) },
+  'GET /api/polls/:pollId/results': { audience: 'everyone', request: (c) => get(`/api/polls/${c.world.poll.poll.id}/results`)(c) },
+  'POST /api/polls/:pollId/votes': {
+    audience: 'writer',
+    request: (c) => ({
+      method: 'POST',
+      url: `/api/polls/${c.world.poll.poll.id}/votes`,
+      headers: c.headers,
+      payload: { optionId: c.world.poll.options[0]!.id, deviceFingerprint: 'device-fingerprint-1' },
+    }),
+  },
+  'GET /api/polls/:pollId/my-votes': { audience: 'user', request: (c) => get(`/api/polls/${c.world.poll.poll.id}/my-votes`)(c) },
+  'GET /api/polls/:pollId/available-points': { audience: 'user', request: (c) => get(`/api/polls/${c.world.poll.poll.id}/available-points`)(c) },
+  'POST /api/polls/:pollId/shares': {
+    audience: 'writer',
+    request: (c) => ({ method: 'POST', url: `/api/polls/${c.world.poll.poll.id}/shares`, headers: c.headers, payload: { platform: 'whatsapp' } }),
+  },
+  'POST /api/page-views': {
+    audience: 'everyone',
+    request: (c) => ({
+      method: 'POST',
+      url: '/api/page-views',
+      headers: c.headers,
+      payload: { path: '/encuestas', referrer: null, sessionId: 'visit-session-1', deviceType: 'mobile' },
+    }),
+  },
+  'GET /api/me': { audience: 'user', request: get('/api/me') },
+  'DELETE /api/me': { audience: 'user', request: (c) => ({ method: 'DELETE', url: '/api/me', headers: c.headers, payload: { confirm: 'ELIMINAR' } }) },
+  'GET /api/auth/session': { audience: 'everyone', request: get('/api/auth/session') },
+  'POST /auth/logout': { audience: 'everyone', request: (c) => ({ method: 'POST', url: '/auth/logout', headers: c.headers }) },
+  'GET /auth/google': { audience: 'everyone', request: get('/auth/google') },
+  'GET /auth/google/callback': { audience: 'everyone', request: get('/auth/google/callback?code=abc&state=def') },
+  'GET /api/auth/factors': { audience: 'user', request: get('/api/auth/factors') },
+  'POST /api/auth/factors': { audience: 'user', request: (c) => ({ method: 'POST', url: '/api/auth/factors', headers: c.headers }) },
+  'POST /api/auth/factors/:id/challenge': {
+    audience: 'session',
+    request: async (c) => ({ method: 'POST', url: `/api/auth/factors/${(await factorOf(c, false)).factorId}/challenge`, headers: c.headers }),
+  },
+  'POST /api/auth/factors/:id/verify': {
+    audience: 'session',
+    request: async (c) => {
+      const { factorId, challengeId } = await factorOf(c, true);
+      return { method: 'POST', url: `/api/auth/factors/${factorId}/verify`, headers: c.headers, payload: { challengeId, code: totpCode(TOTP_SECRET) } };
+    },
+  },
+  'DELETE /api/auth/factors/:id': {
+    audience: 'user',
+    request: async (c) => ({
+      method: 'DELETE',
+      url: `/api/auth/factors/${(await factorOf(c, false)).factorId}`,
+      headers: c.headers,
+      payload: { code: totpCode(TOTP_SECRET) },
+    }),
+  },
+  'GET /api/auth/dev/users': { audience: 'everyone', request: get('/api/auth/dev/users') },
+  'POST /api/auth/dev/login': {
+    audience: 'everyone',
+    request: (c) => ({ method: 'POST', url: '/api/auth/dev/login', headers: c.headers, payload: { displayName: 'Fan nuevo' } }),
+  },
+  'POST /api/admin/users/:userId/suspend': {
+    audience: 'admin',
+    request: (c) => ({ method: 'POST', url: `/api/admin/users/${c.world.target.id}/suspend`, headers: c.headers }),
+  },
+  'POST /api/admin/users/:userId/unsuspend': {
+    audience: 'admin',
+    request: (c) => ({ method: 'POST', url: `/api/admin/users/${c.world.suspendedTarget.id}/unsuspend`, headers: c.headers }),
+  },
+  // Swagger UI's trailing-slash twin of /api/docs (its GET is registered without an onRoute call).
+  'HEAD /api/docs/': { audience: 'everyone', request: (c) => ({ method: 'HEAD', url: '/api/docs/', headers: c.headers }) },
+  // Checked over a real websocket (see below): visitors may watch live results too.
+  'GET /ws': { audience: 'everyone', request: get('/ws') },
+};
+
+/** What each kind of caller gets from a route of each audience. */
+function expectationFor(audience: Audience, who: Who, requireAdminMfa: boolean): Expectation {
+  if (audience === 'everyone') return 'allowed';
+  if (who === 'visitor') return 401;
+  if (audience === 'session') return 'allowed';
+  if (who === 'mfaPending') return 401;
+  if (audience === 'user') return 'allowed';
+  if (audience === 'writer') return who === 'suspendedFan' ? 403 : 'allowed';
+  if (who !== 'admin' && who !== 'adminAal2') return 403;
+  return requireAdminMfa && who === 'admin' ? 403 : 'allowed';
+}
+
+/** A fingerprint of every row of every table (one query): equal fingerprints, nothing written. */
+async function databaseFingerprint(database: Database): Promise<Record<string, string>> {
+  const tables = await database.sql<{ tablename: string }[]>`SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`;
+  const rows = await database.sql.unsafe<{ name: string; digest: string }[]>(
+    tables
+      .map(({ tablename }) => `SELECT '${tablename}' AS name, md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS digest FROM "${tablename}" t`)
+      .join(' UNION ALL '),
+  );
+  return Object.fromEntries(rows.map((row) => [row.name, row.digest]));
+}
+
+const WHO: readonly Who[] = ['visitor', ...CALLER_KINDS];
+const GUARDED_PATHS = /^\/(?:api|auth|ws)(?:\/|$)/;
+
+function describeAccess(title: string, env: Record<string, string>, requireAdminMfa: boolean, callers: readonly Who[]): void {
+  describe(title, () => {
+    let app: App;
+    let database: Database;
+    let baseUrl: string;
+    const registered: string[] = [];
+    const onRoute = (route: RouteOptions) => {
+      for (const method of [route.method].flat()) registered.push(`${method} ${route.url}`);
+    };
+    useListeningTestApp(env, (ready) => ({ app, database, baseUrl } = ready), { build: () => ({ onRoute }) });
+
+    /** Opens the live socket as the caller: 101 once the hello arrived, else the refusal's status. */
+    async function openSocket(who: Who, caller: Caller | null): Promise<number> {
+      const outcome = await connectWs(`${baseUrl.replace('http', 'ws')}/ws`, caller ? { cookie: caller.session.cookie } : {}).catch(
+        (err: Error) => ({ code: Number(/\d{3}/.exec(err.message)?.[0] ?? 0), reason: err.message }),
+      );
+      if ('code' in outcome) return outcome.code;
+      const hello = outcome.messages[0] ?? (await outcome.waitFor((message) => message.type === 'hello'));
+      // Opened as the caller (a sign-in owing its second factor watches as a visitor).
+      expect(hello).toMatchObject({ type: 'hello', userId: caller && who !== 'mfaPending' ? caller.user.id : null });
+      await outcome.close();
+      return 101;
+    }
+
+    /**
+     * Calls the route as `who` with a request that works for allowed callers. Callers act one after
+     * another on the same rows, each with their own user, so that one's allowed write does not
+     * decide the next one's answer.
+     */
+    async function callAs(world: World, key: string, who: Who, method: string): Promise<{ status: number; wrote: boolean }> {
+      const caller = who === 'visitor' ? null : world.callers[who];
+      const context: CallContext = {
+        world,
+        who,
+        headers: caller ? asUser(caller.session) : { ...XHR },
+        userId: caller ? caller.user.id : world.callers.fan.user.id,
+      };
+      const request = await ACCESS[key]!.request(context);
+      const before = await databaseFingerprint(database);
+      const status = key === 'GET /ws' ? await openSocket(who, caller) : (await app.inject({ ...request, method: method as 'GET' })).statusCode;
+      const after = await databaseFingerprint(database);
+      return { status, wrote: JSON.stringify(after) !== JSON.stringify(before) };
+    }
+
+    // Guarded GET routes are checked as HEAD too (Fastify answers HEAD with the GET's hooks).
+    const cases = Object.entries(ACCESS).flatMap(([key, access]) => {
+      const [method = 'GET'] = key.split(' ');
+      const variants = method === 'GET' && access.audience !== 'everyone' && key !== 'GET /ws' ? ['GET', 'HEAD'] : [method];
+      return variants.map((variant) => [`${variant}${key.slice(method.length)} (${access.audience})`, key, variant] as const);
+    });
+
+    it.each(cases)('%s: allowed callers pass, the others get 401/403 and write nothing', async (_name, key, method) => {
+      await app.resetRateLimits();
+      const db = database.db;
+      const world: World = {
+        app,
+        callers: await signInCallers(app, db),
+        poll: await buildPoll(db),
+        target: await buildUser(db),
+        suspendedTarget: await buildUser(db, { isSuspended: true }),
+      };
+      const expected: Record<string, string> = {};
+      const actual: Record<string, string> = {};
+      for (const who of callers) {
+        const expectation = expectationFor(ACCESS[key]!.audience, who, requireAdminMfa);
+        const { status, wrote } = await callAs(world, key, who, method);
+        const allowed = status === 101 || (status >= 200 && status < 400);
+        expected[who] = expectation === 'allowed' ? 'allowed' : `${expectation}, nothing written`;
+        actual[who] = allowed ? 'allowed' : `${status}${wrote ? ', wrote to the database' : ', nothing written'}`;
+      }
+      expect(actual).toEqual(expected);
+    });
+
+    it('lists every /api, /auth and /ws route of the app in the table, and nothing else', () => {
+      const guarded = new Set(registered.filter((key) => GUARDED_PATHS.test(key.split(' ')[1]!)));
+      // A HEAD route answers like its GET (Fastify makes it from the GET's handler and hooks).
+      const missing = [...guarded].filter((key) => !(key in ACCESS) && !(key.startsWith('HEAD ') && `GET${key.slice(4)}` in ACCESS));
+      expect(missing, 'routes without an authorization entry: add them to ACCESS').toEqual([]);
+      expect(Object.keys(ACCESS).filter((key) => !guarded.has(key))).toEqual([]);
+    });
+  });
+}
+
+describeAccess('authorization', { DEV_LOGIN: '1' }, false, WHO);
+// Only admins are treated differently when admin routes require the second factor.
+describeAccess('authorization with REQUIRE_ADMIN_MFA', { DEV_LOGIN: '1', REQUIRE_ADMIN_MFA: '1' }, true, ['admin', 'adminAal2']);

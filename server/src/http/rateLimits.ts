@@ -1,0 +1,155 @@
+/**
+ * Every rate limit of the API, in one table. Every route under /api, /auth and /ws names its entry
+ * in its options (`config: { rateLimit: 'votes.cast' }`) or says `rateLimit: false` with the
+ * reason; the server refuses to start otherwise (see plugins/rateLimit.ts).
+ *
+ * A limit is a token bucket: `max` requests at once, refilling at `max / windowSeconds` per
+ * second (so `{ max: 30, windowSeconds: 60 }` is a burst of 30, then one every 2 s). Beyond it the
+ * answer is 429 with Retry-After and TOO_MANY_REQUESTS_MESSAGE, before the body is even parsed.
+ *
+ * Who is counted:
+ * - a signed-in caller (a sign-in still owing its second factor too) by user (`perUser`, their
+ *   main limit) and by address (`perSignedInAddress`, else `perAddress`): the address limit of
+ *   signed-in callers is sized for a crowd of fans behind one mobile carrier address (CGNAT);
+ * - a visitor by address (`perAddress`), the only thing that tells visitors apart.
+ * IPv6 addresses count by their /64, which one subscriber usually holds whole.
+ *
+ * Stores:
+ * - 'redis': one bucket shared by every server instance, one Redis round trip per request. For the
+ *   low-rate sensitive routes (sign-in, second factor, shares, admin writes). While Redis is
+ *   unreachable or slow (>250 ms) each instance falls back to its own buckets.
+ * - 'local': buckets in this instance's memory, a Map lookup and some arithmetic per request, for
+ *   the hot paths (votes, poll reads, page views). PER INSTANCE: with N instances behind the load
+ *   balancer a caller may get up to N times these numbers, which is fine for limits meant to stop
+ *   scripts, not to count exactly.
+ */
+
+export interface Rate {
+  /** Requests allowed at once (the burst). */
+  max: number;
+  /** Seconds to earn `max` requests back. */
+  windowSeconds: number;
+}
+
+export interface RateLimitRule {
+  store: 'redis' | 'local';
+  /** Signed-in callers, per user. */
+  perUser?: Rate;
+  /** Signed-in callers, per address; when absent they count against `perAddress`. */
+  perSignedInAddress?: Rate;
+  /** Visitors per address (and signed-in callers when `perSignedInAddress` is absent). */
+  perAddress?: Rate;
+}
+
+/** A crowd of fans behind one carrier address, each acting at a fan's pace, must pass these. */
+const CROWD = 50;
+
+export const RATE_LIMITS = {
+  // --- Sign-in ---------------------------------------------------------------------------------
+  // Starting a sign-in only redirects to Google, but each start sets flow cookies and leads to a
+  // callback: a person starts one, maybe retries twice; a few people behind one address never
+  // start 30 a minute, a script cycling sign-ins does.
+  'auth.google-start': { store: 'redis', perAddress: { max: 30, windowSeconds: 60 } },
+  // One callback per start (and each costs a token exchange with Google and database writes).
+  'auth.google-callback': { store: 'redis', perAddress: { max: 30, windowSeconds: 60 } },
+  // Development sign-in (DEV_LOGIN): a developer switches users a few times a minute.
+  'auth.dev-login': { store: 'redis', perAddress: { max: 10, windowSeconds: 60 } },
+  // The demo users list, loaded once per visit of /login.
+  'auth.dev-users': { store: 'local', perAddress: { max: 60, windowSeconds: 60 } },
+  // Asked on every page load of the SPA: a burst for a crowd opening the site, 5/s after that.
+  'auth.session': {
+    store: 'local',
+    perUser: { max: 120, windowSeconds: 60 },
+    perSignedInAddress: { max: CROWD * 60, windowSeconds: 60 },
+    perAddress: { max: 300, windowSeconds: 60 },
+  },
+  // Signing out is a click; the limit only bounds a flood of session revocations.
+  'auth.logout': {
+    store: 'local',
+    perUser: { max: 30, windowSeconds: 60 },
+    perSignedInAddress: { max: CROWD * 30, windowSeconds: 60 },
+    perAddress: { max: 60, windowSeconds: 60 },
+  },
+
+  // --- Second factor (on top of the failed-code counter of factors/attempts.ts) -----------------
+  // Listing factors: the security page loads it once.
+  'factors.list': { store: 'local', perUser: { max: 60, windowSeconds: 60 }, perAddress: { max: CROWD * 60, windowSeconds: 60 } },
+  // Enrolling writes a new secret; someone fumbling with the QR code re-enrols a few times.
+  'factors.enrol': { store: 'redis', perUser: { max: 10, windowSeconds: 600 }, perAddress: { max: CROWD * 10, windowSeconds: 600 } },
+  // Each code typed opens a challenge first (web: verifyFactorCode).
+  'factors.challenge': { store: 'redis', perUser: { max: 20, windowSeconds: 60 }, perAddress: { max: CROWD * 20, windowSeconds: 60 } },
+  // A person types a code in seconds and rarely gets more than a few wrong: 10 a minute is plenty;
+  // a script guessing codes across many challenges is stopped here even before 5 wrong codes.
+  'factors.verify': { store: 'redis', perUser: { max: 10, windowSeconds: 60 }, perAddress: { max: CROWD * 10, windowSeconds: 60 } },
+  // Removing a factor needs a current code: the same budget as verifying one.
+  'factors.unenrol': { store: 'redis', perUser: { max: 10, windowSeconds: 60 }, perAddress: { max: CROWD * 10, windowSeconds: 60 } },
+
+  // --- Own account ----------------------------------------------------------------------------
+  // The profile, asked on page loads and after changes.
+  'account.read': { store: 'local', perUser: { max: 120, windowSeconds: 60 }, perAddress: { max: CROWD * 120, windowSeconds: 60 } },
+  // Deleting the own account happens once; a few tries allow for a mistyped confirmation.
+  'account.delete': { store: 'redis', perUser: { max: 5, windowSeconds: 3600 }, perAddress: { max: CROWD * 5, windowSeconds: 3600 } },
+
+  // --- Polls and votes --------------------------------------------------------------------------
+  // A fan taps Votar a few times a second at most and keeps it up for seconds, not minutes: a
+  // burst of 30 refilling 3/s never stops them, while a script gets 3 votes/s. Per address: with
+  // CROWD fans behind one address voting once a second, 300/s with a burst of 3000 is far off.
+  'votes.cast': { store: 'local', perUser: { max: 30, windowSeconds: 10 }, perAddress: { max: 3000, windowSeconds: 10 } },
+  // The user's votes and available points: loaded with the poll and after each vote.
+  'votes.mine': { store: 'local', perUser: { max: 60, windowSeconds: 10 }, perAddress: { max: 3000, windowSeconds: 10 } },
+  // Poll pages and the home poll. Visitors: a burst of 120 (a crowd opening the site at once),
+  // then 6/s per address; signed-in fans count per user, with a crowd-sized address backstop.
+  'polls.read': {
+    store: 'local',
+    perUser: { max: 120, windowSeconds: 20 },
+    perSignedInAddress: { max: CROWD * 120, windowSeconds: 20 },
+    perAddress: { max: 120, windowSeconds: 20 },
+  },
+  // Results: loaded with the poll and after each live reconnect (a server restart reconnects
+  // everyone at once), otherwise they come over the websocket.
+  'polls.results': {
+    store: 'local',
+    perUser: { max: 120, windowSeconds: 20 },
+    perSignedInAddress: { max: CROWD * 120, windowSeconds: 20 },
+    perAddress: { max: 120, windowSeconds: 20 },
+  },
+  // A share is rewarded once per poll per day; nobody shares more than a few polls a minute.
+  'shares.create': { store: 'redis', perUser: { max: 10, windowSeconds: 60 }, perAddress: { max: CROWD * 10, windowSeconds: 60 } },
+
+  // --- Analytics, site, live --------------------------------------------------------------------
+  // One beacon per page shown: 2/s per visitor address (a refused beacon only loses a count;
+  // sendBeacon ignores the answer); signed-in fans by user, 1/s.
+  'page-views.record': {
+    store: 'local',
+    perUser: { max: 60, windowSeconds: 60 },
+    perSignedInAddress: { max: CROWD * 60, windowSeconds: 60 },
+    perAddress: { max: 120, windowSeconds: 60 },
+  },
+  // Public settings, once per page load.
+  'site.read': { store: 'local', perSignedInAddress: { max: CROWD * 60, windowSeconds: 60 }, perAddress: { max: 300, windowSeconds: 60 } },
+  // Websocket upgrade attempts (the number of open sockets is capped separately): one per tab and
+  // reconnect; a restart reconnects a crowd at once, hence the burst.
+  'live.connect': {
+    store: 'local',
+    perUser: { max: 30, windowSeconds: 60 },
+    perSignedInAddress: { max: CROWD * 30, windowSeconds: 60 },
+    perAddress: { max: 60, windowSeconds: 30 },
+  },
+
+  // --- Back-office ------------------------------------------------------------------------------
+  // Admin writes (suspend, unsuspend): an admin clicks through a list, not thousands a minute.
+  'admin.write': { store: 'redis', perUser: { max: 60, windowSeconds: 60 }, perAddress: { max: 300, windowSeconds: 60 } },
+} as const satisfies Record<string, RateLimitRule>;
+
+export type RateLimitName = keyof typeof RATE_LIMITS;
+export type RateLimitTable = Record<RateLimitName, RateLimitRule>;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route's entry in RATE_LIMITS, or false (say why next to it). Required for every route
+     * under /api, /auth and /ws.
+     */
+    rateLimit?: RateLimitName | false;
+  }
+}
