@@ -19,15 +19,52 @@ export interface DatabaseOptions {
   /** Seconds to wait for a connection before failing (keeps health checks fast when PG is down). */
   connectTimeout?: number;
   applicationName?: string;
+  /** PostgreSQL statement_timeout of every connection (ms): a runaway query is cancelled, not left holding a connection. */
+  statementTimeoutMs?: number;
+  /** PostgreSQL idle_in_transaction_session_timeout (ms): a transaction left open by a stuck client ends and frees its locks. */
+  idleInTransactionTimeoutMs?: number;
+}
+
+/**
+ * Seconds before reconnecting after the `retries`-th failed connection in a row. postgres.js's own
+ * backoff grows to 10–20 s, counting every pooled connection's failure: after a PostgreSQL restart
+ * the server would refuse work for that long once the database is back. Capped at 1 s instead.
+ */
+export function reconnectBackoff(retries: number): number {
+  return (0.5 + Math.random() / 2) * Math.min(0.05 * 2 ** retries, 1);
+}
+
+/** Error codes of Node's sockets meaning the database cannot be reached. */
+const SOCKET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/**
+ * True when `err` (or its cause, as drizzle wraps driver errors) says PostgreSQL is unreachable or
+ * went away, rather than that the query itself is wrong: postgres.js connection errors, socket
+ * errors, SQLSTATE class 08 (connection exception) and 57P01–57P03 (shutdown, cannot connect now).
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code !== 'string') continue;
+    if (/^(CONNECTION_|CONNECT_TIMEOUT)/.test(code) || SOCKET_ERRORS.has(code)) return true;
+    if (/^08/.test(code) || /^57P0[123]$/.test(code)) return true;
+  }
+  return false;
 }
 
 export function createDatabase(url: string, options: DatabaseOptions = {}): Database {
   const sql = postgres(url, {
     max: options.max ?? 10,
     connect_timeout: options.connectTimeout ?? 5,
+    backoff: reconnectBackoff,
     idle_timeout: 60,
     onnotice: () => {},
-    connection: { application_name: options.applicationName ?? 'tribuna' },
+    // Sent in the startup message: no extra round trip per connection.
+    connection: {
+      application_name: options.applicationName ?? 'tribuna',
+      ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+      ...(options.idleInTransactionTimeoutMs ? { idle_in_transaction_session_timeout: options.idleInTransactionTimeoutMs } : {}),
+    },
   });
   const db = drizzle(sql, { schema });
   return { db, sql, close: () => sql.end({ timeout: 5 }) };

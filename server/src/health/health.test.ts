@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HealthResponse } from '@tribuna/contracts/api/health';
 import type { App } from '../app.ts';
+import { DATABASE_UNAVAILABLE_MESSAGE } from '../plugins/errors.ts';
 import { useApp } from '../testing/harness.ts';
 
 describe('GET /api/health', () => {
@@ -44,10 +45,11 @@ describe('GET /api/health', () => {
       expect(res.json<HealthResponse>().down).toEqual(['postgres']);
     });
 
-    it('turns a failing query elsewhere into a generic 500 without leaking the cause', async () => {
+    it('answers a route needing PostgreSQL with 503 and a retry hint, without leaking the cause', async () => {
       const res = await app.inject({ method: 'GET', url: '/api/polls' });
-      expect(res.statusCode).toBe(500);
-      expect(res.json()).toEqual({ statusCode: 500, error: 'Internal Server Error', message: 'Error interno del servidor' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({ statusCode: 503, error: 'Service Unavailable', message: DATABASE_UNAVAILABLE_MESSAGE });
+      expect(res.headers['retry-after']).toBeDefined();
       expect(res.body).not.toMatch(/ECONNREFUSED|stack|at /);
     });
   });
