@@ -8,7 +8,7 @@ import { Redis } from 'ioredis';
 import type { PollResults } from '@tribuna/contracts/api/polls';
 import type { LiveEvent } from '@tribuna/contracts/live';
 import { LIVE_CHANNEL } from '@tribuna/contracts/live';
-import { channelName } from '@tribuna/contracts/realtime';
+import { channelName } from '@tribuna/contracts/live';
 import { freePort } from '../scripts/infra.ts';
 import { CpuMeter, postgresOf, postgresShared, withChildren } from './lib/cpu.ts';
 import { createFixtures, type BenchPoll, type Fixtures } from './lib/fixtures.ts';

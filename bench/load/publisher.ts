@@ -11,7 +11,7 @@ import postgres from 'postgres';
 import { Redis } from 'ioredis';
 import type { LiveEvent, ResultsSnapshot } from '@tribuna/contracts/live';
 import { LIVE_CHANNEL, liveKeys } from '@tribuna/contracts/live';
-import { channelName } from '@tribuna/contracts/realtime';
+import { channelName } from '@tribuna/contracts/live';
 import { defineLiveCommands } from '../../server/src/live/scripts.ts';
 import { readParams, serve } from '../lib/child.ts';
 import { totalsSignature } from '../lib/signature.ts';

@@ -86,6 +86,15 @@ export interface LiveErrorMessage {
   pollId?: string;
 }
 
+/**
+ * Connection-level messages. `hello.userId`: who the socket was opened as (the session cookie of the
+ * upgrade request), null for a visitor; a client that signs in or out reconnects to change it.
+ */
+export type ServerMessage =
+  | { type: 'hello'; serverTime: string; userId?: string | null }
+  | { type: 'pong'; serverTime: string };
+export type ClientMessage = { type: 'ping' };
+
 export type LiveServerMessage = ResultsSnapshot | VotersMessage | PollStatusMessage | PointsResetMessage | LiveErrorMessage;
 
 export type LiveClientMessage = { type: 'subscribe'; pollId: string } | { type: 'unsubscribe'; pollId: string };
@@ -107,6 +116,11 @@ export type LiveEvent =
   | { kind: 'points-reset'; day: string };
 
 export const LIVE_CHANNEL = 'live';
+
+/** Redis pub/sub channel names are always prefixed with REDIS_PREFIX. */
+export function channelName(prefix: string, channel: string): string {
+  return `${prefix}:events:${channel}`;
+}
 
 /** Redis keys of the live totals (all under REDIS_PREFIX); rebuildable from PostgreSQL. */
 export const liveKeys = {

@@ -2,7 +2,7 @@
 import { createRequire } from 'node:module';
 import { isNull } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { ServerMessage } from '@tribuna/contracts/realtime';
+import type { ServerMessage } from '@tribuna/contracts/live';
 import { schema } from '@tribuna/drizzle';
 import type { Database } from '@tribuna/drizzle/client';
 import { buildPoll, buildUser } from '../../../test/support/factories.ts';

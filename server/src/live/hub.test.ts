@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LiveErrorMessage, LiveEvent, PollStatusMessage, ResultsSnapshot, VoterChange, VotersMessage } from '@tribuna/contracts/live';
 import { LIVE_CHANNEL, LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET, liveKeys } from '@tribuna/contracts/live';
-import { channelName } from '@tribuna/contracts/realtime';
+import { channelName } from '@tribuna/contracts/live';
 import { schema } from '@tribuna/drizzle';
 import type { Database } from '@tribuna/drizzle/client';
 import { testDatabase } from '../../../test/support/db.ts';

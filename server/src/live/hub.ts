@@ -10,7 +10,7 @@ import type {
   VotersMessage,
 } from '@tribuna/contracts/live';
 import { LIVE_CLOSE_CODES, LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET } from '@tribuna/contracts/live';
-import type { ServerMessage } from '@tribuna/contracts/realtime';
+import type { ServerMessage } from '@tribuna/contracts/live';
 import type { PollAccess } from './access.ts';
 import { PollChannel, Viewer, type HubSocket } from './channels.ts';
 import { Delivery } from './delivery.ts';

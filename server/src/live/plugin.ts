@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { ResultsSnapshot } from '@tribuna/contracts/live';
 import { LIVE_CHANNEL } from '@tribuna/contracts/live';
-import { channelName } from '@tribuna/contracts/realtime';
+import { channelName } from '@tribuna/contracts/live';
 import { closeRedisClient, createRedisClient } from '../plugins/redis.ts';
 import { NO_ACCESS, PollAccessCache } from './access.ts';
 import { ConnectionLimits } from './connections.ts';

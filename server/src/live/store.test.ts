@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LiveEvent, ResultsSnapshot } from '@tribuna/contracts/live';
 import { LIVE_CHANNEL, liveKeys } from '@tribuna/contracts/live';
 import type { PollResults } from '@tribuna/contracts/api/polls';
-import { channelName } from '@tribuna/contracts/realtime';
+import { channelName } from '@tribuna/contracts/live';
 import type { Database } from '@tribuna/drizzle/client';
 import { testDatabase } from '../../../test/support/db.ts';
 import { testConfig } from '../../../test/support/env.ts';

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { CommittedVotes, LiveEvent, ResultsSnapshot } from '@tribuna/contracts/live';
 import { LIVE_CHANNEL, liveKeys } from '@tribuna/contracts/live';
-import { channelName } from '@tribuna/contracts/realtime';
+import { channelName } from '@tribuna/contracts/live';
 import type { Db } from '@tribuna/drizzle/client';
 import { countVotes } from '../polls/repository.ts';
 import { loadLiveTotals } from './repository.ts';

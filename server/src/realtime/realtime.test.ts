@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ServerMessage } from '@tribuna/contracts/realtime';
+import type { ServerMessage } from '@tribuna/contracts/live';
 import { testConfig } from '../../../test/support/env.ts';
 import { buildApp, type App } from '../app.ts';
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { LiveClientMessage } from '@tribuna/contracts/live';
 import { LIVE_CLOSE_CODES } from '@tribuna/contracts/live';
-import type { ClientMessage, ServerMessage } from '@tribuna/contracts/realtime';
+import type { ClientMessage, ServerMessage } from '@tribuna/contracts/live';
 import { CROSS_SITE_MESSAGE, isOwnOrigin } from '../http/csrf.ts';
 import { errorResponses, forbidden } from '../http/errors.ts';
 import type { HubSocket } from '../live/hub.ts';

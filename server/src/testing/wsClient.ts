@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import WebSocket from 'ws';
 import type { LiveServerMessage } from '@tribuna/contracts/live';
-import type { ServerMessage } from '@tribuna/contracts/realtime';
+import type { ServerMessage } from '@tribuna/contracts/live';
 
 export type AnyServerMessage = ServerMessage | LiveServerMessage;
 

@@ -1,4 +1,4 @@
-import type { ErrorBody } from '@tribuna/contracts';
+import type { ErrorBody } from '@tribuna/contracts/api/common';
 import { TOO_MANY_REQUESTS_MESSAGE } from '@tribuna/contracts/httpMessages';
 
 /** A failed API call: `status` is the HTTP status (0 when the network failed), `message` is the server's. */

@@ -1,4 +1,6 @@
-import type { AuthSession, Poll, PollResults, Profile } from '@tribuna/contracts';
+import type { AuthSession } from '@tribuna/contracts/api/auth';
+import type { Poll, PollResults } from '@tribuna/contracts/api/polls';
+import type { Profile } from '@tribuna/contracts/api/me';
 
 let sequence = 0;
 const uuid = () => `00000000-0000-4000-8000-${String(++sequence).padStart(12, '0')}`;

@@ -6,7 +6,7 @@ import { eq, sql } from 'drizzle-orm';
 import { schema } from '@tribuna/drizzle';
 import { LIVE_CHANNEL } from '@tribuna/contracts/live';
 import { pointsJobIds } from '@tribuna/contracts/jobs';
-import { channelName } from '@tribuna/contracts/realtime';
+import { channelName } from '@tribuna/contracts/live';
 import { testConfig } from '../../../test/support/env.ts';
 import { testDatabase, truncateAll } from '../../../test/support/db.ts';
 import { buildPoll, buildUser } from '../../../test/support/factories.ts';

@@ -1,4 +1,4 @@
-import { channelName } from '@tribuna/contracts/realtime';
+import { channelName } from '@tribuna/contracts/live';
 import { LIVE_CHANNEL, type LiveEvent } from '@tribuna/contracts/live';
 import type { JobPayloads } from '@tribuna/contracts/jobs';
 import type { JobContext } from '../context.ts';

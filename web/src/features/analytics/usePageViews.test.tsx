@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Link, MemoryRouter } from 'react-router-dom';
-import type { PageViewInput } from '@tribuna/contracts';
+import type { PageViewInput } from '@tribuna/contracts/api/pageViews';
 import { usePageViews } from './usePageViews';
 
 function Tracked() {

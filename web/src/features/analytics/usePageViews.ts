@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router-dom';
-import type { PageViewInput } from '@tribuna/contracts';
+import type { PageViewInput } from '@tribuna/contracts/api/pageViews';
 import { apiPost } from '../../lib/api';
 import { detectDeviceType, getSessionId } from './visitor';
 

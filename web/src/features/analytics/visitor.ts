@@ -1,4 +1,4 @@
-import type { PageViewInput } from '@tribuna/contracts';
+import type { PageViewInput } from '@tribuna/contracts/api/pageViews';
 
 export const SESSION_ID_KEY = 'tribuna-session-id';
 const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
-import type { AuthSession, DevUserList } from '@tribuna/contracts';
+import type { AuthSession, DevUserList } from '@tribuna/contracts/api/auth';
 import { Alert } from '../../components/Alert';
 import { Avatar } from '../../components/Avatar';
 import { CodeIcon } from '../../components/icons';

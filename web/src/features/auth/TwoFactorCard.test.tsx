@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import type { FactorEnrolment, FactorList } from '@tribuna/contracts';
+import type { FactorEnrolment, FactorList } from '@tribuna/contracts/api/auth';
 import { bodyOf, requestsOf, stubApi } from '../../test/apiStub';
 import { buildProfile, jsonResponse, signedInSession } from '../../test/fixtures';
 import { ProfilePage } from '../profile/ProfilePage';

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { FactorEnrolment } from '@tribuna/contracts';
+import type { FactorEnrolment } from '@tribuna/contracts/api/auth';
 import { Alert } from '../../components/Alert';
 import { CopyIcon, ShieldIcon } from '../../components/icons';
 import { Spinner } from '../../components/Spinner';

@@ -1,4 +1,4 @@
-import type { AuthSession, Challenge, DevUserList, FactorEnrolment, FactorList } from '@tribuna/contracts';
+import type { AuthSession, Challenge, DevUserList, FactorEnrolment, FactorList } from '@tribuna/contracts/api/auth';
 import { apiDelete, apiGet, apiPost } from '../../lib/api';
 
 /** Google sign-in starts with a full-page navigation here; the server comes back to /auth/callback. */

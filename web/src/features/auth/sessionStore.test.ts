@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AuthSession } from '@tribuna/contracts';
+import type { AuthSession } from '@tribuna/contracts/api/auth';
 import { buildProfile, jsonResponse } from '../../test/fixtures';
 import { useSessionStore } from './sessionStore';
 

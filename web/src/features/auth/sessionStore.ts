@@ -1,5 +1,6 @@
 import { create } from 'zustand';
-import type { AuthSession, Profile } from '@tribuna/contracts';
+import type { AuthSession } from '@tribuna/contracts/api/auth';
+import type { Profile } from '@tribuna/contracts/api/me';
 import { apiPost } from '../../lib/api';
 import { fetchAuthSession } from './api';
 

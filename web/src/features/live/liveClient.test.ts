@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { PollResults, ResultsSnapshot } from '@tribuna/contracts';
+import type { PollResults } from '@tribuna/contracts/api/polls';
+import type { ResultsSnapshot } from '@tribuna/contracts/live';
 import { FakeWebSocket } from '../../test/fakeWebSocket';
 import { BACKOFF_CAP_MS, LiveClient, REFUSED_BACKOFF_BASE_MS, REFUSED_BACKOFF_CAP_MS, backoffDelay } from './liveClient';
 import { useLiveResultsStore } from './liveResultsStore';

@@ -1,5 +1,6 @@
-import type { LiveClientMessage, LiveErrorCode, LiveServerMessage, ServerMessage } from '@tribuna/contracts';
-import { LIVE_CLOSE_CODES } from '@tribuna/contracts';
+import type { LiveClientMessage, LiveErrorCode, LiveServerMessage } from '@tribuna/contracts/live';
+import type { ServerMessage } from '@tribuna/contracts/live';
+import { LIVE_CLOSE_CODES } from '@tribuna/contracts/live';
 import { fetchPollResults } from '../polls/api';
 import { useLiveResultsStore, type SequencedResults } from './liveResultsStore';
 

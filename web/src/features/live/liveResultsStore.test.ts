@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { PollResults, ResultsSnapshot, VotersMessage } from '@tribuna/contracts';
+import type { PollResults } from '@tribuna/contracts/api/polls';
+import type { ResultsSnapshot, VotersMessage } from '@tribuna/contracts/live';
 import { mergeVoters, useLiveResultsStore, VOTERS_PER_OPTION } from './liveResultsStore';
 
 const POLL = 'p0000000-0000-4000-8000-000000000001';

@@ -1,5 +1,6 @@
 import { create } from 'zustand';
-import type { OptionResult, PollResults, PollStatusMessage, ResultsSnapshot, Voter, VotersMessage } from '@tribuna/contracts';
+import type { OptionResult, PollResults, Voter } from '@tribuna/contracts/api/polls';
+import type { PollStatusMessage, ResultsSnapshot, VotersMessage } from '@tribuna/contracts/live';
 
 /** Like the server's list: the newest voters of each option, capped. Totals always count everyone. */
 export const VOTERS_PER_OPTION = 100;

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
-import type { Profile } from '@tribuna/contracts';
+import type { Profile } from '@tribuna/contracts/api/me';
 import { Avatar } from '../../components/Avatar';
 import { ChevronDownIcon, LogoutIcon, MoonIcon, SunIcon, UserIcon } from '../../components/icons';
 import { useDismiss, type DismissReason } from '../../lib/useDismiss';

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import type { HomePollResponse } from '@tribuna/contracts';
+import type { HomePollResponse } from '@tribuna/contracts/api/polls';
 import { useSessionStore } from '../auth/sessionStore';
 import { useSiteStore } from '../site/siteStore';
 import { buildPoll, buildProfile, buildResults, jsonResponse } from '../../test/fixtures';

@@ -2,7 +2,7 @@ import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ResultsSnapshot } from '@tribuna/contracts';
+import type { ResultsSnapshot } from '@tribuna/contracts/live';
 import { requestsOf, stubApi } from '../../test/apiStub';
 import { FakeWebSocket } from '../../test/fakeWebSocket';
 import { buildPoll, buildResults, jsonResponse } from '../../test/fixtures';

@@ -1,5 +1,5 @@
 import { initialOf } from '../../components/Avatar';
-import type { PollOption } from '@tribuna/contracts';
+import type { PollOption } from '@tribuna/contracts/api/polls';
 
 const SIZES = { md: 'size-12 text-xl', lg: 'size-14 text-2xl' } as const;
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import type { Poll } from '@tribuna/contracts';
+import type { Poll } from '@tribuna/contracts/api/polls';
 import { useSessionStore } from '../auth/sessionStore';
 import { buildPoll, buildResults } from '../../test/fixtures';
 import { PollCard } from './PollCard';

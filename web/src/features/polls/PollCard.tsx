@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
-import type { MyVotesResponse, Poll, PollResults } from '@tribuna/contracts';
+import type { MyVotesResponse } from '@tribuna/contracts/api/votes';
+import type { Poll, PollResults } from '@tribuna/contracts/api/polls';
 import { formatDateTime } from '../../lib/dates';
 import { useSessionStore } from '../auth/sessionStore';
 import { LiveIndicator } from '../live/LiveIndicator';

@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
-import type { MyVotesResponse, Poll } from '@tribuna/contracts';
+import type { MyVotesResponse } from '@tribuna/contracts/api/votes';
+import type { Poll } from '@tribuna/contracts/api/polls';
 import { CheckIcon } from '../../components/icons';
 import { OptionAvatar } from './OptionAvatar';
 import type { OptionRow } from './pollView';

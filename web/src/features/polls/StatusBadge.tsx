@@ -1,4 +1,4 @@
-import type { PollStatus } from '@tribuna/contracts';
+import type { PollStatus } from '@tribuna/contracts/api/polls';
 import { STATUS_LABELS } from './pollView';
 
 const STYLES: Record<PollStatus, string> = {

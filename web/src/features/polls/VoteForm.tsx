@@ -1,4 +1,5 @@
-import type { MyVotesResponse, Poll } from '@tribuna/contracts';
+import type { MyVotesResponse } from '@tribuna/contracts/api/votes';
+import type { Poll } from '@tribuna/contracts/api/polls';
 import { PointsForm } from './PointsForm';
 import { isPointsMode, type OptionRow } from './pollView';
 import { SingleChoiceForm } from './SingleChoiceForm';

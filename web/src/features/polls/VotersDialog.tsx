@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import type { Voter } from '@tribuna/contracts';
+import type { Voter } from '@tribuna/contracts/api/polls';
 import { Avatar } from '../../components/Avatar';
 import { Modal } from '../../components/Modal';
 import { pointsLabel } from './pollView';

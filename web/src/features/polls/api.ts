@@ -1,4 +1,5 @@
-import type { AvailablePoints, CastVoteInput, HomePollResponse, MyVotesResponse } from '@tribuna/contracts';
+import type { AvailablePoints, CastVoteInput, MyVotesResponse } from '@tribuna/contracts/api/votes';
+import type { HomePollResponse } from '@tribuna/contracts/api/polls';
 import { apiGet, apiPost } from '../../lib/api';
 import type { SequencedResults } from '../live/liveResultsStore';
 

@@ -1,4 +1,4 @@
-import type { OptionResult, Poll, PollOption, PollResults, PollStatus } from '@tribuna/contracts';
+import type { OptionResult, Poll, PollOption, PollResults, PollStatus } from '@tribuna/contracts/api/polls';
 
 /** Numbers read the Mexican way (the audience): 12,345 and 42.9%. */
 const countFormat = new Intl.NumberFormat('es-MX');

@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import type { MyVotesResponse } from '@tribuna/contracts';
+import type { MyVotesResponse } from '@tribuna/contracts/api/votes';
 import { ApiError, errorMessage } from '../../lib/api';
 import { newIdempotencyKey } from '../../lib/idempotencyKey';
 import { useSessionStore } from '../auth/sessionStore';

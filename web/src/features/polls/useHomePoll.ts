@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import type { HomePollResponse } from '@tribuna/contracts';
+import type { HomePollResponse } from '@tribuna/contracts/api/polls';
 import { fetchHomePoll } from './api';
 
 export type HomePollState = { status: 'loading' } | { status: 'error' } | ({ status: 'ready' } & HomePollResponse);

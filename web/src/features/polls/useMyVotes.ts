@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { MyVotesResponse } from '@tribuna/contracts';
+import type { MyVotesResponse } from '@tribuna/contracts/api/votes';
 import { useLiveResultsStore } from '../live/liveResultsStore';
 import { fetchAvailablePoints, fetchMyVotes } from './api';
 

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type ComponentType, type SVGProps } from 'react';
-import type { Poll } from '@tribuna/contracts';
+import type { Poll } from '@tribuna/contracts/api/polls';
 import { CheckIcon, CopyIcon, FacebookIcon, ShareIcon, TelegramIcon, WhatsAppIcon, XIcon } from '../../components/icons';
 import { copyText, platformShareUrl, pollShareLink, shareText, type LinkPlatform } from './shareLinks';
 import { useShareReward } from './useShareReward';

@@ -1,4 +1,4 @@
-import type { SharePlatform } from '@tribuna/contracts';
+import type { SharePlatform } from '@tribuna/contracts/api/votes';
 
 /** The link that opens the home page on this poll. */
 export function pollShareLink(pollId: string, origin: string = window.location.origin): string {

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { render, screen } from '@testing-library/react';
-import type { SiteConfig } from '@tribuna/contracts';
+import type { SiteConfig } from '@tribuna/contracts/api/site';
 import { jsonResponse } from '../../test/fixtures';
 import { useSiteStore } from './siteStore';
 import { SocialLinks } from './SocialLinks';

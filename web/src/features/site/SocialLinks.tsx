@@ -1,5 +1,5 @@
 import type { ComponentType, SVGProps } from 'react';
-import type { SiteConfig } from '@tribuna/contracts';
+import type { SiteConfig } from '@tribuna/contracts/api/site';
 import { FacebookIcon, InstagramIcon, TikTokIcon, WhatsAppIcon, XIcon } from '../../components/icons';
 import { useSiteConfig } from './siteStore';
 

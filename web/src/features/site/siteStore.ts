@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { create } from 'zustand';
-import type { SiteConfig } from '@tribuna/contracts';
+import type { SiteConfig } from '@tribuna/contracts/api/site';
 import { apiGet } from '../../lib/api';
 
 type SiteStatus = 'idle' | 'loading' | 'ready' | 'error';
