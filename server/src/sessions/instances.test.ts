@@ -32,8 +32,8 @@ describe('session invalidation across server instances', () => {
   let other: ChildProcess;
   let otherUrl: string;
   beforeAll(async () => {
-    const tsx = join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
-    other = spawn(tsx, [join(REPO_ROOT, 'server', 'src', 'main.ts')], {
+    // node itself (not the tsx wrapper, which runs the server in a grandchild that SIGKILL would orphan).
+    other = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'server', 'src', 'main.ts')], {
       cwd: REPO_ROOT,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...testEnv({ PORT: '0', LOG_LEVEL: 'info' }) },
     });
