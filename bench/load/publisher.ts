@@ -2,7 +2,7 @@
 //
 // - hub: what the votes service does after a commit, one vote per publish: the vote row is
 //   inserted in PostgreSQL (so the hub's periodic reconcile finds Redis and PostgreSQL equal), then
-//   the live module's own Lua script (server/src/live/scripts.ts) bumps the poll's live totals with
+//   the live module's own Lua script (server/src/polls/live/scripts.ts) bumps the poll's live totals with
 //   `at` = publishedAt and publishes a `votes` LiveEvent without voters (so, like the comparison
 //   servers, the hub sends snapshots only). Tribuna's hub turns it into a results snapshot.
 // - snapshots: a complete ResultsSnapshot (committedAt = publishedAt), JSON, on a plain channel
@@ -12,7 +12,7 @@ import { Redis } from 'ioredis';
 import type { LiveEvent, ResultsSnapshot } from '@tribuna/contracts/live';
 import { LIVE_CHANNEL, liveKeys } from '@tribuna/contracts/live';
 import { channelName } from '@tribuna/contracts/live';
-import { defineLiveCommands } from '../../server/src/live/scripts.ts';
+import { defineLiveCommands } from '../../server/src/polls/live/scripts.ts';
 import { readParams, serve } from '../lib/child.ts';
 import { totalsSignature } from '../lib/signature.ts';
 
@@ -78,7 +78,7 @@ function currentSnapshot(committedAt: number): ResultsSnapshot {
     totalPoints += t.points;
     return { optionId, totalVotes: t.votes, totalPoints: t.points };
   });
-  return { type: 'results', pollId: params.pollId, seq, totalVotes, totalPoints, totalVoters: Math.min(totalVotes, params.userIds.length), options, committedAt };
+  return { type: 'results', topic: `poll:${params.pollId}`, pollId: params.pollId, seq, totalVotes, totalPoints, totalVoters: Math.min(totalVotes, params.userIds.length), options, committedAt };
 }
 
 async function publishSnapshot(publishedAt: () => number): Promise<number> {

@@ -17,7 +17,7 @@
 // records of (u32 payloadIndex, f64 receivedAtMs). Identical messages (every viewer gets the same
 // bytes for one snapshot) are stored once, found by hash.
 //
-// Protocols: tribuna and raw send {"type":"subscribe","pollId":…} once open; socketio speaks
+// Protocols: tribuna sends {"type":"subscribe","topic":"poll:…"}, raw {"type":"subscribe","pollId":…} once open; socketio speaks
 // engine.io v4 / socket.io framing ("0" open → "40", "40" → 42["subscribe",pollId], "2" → "3").
 // Server pings get pongs; client frames are masked as RFC 6455 requires.
 #define _GNU_SOURCE
@@ -320,7 +320,10 @@ static void on_readable(Viewer *v) {
       v->was_open = 1;
       if (protocol != P_SOCKETIO) {
         char msg[200];
-        snprintf(msg, sizeof msg, "{\"type\":\"subscribe\",\"pollId\":\"%s\"}", poll_id);
+        if (protocol == P_TRIBUNA)
+          snprintf(msg, sizeof msg, "{\"type\":\"subscribe\",\"topic\":\"poll:%s\"}", poll_id);
+        else
+          snprintf(msg, sizeof msg, "{\"type\":\"subscribe\",\"pollId\":\"%s\"}", poll_id);
         send_text(v, msg);
       }
     }

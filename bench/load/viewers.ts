@@ -3,7 +3,7 @@
 // millions of receipts never cross the IPC channel.
 //
 // Protocols:
-// - tribuna: /ws, {type:'subscribe', pollId}; ResultsSnapshot messages (others counted, ignored).
+// - tribuna: /ws, {type:'subscribe', topic: 'poll:{id}'}; ResultsSnapshot messages (others counted, ignored).
 // - raw:     the bare ws server of bench/servers/raw-ws-server.ts (same messages as tribuna).
 // - socketio: Socket.IO 4 over websocket, spoken on a plain `ws` client (engine.io v4 framing:
 //            "0" open, "40" connect, "2"/"3" ping/pong, "42[event, data]"), so every server is
@@ -173,7 +173,8 @@ function connectWs(viewer: Viewer): Promise<void> {
     viewer.ws = ws;
     ws.on('open', () => {
       viewer.open = true;
-      if (params.protocol !== 'socketio') ws.send(JSON.stringify({ type: 'subscribe', pollId: params.pollId }));
+      if (params.protocol === 'tribuna') ws.send(JSON.stringify({ type: 'subscribe', topic: `poll:${params.pollId}` }));
+      else if (params.protocol !== 'socketio') ws.send(JSON.stringify({ type: 'subscribe', pollId: params.pollId }));
     });
     ws.on('message', (data: WebSocket.RawData) => {
       const at = Date.now();

@@ -1,11 +1,13 @@
-// Live updates: messages on /ws (server ⇄ browser) and the domain events that carry them between
-// processes on Redis pub/sub. Dependency-free: imported by server, worker and web.
+// Live updates: messages on /ws (server ⇄ browser) and the events that carry them between
+// processes on Redis pub/sub. TypeBox schemas, checked where a message enters a process
+// (the server's parseClientMessage and pub/sub handler); the web only reads their types.
+import { Type, type Static } from '@sinclair/typebox';
+import { PollStatus } from './api/pollStatus.ts';
 
-export interface LiveOptionTotals {
-  optionId: string;
-  totalVotes: number;
-  totalPoints: number;
-}
+const Id = Type.String({ minLength: 1, maxLength: 64 });
+
+export const LiveOptionTotals = Type.Object({ optionId: Id, totalVotes: Type.Number(), totalPoints: Type.Number() });
+export type LiveOptionTotals = Static<typeof LiveOptionTotals>;
 
 /**
  * Coalesced absolute totals of one poll. `seq` increases with every committed vote batch; a client
@@ -15,54 +17,95 @@ export interface LiveOptionTotals {
  * `options` lists every option of the poll in option order (an option added later may be missing
  * until it gets a vote: its totals are zero).
  */
-export interface ResultsSnapshot {
-  type: 'results';
-  pollId: string;
-  seq: number;
-  totalVotes: number;
-  totalPoints: number;
-  totalVoters: number;
-  options: LiveOptionTotals[];
-  committedAt: number;
-}
+const PollTopic = Type.String({ pattern: '^poll:', maxLength: 100 });
 
-export interface VoterChange {
-  optionId: string;
-  userId: string;
-  displayName: string;
-  avatarUrl: string | null;
+export const ResultsSnapshot = Type.Object({
+  type: Type.Literal('results'),
+  /** `poll:{pollId}`, as every message about a topic. */
+  topic: PollTopic,
+  pollId: Id,
+  seq: Type.Number(),
+  totalVotes: Type.Number(),
+  totalPoints: Type.Number(),
+  totalVoters: Type.Number(),
+  options: Type.Array(LiveOptionTotals),
+  committedAt: Type.Number(),
+});
+export type ResultsSnapshot = Static<typeof ResultsSnapshot>;
+
+export const VoterChange = Type.Object({
+  optionId: Id,
+  userId: Id,
+  displayName: Type.String(),
+  avatarUrl: Type.Union([Type.String(), Type.Null()]),
   /** Points this change adds for the user on the option. */
-  points: number;
-}
+  points: Type.Number(),
+});
+export type VoterChange = Static<typeof VoterChange>;
+
+const RemovedVoter = Type.Object({ optionId: Id, userId: Id });
 
 /** New voters (and single-choice votes moved away from an option) since the previous message. */
-export interface VotersMessage {
-  type: 'voters';
-  pollId: string;
-  seq: number;
-  added: VoterChange[];
-  removed: { optionId: string; userId: string }[];
-}
+export const VotersMessage = Type.Object({
+  type: Type.Literal('voters'),
+  topic: PollTopic,
+  pollId: Id,
+  seq: Type.Number(),
+  added: Type.Array(VoterChange),
+  removed: Type.Array(RemovedVoter),
+});
+export type VotersMessage = Static<typeof VotersMessage>;
 
-export interface PollStatusMessage {
-  type: 'poll-status';
-  pollId: string;
-  status: 'draft' | 'active' | 'closed';
-  isFeatured: boolean;
-}
+export const PollStatusMessage = Type.Object({
+  type: Type.Literal('poll-status'),
+  topic: PollTopic,
+  pollId: Id,
+  status: PollStatus,
+  isFeatured: Type.Boolean(),
+});
+export type PollStatusMessage = Static<typeof PollStatusMessage>;
 
 /** The daily reset ran: clients refresh their available points. */
-export interface PointsResetMessage {
-  type: 'points-reset';
-  day: string;
+export const PointsResetMessage = Type.Object({ type: Type.Literal('points-reset'), day: Type.String({ maxLength: 10 }) });
+export type PointsResetMessage = Static<typeof PointsResetMessage>;
+
+/**
+ * What a socket can watch. A topic's handler (registered on the server by its domain) decides who
+ * may subscribe: a visitor may watch polls and the public feed; `user:{id}` only that user;
+ * `admin` only an administrator.
+ *  - `poll:{pollId}`: results snapshots, voters and status changes of one poll;
+ *  - `feed`: the public wall (new posts, counters);
+ *  - `post:{postId}`: one post's comments and reactions;
+ *  - `user:{userId}`: that user's notifications;
+ *  - `admin`: the back-office dashboard.
+ */
+export type LiveTopic = `poll:${string}` | 'feed' | `post:${string}` | `user:${string}` | 'admin';
+
+/** Topic families: `family` alone or `family:key`. The server refuses to start without a handler for each. */
+export const LIVE_TOPIC_FAMILIES = ['poll', 'feed', 'post', 'user', 'admin'] as const;
+export type LiveTopicFamily = (typeof LIVE_TOPIC_FAMILIES)[number];
+
+export const pollTopic = (pollId: string): `poll:${string}` => `poll:${pollId}`;
+export const postTopic = (postId: string): `post:${string}` => `post:${postId}`;
+export const userTopic = (userId: string): `user:${string}` => `user:${userId}`;
+
+/** A topic string split into its family and key (null key: a family-wide topic such as `feed`); null if malformed. */
+export function parseTopic(topic: string): { family: LiveTopicFamily; key: string | null } | null {
+  const at = topic.indexOf(':');
+  const family = at === -1 ? topic : topic.slice(0, at);
+  if (!(LIVE_TOPIC_FAMILIES as readonly string[]).includes(family)) return null;
+  const key = at === -1 ? null : topic.slice(at + 1);
+  if (key === '') return null;
+  return { family: family as LiveTopicFamily, key };
 }
 
 /**
- * Why a client message was refused; the socket stays open. `rate-limited`: the socket spent its
- * message budget (every frame counts); it comes once, and a socket that keeps sending is closed
- * with LIVE_CLOSE_CODES.policyViolation.
+ * Why a client message was refused; the socket stays open. `not-found`: no such topic (or a poll
+ * nobody may watch yet); `forbidden`: the topic exists but not for this socket's user.
+ * `rate-limited`: the socket spent its message budget (every frame counts); it comes once, and a
+ * socket that keeps sending is closed with LIVE_CLOSE_CODES.policyViolation.
  */
-export const LIVE_ERROR_CODES = ['invalid-message', 'poll-not-found', 'too-many-subscriptions', 'rate-limited', 'unavailable'] as const;
+export const LIVE_ERROR_CODES = ['invalid-message', 'not-found', 'forbidden', 'too-many-subscriptions', 'rate-limited', 'unavailable'] as const;
 export type LiveErrorCode = (typeof LIVE_ERROR_CODES)[number];
 
 /**
@@ -79,11 +122,11 @@ export const LIVE_CLOSE_CODES = {
   tryAgainLater: 1013,
 } as const;
 
-/** A subscribe (or other client message) the server refused. The socket stays open. */
+/** A subscribe (or other client message) the server refused, naming its topic when it had one. The socket stays open. */
 export interface LiveErrorMessage {
   type: 'error';
   code: LiveErrorCode;
-  pollId?: string;
+  topic?: string;
 }
 
 /**
@@ -93,27 +136,43 @@ export interface LiveErrorMessage {
 export type ServerMessage =
   | { type: 'hello'; serverTime: string; userId?: string | null }
   | { type: 'pong'; serverTime: string };
-export type ClientMessage = { type: 'ping' };
 
+/** Every message about a topic names it (`topic`), so the client routes it to the feature that subscribed. */
 export type LiveServerMessage = ResultsSnapshot | VotersMessage | PollStatusMessage | PointsResetMessage | LiveErrorMessage;
 
-export type LiveClientMessage = { type: 'subscribe'; pollId: string } | { type: 'unsubscribe'; pollId: string };
+/** The longest topic a client may name (`post:` and a uuid fit with room to spare). */
+export const LIVE_MAX_TOPIC_LENGTH = 100;
+const Topic = Type.String({ minLength: 1, maxLength: LIVE_MAX_TOPIC_LENGTH });
 
-/** How many polls one socket may watch at once; a subscribe beyond it gets `too-many-subscriptions`. */
+export const LiveClientMessage = Type.Union([
+  Type.Object({ type: Type.Literal('subscribe'), topic: Topic }),
+  Type.Object({ type: Type.Literal('unsubscribe'), topic: Topic }),
+  Type.Object({ type: Type.Literal('ping') }),
+]);
+export type LiveClientMessage = Static<typeof LiveClientMessage>;
+
+/** How many topics one socket may watch at once; a subscribe beyond it gets `too-many-subscriptions`. */
 export const LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET = 10;
 
-/** Domain events on the Redis channel `${prefix}:events:live` (published after commit). */
-export type LiveEvent =
-  | {
-      kind: 'votes';
-      pollId: string;
-      seq: number;
-      committedAt: number;
-      added: VoterChange[];
-      removed: { optionId: string; userId: string }[];
-    }
-  | { kind: 'poll-status'; pollId: string; status: 'draft' | 'active' | 'closed'; isFeatured: boolean }
-  | { kind: 'points-reset'; day: string };
+/**
+ * Events on the Redis channel `${prefix}:events:live`, heard by every server instance, each routed
+ * to the live handler registered for its `kind`. `votes` is published by the live totals' Lua
+ * script, atomically with the seq it carries; `points-reset` by the worker. (A poll's status change
+ * is the domain event `poll.changed`, contracts/src/events.ts.)
+ */
+export const LiveEvent = Type.Union([
+  Type.Object({
+    kind: Type.Literal('votes'),
+    pollId: Id,
+    seq: Type.Number(),
+    committedAt: Type.Number(),
+    added: Type.Array(VoterChange),
+    removed: Type.Array(RemovedVoter),
+  }),
+  Type.Object({ kind: Type.Literal('points-reset'), day: Type.String({ maxLength: 10 }) }),
+]);
+export type LiveEvent = Static<typeof LiveEvent>;
+export type LiveEventKind = LiveEvent['kind'];
 
 export const LIVE_CHANNEL = 'live';
 
@@ -129,9 +188,9 @@ export const liveKeys = {
 };
 
 /**
- * What the votes service hands to the live module after a vote transaction commits: the rows it
- * inserted and the single-choice rows it replaced. The live module turns it into Redis totals,
- * a `votes` LiveEvent and, on every server instance, snapshots for the viewers.
+ * The votes of one poll in a committed batch: the rows inserted and the single-choice rows
+ * replaced. The polls' live totals turn it into Redis totals, a `votes` LiveEvent and, on every
+ * server instance, snapshots for the viewers.
  */
 export interface CommittedVotes {
   pollId: string;

@@ -19,7 +19,13 @@ import redisPlugin from './plugins/redis.ts';
 import securityPlugin, { frameworkErrorHandler } from './plugins/security.ts';
 import staticPlugin from './plugins/static.ts';
 import websocketPlugin from './plugins/websocket.ts';
+import eventsPlugin from './events/plugin.ts';
 import livePlugin from './live/plugin.ts';
+import liveRoutes from './live/routes.ts';
+import pollsPlugin, { type PollsPluginOptions } from './polls/plugin.ts';
+import { adminTopic } from './admin/topics.ts';
+import { userTopic } from './notifications/topics.ts';
+import { feedTopic, postTopic } from './wall/topics.ts';
 import adminRoutes from './admin/routes.ts';
 import authRoutes from './auth/routes.ts';
 import devLoginRoutes from './devLogin/routes.ts';
@@ -28,7 +34,6 @@ import googleRoutes from './oidc/routes.ts';
 import healthRoutes from './health/routes.ts';
 import pageViewRoutes from './pageViews/routes.ts';
 import pollRoutes from './polls/routes.ts';
-import realtimeRoutes from './realtime/routes.ts';
 import siteRoutes from './site/routes.ts';
 import voteRoutes from './votes/routes.ts';
 import shareRoutes from './shares/routes.ts';
@@ -55,6 +60,8 @@ export interface BuildAppOptions {
    * domains): lets a test enumerate, and instrument, every route of the real app.
    */
   onRoute?: (route: RouteOptions) => void;
+  /** Options of the polls plugin (a test shortens or lengthens the poll cache). */
+  polls?: PollsPluginOptions;
 }
 
 /**
@@ -127,8 +134,14 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   // Rate limits (http/rateLimits.ts): checked once request.user is known; every later /api, /auth
   // and /ws route must declare its own.
   await app.register(rateLimitPlugin, { overrides: options.rateLimits });
-  // Live totals in Redis and this instance's websocket fan-out (app.live).
+  // The after-commit domain event bus (app.events), across instances through Redis.
+  await app.register(eventsPlugin);
+  // This instance's websocket hub and the live channel (app.live); domains register their topics.
   await app.register(livePlugin);
+  // The poll cache and the polls' live totals (the `poll:{id}` topic).
+  await app.register(pollsPlugin, options.polls ?? {});
+  // Topics of the wall, the notifications and the admin dashboard (their messages come with those capabilities).
+  for (const topic of [feedTopic, postTopic, userTopic, adminTopic]) app.live.registerTopic(topic);
 
   // Domains
   await app.register(healthRoutes);
@@ -143,7 +156,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(factorRoutes);
   await app.register(devLoginRoutes);
   await app.register(adminRoutes, { prefix: '/api/admin' });
-  await app.register(realtimeRoutes);
+  await app.register(liveRoutes);
   if (options.extraRoutes) await app.register(options.extraRoutes);
 
   await app.ready();

@@ -1,9 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IsoDate, Uuid } from './common.ts';
 
-export const POLL_STATUSES = ['draft', 'active', 'closed'] as const;
-export const PollStatus = Type.Union(POLL_STATUSES.map((s) => Type.Literal(s)));
-export type PollStatus = (typeof POLL_STATUSES)[number];
+import { PollStatus } from './pollStatus.ts';
+
+export { POLL_STATUSES, PollStatus } from './pollStatus.ts';
 
 export const Contestant = Type.Object({
   id: Uuid,

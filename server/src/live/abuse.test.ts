@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LiveErrorMessage, ResultsSnapshot } from '@tribuna/contracts/live';
-import { LIVE_CLOSE_CODES, LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET, liveKeys } from '@tribuna/contracts/live';
+import { LIVE_CLOSE_CODES, LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET, liveKeys, pollTopic } from '@tribuna/contracts/live';
 import type { Database } from '@tribuna/drizzle/client';
 import { testConfig } from '../../../test/support/env.ts';
 import { buildPoll, buildUser } from '../../../test/support/factories.ts';
@@ -12,7 +12,8 @@ import { MAX_CLIENT_FRAME_BYTES } from '../plugins/websocket.ts';
 import { useListeningTestApp } from '../testing/harness.ts';
 import { connectWs, openWs, type WsClose, type WsTestClient } from '../testing/wsClient.ts';
 import { LiveHub, type HubSocket } from './hub.ts';
-import { batch, insertVote } from './testing.ts';
+import { batch, insertVote } from '../polls/live/testing.ts';
+import { testPollTopic } from './testing.ts';
 
 const PER_ADDRESS = 3;
 const PER_INSTANCE = 8;
@@ -105,16 +106,16 @@ describe('websocket abuse', () => {
       const fan = newFan();
       const unknown = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
       const guesser = await open(fan);
-      guesser.send({ type: 'subscribe', pollId: unknown(0) });
-      await guesser.waitFor((m) => m.type === 'error' && m.code === 'poll-not-found');
+      guesser.send({ type: 'subscribe', topic: `poll:${unknown(0)}` });
+      await guesser.waitFor((m) => m.type === 'error' && m.code === 'not-found');
       // Lookups of unknown polls are answered later (or never, once the socket is closed).
-      for (let i = 0; i < 200; i++) guesser.send({ type: 'subscribe', pollId: i % 2 === 0 ? `not-a-poll-${i}` : unknown(i) });
+      for (let i = 0; i < 200; i++) guesser.send({ type: 'subscribe', topic: i % 2 === 0 ? `poll:not-a-poll-${i}` : `poll:${unknown(i)}` });
 
       const polls = await Promise.all(Array.from({ length: LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET + 1 }, () => buildPoll(db)));
       const hoarder = await open(fan);
-      for (const { poll } of polls.slice(0, LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET)) hoarder.send({ type: 'subscribe', pollId: poll.id });
+      for (const { poll } of polls.slice(0, LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET)) hoarder.send({ type: 'subscribe', topic: `poll:${poll.id}` });
       await vi.waitFor(() => expect(app.live.stats().subscriptions).toBe(LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET));
-      for (let i = 0; i < 200; i++) hoarder.send({ type: 'subscribe', pollId: polls.at(-1)!.poll.id });
+      for (let i = 0; i < 200; i++) hoarder.send({ type: 'subscribe', topic: `poll:${polls.at(-1)!.poll.id}` });
 
       for (const client of [guesser, hoarder]) {
         expect((await client.closed).code).toBe(LIVE_CLOSE_CODES.policyViolation);
@@ -125,9 +126,9 @@ describe('websocket abuse', () => {
       }
       const codes = (client: WsTestClient) => new Set((after(client, 'error') as LiveErrorMessage[]).map((e) => e.code));
       expect(codes(guesser)).toContain('invalid-message');
-      expect(codes(guesser)).toContain('poll-not-found');
+      expect(codes(guesser)).toContain('not-found');
       expect(codes(hoarder)).toEqual(new Set(['too-many-subscriptions', 'rate-limited']));
-      await vi.waitFor(() => expect(app.live.stats()).toMatchObject({ connections: 0, subscriptions: 0, polls: 0 }));
+      await vi.waitFor(() => expect(app.live.stats()).toMatchObject({ connections: 0, subscriptions: 0, topics: 0 }));
       // Unknown polls got no live totals.
       expect(await redis.exists(liveKeys.totals(testConfig().redisPrefix, unknown(1)))).toBe(0);
     });
@@ -148,11 +149,11 @@ describe('websocket abuse', () => {
       const polls = await Promise.all(Array.from({ length: 3 }, () => buildPoll(db)));
       const refusedBefore = app.live.stats().framesRefused;
       const client = await open(newFan());
-      for (const { poll } of polls) client.send({ type: 'subscribe', pollId: poll.id });
+      for (const { poll } of polls) client.send({ type: 'subscribe', topic: `poll:${poll.id}` });
       for (const { poll } of polls) await client.waitFor((m) => m.type === 'results' && m.pollId === poll.id);
       for (let round = 0; round < 3; round++) {
-        client.send({ type: 'unsubscribe', pollId: polls[round]!.poll.id });
-        client.send({ type: 'subscribe', pollId: polls[round]!.poll.id });
+        client.send({ type: 'unsubscribe', topic: `poll:${polls[round]!.poll.id}` });
+        client.send({ type: 'subscribe', topic: `poll:${polls[round]!.poll.id}` });
         client.send({ type: 'ping' });
         client.socket.ping();
       }
@@ -167,9 +168,9 @@ describe('websocket abuse', () => {
       const { poll, options } = await buildPoll(db, { options: 2 });
       const visitor = await open(newFan());
       expect(visitor.messages[0]).toMatchObject({ type: 'hello', userId: null });
-      visitor.send({ type: 'subscribe', pollId: poll.id });
+      visitor.send({ type: 'subscribe', topic: `poll:${poll.id}` });
       await visitor.waitFor((m) => m.type === 'results' && m.pollId === poll.id);
-      await app.live.recordVotes(batch(poll.id, [await insertVote(db, poll.id, options[0]!.id, await buildUser(db))]));
+      await app.pollsLive.store.recordVotes(batch(poll.id, [await insertVote(db, poll.id, options[0]!.id, await buildUser(db))]));
       const snapshot = await visitor.waitFor<ResultsSnapshot>((m) => m.type === 'results' && m.totalVotes === 1);
       expect(snapshot.options[0]).toMatchObject({ optionId: options[0]!.id, totalVotes: 1 });
     });
@@ -183,7 +184,7 @@ describe('websocket abuse', () => {
       const slow = await open(newFan());
       const fast = await open(newFan());
       for (const client of [slow, fast]) {
-        client.send({ type: 'subscribe', pollId: poll.id });
+        client.send({ type: 'subscribe', topic: `poll:${poll.id}` });
         await client.waitFor((m) => m.type === 'results');
       }
       const settings = app.live.hub.settings;
@@ -199,7 +200,7 @@ describe('websocket abuse', () => {
       try {
         for (let i = 0; i < 100 && app.live.stats().overflowClosed === overflowBefore; i++) {
           const changes = await Promise.all(users.map((user, k) => insertVote(db, poll.id, options[k % 2]!.id, user)));
-          await app.live.recordVotes(batch(poll.id, changes.map((change) => ({ ...change, displayName: bigName }))));
+          await app.pollsLive.store.recordVotes(batch(poll.id, changes.map((change) => ({ ...change, displayName: bigName }))));
           await sleep(30);
         }
       } finally {
@@ -211,7 +212,7 @@ describe('websocket abuse', () => {
       await vi.waitFor(() => expect(app.live.stats()).toMatchObject({ connections: 1, subscriptions: 1, owing: 0, sockets: 1 }));
       await vi.waitFor(() => expect(app.websocketServer.clients.size).toBe(1));
       // The reading viewer is unaffected and ends with the final totals.
-      const finalSeq = (await app.live.readSnapshot(poll.id)).seq;
+      const finalSeq = (await app.pollsLive.store.readSnapshot(poll.id)).seq;
       await fast.waitFor((m) => m.type === 'results' && m.seq === finalSeq, { timeoutMs: 15_000 });
       expect(fast.socket.readyState).toBe(fast.socket.OPEN);
       slow.tcp().resume();
@@ -310,20 +311,19 @@ describe('frame budget over a long session (virtual clock)', () => {
 
   it('a viewer that pings every 25 s and browses a few polls for hours never meets the limit', async () => {
     vi.useFakeTimers();
-    const hub = new LiveHub({
-      readSnapshot: async (pollId) => ({ type: 'results', pollId, seq: 1, totalVotes: 0, totalPoints: 0, totalVoters: 0, options: [], committedAt: 0 }),
-      checkAccess: async () => ({ visible: true, showResults: true }),
-      invalidateAccess: () => undefined,
-      log: silent,
-    });
+    const hub = new LiveHub({ log: silent });
+    hub.registerTopic(
+      testPollTopic(async (pollId) => ({ type: 'results', topic: pollTopic(pollId), pollId, seq: 1, totalVotes: 0, totalPoints: 0, totalVoters: 0, options: [], committedAt: 0 })),
+    );
     try {
       const socket = new ClientSocket();
       const viewer = hub.attach(socket, null);
       const polls = Array.from({ length: 4 }, (_, i) => `6f1c2a4e-9b7d-4c1e-8a3f-2d5e6f7a8b${String(i).padStart(2, '0')}`);
       const frame = async (pollId?: string, kind: 'subscribe' | 'unsubscribe' | 'ping' = 'ping') => {
-        expect(hub.admit(viewer, kind === 'subscribe' ? pollId : undefined)).toBe(true);
-        if (kind === 'subscribe') await hub.subscribe(viewer, pollId);
-        if (kind === 'unsubscribe') hub.unsubscribe(viewer, pollId);
+        const topic = pollId === undefined ? undefined : pollTopic(pollId);
+        expect(hub.admit(viewer, kind === 'subscribe' ? topic : undefined)).toBe(true);
+        if (kind === 'subscribe') await hub.subscribe(viewer, topic!);
+        if (kind === 'unsubscribe') hub.unsubscribe(viewer, topic!);
       };
       for (const pollId of polls.slice(0, 3)) await frame(pollId, 'subscribe');
       // Three hours: a ping every 25 s (the server's keep-alive pings are answered on their own),

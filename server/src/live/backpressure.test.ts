@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { LiveEvent, ResultsSnapshot, VoterChange } from '@tribuna/contracts/live';
+import { pollTopic, type ResultsSnapshot, type VoterChange } from '@tribuna/contracts/live';
 import type { Database } from '@tribuna/drizzle/client';
 import { testDatabase } from '../../../test/support/db.ts';
 import { testConfig } from '../../../test/support/env.ts';
@@ -9,7 +9,8 @@ import { buildPoll, buildUser } from '../../../test/support/factories.ts';
 import { buildApp, type App } from '../app.ts';
 import { openWs } from '../testing/wsClient.ts';
 import { LiveHub, type HubSocket } from './hub.ts';
-import { batch, insertVote } from './testing.ts';
+import { batch, insertVote } from '../polls/live/testing.ts';
+import { testPollTopic } from './testing.ts';
 
 const POLL = '6f1c2a4e-9b7d-4c1e-8a3f-2d5e6f7a8b9c';
 const OPTION = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
@@ -47,24 +48,17 @@ class FakeSocket implements HubSocket {
 /** A hub over an in-memory "Redis": `vote()` bumps the totals and emits the event. */
 function hubWithFakeTotals(settings: Partial<LiveHub['settings']> = {}, clock?: () => number) {
   const state = { seq: 1, votes: 0, reads: 0 };
-  const hub = new LiveHub(
-    {
-      readSnapshot: async (pollId) => {
-        state.reads++;
-        return { type: 'results', pollId, seq: state.seq, totalVotes: state.votes, totalPoints: state.votes, totalVoters: state.votes, options: [], committedAt: 0 };
-      },
-      checkAccess: async () => ({ visible: true, showResults: true }),
-      invalidateAccess: () => undefined,
-      log: silent,
-      clock,
-    },
-    { snapshotsPerSecond: 50, minSnapshotGapMs: 5, owedRetryMs: 10, ...settings },
+  const hub = new LiveHub({ log: silent, clock }, { snapshotsPerSecond: 50, minSnapshotGapMs: 5, owedRetryMs: 10, ...settings });
+  hub.registerTopic(
+    testPollTopic(async (pollId) => {
+      state.reads++;
+      return { type: 'results', topic: pollTopic(pollId), pollId, seq: state.seq, totalVotes: state.votes, totalPoints: state.votes, totalVoters: state.votes, options: [], committedAt: 0 };
+    }),
   );
   const vote = (added: VoterChange[] = []) => {
     state.seq++;
     state.votes++;
-    const event: LiveEvent = { kind: 'votes', pollId: POLL, seq: state.seq, committedAt: Date.now(), added, removed: [] };
-    hub.handleEvent(event);
+    hub.changed(pollTopic(POLL), { added, removed: [], seq: state.seq });
   };
   return { hub, state, vote };
 }
@@ -85,7 +79,7 @@ async function hubWithCostlySends(settings: Partial<LiveHub['settings']>, costMs
     };
     return socket;
   });
-  for (const socket of sockets) await fake.hub.subscribe(fake.hub.attach(socket, null), POLL);
+  for (const socket of sockets) await fake.hub.subscribe(fake.hub.attach(socket, null), pollTopic(POLL));
   await vi.waitFor(() => expect(sockets.every((s) => s.snapshots().length === 1)).toBe(true));
   return { ...fake, sockets };
 }
@@ -111,7 +105,7 @@ describe('live hub backpressure (fake sockets)', () => {
     hub = fake.hub;
     const fast = new FakeSocket();
     const slow = new FakeSocket();
-    for (const socket of [fast, slow]) await hub.subscribe(hub.attach(socket, null), POLL);
+    for (const socket of [fast, slow]) await hub.subscribe(hub.attach(socket, null), pollTopic(POLL));
     await vi.waitFor(() => expect(slow.snapshots()).toHaveLength(1));
 
     // Backed up, though not past maxBufferedBytes (which would get it terminated).
@@ -139,7 +133,7 @@ describe('live hub backpressure (fake sockets)', () => {
     const fake = hubWithFakeTotals({ snapshotsPerSecond: 10 });
     hub = fake.hub;
     const sockets = Array.from({ length: 50 }, () => new FakeSocket());
-    for (const socket of sockets) await hub.subscribe(hub.attach(socket, null), POLL);
+    for (const socket of sockets) await hub.subscribe(hub.attach(socket, null), pollTopic(POLL));
     await vi.waitFor(() => expect(sockets.every((s) => s.snapshots().length === 1)).toBe(true));
     await sleep(120);
     const reads = fake.state.reads;
@@ -159,7 +153,7 @@ describe('live hub backpressure (fake sockets)', () => {
     const fake = hubWithFakeTotals({ snapshotsPerSecond: 10, snapshotBurst: 3 });
     hub = fake.hub;
     const socket = new FakeSocket();
-    await hub.subscribe(hub.attach(socket, null), POLL);
+    await hub.subscribe(hub.attach(socket, null), pollTopic(POLL));
     await vi.waitFor(() => expect(socket.snapshots()).toHaveLength(1));
     await sleep(400); // the budget refills
 
@@ -231,9 +225,9 @@ describe('live hub backpressure (fake sockets)', () => {
     const fake = hubWithFakeTotals({ keepAliveMs: 20 });
     hub = fake.hub;
     const socket = new FakeSocket();
-    await hub.subscribe(hub.attach(socket, null), POLL);
+    await hub.subscribe(hub.attach(socket, null), pollTopic(POLL));
     await vi.waitFor(() => expect(socket.terminated).toBe(true));
-    expect(hub.stats()).toMatchObject({ connections: 0, subscriptions: 0, polls: 0 });
+    expect(hub.stats()).toMatchObject({ connections: 0, subscriptions: 0, topics: 0 });
   });
 });
 
@@ -259,7 +253,7 @@ describe('a slow viewer on a real socket', () => {
     const slow = await openWs(url);
     const fast = await openWs(url);
     for (const client of [slow, fast]) {
-      client.send({ type: 'subscribe', pollId: poll.id });
+      client.send({ type: 'subscribe', topic: `poll:${poll.id}` });
       await client.waitFor((m) => m.type === 'results');
     }
 
@@ -270,10 +264,10 @@ describe('a slow viewer on a real socket', () => {
     const bigName = 'x'.repeat(200_000);
     for (let i = 0; i < 60; i++) {
       const change = await insertVote(db, poll.id, options[i % 2]!.id, users[i % 5]!);
-      await app.live.recordVotes(batch(poll.id, [{ ...change, displayName: bigName }]));
+      await app.pollsLive.store.recordVotes(batch(poll.id, [{ ...change, displayName: bigName }]));
       if (i % 10 === 9) await sleep(120);
     }
-    const finalSeq = (await app.live.readSnapshot(poll.id)).seq;
+    const finalSeq = (await app.pollsLive.store.readSnapshot(poll.id)).seq;
     await fast.waitFor((m) => m.type === 'results' && m.seq === finalSeq, { timeoutMs: 10_000 });
     // The hub noticed the backlog: it skipped snapshots for this socket, which now owes the newest.
     await vi.waitFor(() => expect(app.live.stats()).toMatchObject({ owing: 1, snapshotsDeferred: expect.any(Number) }), { timeout: 5000 });

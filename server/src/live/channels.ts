@@ -1,4 +1,4 @@
-import type { VoterChange } from '@tribuna/contracts/live';
+import type { TopicHandler } from './topics.ts';
 
 /** The part of a `ws` server socket the hub uses (a test may pass a fake). */
 export interface HubSocket {
@@ -16,15 +16,22 @@ export const OPEN = 1;
 /** One options object for every send: the payloads are JSON text. */
 export const SEND_TEXT = { binary: false } as const;
 
+/** Who a socket was opened as (the session of its upgrade request); fixed for the socket's life. */
+export interface LiveUser {
+  id: string;
+  role: string;
+}
+
 /** One socket. Its user is fixed for the socket's life (null: a visitor). */
 export class Viewer {
   alive = true;
   closed = false;
-  readonly channels = new Map<string, PollChannel>();
-  /** Polls whose subscribe is waiting for the access check. */
+  /** Subscribed topics by their canonical name. */
+  readonly channels = new Map<string, TopicChannel>();
+  /** Topics whose subscribe is waiting for the handler's access check. */
   readonly pending = new Set<string>();
   /** Channels whose newest snapshot this slow socket skipped. */
-  owed: Set<PollChannel> | null = null;
+  owed: Set<TopicChannel> | null = null;
   /** Frame budget (token bucket, see LiveHub.admit); below zero it is a debt the refill repays first. */
   tokens: number;
   tokensAt = Date.now();
@@ -33,15 +40,22 @@ export class Viewer {
 
   constructor(
     readonly socket: HubSocket,
-    readonly userId: string | null,
+    readonly user: LiveUser | null,
     burst: number,
   ) {
     this.tokens = burst;
   }
+
+  get userId(): string | null {
+    return this.user?.id ?? null;
+  }
 }
 
-/** The local viewers of one poll and its coalescing state. */
-export class PollChannel {
+/**
+ * The local viewers of one topic and, for a topic with snapshots, its coalescing state: the newest
+ * snapshot (read from the topic's handler at most at the paced rate) and the pending changes list.
+ */
+export class TopicChannel {
   readonly viewers = new Set<Viewer>();
   /** Viewers that have not received any snapshot of this poll yet. */
   readonly awaitingFirst = new Set<Viewer>();
@@ -65,13 +79,19 @@ export class PollChannel {
   payload: Buffer | null = null;
   frame: Buffer | null = null;
   seq = -1;
-  added: VoterChange[] = [];
-  removed: { optionId: string; userId: string }[] = [];
+  /** Pending changes (a poll's voters), sent together at most every votersEveryMs. */
+  added: unknown[] = [];
+  removed: unknown[] = [];
   votersSeq = 0;
 
   constructor(
-    readonly pollId: string,
-    public showResults: boolean,
+    /** The canonical topic (`poll:{id}`, `feed`, …). */
+    readonly topic: string,
+    /** Its key (`{id}` of `poll:{id}`), null for a family-wide topic. */
+    readonly key: string | null,
+    readonly handler: TopicHandler,
+    /** Whether snapshots are sent (a poll whose results are hidden only gets its status changes). */
+    public snapshots: boolean,
     burst: number,
   ) {
     this.tokens = burst;

@@ -1,4 +1,4 @@
-import { OPEN, SEND_TEXT, type PollChannel, type Viewer } from './channels.ts';
+import { OPEN, SEND_TEXT, type TopicChannel, type Viewer } from './channels.ts';
 import { sendFramed } from './frames.ts';
 
 export interface DeliveryCounters {
@@ -46,7 +46,7 @@ export class Delivery {
   }
 
   /** The channel's newest snapshot, or, on a slow socket, a note that it is owed. */
-  snapshot(viewer: Viewer, channel: PollChannel): void {
+  snapshot(viewer: Viewer, channel: TopicChannel): void {
     const socket = viewer.socket;
     if (socket.readyState !== OPEN || !channel.payload || !channel.frame) return;
     if (socket.bufferedAmount > this.settings.highWaterBytes) {

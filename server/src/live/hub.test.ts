@@ -13,7 +13,7 @@ import { buildPoll, buildUser } from '../../../test/support/factories.ts';
 import { buildApp, type App } from '../app.ts';
 import { asUser, signIn } from '../testing/sessions.ts';
 import { openWs, type WsTestClient } from '../testing/wsClient.ts';
-import { batch, insertVote } from './testing.ts';
+import { batch, insertVote } from '../polls/live/testing.ts';
 
 const config = testConfig();
 const prefix = config.redisPrefix;
@@ -56,15 +56,15 @@ describe('live fan-out across server instances', () => {
     const { poll, options } = await buildPoll(db, { options: 2 });
     const ana = await buildUser(db);
     const viewer = await connect(b);
-    viewer.send({ type: 'subscribe', pollId: poll.id });
+    viewer.send({ type: 'subscribe', topic: `poll:${poll.id}` });
     const initial = await viewer.waitFor<ResultsSnapshot>(isResults(poll.id));
     expect(initial).toMatchObject({ totalVotes: 0, totalVoters: 0 });
     expect(initial.options.map((o) => o.optionId)).toEqual(options.map((o) => o.id));
-    expect(b.live.stats()).toMatchObject({ connections: 1, subscriptions: 1, polls: 1 });
+    expect(b.live.stats()).toMatchObject({ connections: 1, subscriptions: 1, topics: 1 });
 
     const change = await insertVote(db, poll.id, options[1]!.id, ana);
     const committedAt = Date.now();
-    await a.live.recordVotes({ ...batch(poll.id, [change]), committedAt });
+    await a.pollsLive.store.recordVotes({ ...batch(poll.id, [change]), committedAt });
 
     const snapshot = await viewer.waitFor<ResultsSnapshot>((m) => isResults(poll.id)(m) && (m as ResultsSnapshot).totalVotes === 1);
     expect(snapshot.seq).toBeGreaterThan(initial.seq);
@@ -90,7 +90,7 @@ describe('live fan-out across server instances', () => {
     expect(await publisher.exists(liveKeys.totals(prefix, poll.id))).toBe(0);
 
     const viewer = await connect(a);
-    viewer.send({ type: 'subscribe', pollId: poll.id });
+    viewer.send({ type: 'subscribe', topic: `poll:${poll.id}` });
     const snapshot = await viewer.waitFor<ResultsSnapshot>(isResults(poll.id));
     expect(snapshot).toMatchObject({ totalVotes: 3, totalPoints: 7, totalVoters: 2 });
     expect(snapshot.options).toEqual([
@@ -105,7 +105,7 @@ describe('live fan-out across server instances', () => {
     const { poll, options } = await buildPoll(db, { options: 2 });
     const ana = await buildUser(db);
     const viewer = await connect(b);
-    viewer.send({ type: 'subscribe', pollId: poll.id });
+    viewer.send({ type: 'subscribe', topic: `poll:${poll.id}` });
     const initial = await viewer.waitFor<ResultsSnapshot>(isResults(poll.id));
 
     const res = await a.inject({
@@ -128,14 +128,14 @@ describe('live fan-out across server instances', () => {
     const { poll, options } = await buildPoll(db, { options: 3 });
     const users = await Promise.all(Array.from({ length: 20 }, () => buildUser(db)));
     const viewers = [await connect(b), await connect(a)];
-    for (const viewer of viewers) viewer.send({ type: 'subscribe', pollId: poll.id });
+    for (const viewer of viewers) viewer.send({ type: 'subscribe', topic: `poll:${poll.id}` });
     const initial = await Promise.all(viewers.map((v) => v.waitFor<ResultsSnapshot>(isResults(poll.id))));
     const firstIndex = viewers.map((v) => v.messages.indexOf(initial[viewers.indexOf(v)]!));
     const snapshotsBefore = b.live.stats().snapshots;
 
     const changes: VoterChange[] = [];
     for (let i = 0; i < 200; i++) changes.push(await insertVote(db, poll.id, options[i % 3]!.id, users[i % 20]!));
-    await Promise.all(changes.map((change) => a.live.recordVotes(batch(poll.id, [change]))));
+    await Promise.all(changes.map((change) => a.pollsLive.store.recordVotes(batch(poll.id, [change]))));
     const finalSeq = Number(await publisher.hget(liveKeys.totals(prefix, poll.id), 'seq'));
 
     for (const [i, viewer] of viewers.entries()) {
@@ -165,16 +165,17 @@ describe('live fan-out across server instances', () => {
     const { poll: other } = await buildPoll(db);
     const watcher = await connect(b);
     const bystander = await connect(a);
-    watcher.send({ type: 'subscribe', pollId: poll.id });
-    bystander.send({ type: 'subscribe', pollId: other.id });
+    watcher.send({ type: 'subscribe', topic: `poll:${poll.id}` });
+    bystander.send({ type: 'subscribe', topic: `poll:${other.id}` });
     await watcher.waitFor(isResults(poll.id));
     await bystander.waitFor(isResults(other.id));
 
-    await publish({ kind: 'poll-status', pollId: poll.id, status: 'closed', isFeatured: true });
+    // Published on A, heard on B through the event bus.
+    await a.events.publish('poll.changed', { pollId: poll.id, status: 'closed', isFeatured: true });
     const status = await watcher.waitFor<PollStatusMessage>((m) => m.type === 'poll-status');
-    expect(status).toEqual({ type: 'poll-status', pollId: poll.id, status: 'closed', isFeatured: true });
+    expect(status).toEqual({ type: 'poll-status', topic: `poll:${poll.id}`, pollId: poll.id, status: 'closed', isFeatured: true });
 
-    await a.live.publishPollStatus(poll.id, 'active', false);
+    await b.events.publish('poll.changed', { pollId: poll.id, status: 'active', isFeatured: false });
     await watcher.waitFor((m) => m.type === 'poll-status' && m.status === 'active');
 
     await publish({ kind: 'points-reset', day: '2025-06-01' });
@@ -188,14 +189,14 @@ describe('live fan-out across server instances', () => {
     const db = database.db;
     const { poll: draft } = await buildPoll(db, { status: 'draft' });
     const client = await connect(b);
-    client.send({ type: 'subscribe', pollId: 'not-a-uuid' });
-    expect(await client.waitFor((m) => m.type === 'error')).toEqual({ type: 'error', code: 'invalid-message' });
-    client.send({ type: 'subscribe', pollId: '00000000-0000-4000-8000-000000000000' });
-    expect(await client.waitFor((m) => m.type === 'error' && m.code === 'poll-not-found')).toMatchObject({
-      pollId: '00000000-0000-4000-8000-000000000000',
+    client.send({ type: 'subscribe', topic: `poll:${'not-a-uuid'}` });
+    expect(await client.waitFor((m) => m.type === 'error')).toEqual({ type: 'error', code: 'invalid-message', topic: 'poll:not-a-uuid' });
+    client.send({ type: 'subscribe', topic: `poll:${'00000000-0000-4000-8000-000000000000'}` });
+    expect(await client.waitFor((m) => m.type === 'error' && m.code === 'not-found')).toMatchObject({
+      topic: 'poll:00000000-0000-4000-8000-000000000000',
     });
-    client.send({ type: 'subscribe', pollId: draft.id });
-    await client.waitFor((m) => m.type === 'error' && m.pollId === draft.id);
+    client.send({ type: 'subscribe', topic: `poll:${draft.id}` });
+    await client.waitFor((m) => m.type === 'error' && m.code === 'not-found' && m.topic === `poll:${draft.id}`);
     client.send({ type: 'subscribe' });
     client.send({ type: 'who-knows' });
     client.send('[1,2');
@@ -204,10 +205,10 @@ describe('live fan-out across server instances', () => {
     await client.waitFor((m) => m.type === 'pong');
 
     const polls = await Promise.all(Array.from({ length: LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET + 1 }, () => buildPoll(db)));
-    for (const { poll } of polls) client.send({ type: 'subscribe', pollId: poll.id });
+    for (const { poll } of polls) client.send({ type: 'subscribe', topic: `poll:${poll.id}` });
     const tooMany = await client.waitFor<LiveErrorMessage>((m) => m.type === 'error' && m.code === 'too-many-subscriptions');
-    expect(polls.map((p) => p.poll.id)).toContain(tooMany.pollId);
-    for (const { poll } of polls) if (poll.id !== tooMany.pollId) await client.waitFor(isResults(poll.id));
+    expect(polls.map((p) => `poll:${p.poll.id}`)).toContain(tooMany.topic);
+    for (const { poll } of polls) if (`poll:${poll.id}` !== tooMany.topic) await client.waitFor(isResults(poll.id));
     expect(client.socket.readyState).toBe(client.socket.OPEN);
   });
 
@@ -216,13 +217,13 @@ describe('live fan-out across server instances', () => {
     const { poll, options } = await buildPoll(db);
     const ana = await buildUser(db);
     const client = await connect(b);
-    client.send({ type: 'subscribe', pollId: poll.id });
+    client.send({ type: 'subscribe', topic: `poll:${poll.id}` });
     await client.waitFor(isResults(poll.id));
-    client.send({ type: 'unsubscribe', pollId: poll.id });
+    client.send({ type: 'unsubscribe', topic: `poll:${poll.id}` });
     client.send({ type: 'ping' });
     await client.waitFor((m) => m.type === 'pong');
     const count = client.messages.length;
-    await a.live.recordVotes(batch(poll.id, [await insertVote(db, poll.id, options[0]!.id, ana)]));
+    await a.pollsLive.store.recordVotes(batch(poll.id, [await insertVote(db, poll.id, options[0]!.id, ana)]));
     await new Promise((r) => setTimeout(r, 300));
     expect(client.messages.slice(count).filter((m) => m.type === 'results' || m.type === 'voters')).toEqual([]);
 
@@ -238,10 +239,10 @@ describe('live fan-out across server instances', () => {
     const ana = await buildUser(db);
     const client = await connect(b);
     const subscribed = b.live.stats().subscriptions;
-    client.send({ type: 'subscribe', pollId: poll.id });
+    client.send({ type: 'subscribe', topic: `poll:${poll.id}` });
     await vi.waitFor(() => expect(b.live.stats().subscriptions).toBe(subscribed + 1));
-    await a.live.recordVotes(batch(poll.id, [await insertVote(db, poll.id, options[0]!.id, ana)]));
-    await a.live.publishPollStatus(poll.id, 'closed', false);
+    await a.pollsLive.store.recordVotes(batch(poll.id, [await insertVote(db, poll.id, options[0]!.id, ana)]));
+    await a.events.publish('poll.changed', { pollId: poll.id, status: 'closed', isFeatured: false });
     await client.waitFor((m) => m.type === 'poll-status');
     expect(client.messages.filter((m) => m.type === 'results' || m.type === 'voters')).toEqual([]);
   });

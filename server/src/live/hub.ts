@@ -1,20 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type {
-  LiveErrorCode,
-  LiveErrorMessage,
-  LiveEvent,
-  PointsResetMessage,
-  PollStatusMessage,
-  ResultsSnapshot,
-  VoterChange,
-  VotersMessage,
-} from '@tribuna/contracts/live';
-import { LIVE_CLOSE_CODES, LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET } from '@tribuna/contracts/live';
-import type { ServerMessage } from '@tribuna/contracts/live';
-import type { PollAccess } from './access.ts';
-import { PollChannel, Viewer, type HubSocket } from './channels.ts';
+import type { LiveErrorCode, LiveErrorMessage, ServerMessage } from '@tribuna/contracts/live';
+import { LIVE_CLOSE_CODES, LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET, parseTopic } from '@tribuna/contracts/live';
+import { TopicChannel, Viewer, type HubSocket, type LiveUser } from './channels.ts';
 import { Delivery } from './delivery.ts';
 import { textFrame } from './frames.ts';
+import { TopicRegistry, type TopicHandler } from './topics.ts';
 
 export type { HubSocket } from './channels.ts';
 
@@ -84,10 +74,6 @@ export const DEFAULT_HUB_SETTINGS: HubSettings = {
 };
 
 export interface HubDependencies {
-  /** The current snapshot of a poll (rebuilt first if missing). */
-  readSnapshot(pollId: string): Promise<ResultsSnapshot>;
-  checkAccess(pollId: string): Promise<PollAccess>;
-  invalidateAccess(pollId: string): void;
   log: FastifyBaseLogger;
   /** Milliseconds clock timing the fan-outs (performance.now; a test may pass its own). */
   clock?: () => number;
@@ -96,10 +82,10 @@ export interface HubDependencies {
 export interface HubStats {
   /** Open sockets on this instance. */
   connections: number;
-  /** Socket × poll subscriptions on this instance. */
+  /** Socket × topic subscriptions on this instance. */
   subscriptions: number;
-  /** Polls with at least one local viewer. */
-  polls: number;
+  /** Topics with at least one local viewer. */
+  topics: number;
   /** Sockets owing a snapshot they skipped while slow. */
   owing: number;
   /** Snapshots built (one Redis read, one serialization each). */
@@ -116,29 +102,27 @@ export interface HubStats {
   framesRefused: number;
   /** Sockets closed for sending past their frame budget. */
   rateLimitClosed: number;
-  /** LiveEvents received from Redis. */
-  events: number;
   /** Ticks that failed to read the totals (retried). */
   tickErrors: number;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
- * This instance's websocket fan-out. Every instance receives every LiveEvent (one Redis
- * subscription) and keeps, per watched poll, a coalescing timer: on each tick it reads the totals
- * once, serializes one snapshot and hands the same buffer to every local viewer, so the cost per
- * tick is one Redis round trip and one cheap send per viewer, however many votes arrived.
- * Slow sockets skip intermediate snapshots but always end with the newest one.
+ * This instance's websocket fan-out, for every topic. Domains register a TopicHandler per topic
+ * family (who may watch, how to read a snapshot); the hub owns the sockets, their frame budgets,
+ * keepalive and delivery. A topic with snapshots keeps a coalescing timer: when its domain says it
+ * changed (`changed`), the next tick reads the snapshot once, serializes it once and hands the same
+ * buffer to every local viewer, however many changes arrived; slow sockets skip intermediate
+ * snapshots but always end with the newest one. Other messages go out as they come (`publish`).
  */
 export class LiveHub {
   readonly settings: HubSettings;
+  readonly topics = new TopicRegistry();
   private readonly viewers = new Set<Viewer>();
-  private readonly channels = new Map<string, PollChannel>();
+  private readonly channels = new Map<string, TopicChannel>();
   private readonly delivery: Delivery;
   private readonly keepAliveTimer: NodeJS.Timeout;
   private closed = false;
-  private readonly counters = { snapshots: 0, events: 0, tickErrors: 0, framesRefused: 0, rateLimitClosed: 0 };
+  private readonly counters = { snapshots: 0, tickErrors: 0, framesRefused: 0, rateLimitClosed: 0 };
   private readonly clock: () => number;
 
   constructor(
@@ -158,24 +142,30 @@ export class LiveHub {
     return {
       connections: this.viewers.size,
       subscriptions,
-      polls: this.channels.size,
+      topics: this.channels.size,
       owing: this.delivery.owingCount,
       ...this.counters,
       ...this.delivery.counters,
     };
   }
 
-  /** Polls with local viewers whose results are public: those whose totals are worth reconciling. */
-  watchedPolls(): string[] {
-    const ids: string[] = [];
-    for (const channel of this.channels.values()) if (channel.showResults) ids.push(channel.pollId);
-    return ids;
+  registerTopic(handler: TopicHandler): void {
+    this.topics.register(handler);
+  }
+
+  /** Keys of the topics of `family` with local viewers and snapshots on (e.g. the polls worth reconciling). */
+  watched(family: string): string[] {
+    const keys: string[] = [];
+    for (const channel of this.channels.values()) {
+      if (channel.snapshots && channel.handler.family === family && channel.key !== null) keys.push(channel.key);
+    }
+    return keys;
   }
 
   // ─── sockets ────────────────────────────────────────────────────────────────────────────────
 
-  attach(socket: HubSocket, userId: string | null): Viewer {
-    const viewer = new Viewer(socket, userId, this.settings.frameBurst);
+  attach(socket: HubSocket, user: LiveUser | null): Viewer {
+    const viewer = new Viewer(socket, user, this.settings.frameBurst);
     this.viewers.add(viewer);
     socket.on('pong', () => {
       viewer.alive = true;
@@ -203,8 +193,8 @@ export class LiveHub {
     viewer.alive = true;
   }
 
-  sendError(viewer: Viewer, code: LiveErrorCode, pollId?: string): void {
-    const message: LiveErrorMessage = pollId === undefined ? { type: 'error', code } : { type: 'error', code, pollId };
+  sendError(viewer: Viewer, code: LiveErrorCode, topic?: string): void {
+    const message: LiveErrorMessage = topic === undefined ? { type: 'error', code } : { type: 'error', code, topic };
     this.delivery.now(viewer, JSON.stringify(message));
   }
 
@@ -217,10 +207,10 @@ export class LiveHub {
    * Spends one token of the socket's frame budget for a frame it sent; false: drop the frame. Refused
    * frames spend too (the budget goes into debt), so a socket that keeps sending faster than the
    * refill sinks: the first refused frame since the last admitted one is answered 'rate-limited'
-   * (with the poll of a refused subscribe, which the client retries later), and past frameOverdraft
+   * (with the topic of a refused subscribe, which the client retries later), and past frameOverdraft
    * the socket is closed as a policy violation.
    */
-  admit(viewer: Viewer, subscribePollId?: unknown): boolean {
+  admit(viewer: Viewer, subscribeTopic?: string): boolean {
     if (viewer.closed) return false;
     const now = Date.now();
     const { frameBurst, frameRefillPerSecond, frameOverdraft } = this.settings;
@@ -237,78 +227,90 @@ export class LiveHub {
       this.detach(viewer);
     } else if (!viewer.warned) {
       viewer.warned = true;
-      const pollId = typeof subscribePollId === 'string' && UUID.test(subscribePollId) ? subscribePollId.toLowerCase() : undefined;
-      this.sendError(viewer, 'rate-limited', pollId);
+      this.sendError(viewer, 'rate-limited', subscribeTopic === undefined ? undefined : (this.canonical(subscribeTopic)?.topic ?? undefined));
     }
     return false;
   }
 
+  /** The handler, canonical name and key of a topic string; null when malformed or of an unknown family. */
+  private canonical(topic: string): { handler: TopicHandler; topic: string; key: string | null } | null {
+    const parsed = parseTopic(topic);
+    if (!parsed) return null;
+    const handler = this.topics.get(parsed.family);
+    if (!handler) return null;
+    const key = handler.normalizeKey(parsed.key);
+    if (key === undefined) return null;
+    return { handler, topic: key === null ? parsed.family : `${parsed.family}:${key}`, key };
+  }
+
   /**
-   * Starts sending a poll's results to this socket: at once the current snapshot, then every
-   * coalesced change. A poll that is missing or a draft is refused (the socket stays open); a poll
-   * whose results are hidden only gets status changes. The frame was admitted (admit) already.
+   * Starts sending a topic to this socket: at once its current snapshot (topics with snapshots),
+   * then every change. The topic's handler decides whether this socket's user may watch it; a
+   * refusal (`not-found`, `forbidden`) leaves the socket open. The frame was admitted already.
    */
-  async subscribe(viewer: Viewer, pollId: unknown): Promise<void> {
-    if (typeof pollId !== 'string' || !UUID.test(pollId)) return this.sendError(viewer, 'invalid-message');
-    const id = pollId.toLowerCase();
-    if (viewer.closed || viewer.pending.has(id)) return;
-    const existing = viewer.channels.get(id);
+  async subscribe(viewer: Viewer, topic: string): Promise<void> {
+    const target = this.canonical(topic);
+    if (!target) return this.sendError(viewer, 'invalid-message', topic.length <= 100 ? topic : undefined);
+    const name = target.topic;
+    if (viewer.closed || viewer.pending.has(name)) return;
+    const existing = viewer.channels.get(name);
     if (existing) {
       // Subscribing again asks for the current state.
       this.sendCurrent(viewer, existing);
       return;
     }
     if (viewer.channels.size + viewer.pending.size >= this.settings.maxSubscriptionsPerSocket) {
-      return this.sendError(viewer, 'too-many-subscriptions', id);
+      return this.sendError(viewer, 'too-many-subscriptions', name);
     }
 
-    viewer.pending.add(id);
-    let access: PollAccess;
+    viewer.pending.add(name);
+    let decision;
     try {
-      access = await this.deps.checkAccess(id);
+      decision = await target.handler.authorize(target.key, viewer.user);
     } catch (err) {
-      this.deps.log.warn({ err, pollId: id }, 'live subscribe: poll lookup failed');
-      if (viewer.pending.delete(id)) this.sendError(viewer, 'unavailable', id);
+      this.deps.log.warn({ err, topic: name }, 'live subscribe: access check failed');
+      if (viewer.pending.delete(name)) this.sendError(viewer, 'unavailable', name);
       return;
     }
-    // Unsubscribed (or closed) while the lookup ran.
-    if (!viewer.pending.delete(id) || viewer.closed || this.closed) return;
-    if (!access.visible) return this.sendError(viewer, 'poll-not-found', id);
+    // Unsubscribed (or closed) while the check ran.
+    if (!viewer.pending.delete(name) || viewer.closed || this.closed) return;
+    if (!decision.ok) return this.sendError(viewer, decision.code, name);
 
-    let channel = this.channels.get(id);
+    let channel = this.channels.get(name);
     if (!channel) {
-      channel = new PollChannel(id, access.showResults, this.settings.snapshotBurst);
-      this.channels.set(id, channel);
+      const snapshots = decision.snapshots && target.handler.readSnapshot !== undefined;
+      channel = new TopicChannel(name, target.key, target.handler, snapshots, this.settings.snapshotBurst);
+      this.channels.set(name, channel);
     }
     channel.viewers.add(viewer);
-    viewer.channels.set(id, channel);
+    viewer.channels.set(name, channel);
     this.sendCurrent(viewer, channel);
   }
 
-  unsubscribe(viewer: Viewer, pollId: unknown): void {
-    if (typeof pollId !== 'string') return;
-    const id = pollId.toLowerCase();
-    viewer.pending.delete(id);
-    const channel = viewer.channels.get(id);
+  unsubscribe(viewer: Viewer, topic: string): void {
+    const name = this.canonical(topic)?.topic;
+    if (name === undefined) return;
+    viewer.pending.delete(name);
+    const channel = viewer.channels.get(name);
     if (!channel) return;
-    viewer.channels.delete(id);
+    viewer.channels.delete(name);
     this.leave(viewer, channel);
   }
 
-  private leave(viewer: Viewer, channel: PollChannel): void {
+  private leave(viewer: Viewer, channel: TopicChannel): void {
     channel.viewers.delete(viewer);
     channel.awaitingFirst.delete(viewer);
     viewer.owed?.delete(channel);
-    if (channel.viewers.size === 0 && this.channels.get(channel.pollId) === channel) {
-      this.channels.delete(channel.pollId);
+    if (channel.viewers.size === 0 && this.channels.get(channel.topic) === channel) {
+      this.channels.delete(channel.topic);
       if (channel.timer) clearTimeout(channel.timer);
       channel.timer = null;
     }
   }
 
   /** The newest snapshot when it is known to be current, else the next tick's (scheduled now). */
-  private sendCurrent(viewer: Viewer, channel: PollChannel): void {
-    if (!channel.showResults) return;
+  private sendCurrent(viewer: Viewer, channel: TopicChannel): void {
+    if (!channel.snapshots) return;
     if (channel.payload && !channel.dirty && !channel.running) {
       this.delivery.snapshot(viewer, channel);
       return;
@@ -318,85 +320,72 @@ export class LiveHub {
     this.schedule(channel);
   }
 
-  // ─── events from Redis ──────────────────────────────────────────────────────────────────────
+  // ─── changes from the domains ──────────────────────────────────────────────────────────────
 
-  /** A raw message of the live channel. Anything malformed is ignored. */
-  handleRawEvent(raw: string): void {
-    let event: LiveEvent;
-    try {
-      event = JSON.parse(raw) as LiveEvent;
-    } catch {
-      return;
+  /**
+   * A topic's state changed: its snapshot is read again at the next paced tick. `changes` (a poll's
+   * voters) are appended to the pending list, keeping the newest, and go out together at most every
+   * votersEveryMs. Without local viewers this costs nothing.
+   */
+  changed(topic: string, changes?: { added: unknown[]; removed: unknown[]; seq: number }): void {
+    const channel = this.channels.get(topic);
+    if (!channel || !channel.snapshots) return;
+    if (changes) {
+      const { maxVotersPerMessage } = this.settings;
+      if (changes.added.length > 0) {
+        channel.added.push(...changes.added);
+        if (channel.added.length > 2 * maxVotersPerMessage) channel.added.splice(0, channel.added.length - maxVotersPerMessage);
+      }
+      if (changes.removed.length > 0) {
+        channel.removed.push(...changes.removed);
+        if (channel.removed.length > 2 * maxVotersPerMessage) channel.removed.splice(0, channel.removed.length - maxVotersPerMessage);
+      }
+      if (changes.seq > channel.votersSeq) channel.votersSeq = changes.seq;
     }
-    if (event && typeof event === 'object') this.handleEvent(event);
+    channel.dirty = true;
+    this.schedule(channel);
   }
 
-  handleEvent(event: LiveEvent): void {
-    this.counters.events++;
-    switch (event.kind) {
-      case 'votes': {
-        const channel = this.channels.get(event.pollId);
-        if (!channel || !channel.showResults) return;
-        const { maxVotersPerMessage } = this.settings;
-        if (Array.isArray(event.added) && event.added.length > 0) {
-          channel.added.push(...event.added);
-          if (channel.added.length > 2 * maxVotersPerMessage) channel.added.splice(0, channel.added.length - maxVotersPerMessage);
-        }
-        if (Array.isArray(event.removed) && event.removed.length > 0) {
-          channel.removed.push(...event.removed);
-          if (channel.removed.length > 2 * maxVotersPerMessage) channel.removed.splice(0, channel.removed.length - maxVotersPerMessage);
-        }
-        if (typeof event.seq === 'number' && event.seq > channel.votersSeq) channel.votersSeq = event.seq;
-        channel.dirty = true;
-        this.schedule(channel);
-        return;
-      }
-      case 'poll-status': {
-        this.deps.invalidateAccess(event.pollId);
-        const channel = this.channels.get(event.pollId);
-        if (!channel) return;
-        const message: PollStatusMessage = {
-          type: 'poll-status',
-          pollId: event.pollId,
-          status: event.status,
-          isFeatured: event.isFeatured,
-        };
-        const payload = Buffer.from(JSON.stringify(message));
-        for (const viewer of channel.viewers) this.delivery.now(viewer, payload);
-        void this.refreshAccess(channel.pollId);
-        return;
-      }
-      case 'points-reset': {
-        const message: PointsResetMessage = { type: 'points-reset', day: event.day };
-        const payload = Buffer.from(JSON.stringify(message));
-        for (const viewer of this.viewers) this.delivery.now(viewer, payload);
-        return;
-      }
-    }
+  /** A message for every local viewer of `topic` (small and rare: sent whatever a socket's backlog). */
+  publish(topic: string, message: object): void {
+    const channel = this.channels.get(topic);
+    if (!channel) return;
+    const payload = Buffer.from(JSON.stringify(message));
+    for (const viewer of channel.viewers) this.delivery.now(viewer, payload);
   }
 
-  /** Events may have been missed (the subscriber reconnected): every watched poll refreshes. */
+  /** A message for every socket of this instance (e.g. the daily points reset). */
+  broadcast(message: object): void {
+    const payload = Buffer.from(JSON.stringify(message));
+    for (const viewer of this.viewers) this.delivery.now(viewer, payload);
+  }
+
+  /** Changes may have been missed (a subscriber reconnected): every watched topic with snapshots refreshes. */
   resyncAll(): void {
     for (const channel of this.channels.values()) {
-      if (!channel.showResults) continue;
+      if (!channel.snapshots) continue;
       channel.dirty = true;
       this.schedule(channel);
     }
   }
 
-  /** Re-reads whether the poll's results are public (an admin may have changed it). */
-  async refreshAccess(pollId: string): Promise<void> {
-    let access: PollAccess;
+  /**
+   * Asks the topic's handler again whether its snapshots are public (an admin may have hidden a
+   * poll's results): viewers then start or stop receiving them. Subscriptions stay.
+   */
+  async refreshAccess(topic: string): Promise<void> {
+    const channel = this.channels.get(topic);
+    if (!channel || !channel.handler.readSnapshot) return;
+    let decision;
     try {
-      access = await this.deps.checkAccess(pollId);
+      decision = await channel.handler.authorize(channel.key, null);
     } catch {
       return;
     }
-    const channel = this.channels.get(pollId);
-    if (!channel) return;
-    const shown = access.visible && access.showResults;
-    if (shown === channel.showResults) return;
-    channel.showResults = shown;
+    if (this.channels.get(topic) !== channel) return;
+    const shown = decision.ok && decision.snapshots;
+    if (shown === channel.snapshots) return;
+    channel.snapshots = shown;
     if (shown) {
       for (const viewer of channel.viewers) channel.awaitingFirst.add(viewer);
       channel.dirty = true;
@@ -411,14 +400,15 @@ export class LiveHub {
     }
   }
 
-  async refreshAllAccess(): Promise<void> {
-    await Promise.all([...this.channels.keys()].map((id) => this.refreshAccess(id)));
+  /** refreshAccess for every local topic of `family`. */
+  async refreshAllAccess(family: string): Promise<void> {
+    await Promise.all([...this.channels.values()].filter((c) => c.handler.family === family).map((c) => this.refreshAccess(c.topic)));
   }
 
   // ─── ticks ─────────────────────────────────────────────────────────────────────────────────
 
   /** When the totals of a dirty channel may be read next: the snapshot budget, the minimum gap, a retry delay. */
-  private totalsDueAt(channel: PollChannel, now: number): number {
+  private totalsDueAt(channel: TopicChannel, now: number): number {
     const { snapshotsPerSecond, snapshotBurst, minSnapshotGapMs } = this.settings;
     channel.tokens = Math.min(snapshotBurst, channel.tokens + ((now - channel.tokensAt) * snapshotsPerSecond) / 1000);
     channel.tokensAt = now;
@@ -431,7 +421,7 @@ export class LiveHub {
    * Arms the channel's one timer for its next due work: the totals when dirty (within the snapshot
    * budget), else pending voters no sooner than votersEveryMs after the last ones.
    */
-  private schedule(channel: PollChannel): void {
+  private schedule(channel: TopicChannel): void {
     if (channel.running || this.closed) return;
     const votersPending = channel.added.length > 0 || channel.removed.length > 0;
     if (!channel.dirty && !votersPending) return;
@@ -444,13 +434,13 @@ export class LiveHub {
     channel.timer = setTimeout(this.runTick, Math.max(0, dueAt - Date.now()), channel);
   }
 
-  private readonly runTick = (channel: PollChannel): void => {
+  private readonly runTick = (channel: TopicChannel): void => {
     void this.tick(channel);
   };
 
-  private async tick(channel: PollChannel): Promise<void> {
+  private async tick(channel: TopicChannel): Promise<void> {
     channel.timer = null;
-    if (this.closed || this.channels.get(channel.pollId) !== channel) return;
+    if (this.closed || this.channels.get(channel.topic) !== channel) return;
     const now = Date.now();
     const readTotals = channel.dirty && now >= this.totalsDueAt(channel, now);
     const votersPending = channel.added.length > 0 || channel.removed.length > 0;
@@ -475,8 +465,8 @@ export class LiveHub {
     }
     try {
       if (readTotals) {
-        const snapshot = await this.deps.readSnapshot(channel.pollId);
-        if (this.closed || this.channels.get(channel.pollId) !== channel || !channel.showResults) return;
+        const snapshot = await channel.handler.readSnapshot!(channel.key);
+        if (this.closed || this.channels.get(channel.topic) !== channel || !channel.snapshots) return;
         if (snapshot.seq > channel.seq) {
           channel.seq = snapshot.seq;
           channel.payload = Buffer.from(JSON.stringify(snapshot));
@@ -495,7 +485,7 @@ export class LiveHub {
     } catch (err) {
       if (this.closed) return;
       this.counters.tickErrors++;
-      this.deps.log.warn({ err, pollId: channel.pollId }, 'live snapshot failed; retrying');
+      this.deps.log.warn({ err, topic: channel.topic }, 'live snapshot failed; retrying');
       channel.dirty = true;
       channel.retryAt = Date.now() + this.settings.retryMs;
       if (sendVoters) {
@@ -508,24 +498,19 @@ export class LiveHub {
       }
     } finally {
       channel.running = false;
-      if (this.channels.get(channel.pollId) === channel) this.schedule(channel);
+      if (this.channels.get(channel.topic) === channel) this.schedule(channel);
     }
   }
 
-  private broadcastVoters(
-    channel: PollChannel,
-    added: VoterChange[],
-    removed: { optionId: string; userId: string }[],
-    seq: number,
-  ): void {
+  private broadcastVoters(channel: TopicChannel, added: unknown[], removed: unknown[], seq: number): void {
+    if (!channel.handler.changesMessage) return;
     const max = this.settings.maxVotersPerMessage;
-    const message: VotersMessage = {
-      type: 'voters',
-      pollId: channel.pollId,
+    const message = channel.handler.changesMessage(
+      channel.key,
+      added.length > max ? added.slice(-max) : added,
+      removed.length > max ? removed.slice(-max) : removed,
       seq,
-      added: added.length > max ? added.slice(-max) : added,
-      removed: removed.length > max ? removed.slice(-max) : removed,
-    };
+    );
     const payload = Buffer.from(JSON.stringify(message));
     const frame = textFrame(payload);
     const started = this.clock();

@@ -1,37 +1,35 @@
 import fp from 'fastify-plugin';
-import type { ResultsSnapshot } from '@tribuna/contracts/live';
-import { LIVE_CHANNEL } from '@tribuna/contracts/live';
-import { channelName } from '@tribuna/contracts/live';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { LIVE_CHANNEL, LiveEvent, channelName, type LiveEventKind } from '@tribuna/contracts/live';
 import { closeRedisClient, createRedisClient } from '../plugins/redis.ts';
-import { NO_ACCESS, PollAccessCache } from './access.ts';
 import { ConnectionLimits } from './connections.ts';
 import { LiveHub, type HubStats } from './hub.ts';
-import { findPollVisibility } from './repository.ts';
-import { LiveStore, type RebuildOutcome, type ReconcileOutcome } from './store.ts';
-import type { LiveRecorder } from './types.ts';
+import type { TopicHandler } from './topics.ts';
 
 export interface LiveStats extends HubStats {
-  /** Polls whose totals missed a batch while Redis was down, waiting to be dropped and rebuilt. */
-  pendingRepairs: number;
+  /** LiveEvents received from Redis (and accepted by the contract). */
+  events: number;
+  /** LiveEvents dropped: not JSON, not the contract, or no handler for their kind. */
+  eventsDropped: number;
   /** Websocket connections counted against the caps (from upgrade to close, closing ones included). */
   sockets: number;
   /** Websocket connections refused by WS_MAX_CONNECTIONS or WS_MAX_CONNECTIONS_PER_ADDRESS. */
   socketsRefused: number;
 }
 
-export interface Live extends LiveRecorder {
+type LiveEventHandler<K extends LiveEventKind> = (event: Extract<LiveEvent, { kind: K }>) => void;
+
+export interface Live {
   readonly hub: LiveHub;
-  readonly store: LiveStore;
   /** WS_MAX_CONNECTIONS and WS_MAX_CONNECTIONS_PER_ADDRESS, counted by /ws. */
   readonly connections: ConnectionLimits;
+  /** A domain's topic family (see live/topics.ts); every family of the contract must have one before the app is ready. */
+  registerTopic(handler: TopicHandler): void;
+  /** A domain's handler of the LiveEvents of `kind` heard on the live channel (from every instance and the worker). */
+  onEvent<K extends LiveEventKind>(kind: K, handler: LiveEventHandler<K>): void;
+  /** Called after the live channel's subscription came back: events may have been missed meanwhile. */
+  onResubscribed(listener: () => void): void;
   stats(): LiveStats;
-  /** Rebuilds a poll's live totals from PostgreSQL now (a repair; viewers get the result). */
-  rebuild(pollId: string): Promise<RebuildOutcome>;
-  /** The live seq of a poll, null when unknown; never throws (the HTTP results carry it). */
-  currentSeq(pollId: string): Promise<number | null>;
-  readSnapshot(pollId: string): Promise<ResultsSnapshot>;
-  /** One reconcile round of this instance's watched polls now (the timer's, without the per-poll lock). */
-  reconcileNow(): Promise<Map<string, ReconcileOutcome>>;
 }
 
 declare module 'fastify' {
@@ -40,50 +38,68 @@ declare module 'fastify' {
   }
 }
 
-/** Every instance compares the totals of its watched polls with PostgreSQL this often (one instance per poll per round). */
-export const RECONCILE_INTERVAL_MS = 30_000;
+const liveEvent = TypeCompiler.Compile(LiveEvent);
 
 /**
- * Live results: the Redis live totals (LiveStore), this instance's websocket fan-out (LiveHub) fed
- * by one Redis subscription, and a periodic reconcile with PostgreSQL. `app.live` is what the votes
- * domain calls after each commit and what /ws attaches its sockets to.
+ * The live layer: this instance's websocket hub (sockets, budgets, pacing, delivery) and one Redis
+ * subscription to the live channel whose events are checked against the contract and handed to the
+ * domain that registered their kind. Domains register their topics (`app.live.registerTopic`); the
+ * app refuses to become ready while a topic family of the contract has no handler.
  */
 export default fp(
   async (app) => {
-    const { config, redis, log } = app;
-    const prefix = config.redisPrefix;
-    const store = new LiveStore(redis, app.database.db, prefix, log);
+    const { config, log } = app;
+    const hub = new LiveHub({ log });
+    const handlers = new Map<LiveEventKind, LiveEventHandler<LiveEventKind>>();
+    const resubscribed: (() => void)[] = [];
+    const counters = { events: 0, eventsDropped: 0 };
 
-    const access = new PollAccessCache(async (pollId) => {
-      const row = await findPollVisibility(app.database.db, pollId);
-      if (!row || row.status === 'draft') return NO_ACCESS;
-      return { visible: true, showResults: row.showResults };
-    });
-    const hub = new LiveHub({
-      readSnapshot: (pollId) => store.readSnapshot(pollId),
-      checkAccess: (pollId) => access.check(pollId),
-      invalidateAccess: (pollId) => access.invalidate(pollId),
-      log,
-    });
+    const handleRaw = (raw: string) => {
+      let event: unknown;
+      try {
+        event = JSON.parse(raw);
+      } catch {
+        event = null;
+      }
+      if (!liveEvent.Check(event)) {
+        counters.eventsDropped++;
+        log.warn({ event: raw.slice(0, 200) }, 'live: event dropped (not the contract)');
+        return;
+      }
+      const handler = handlers.get(event.kind);
+      if (!handler) {
+        counters.eventsDropped++;
+        return;
+      }
+      counters.events++;
+      try {
+        handler(event);
+      } catch (err) {
+        log.warn({ err, kind: event.kind }, 'live: event handler failed');
+      }
+    };
 
-    // One subscriber connection per instance for every poll: events are filtered locally.
-    const channel = channelName(prefix, LIVE_CHANNEL);
+    // One subscriber connection per instance for every topic: events are routed locally.
+    const channel = channelName(config.redisPrefix, LIVE_CHANNEL);
     const subscriber = createRedisClient(config.redisUrl, 'tribuna-live-subscriber', log, {
       enableOfflineQueue: true,
       autoResubscribe: false,
       commandTimeout: undefined,
     });
     subscriber.on('message', (from: string, message: string) => {
-      if (from === channel) hub.handleRawEvent(message);
+      if (from === channel) handleRaw(message);
     });
     let subscribedOnce = false;
     let resolveFirst: () => void = () => undefined;
     const firstSubscription = new Promise<void>((resolve) => (resolveFirst = resolve));
-    // Subscribed again on every (re)connection; what was published meanwhile is read from the totals.
+    // Subscribed again on every (re)connection; what was published meanwhile is read from the snapshots.
     subscriber.on('ready', () => {
       subscriber.subscribe(channel).then(
         () => {
-          if (subscribedOnce) hub.resyncAll();
+          if (subscribedOnce) {
+            hub.resyncAll();
+            for (const listener of resubscribed) listener();
+          }
           subscribedOnce = true;
           resolveFirst();
         },
@@ -91,65 +107,29 @@ export default fp(
       );
     });
 
-    // Totals that missed batches while Redis was down are dropped as soon as it is back.
-    const onRedisReady = () => void store.repairFailed();
-    redis.on('ready', onRedisReady);
-
-    let reconciling: Promise<Map<string, ReconcileOutcome>> | null = null;
-    const reconcileRound = async (useLock: boolean) => {
-      const outcomes = new Map<string, ReconcileOutcome>();
-      await store.repairFailed();
-      await hub.refreshAllAccess();
-      for (const pollId of hub.watchedPolls()) {
-        try {
-          // One instance per poll per round does the comparison.
-          if (useLock) {
-            const lock = await redis.set(`${prefix}:poll:${pollId}:reconcile-lock`, '1', 'PX', RECONCILE_INTERVAL_MS - 1000, 'NX');
-            if (lock !== 'OK') continue;
-          }
-          outcomes.set(pollId, await store.reconcile(pollId));
-        } catch (err) {
-          log.warn({ err, pollId }, 'live: reconcile failed');
-        }
-      }
-      return outcomes;
-    };
-    const reconcile = (useLock: boolean) => {
-      reconciling ??= reconcileRound(useLock).finally(() => {
-        reconciling = null;
-      });
-      return reconciling;
-    };
-    const reconcileTimer = setInterval(() => {
-      if (redis.status === 'ready') void reconcile(true);
-    }, RECONCILE_INTERVAL_MS);
-    reconcileTimer.unref();
-
     const connections = new ConnectionLimits(config.wsMaxConnections, config.wsMaxConnectionsPerAddress);
     const live: Live = {
       hub,
-      store,
       connections,
-      recordVotes: (committed) => store.recordVotes(committed),
-      publishPollStatus: (pollId, status, isFeatured) => store.publishPollStatus(pollId, status, isFeatured),
-      stats: () => ({ ...hub.stats(), pendingRepairs: store.pendingRepairs, sockets: connections.count(), socketsRefused: connections.refused }),
-      rebuild: (pollId) => store.rebuild(pollId, { force: true }),
-      currentSeq: (pollId) => store.currentSeq(pollId),
-      readSnapshot: (pollId) => store.readSnapshot(pollId),
-      reconcileNow: () => reconcile(false),
+      registerTopic: (handler) => hub.registerTopic(handler),
+      onEvent: (kind, handler) => {
+        if (handlers.has(kind)) throw new Error(`live event '${kind}' handled twice`);
+        handlers.set(kind, handler as unknown as LiveEventHandler<LiveEventKind>);
+      },
+      onResubscribed: (listener) => resubscribed.push(listener),
+      stats: () => ({ ...hub.stats(), ...counters, sockets: connections.count(), socketsRefused: connections.refused }),
     };
     app.decorate('live', live);
 
+    // Like the worker's job registry: a topic family of the contract without a handler stops the start.
+    app.addHook('onReady', async () => hub.topics.assertComplete());
     app.addHook('onClose', async () => {
-      clearInterval(reconcileTimer);
-      redis.off('ready', onRedisReady);
       hub.close();
-      await reconciling?.catch(() => undefined);
       await closeRedisClient(subscriber);
     });
 
     // Ready to fan out before the app listens (when Redis is up; otherwise it catches up later).
     await Promise.race([firstSubscription, new Promise((resolve) => setTimeout(resolve, 3000).unref())]);
   },
-  { name: 'live', dependencies: ['config', 'db', 'redis'] },
+  { name: 'live', dependencies: ['config', 'redis'] },
 );

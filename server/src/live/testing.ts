@@ -1,40 +1,23 @@
-import { and, eq } from 'drizzle-orm';
-import type { CommittedVotes, VoterChange } from '@tribuna/contracts/live';
-import type { Db } from '@tribuna/drizzle/client';
-import { schema } from '@tribuna/drizzle';
+import { pollTopic, type ResultsSnapshot, type VoterChange, type VotersMessage } from '@tribuna/contracts/live';
+import type { TopicHandler } from './topics.ts';
 
 /**
- * Test helpers of the live module: write vote rows as the votes service would (so PostgreSQL, the
- * source of truth, agrees with what the test then hands to recordVotes) and build the batch.
+ * A `poll` topic for hub unit tests: every well-formed poll may be watched, with snapshots from
+ * `readSnapshot` (an in-memory "Redis") and voters messages like the real one (polls/live/topic.ts).
  */
-
-export interface TestVoter {
-  id: string;
-  displayName: string | null;
-  avatarUrl: string | null;
-}
-
-/** Inserts one vote row and returns its VoterChange. */
-export async function insertVote(db: Db, pollId: string, optionId: string, user: TestVoter, points = 1): Promise<VoterChange> {
-  await db.insert(schema.votes).values({ pollId, optionId, userId: user.id, points });
-  return { optionId, userId: user.id, displayName: user.displayName ?? 'Anonymous', avatarUrl: user.avatarUrl, points };
-}
-
-/** A single-choice move: deletes the user's rows on `fromOptionId`, inserts one on `toOptionId`. */
-export async function moveVote(db: Db, pollId: string, fromOptionId: string, toOptionId: string, user: TestVoter): Promise<CommittedVotes> {
-  const deleted = await db
-    .delete(schema.votes)
-    .where(and(eq(schema.votes.pollId, pollId), eq(schema.votes.userId, user.id), eq(schema.votes.optionId, fromOptionId)))
-    .returning({ points: schema.votes.points });
-  const added = await insertVote(db, pollId, toOptionId, user);
+export function testPollTopic(readSnapshot: (pollId: string) => Promise<ResultsSnapshot>): TopicHandler {
   return {
-    pollId,
-    committedAt: Date.now(),
-    added: [added],
-    removed: deleted.map((row) => ({ optionId: fromOptionId, userId: user.id, points: row.points })),
+    family: 'poll',
+    normalizeKey: (key) => (key !== null && /^[0-9a-f-]{36}$/i.test(key) ? key.toLowerCase() : undefined),
+    authorize: async () => ({ ok: true, snapshots: true }),
+    readSnapshot: (key) => readSnapshot(key!),
+    changesMessage: (key, added, removed, seq): VotersMessage => ({
+      type: 'voters',
+      topic: pollTopic(key!),
+      pollId: key!,
+      seq,
+      added: added as VoterChange[],
+      removed: removed as VotersMessage['removed'],
+    }),
   };
-}
-
-export function batch(pollId: string, added: VoterChange[], removed: CommittedVotes['removed'] = []): CommittedVotes {
-  return { pollId, committedAt: Date.now(), added, removed };
 }

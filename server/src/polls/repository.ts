@@ -132,3 +132,31 @@ export async function listVoters(db: DbOrTx, pollId: string, perOption: number) 
 }
 
 export type VoterRow = Awaited<ReturnType<typeof listVoters>>[number];
+
+/** What validating a vote needs to know about a poll (cached briefly in-process, see pollCache.ts). */
+export async function findVotingPoll(db: DbOrTx, pollId: string) {
+  const [rows, options] = await Promise.all([
+    db
+      .select({
+        id: polls.id,
+        title: polls.title,
+        status: polls.status,
+        endDate: polls.endDate,
+        isFeatured: polls.isFeatured,
+        showResults: polls.showResults,
+        pointsPerVote: pollPointsConfig.pointsPerVote,
+        maxPointsPerUser: pollPointsConfig.maxPointsPerUser,
+        dailyReset: pollPointsConfig.dailyReset,
+        bonusForSharing: pollPointsConfig.bonusForSharing,
+      })
+      .from(polls)
+      .leftJoin(pollPointsConfig, eq(pollPointsConfig.pollId, polls.id))
+      .where(and(eq(polls.id, pollId), ne(polls.status, 'draft')))
+      .limit(1),
+    db.select({ id: pollOptions.id }).from(pollOptions).where(eq(pollOptions.pollId, pollId)),
+  ]);
+  const row = rows[0];
+  return row ? { ...row, optionIds: options.map((o) => o.id) } : null;
+}
+
+export type VotingPollRow = NonNullable<Awaited<ReturnType<typeof findVotingPoll>>>;

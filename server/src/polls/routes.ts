@@ -59,7 +59,7 @@ const pollRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       config: { rateLimit: 'polls.results' },
     },
-    async (request) => polls.getPollResults(db, request.params.pollId, (pollId) => app.live.currentSeq(pollId)),
+    async (request) => polls.getPollResults(db, request.params.pollId, (pollId) => app.pollsLive.currentSeq(pollId)),
   );
 };
 

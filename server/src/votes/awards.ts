@@ -1,7 +1,5 @@
-import type { Queue } from 'bullmq';
-import { MAX_AWARD_VOTES_PER_JOB, pointsJobIds, type JobPayloads } from '@tribuna/contracts/jobs';
-import { withTimeout } from '../http/timeout.ts';
-import { ENQUEUE_TIMEOUT_MS, QueueUnavailableError } from '../plugins/queues.ts';
+import { MAX_AWARD_VOTES_PER_JOB, pointsJobIds } from '@tribuna/contracts/jobs';
+import { QueueUnavailableError, type Enqueue } from '../plugins/queues.ts';
 import type { VoterKey } from './repository.ts';
 import { showDayOf } from './showDay.ts';
 
@@ -20,7 +18,8 @@ export class VoteAwardEnqueuer {
   private readonly recent = new Set<string>();
 
   constructor(
-    private readonly queue: Queue,
+    /** app.enqueue: typed by the job's name, on the queue the contract assigns it, with its timeout. */
+    private readonly enqueueJob: Enqueue,
     private readonly timeZone: string,
     /** Whether the queue's Redis connection is ready (app.queuesReady). */
     private readonly queueReady: () => boolean,
@@ -41,8 +40,7 @@ export class VoteAwardEnqueuer {
     if (fresh.length === 0) return 0;
     try {
       for (let start = 0; start < fresh.length; start += MAX_AWARD_VOTES_PER_JOB) {
-        const data: JobPayloads['points.award-votes'] = { day, voters: fresh.slice(start, start + MAX_AWARD_VOTES_PER_JOB) };
-        await withTimeout(this.queue.add('points.award-votes', data), ENQUEUE_TIMEOUT_MS, 'enqueue vote awards');
+        await this.enqueueJob('points.award-votes', { day, voters: fresh.slice(start, start + MAX_AWARD_VOTES_PER_JOB) });
       }
     } catch (err) {
       for (const key of keys) this.recent.delete(key);

@@ -7,7 +7,7 @@ import { testDatabase, truncateAll } from '../../../test/support/db.ts';
 import { buildPoll, buildUser } from '../../../test/support/factories.ts';
 import { HttpError } from '../http/errors.ts';
 import { VoteBatcher, type CommittedBatch, type VoteCommand } from './batcher.ts';
-import { PollCache, type VotingPoll } from './pollCache.ts';
+import { PollCache, type VotingPoll } from '../polls/pollCache.ts';
 import { pipelinedTransaction } from './repository.ts';
 
 const database = testDatabase();

@@ -4,7 +4,7 @@ import { VOTE_MESSAGES } from '@tribuna/contracts/api/votes';
 import type { CommittedVotes, VoterChange } from '@tribuna/contracts/live';
 import type postgres from 'postgres';
 import { badRequest, errorBody, HttpError } from '../http/errors.ts';
-import type { VotingPoll } from './pollCache.ts';
+import type { VotingPoll } from '../polls/pollCache.ts';
 import { presentMyVotes, voterName, type OptionStanding } from './presenter.ts';
 import * as repo from './repository.ts';
 import { idempotencyKeyReused, isPointsPoll, pointsWindowStart, serviceBusy, voteFailed, type Allocation } from './rules.ts';

@@ -9,7 +9,7 @@ import { buildPoll, buildUser } from '../../../test/support/factories.ts';
 import { buildApp, type App } from '../app.ts';
 import { asUser, signIn } from '../testing/sessions.ts';
 import { DEFAULT_LOCK_TIMEOUT_MS, VoteBatcher, type VoteBatcherOptions, type VoteCommand } from './batcher.ts';
-import { PollCache, type VotingPoll } from './pollCache.ts';
+import { PollCache, type VotingPoll } from '../polls/pollCache.ts';
 
 // The vote writer under overload, against a real PostgreSQL: a flush is held up by another
 // connection keeping the (user, poll) advisory lock a batch needs, as a stuck writer would.

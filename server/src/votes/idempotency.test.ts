@@ -9,7 +9,7 @@ import { buildPoll, buildUser } from '../../../test/support/factories.ts';
 import { buildApp, type App } from '../app.ts';
 import { asUser, signIn } from '../testing/sessions.ts';
 import { VoteBatcher, type VoteCommand } from './batcher.ts';
-import { PollCache } from './pollCache.ts';
+import { PollCache } from '../polls/pollCache.ts';
 
 const TZ = 'America/Mexico_City';
 const FINGERPRINT = 'idempotency_fp_0001';

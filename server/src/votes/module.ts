@@ -1,53 +1,39 @@
 import type { FastifyInstance } from 'fastify';
-import type { LiveRecorder } from '../live/types.ts';
 import { VoteAwardEnqueuer } from './awards.ts';
 import { VoteBatcher, type CommittedBatch } from './batcher.ts';
-import { PollCache } from './pollCache.ts';
 import type { VotesContext } from './service.ts';
 
-/** The live module when it is registered (plugin 'live' decorating `app.live`). */
-function liveRecorder(app: FastifyInstance): LiveRecorder | null {
-  return app.hasDecorator('live') ? (app as unknown as { live: LiveRecorder }).live : null;
+declare module '../events/bus.ts' {
+  interface DomainEvents {
+    /** A vote batch committed (this instance only): live totals and award jobs follow it. */
+    'votes.committed': CommittedBatch;
+  }
 }
 
 /**
- * The votes domain's long-lived parts: the poll cache, the batching writer and what runs after each
- * committed batch (live totals and events, award jobs). Nothing after COMMIT can fail a vote.
+ * The votes domain's long-lived parts: the batching writer, whose committed batches go out as the
+ * `votes.committed` event (the polls' live totals subscribe in polls/plugin.ts, the award jobs
+ * here), and the daily points reset told to every socket. Nothing after COMMIT can fail a vote.
  */
 export function createVotesModule(app: FastifyInstance): VotesContext & { close(): Promise<void> } {
-  const { config, log } = app;
-  const awards = new VoteAwardEnqueuer(app.queues.points, config.showTimezone, app.queuesReady);
+  const { config, log, events } = app;
+  const awards = new VoteAwardEnqueuer(app.enqueue, config.showTimezone, app.queuesReady);
+  events.subscribe('votes.committed', (batch) =>
+    awards
+      .enqueue(batch.voters, batch.votedAt)
+      .catch((err: unknown) => log.warn({ err: { message: (err as Error).message } }, 'vote awards not enqueued; the sweep will award them')),
+  );
+  app.live.onEvent('points-reset', ({ day }) => app.live.hub.broadcast({ type: 'points-reset', day }));
 
-  const afterCommit = async (batch: CommittedBatch): Promise<void> => {
-    const live = liveRecorder(app);
-    const work: Promise<unknown>[] = [];
-    if (live) {
-      for (const change of batch.changes) {
-        work.push(
-          Promise.resolve()
-            .then(() => live.recordVotes(change))
-            .catch((err: unknown) => log.warn({ err, pollId: change.pollId }, 'live update of committed votes failed')),
-        );
-      }
-    }
-    work.push(
-      awards
-        .enqueue(batch.voters, batch.votedAt)
-        .catch((err: unknown) => log.warn({ err: { message: (err as Error).message } }, 'vote awards not enqueued; the sweep will award them')),
-    );
-    await Promise.all(work);
-  };
-
-  const polls = new PollCache(app.database.db);
   const writer = new VoteBatcher({
     sql: app.database.sql,
     timeZone: config.showTimezone,
-    onCommitted: afterCommit,
+    onCommitted: (batch) => events.publish('votes.committed', batch),
     logger: log,
   });
   return {
     db: app.database.db,
-    polls,
+    polls: app.pollCache,
     writer,
     timeZone: config.showTimezone,
     close: async () => {

@@ -1,7 +1,7 @@
 import type { AvailablePoints, MyVotesResponse } from '@tribuna/contracts/api/votes';
 import type { VoterChange } from '@tribuna/contracts/live';
 import { voterDisplayName } from '../polls/presenter.ts';
-import type { VotingPoll } from './pollCache.ts';
+import type { VotingPoll } from '../polls/pollCache.ts';
 import type { VoterProfile } from './repository.ts';
 import { isPointsPoll } from './rules.ts';
 import { nextMidnight } from './showDay.ts';

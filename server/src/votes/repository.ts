@@ -121,32 +121,6 @@ function isConnectionError(err: unknown): boolean {
   return typeof code === 'string' && /^(CONNECTION_|CONNECT_TIMEOUT)/.test(code);
 }
 
-/** What validating a vote needs to know about a poll (cached briefly in-process, see pollCache.ts). */
-export async function findVotingPoll(db: DbOrTx, pollId: string) {
-  const [rows, options] = await Promise.all([
-    db
-      .select({
-        id: polls.id,
-        title: polls.title,
-        status: polls.status,
-        endDate: polls.endDate,
-        isFeatured: polls.isFeatured,
-        pointsPerVote: pollPointsConfig.pointsPerVote,
-        maxPointsPerUser: pollPointsConfig.maxPointsPerUser,
-        dailyReset: pollPointsConfig.dailyReset,
-        bonusForSharing: pollPointsConfig.bonusForSharing,
-      })
-      .from(polls)
-      .leftJoin(pollPointsConfig, eq(pollPointsConfig.pollId, polls.id))
-      .where(and(eq(polls.id, pollId), ne(polls.status, 'draft')))
-      .limit(1),
-    db.select({ id: pollOptions.id }).from(pollOptions).where(eq(pollOptions.pollId, pollId)),
-  ]);
-  const row = rows[0];
-  return row ? { ...row, optionIds: options.map((o) => o.id) } : null;
-}
-
-export type VotingPollRow = NonNullable<Awaited<ReturnType<typeof findVotingPoll>>>;
 
 export interface VoterKey {
   userId: string;

@@ -10,7 +10,7 @@ import { DATABASE_UNAVAILABLE_MESSAGE, DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS 
 import { QueueUnavailableError } from '../plugins/queues.ts';
 import { asUser, signIn } from '../testing/sessions.ts';
 import { useProxiedTestApp, type TcpProxy } from '../testing/tcpProxy.ts';
-import { POLL_CACHE_TTL_MS } from './pollCache.ts';
+import { POLL_CACHE_TTL_MS } from '../polls/pollCache.ts';
 
 describe('votes when a dependency is down', () => {
   const database = testDatabase();

@@ -1,7 +1,7 @@
 import { VOTE_MESSAGES, type CastVoteInput } from '@tribuna/contracts/api/votes';
 import { badRequest, conflict, HttpError, notFound } from '../http/errors.ts';
 import { effectiveStatus } from '../polls/presenter.ts';
-import type { VotingPoll } from './pollCache.ts';
+import type { VotingPoll } from '../polls/pollCache.ts';
 import { startOfToday } from './showDay.ts';
 
 /** Multi-point mode applies when max_points_per_user is above 1. */

@@ -3,7 +3,7 @@ import { VOTE_MESSAGES } from '@tribuna/contracts/api/votes';
 import type { DbOrTx } from '@tribuna/drizzle/client';
 import { notFound } from '../http/errors.ts';
 import { spentOf, type VoteBatcher } from './batcher.ts';
-import type { PollCache } from './pollCache.ts';
+import type { PollCache } from '../polls/pollCache.ts';
 import { presentMyVotes } from './presenter.ts';
 import * as repo from './repository.ts';
 import { allocationsFor, assertOpen, pointsWindowStart } from './rules.ts';

@@ -8,7 +8,7 @@ import { testDatabase, truncateAll } from '../../../test/support/db.ts';
 import { testConfig } from '../../../test/support/env.ts';
 import { buildPoll, buildUser } from '../../../test/support/factories.ts';
 import { buildApp, type App } from '../app.ts';
-import type { LiveRecorder } from '../live/types.ts';
+import type { LiveStore } from '../polls/live/store.ts';
 import { SUSPENDED_MESSAGE } from '../plugins/auth.ts';
 import { asUser, signIn } from '../testing/sessions.ts';
 import { nextMidnight, startOfToday } from './showDay.ts';
@@ -20,13 +20,13 @@ const HOUR = 3_600_000;
 describe('votes API', () => {
   let app: App;
   let database: Database;
-  let live: LiveRecorder;
+  let live: LiveStore;
 
   beforeAll(async () => {
     app = await buildApp(testConfig());
     database = testDatabase();
     // The real live module (Redis totals and fan-out); the tests watch what the votes hand it.
-    live = app.live;
+    live = app.pollsLive.store;
   });
   beforeEach(async () => {
     await truncateAll(database);

@@ -12,6 +12,7 @@ const store = () => useLiveResultsStore.getState();
 function snapshot(pollId: string, seq: number, votes: number): ResultsSnapshot {
   return {
     type: 'results',
+    topic: `poll:${pollId}`,
     pollId,
     seq,
     totalVotes: votes,
@@ -65,8 +66,8 @@ describe('LiveClient', () => {
 
     FakeWebSocket.last.open();
     expect(FakeWebSocket.last.sent).toEqual([
-      { type: 'subscribe', pollId: P1 },
-      { type: 'subscribe', pollId: P2 },
+      { type: 'subscribe', topic: `poll:${P1}` },
+      { type: 'subscribe', topic: `poll:${P2}` },
     ]);
     expect(store()).toMatchObject({ connected: true, subscribed: { [P1]: true, [P2]: true } });
 
@@ -74,12 +75,12 @@ describe('LiveClient', () => {
     releaseA(); // a second call of the same release does nothing
     expect(FakeWebSocket.last.sent).toHaveLength(2);
     releaseB();
-    expect(FakeWebSocket.last.sent.at(-1)).toEqual({ type: 'unsubscribe', pollId: P1 });
+    expect(FakeWebSocket.last.sent.at(-1)).toEqual({ type: 'unsubscribe', topic: `poll:${P1}` });
     expect(store().subscribed).toEqual({ [P2]: true });
 
     // Subscribing on an open socket sends at once.
     client.subscribe(P1);
-    expect(FakeWebSocket.last.sent.at(-1)).toEqual({ type: 'subscribe', pollId: P1 });
+    expect(FakeWebSocket.last.sent.at(-1)).toEqual({ type: 'subscribe', topic: `poll:${P1}` });
   });
 
   it('routes messages into the store and drops stale snapshots', () => {
@@ -90,8 +91,8 @@ describe('LiveClient', () => {
     socket.receive(snapshot(P1, 7, 3));
     socket.receive(snapshot(P1, 6, 99));
     socket.receive(snapshot(P2, 8, 5)); // not watched
-    socket.receive({ type: 'voters', pollId: P1, seq: 7, added: [{ optionId: 'o1', userId: 'u', displayName: 'Ana', avatarUrl: null, points: 2 }], removed: [] });
-    socket.receive({ type: 'poll-status', pollId: P1, status: 'closed', isFeatured: false });
+    socket.receive({ type: 'voters', topic: `poll:${P1}`, pollId: P1, seq: 7, added: [{ optionId: 'o1', userId: 'u', displayName: 'Ana', avatarUrl: null, points: 2 }], removed: [] });
+    socket.receive({ type: 'poll-status', topic: `poll:${P1}`, pollId: P1, status: 'closed', isFeatured: false });
     socket.receive({ type: 'points-reset', day: '2025-01-06' });
     socket.receive({ type: 'something-new' });
     socket.onmessage?.(new MessageEvent('message', { data: 'not json' }));
@@ -127,7 +128,7 @@ describe('LiveClient', () => {
 
     const second = FakeWebSocket.last;
     second.open();
-    expect(second.sent).toEqual([{ type: 'subscribe', pollId: P1 }]);
+    expect(second.sent).toEqual([{ type: 'subscribe', topic: `poll:${P1}` }]);
     expect(store().subscribed).toEqual({ [P1]: true });
     expect(fetchResults).toHaveBeenCalledWith(P1);
     await vi.waitFor(() => expect(store().polls[P1]?.totalVotes).toBe(42));
@@ -182,7 +183,7 @@ describe('LiveClient', () => {
     expect(first.readyState).toBe(FakeWebSocket.CLOSED);
     expect(FakeWebSocket.instances).toHaveLength(2);
     FakeWebSocket.last.open();
-    expect(FakeWebSocket.last.sent).toEqual([{ type: 'subscribe', pollId: P1 }]);
+    expect(FakeWebSocket.last.sent).toEqual([{ type: 'subscribe', topic: `poll:${P1}` }]);
     expect(fetchResults).toHaveBeenCalledTimes(1);
   });
 
@@ -190,13 +191,13 @@ describe('LiveClient', () => {
     client.subscribe(P1);
     const socket = FakeWebSocket.last;
     socket.open();
-    socket.receive({ type: 'error', code: 'unavailable', pollId: P1 });
+    socket.receive({ type: 'error', code: 'unavailable', topic: `poll:${P1}` });
     expect(store().subscribed).toEqual({});
     vi.advanceTimersByTime(BACKOFF_CAP_MS);
     expect(socket.sent.filter((m) => (m as { type: string }).type === 'subscribe')).toHaveLength(2);
     expect(store().subscribed).toEqual({ [P1]: true });
 
-    socket.receive({ type: 'error', code: 'poll-not-found', pollId: P1 });
+    socket.receive({ type: 'error', code: 'not-found', topic: `poll:${P1}` });
     vi.advanceTimersByTime(BACKOFF_CAP_MS);
     expect(socket.sent.filter((m) => (m as { type: string }).type === 'subscribe')).toHaveLength(2);
     expect(store().subscribed).toEqual({});

@@ -1,6 +1,6 @@
 import type { LiveClientMessage, LiveErrorCode, LiveServerMessage } from '@tribuna/contracts/live';
 import type { ServerMessage } from '@tribuna/contracts/live';
-import { LIVE_CLOSE_CODES } from '@tribuna/contracts/live';
+import { LIVE_CLOSE_CODES, parseTopic, pollTopic } from '@tribuna/contracts/live';
 import { fetchPollResults } from '../polls/api';
 import { useLiveResultsStore, type SequencedResults } from './liveResultsStore';
 
@@ -189,7 +189,7 @@ export class LiveClient {
     }
     this.refs.delete(pollId);
     this.needsResync.delete(pollId);
-    if (this.isOpen()) this.send({ type: 'unsubscribe', pollId });
+    if (this.isOpen()) this.send({ type: 'unsubscribe', topic: pollTopic(pollId) });
     this.options.store().setSubscribed(pollId, false);
     if (this.refs.size === 0) this.scheduleIdleClose();
   }
@@ -271,7 +271,7 @@ export class LiveClient {
         store.notePointsReset();
         return;
       case 'error':
-        this.handleRefusal(message.code, message.pollId);
+        this.handleRefusal(message.code, pollOf(message.topic));
         return;
       case 'hello':
         this.refusals = 0;
@@ -345,7 +345,7 @@ export class LiveClient {
   }
 
   private sendSubscribe(pollId: string) {
-    this.send({ type: 'subscribe', pollId });
+    this.send({ type: 'subscribe', topic: pollTopic(pollId) });
     this.options.store().setSubscribed(pollId, true);
   }
 
@@ -409,3 +409,9 @@ export class LiveClient {
 
 /** The app's single live connection. */
 export const liveClient = new LiveClient();
+
+/** The poll of a `poll:{id}` topic, undefined for any other topic. */
+function pollOf(topic: string | undefined): string | undefined {
+  const parsed = topic === undefined ? null : parseTopic(topic);
+  return parsed?.family === 'poll' && parsed.key !== null ? parsed.key : undefined;
+}

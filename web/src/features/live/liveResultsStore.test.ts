@@ -14,6 +14,7 @@ const option = (optionId: string) => poll().options.find((o) => o.optionId === o
 function snapshot(seq: number, a: [number, number], b: [number, number]): ResultsSnapshot {
   return {
     type: 'results',
+    topic: `poll:${POLL}`,
     pollId: POLL,
     seq,
     totalVotes: a[0] + b[0],
@@ -28,7 +29,7 @@ function snapshot(seq: number, a: [number, number], b: [number, number]): Result
 }
 
 function voters(seq: number, added: VotersMessage['added'], removed: VotersMessage['removed'] = []): VotersMessage {
-  return { type: 'voters', pollId: POLL, seq, added, removed };
+  return { type: 'voters', topic: `poll:${POLL}`, pollId: POLL, seq, added, removed };
 }
 
 const voter = (optionId: string, userId: string, points: number, displayName = userId) => ({
@@ -151,7 +152,7 @@ describe('live results store', () => {
   });
 
   it('tracks poll status changes and counts points resets', () => {
-    store().applyPollStatus({ type: 'poll-status', pollId: POLL, status: 'closed', isFeatured: true });
+    store().applyPollStatus({ type: 'poll-status', topic: `poll:${POLL}`, pollId: POLL, status: 'closed', isFeatured: true });
     expect(store().statuses[POLL]).toEqual({ status: 'closed', isFeatured: true });
     store().notePointsReset();
     expect(store().pointsResetCount).toBe(1);

@@ -23,6 +23,7 @@ const results = buildResults(poll, [
 function snapshot(seq: number, carlaVotes: number, nadieVotes: number): ResultsSnapshot {
   return {
     type: 'results',
+    topic: `poll:${poll.id}`,
     pollId: poll.id,
     seq,
     totalVotes: carlaVotes + nadieVotes,
@@ -67,7 +68,7 @@ describe('live results on the home page', () => {
     const socket = FakeWebSocket.last;
     expect(socket.url).toBe(`ws://${window.location.host}/ws`);
     onSocket(() => socket.open());
-    expect(socket.sent).toEqual([{ type: 'subscribe', pollId: poll.id }]);
+    expect(socket.sent).toEqual([{ type: 'subscribe', topic: `poll:${poll.id}` }]);
     expect(screen.getByText('En vivo')).toBeTruthy();
 
     onSocket(() => socket.receive(snapshot(10, 3, 1)));
@@ -99,6 +100,7 @@ describe('live results on the home page', () => {
     onSocket(() =>
       socket.receive({
         type: 'voters',
+        topic: `poll:${poll.id}`,
         pollId: poll.id,
         seq: 11,
         added: [{ optionId: carla, userId: 'u-marta', displayName: 'Marta', avatarUrl: null, points: 1 }],
@@ -108,7 +110,7 @@ describe('live results on the home page', () => {
     expect(within(dialog).getAllByRole('link').map((a) => a.textContent)).toEqual(['Marta', 'Luis']);
 
     onSocket(() =>
-      socket.receive({ type: 'voters', pollId: poll.id, seq: 12, added: [], removed: [{ optionId: carla, userId: 'u-luis' }, { optionId: carla, userId: 'u-marta' }] }),
+      socket.receive({ type: 'voters', topic: `poll:${poll.id}`, pollId: poll.id, seq: 12, added: [], removed: [{ optionId: carla, userId: 'u-luis' }, { optionId: carla, userId: 'u-marta' }] }),
     );
     expect(within(dialog).getByText('No hay votos aún')).toBeTruthy();
   });
@@ -129,7 +131,7 @@ describe('live results on the home page', () => {
       });
       expect(FakeWebSocket.instances).toHaveLength(2);
       onSocket(() => FakeWebSocket.last.open());
-      expect(FakeWebSocket.last.sent).toEqual([{ type: 'subscribe', pollId: poll.id }]);
+      expect(FakeWebSocket.last.sent).toEqual([{ type: 'subscribe', topic: `poll:${poll.id}` }]);
       await vi.waitFor(() => expect(percentOf('Carla Ruiz')).toBe('90%'));
       expect(requestsOf(fetchMock)).toContain(`GET /api/polls/${poll.id}/results`);
       expect(screen.getByText('En vivo')).toBeTruthy();

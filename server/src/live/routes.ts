@@ -1,11 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import type { LiveClientMessage } from '@tribuna/contracts/live';
-import { LIVE_CLOSE_CODES } from '@tribuna/contracts/live';
-import type { ClientMessage, ServerMessage } from '@tribuna/contracts/live';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { LIVE_CLOSE_CODES, LiveClientMessage, type ServerMessage } from '@tribuna/contracts/live';
 import { CROSS_SITE_MESSAGE, isOwnOrigin } from '../http/csrf.ts';
 import { errorResponses, forbidden } from '../http/errors.ts';
-import type { HubSocket } from '../live/hub.ts';
+import type { HubSocket } from './hub.ts';
 
 /** The part of a ws socket this route uses, besides what the live hub uses. */
 interface Socket extends HubSocket {
@@ -19,31 +18,34 @@ export function sendMessage(socket: Pick<Socket, 'readyState' | 'send'>, message
   if (socket.readyState === OPEN) socket.send(JSON.stringify(message));
 }
 
-/** Parses a client frame; anything that is not a known message is ignored (null). */
-export function parseClientMessage(data: unknown, isBinary: boolean): ClientMessage | LiveClientMessage | null {
+const clientMessage = TypeCompiler.Compile(LiveClientMessage);
+
+/**
+ * Parses a client frame against the contract (LiveClientMessage); anything else is null and
+ * ignored (it still spent the socket's budget). The topic itself is checked by the hub, which
+ * answers a malformed one with `invalid-message`.
+ */
+export function parseClientMessage(data: unknown, isBinary: boolean): LiveClientMessage | null {
   if (isBinary) return null;
+  let parsed: unknown;
   try {
     const text = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : String(data);
-    const parsed = JSON.parse(text) as { type?: unknown; pollId?: unknown };
-    if (!parsed || typeof parsed !== 'object') return null;
-    if (parsed.type === 'ping') return { type: 'ping' };
-    // The poll id is validated by the hub, which answers an invalid one with an error message.
-    if (parsed.type === 'subscribe' || parsed.type === 'unsubscribe') return { type: parsed.type, pollId: parsed.pollId as string };
+    parsed = JSON.parse(text);
   } catch {
-    // not JSON: ignored
+    return null; // not JSON: ignored
   }
-  return null;
+  return clientMessage.Check(parsed) ? parsed : null;
 }
 
 /**
- * The live channel: greets, answers pings, and subscribes the socket to polls' live results (the
- * hub of the live plugin does the fan-out). The upgrade request went through the same hooks as any
+ * The live channel: greets, answers pings, and subscribes the socket to topics (`poll:{id}`, `feed`,
+ * …; the hub of the live plugin checks access with the topic's handler and does the fan-out). The upgrade request went through the same hooks as any
  * other (the session cookie is resolved into request.user); a browser page of another site may not
  * open a socket with our cookie. Visitors may watch results too. Connections are capped per client
  * address and per instance (closed at once with tryAgainLater beyond), and every frame a socket
  * sends spends its budget (LiveHub.admit).
  */
-const realtimeRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const liveRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const refuseForeignOrigin = async (request: FastifyRequest) => {
     const origin = request.headers.origin;
     if (origin !== undefined && !isOwnOrigin(origin, request, app.config.publicUrl)) throw forbidden(CROSS_SITE_MESSAGE);
@@ -65,26 +67,26 @@ const realtimeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
     // Emitted once on every path (client close, error, terminate, keep-alive timeout).
     socket.on('close', () => connections.release(address));
-    const viewer = hub.attach(socket, request.user?.id ?? null);
+    const viewer = hub.attach(socket, request.user ? { id: request.user.id, role: request.user.role } : null);
     sendMessage(socket, { type: 'hello', serverTime: new Date().toISOString(), userId: viewer.userId });
     socket.on('message', (data, isBinary) => {
       if (viewer.closed) return;
       hub.touch(viewer);
       const message = parseClientMessage(data, isBinary);
-      if (!hub.admit(viewer, message?.type === 'subscribe' ? message.pollId : undefined)) return;
+      if (!hub.admit(viewer, message?.type === 'subscribe' ? message.topic : undefined)) return;
       switch (message?.type) {
         case 'ping':
           hub.reply(viewer, { type: 'pong', serverTime: new Date().toISOString() });
           return;
         case 'subscribe':
-          void hub.subscribe(viewer, message.pollId);
+          void hub.subscribe(viewer, message.topic);
           return;
         case 'unsubscribe':
-          hub.unsubscribe(viewer, message.pollId);
+          hub.unsubscribe(viewer, message.topic);
           return;
       }
     });
   });
 };
 
-export default realtimeRoutes;
+export default liveRoutes;

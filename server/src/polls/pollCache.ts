@@ -1,6 +1,6 @@
 import type { DbOrTx } from '@tribuna/drizzle/client';
-import { DEFAULT_POINTS_CONFIG } from '../polls/presenter.ts';
 import { findVotingPoll } from './repository.ts';
+import { DEFAULT_POINTS_CONFIG } from './presenter.ts';
 
 /** What a vote is validated against, without a query per vote. */
 export interface VotingPoll {
@@ -9,6 +9,8 @@ export interface VotingPoll {
   status: 'active' | 'closed';
   endDate: Date | null;
   isFeatured: boolean;
+  /** Whether its results are public (HTTP results, live snapshots). */
+  showResults: boolean;
   pointsPerVote: number;
   maxPointsPerUser: number;
   dailyReset: boolean;
@@ -25,9 +27,10 @@ interface Entry {
 }
 
 /**
- * Public (non-draft) polls as the vote path needs them, kept in-process for POLL_CACHE_TTL_MS.
- * Concurrent misses of one poll share a single load. Not the only copy of anything: every
- * instance loads its own from PostgreSQL.
+ * Public (non-draft) polls as the vote path and the live topic need them, kept in-process for
+ * POLL_CACHE_TTL_MS: the one poll cache of the server (owned by polls/plugin.ts). Concurrent misses
+ * of one poll share a single load. A `poll.changed` event (any instance) drops an entry at once;
+ * the TTL bounds what a missed event costs. Every instance loads its own from PostgreSQL.
  */
 export class PollCache {
   private readonly entries = new Map<string, Entry>();
@@ -51,6 +54,11 @@ export class PollCache {
     return value;
   }
 
+  /** Forgets a poll (it changed): the next reader loads it again. */
+  invalidate(pollId: string): void {
+    this.entries.delete(pollId);
+  }
+
   private evictExpired(now: number): void {
     for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key);
     if (this.entries.size >= this.maxEntries) this.entries.clear();
@@ -65,6 +73,7 @@ export class PollCache {
       status: row.status,
       endDate: row.endDate,
       isFeatured: row.isFeatured,
+      showResults: row.showResults,
       pointsPerVote: row.pointsPerVote ?? DEFAULT_POINTS_CONFIG.pointsPerVote,
       maxPointsPerUser: row.maxPointsPerUser ?? DEFAULT_POINTS_CONFIG.maxPointsPerUser,
       dailyReset: row.dailyReset ?? DEFAULT_POINTS_CONFIG.dailyReset,

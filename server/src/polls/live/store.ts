@@ -5,12 +5,10 @@ import type { CommittedVotes, LiveEvent, ResultsSnapshot } from '@tribuna/contra
 import { LIVE_CHANNEL, liveKeys } from '@tribuna/contracts/live';
 import { channelName } from '@tribuna/contracts/live';
 import type { Db } from '@tribuna/drizzle/client';
-import { countVotes } from '../polls/repository.ts';
+import { countVotes } from '../repository.ts';
 import { loadLiveTotals } from './repository.ts';
 import { defineLiveCommands, LIVE_TTL_MS, type LiveCommands } from './scripts.ts';
 import { isComplete, snapshotFromHash, type TotalsHash } from './snapshot.ts';
-import type { LiveRecorder } from './types.ts';
-import type { PollStatus } from '@tribuna/contracts/api/polls';
 
 export interface LiveStoreOptions {
   /** Live totals of a poll nobody votes on or watches expire after this; they rebuild on demand. */
@@ -44,7 +42,7 @@ function isNonNegativeInteger(n: unknown): n is number {
  * rebuilt from PostgreSQL when missing, read as result snapshots, and reconciled with PostgreSQL.
  * PostgreSQL stays the source of truth: whatever happens to Redis, the totals can be rebuilt.
  */
-export class LiveStore implements LiveRecorder {
+export class LiveStore {
   private readonly commands: LiveCommands;
   private readonly channel: string;
   private readonly ttlMs: number;
@@ -121,10 +119,6 @@ export class LiveStore implements LiveRecorder {
       this.failedPolls.add(pollId);
       throw err;
     }
-  }
-
-  async publishPollStatus(pollId: string, status: PollStatus, isFeatured: boolean): Promise<void> {
-    await this.publish({ kind: 'poll-status', pollId, status, isFeatured });
   }
 
   async publish(event: LiveEvent): Promise<void> {

@@ -6,12 +6,12 @@ import { LIVE_CHANNEL, liveKeys } from '@tribuna/contracts/live';
 import type { PollResults } from '@tribuna/contracts/api/polls';
 import { channelName } from '@tribuna/contracts/live';
 import type { Database } from '@tribuna/drizzle/client';
-import { testDatabase } from '../../../test/support/db.ts';
-import { testConfig } from '../../../test/support/env.ts';
-import { buildPoll, buildUser } from '../../../test/support/factories.ts';
-import { buildApp, type App } from '../app.ts';
-import { TcpProxy } from '../testing/tcpProxy.ts';
-import { openWs } from '../testing/wsClient.ts';
+import { testDatabase } from '../../../../test/support/db.ts';
+import { testConfig } from '../../../../test/support/env.ts';
+import { buildPoll, buildUser } from '../../../../test/support/factories.ts';
+import { buildApp, type App } from '../../app.ts';
+import { TcpProxy } from '../../testing/tcpProxy.ts';
+import { openWs } from '../../testing/wsClient.ts';
 import { defineLiveCommands } from './scripts.ts';
 import { batch, insertVote, moveVote, type TestVoter } from './testing.ts';
 
@@ -56,15 +56,15 @@ describe('live totals in Redis', () => {
     const ana: TestVoter = await buildUser(db);
     const bea: TestVoter = await buildUser(db);
 
-    const empty = await app.live.readSnapshot(poll.id);
+    const empty = await app.pollsLive.store.readSnapshot(poll.id);
     expect(empty.totalVotes).toBe(0);
     expect(empty.options.map((o) => o.optionId)).toEqual([a.id, b.id]);
 
     // Warm the script cache, then count what one batch sends to Redis.
-    await app.live.recordVotes(batch(poll.id, [await insertVote(db, poll.id, a.id, ana)]));
+    await app.pollsLive.store.recordVotes(batch(poll.id, [await insertVote(db, poll.id, a.id, ana)]));
     const sendCommand = vi.spyOn(app.redis, 'sendCommand');
     const committedAt = Date.now() + 5;
-    await app.live.recordVotes({ ...batch(poll.id, [await insertVote(db, poll.id, a.id, bea)]), committedAt });
+    await app.pollsLive.store.recordVotes({ ...batch(poll.id, [await insertVote(db, poll.id, a.id, bea)]), committedAt });
     expect(sendCommand).toHaveBeenCalledTimes(1);
     sendCommand.mockRestore();
 
@@ -79,7 +79,7 @@ describe('live totals in Redis', () => {
 
     // Ana moves her single-choice vote from a to b: one decrement, one increment, still 2 voters.
     const move = await moveVote(db, poll.id, a.id, b.id, ana);
-    await app.live.recordVotes(move);
+    await app.pollsLive.store.recordVotes(move);
     totals = await totalsOf(poll.id);
     expect([totals[`v:${a.id}`], totals[`v:${b.id}`], totals.tv]).toEqual(['1', '1', '2']);
     expect(await votersOf(poll.id)).toBe(2);
@@ -92,12 +92,12 @@ describe('live totals in Redis', () => {
     });
 
     // The totals agree with PostgreSQL, and the HTTP results carry the live seq.
-    const snapshot = await app.live.readSnapshot(poll.id);
+    const snapshot = await app.pollsLive.store.readSnapshot(poll.id);
     const results = await httpResults(poll.id);
     expect(snapshot.totalVotes).toBe(results.totalVotes);
     expect(snapshot.totalVoters).toBe(results.totalVoters);
     expect(results.seq).toBe(snapshot.seq);
-    expect(await app.live.store.compare(poll.id)).toBe('ok');
+    expect(await app.pollsLive.store.compare(poll.id)).toBe('ok');
   });
 
   it('rebuilds from PostgreSQL to the same totals as the HTTP results endpoint, with a higher seq', async () => {
@@ -110,10 +110,10 @@ describe('live totals in Redis', () => {
     await insertVote(db, poll.id, options[2]!.id, users[2]!, 1);
     await insertVote(db, poll.id, options[2]!.id, users[3]!, 4);
 
-    const first = await app.live.readSnapshot(poll.id); // missing: rebuilt
+    const first = await app.pollsLive.store.readSnapshot(poll.id); // missing: rebuilt
     await redis.del(liveKeys.totals(prefix, poll.id), liveKeys.voters(prefix, poll.id)); // a flush
-    expect(await app.live.rebuild(poll.id)).toBe('rebuilt');
-    const snapshot = await app.live.readSnapshot(poll.id);
+    expect(await app.pollsLive.rebuild(poll.id)).toBe('rebuilt');
+    const snapshot = await app.pollsLive.store.readSnapshot(poll.id);
     expect(snapshot.seq).toBeGreaterThan(first.seq);
 
     const results = await httpResults(poll.id);
@@ -138,7 +138,7 @@ describe('live totals in Redis', () => {
     // The rebuild begins and "reads PostgreSQL": Ana's vote is in its rows.
     expect(await commands.liveBeginRebuild(...keys, 'token-1', '0', 15_000, 60_000)).toBe(1);
     // Meanwhile Bea's batch is committed after that read and recorded: it lands as a delta.
-    await app.live.recordVotes(batch(poll.id, [{ optionId: options[1]!.id, userId: bea.id, displayName: 'Bea', avatarUrl: null, points: 1 }]));
+    await app.pollsLive.store.recordVotes(batch(poll.id, [{ optionId: options[1]!.id, userId: bea.id, displayName: 'Bea', avatarUrl: null, points: 1 }]));
     // A reader sees a rebuild in progress, not partial totals.
     expect((await totalsOf(poll.id)).rb).toBe('token-1');
     // Another process asking to rebuild waits for this one.
@@ -166,11 +166,11 @@ describe('live totals in Redis', () => {
     const { poll, options } = await buildPoll(db, { options: 2 });
     const ana = await buildUser(db);
     const change = await insertVote(db, poll.id, options[0]!.id, ana);
-    await app.live.recordVotes(batch(poll.id, [change]));
+    await app.pollsLive.store.recordVotes(batch(poll.id, [change]));
     expect(await redis.exists(liveKeys.totals(prefix, poll.id))).toBe(0);
     await waitForEvent((e) => e.kind === 'votes' && e.pollId === poll.id && e.seq === 0);
 
-    const snapshot = await app.live.readSnapshot(poll.id);
+    const snapshot = await app.pollsLive.store.readSnapshot(poll.id);
     expect(snapshot.totalVotes).toBe(1);
     expect(snapshot.totalVoters).toBe(1);
   });
@@ -179,16 +179,16 @@ describe('live totals in Redis', () => {
     const db = database.db;
     const { poll, options } = await buildPoll(db, { options: 2 });
     const ana = await buildUser(db);
-    await app.live.readSnapshot(poll.id);
-    await app.live.recordVotes(batch(poll.id, [await insertVote(db, poll.id, options[0]!.id, ana)]));
-    expect(await app.live.store.reconcile(poll.id)).toBe('ok');
+    await app.pollsLive.store.readSnapshot(poll.id);
+    await app.pollsLive.store.recordVotes(batch(poll.id, [await insertVote(db, poll.id, options[0]!.id, ana)]));
+    expect(await app.pollsLive.store.reconcile(poll.id)).toBe('ok');
 
     await redis.hincrby(liveKeys.totals(prefix, poll.id), `v:${options[1]!.id}`, 7);
     await redis.hincrby(liveKeys.totals(prefix, poll.id), 'tv', 7);
-    const before = await app.live.readSnapshot(poll.id);
+    const before = await app.pollsLive.store.readSnapshot(poll.id);
     expect(before.totalVotes).toBe(8);
-    expect(await app.live.store.reconcile(poll.id)).toBe('repaired');
-    const after = await app.live.readSnapshot(poll.id);
+    expect(await app.pollsLive.store.reconcile(poll.id)).toBe('repaired');
+    const after = await app.pollsLive.store.readSnapshot(poll.id);
     expect(after.totalVotes).toBe(1);
     expect(after.seq).toBeGreaterThan(before.seq);
   });
@@ -222,12 +222,12 @@ describe('live totals while Redis is down', () => {
     const db = database.db;
     const { poll, options } = await buildPoll(db, { options: 2 });
     const [ana, bea] = await Promise.all([buildUser(db), buildUser(db)]);
-    await app.live.recordVotes(batch(poll.id, [await insertVote(db, poll.id, options[0]!.id, ana)]));
-    const before = await app.live.readSnapshot(poll.id);
+    await app.pollsLive.store.recordVotes(batch(poll.id, [await insertVote(db, poll.id, options[0]!.id, ana)]));
+    const before = await app.pollsLive.store.readSnapshot(poll.id);
     expect(before.totalVotes).toBe(1);
 
     const viewer = await openWs(`ws://127.0.0.1:${(app.server.address() as AddressInfo).port}/ws`);
-    viewer.send({ type: 'subscribe', pollId: poll.id });
+    viewer.send({ type: 'subscribe', topic: `poll:${poll.id}` });
     await viewer.waitFor((m) => m.type === 'results' && m.seq === before.seq);
 
     await redisProxy.stop();
@@ -235,12 +235,12 @@ describe('live totals while Redis is down', () => {
     // The vote is committed in PostgreSQL; the live update fails fast.
     const committed = batch(poll.id, [await insertVote(db, poll.id, options[1]!.id, bea)]);
     const started = Date.now();
-    await expect(app.live.recordVotes(committed)).rejects.toThrow();
+    await expect(app.pollsLive.store.recordVotes(committed)).rejects.toThrow();
     expect(Date.now() - started).toBeLessThan(500);
-    expect(app.live.stats().pendingRepairs).toBe(1);
+    expect(app.pollsLive.stats().pendingRepairs).toBe(1);
 
     await redisProxy.start();
-    await vi.waitFor(() => expect(app.live.stats().pendingRepairs).toBe(0), { timeout: 10_000 });
+    await vi.waitFor(() => expect(app.pollsLive.stats().pendingRepairs).toBe(0), { timeout: 10_000 });
     // The viewer ends up with the totals PostgreSQL has, including the batch Redis never saw.
     const snapshot = await viewer.waitFor<ResultsSnapshot>((m) => m.type === 'results' && m.totalVotes === 2, { timeoutMs: 10_000 });
     expect(snapshot.seq).toBeGreaterThan(before.seq);

@@ -1,4 +1,4 @@
-import type { LiveOptionTotals, ResultsSnapshot } from '@tribuna/contracts/live';
+import { pollTopic, type LiveOptionTotals, type ResultsSnapshot } from '@tribuna/contracts/live';
 
 /** The totals hash as HGETALL returns it (see scripts.ts for its fields). */
 export type TotalsHash = Record<string, string>;
@@ -30,6 +30,7 @@ export function snapshotFromHash(pollId: string, hash: TotalsHash, totalVoters: 
   }
   return {
     type: 'results',
+    topic: pollTopic(pollId),
     pollId,
     seq: int(hash.seq),
     totalVotes: int(hash.tv),

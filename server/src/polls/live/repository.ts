@@ -1,17 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '@tribuna/drizzle/client';
-import { polls, votes } from '@tribuna/drizzle/schema/index';
-import { countVotes, listOptions } from '../polls/repository.ts';
-
-/** Whether a poll may be watched live (drafts are never public) and whether its results are shown. */
-export async function findPollVisibility(db: DbOrTx, pollId: string) {
-  const [row] = await db
-    .select({ status: polls.status, showResults: polls.showResults })
-    .from(polls)
-    .where(eq(polls.id, pollId))
-    .limit(1);
-  return row ?? null;
-}
+import { votes } from '@tribuna/drizzle/schema/index';
+import { countVotes, listOptions } from '../repository.ts';
 
 /** Vote rows per user on a poll: the voters hash of the live totals. */
 export async function countRowsPerVoter(db: DbOrTx, pollId: string) {

@@ -1,0 +1,121 @@
+import { randomUUID } from 'node:crypto';
+import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
+import type { TSchema } from '@sinclair/typebox';
+import { BusEnvelope, CLUSTER_EVENTS, type ClusterEventName, type ClusterEvents } from '@tribuna/contracts/events';
+
+/**
+ * Every domain event by name. Cluster-wide ones come from contracts (CLUSTER_EVENTS); a domain
+ * adds its local ones by augmenting this interface next to the code that publishes them:
+ *
+ *     declare module '../events/bus.ts' { interface DomainEvents { 'votes.committed': CommittedBatch } }
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface DomainEvents extends ClusterEvents {}
+
+export type EventName = keyof DomainEvents;
+export type EventHandler<N extends EventName> = (payload: DomainEvents[N]) => unknown;
+
+export interface BusLogger {
+  warn(obj: object, msg: string): void;
+}
+
+/** Sends a serialized envelope to the other instances (Redis PUBLISH); rejects when Redis is down. */
+export type BusTransport = (message: string) => Promise<unknown>;
+
+const envelopeCheck = TypeCompiler.Compile(BusEnvelope);
+const clusterChecks = new Map<string, TypeCheck<TSchema>>(
+  Object.entries(CLUSTER_EVENTS).map(([name, schema]) => [name, TypeCompiler.Compile(schema as TSchema)]),
+);
+
+const isClusterEvent = (name: string): name is ClusterEventName => clusterChecks.has(name);
+
+/**
+ * The after-commit event bus of one server instance. `publish` hands the event to this instance's
+ * subscribers at once (a failing subscriber is logged, never thrown back to the publisher: the work
+ * is committed already) and, for cluster-wide events, to every other instance through the transport.
+ * `receive` is what the transport's subscription calls with a message from any instance.
+ */
+export class EventBus {
+  /** This instance, so it ignores its own cluster events coming back from Redis. */
+  readonly origin = randomUUID();
+  private readonly handlers = new Map<string, EventHandler<EventName>[]>();
+  readonly stats = { published: 0, received: 0, dropped: 0, handlerErrors: 0, transportErrors: 0 };
+
+  constructor(
+    private readonly log: BusLogger,
+    private transport: BusTransport | null = null,
+  ) {}
+
+  setTransport(transport: BusTransport | null): void {
+    this.transport = transport;
+  }
+
+  subscribe<N extends EventName>(name: N, handler: EventHandler<N>): () => void {
+    const list = this.handlers.get(name) ?? [];
+    list.push(handler as EventHandler<EventName>);
+    this.handlers.set(name, list);
+    return () => {
+      const current = this.handlers.get(name);
+      if (current) this.handlers.set(name, current.filter((h) => h !== handler));
+    };
+  }
+
+  /** Delivers to this instance's subscribers (awaited) and, for a cluster event, to the others. Never rejects. */
+  async publish<N extends EventName>(name: N, payload: DomainEvents[N]): Promise<void> {
+    this.stats.published++;
+    const remote = isClusterEvent(name) && this.transport ? this.sendRemote(name, payload) : null;
+    await this.deliver(name, payload);
+    await remote;
+  }
+
+  /** A raw message of the bus channel: checked, then delivered here unless this instance sent it. */
+  receive(raw: string): void {
+    let envelope: unknown;
+    try {
+      envelope = JSON.parse(raw);
+    } catch {
+      envelope = null;
+    }
+    if (!envelopeCheck.Check(envelope)) return this.drop('malformed envelope');
+    if (envelope.origin === this.origin) return;
+    const check = clusterChecks.get(envelope.name);
+    if (!check) return this.drop('unknown event', envelope.name);
+    if (!check.Check(envelope.payload)) {
+      const first = check.Errors(envelope.payload).First();
+      return this.drop(`invalid payload${first ? ` at ${first.path || '/'}: ${first.message}` : ''}`, envelope.name);
+    }
+    this.stats.received++;
+    void this.deliver(envelope.name as EventName, envelope.payload as DomainEvents[EventName]);
+  }
+
+  private drop(reason: string, name?: string): void {
+    this.stats.dropped++;
+    this.log.warn({ event: name, reason }, 'event bus: message dropped');
+  }
+
+  private async deliver<N extends EventName>(name: N, payload: DomainEvents[N]): Promise<void> {
+    const list = this.handlers.get(name);
+    if (!list || list.length === 0) return;
+    await Promise.all(
+      list.map(async (handler) => {
+        try {
+          await handler(payload);
+        } catch (err) {
+          this.stats.handlerErrors++;
+          this.log.warn({ err, event: name }, 'event bus: a subscriber failed');
+        }
+      }),
+    );
+  }
+
+  private async sendRemote(name: string, payload: unknown): Promise<void> {
+    const envelope: BusEnvelope = { name, origin: this.origin, payload };
+    try {
+      await this.transport!(JSON.stringify(envelope));
+    } catch (err) {
+      // Other instances miss it: their caches expire within their TTL (poll cache: 1 s).
+      this.stats.transportErrors++;
+      this.log.warn({ err: { message: (err as Error).message }, event: name }, 'event bus: not sent to the other instances');
+    }
+  }
+}

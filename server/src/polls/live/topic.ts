@@ -1,0 +1,33 @@
+import { pollTopic, type VoterChange, type VotersMessage } from '@tribuna/contracts/live';
+import type { TopicHandler } from '../../live/topics.ts';
+import type { PollCache } from '../pollCache.ts';
+import type { LiveStore } from './store.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * `poll:{pollId}`: anyone (visitors too) may watch a public poll. Drafts and unknown polls are
+ * `not-found`; a poll whose results are hidden only gets its status changes (no snapshots).
+ * Access is read through the one poll cache, so thousands of fans subscribing at the start of an
+ * episode cost one query per poll per second at most.
+ */
+export function pollTopicHandler(polls: PollCache, store: LiveStore): TopicHandler {
+  return {
+    family: 'poll',
+    normalizeKey: (key) => (key !== null && UUID.test(key) ? key.toLowerCase() : undefined),
+    authorize: async (key) => {
+      const poll = await polls.get(key!);
+      if (!poll) return { ok: false, code: 'not-found' };
+      return { ok: true, snapshots: poll.showResults };
+    },
+    readSnapshot: (key) => store.readSnapshot(key!),
+    changesMessage: (key, added, removed, seq): VotersMessage => ({
+      type: 'voters',
+      topic: pollTopic(key!),
+      pollId: key!,
+      seq,
+      added: added as VoterChange[],
+      removed: removed as VotersMessage['removed'],
+    }),
+  };
+}
