@@ -1,40 +1,49 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+
 // BullMQ queue and job names with their payloads. The worker refuses to start if a job
 // name listed here has no handler, so adding a job here forces a handler to exist.
 
 export const QUEUE_NAMES = { maintenance: 'maintenance', points: 'points' } as const;
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 
-export interface JobPayloads {
+const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
+const Id = Type.String({ minLength: 1, maxLength: 64 });
+const Nothing = Type.Object({}, { additionalProperties: false });
+
+/** Every job's payload, checked by the worker before its handler runs (a payload that fails fails the job for good). */
+export const JOB_PAYLOADS = {
   /** Recompute the daily usage aggregates for one calendar day in SHOW_TIMEZONE (YYYY-MM-DD). */
-  'reports.aggregate-day': { day: string };
+  'reports.aggregate-day': Type.Object({ day: Day }),
   /**
    * Recompute the last `days` calendar days ending today in SHOW_TIMEZONE (1 = today only).
    * The days are computed when the job runs, so repeatable schedules can carry a fixed payload.
    */
-  'reports.aggregate-recent-days': { days: number };
+  'reports.aggregate-recent-days': Type.Object({ days: Type.Integer({ minimum: 1, maximum: 366 }) }),
   /**
    * Vote points: a user earns the poll's points_per_vote at most once per poll per calendar day
    * (`day`, YYYY-MM-DD in SHOW_TIMEZONE, of the vote); reference `vote:<pollId>:<day>`.
    * Job id `vote-award.<userId>.<pollId>.<day>` so duplicates collapse.
    */
-  'points.award-vote': { userId: string; pollId: string; day: string };
+  'points.award-vote': Type.Object({ userId: Id, pollId: Id, day: Day }),
   /**
    * The vote awards of one committed batch of votes (the (user, poll) pairs voting for the first
    * time that day as far as the server knows), granted together in one transaction with the same
    * rule and references as `points.award-vote`: already granted ones are skipped.
    */
-  'points.award-votes': { day: string; voters: { userId: string; pollId: string }[] };
+  'points.award-votes': Type.Object({ day: Day, voters: Type.Array(Type.Object({ userId: Id, pollId: Id }), { maxItems: 1000 }) }),
   /** The share's points_earned; reference `share:<pollId>:<shareDay>`. Job id `share-award.<shareId>`. */
-  'points.award-share': { shareId: string };
+  'points.award-share': Type.Object({ shareId: Id }),
   /** Awards what was missed (votes and shares of the last 3 days without their award). */
-  'points.sweep': Record<string, never>;
+  'points.sweep': Nothing,
   /** 00:00 SHOW_TIMEZONE: tells connected clients (LiveEvent `points-reset`) to refresh their available points. */
-  'points.daily-reset': Record<string, never>;
+  'points.daily-reset': Nothing,
   /** Deletes sessions that expired or were revoked more than `olderThanDays` days ago. */
-  'sessions.purge': { olderThanDays: number };
+  'sessions.purge': Type.Object({ olderThanDays: Type.Integer({ minimum: 1 }) }),
   /** Deletes vote idempotency keys (vote_requests) claimed more than `olderThanHours` hours ago. */
-  'votes.purge-requests': { olderThanHours: number };
-}
+  'votes.purge-requests': Type.Object({ olderThanHours: Type.Integer({ minimum: 1 }) }),
+} satisfies Record<string, TSchema>;
+
+export type JobPayloads = { [K in keyof typeof JOB_PAYLOADS]: Static<(typeof JOB_PAYLOADS)[K]> };
 
 export type JobName = keyof JobPayloads;
 
@@ -57,7 +66,7 @@ export const pointsJobIds = {
   awardShare: (p: JobPayloads['points.award-share']) => `share-award.${p.shareId}`,
 };
 
-/** Voters per `points.award-votes` job (a vote batch holds at most a few hundred). */
+/** Voters per `points.award-votes` job (a vote batch holds at most a few hundred); the schema's maxItems. */
 export const MAX_AWARD_VOTES_PER_JOB = 1000;
 
 export const JOB_NAMES = Object.keys(JOB_QUEUES) as JobName[];

@@ -1,9 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { UnrecoverableError } from 'bullmq';
 import { JOB_NAMES } from '@tribuna/contracts/jobs';
 import type { JobContext } from './context.ts';
 import { handlers } from './handlers.ts';
-import { assertComplete, createRegistry, UnknownJobError, type JobHandlers } from './registry.ts';
+import { assertComplete, createRegistry, InvalidJobPayloadError, UnknownJobError, type JobHandlers } from './registry.ts';
 
 const ctx = {} as JobContext;
 
@@ -42,5 +42,17 @@ describe('job registry', () => {
     await expect(dispatch).rejects.toBeInstanceOf(UnknownJobError);
     await expect(registry.dispatch('reports.nope', {}, ctx)).rejects.toBeInstanceOf(UnrecoverableError);
     await expect(registry.dispatch('reports.nope', {}, ctx)).rejects.toThrow('No handler for job "reports.nope"');
+  });
+
+  it('fails a job whose payload is not the contract without running its handler, for good', async () => {
+    const ran = vi.fn(async () => 'ran');
+    const registry = createRegistry({ ...handlers, 'points.award-votes': ran });
+    for (const bad of [{}, { day: 'yesterday', voters: [] }, { day: '2025-01-15', voters: [{ userId: 1 }] }, null]) {
+      const dispatch = registry.dispatch('points.award-votes', bad, ctx);
+      await expect(dispatch).rejects.toBeInstanceOf(InvalidJobPayloadError);
+      await expect(registry.dispatch('points.award-votes', bad, ctx)).rejects.toBeInstanceOf(UnrecoverableError);
+    }
+    await expect(registry.dispatch('points.award-votes', { day: '2025-01-15', voters: [{ userId: 'u', pollId: 'p' }] }, ctx)).resolves.toBe('ran');
+    expect(ran).toHaveBeenCalledTimes(1);
   });
 });

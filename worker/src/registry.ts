@@ -1,5 +1,7 @@
 import { UnrecoverableError } from 'bullmq';
-import { JOB_NAMES, type JobName, type JobPayloads } from '@tribuna/contracts/jobs';
+import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
+import type { TSchema } from '@sinclair/typebox';
+import { JOB_NAMES, JOB_PAYLOADS, type JobName, type JobPayloads } from '@tribuna/contracts/jobs';
 import type { JobContext } from './context.ts';
 
 export type JobHandler<K extends JobName> = (payload: JobPayloads[K], ctx: JobContext) => Promise<unknown>;
@@ -13,10 +15,29 @@ export class UnknownJobError extends UnrecoverableError {
   }
 }
 
+/** Fails the job at once: a payload that is not the contract fails the same way on every attempt. */
+export class InvalidJobPayloadError extends UnrecoverableError {
+  constructor(
+    readonly jobName: string,
+    readonly problem: string,
+  ) {
+    super(`Invalid payload for job "${jobName}": ${problem}`);
+    this.name = 'InvalidJobPayloadError';
+  }
+}
+
+/** Each job's payload schema, compiled once. */
+const payloadChecks = new Map<string, TypeCheck<TSchema>>(
+  Object.entries(JOB_PAYLOADS).map(([name, schema]) => [name, TypeCompiler.Compile(schema as TSchema)]),
+);
+
 export interface Registry {
   readonly jobNames: readonly JobName[];
   has(name: string): name is JobName;
-  /** Runs the handler of `name`; an unknown name fails with UnknownJobError. */
+  /**
+   * Runs the handler of `name` once its payload passed the contract's schema; an unknown name fails
+   * with UnknownJobError, an invalid payload with InvalidJobPayloadError (both never retried).
+   */
   dispatch(name: string, payload: unknown, ctx: JobContext): Promise<unknown>;
 }
 
@@ -47,6 +68,11 @@ export function createRegistry(handlers: Partial<JobHandlers>): Registry {
     async dispatch(name, payload, ctx) {
       const handler = table.get(name);
       if (!handler) throw new UnknownJobError(name);
+      const check = payloadChecks.get(name)!;
+      if (!check.Check(payload)) {
+        const first = check.Errors(payload).First();
+        throw new InvalidJobPayloadError(name, first ? `${first.path || '/'} ${first.message}` : 'does not match its schema');
+      }
       return handler(payload, ctx);
     },
   };
