@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 // Three projects: web unit tests (jsdom), integration tests against a real PostgreSQL and
-// Redis (one fresh database per run), and browser end-to-end tests in headless Chromium.
+// Redis (one database per test file, cloned from a migrated template), and browser end-to-end
+// tests in headless Chromium.
 export default defineConfig({
   test: {
     projects: [
@@ -18,9 +19,11 @@ export default defineConfig({
             'scripts/**/*.test.ts',
           ],
           globalSetup: ['./test/globalSetup.ts'],
-          // Files share one database; running them one after another keeps global rows
-          // (the single featured poll, for instance) from racing between files.
-          fileParallelism: false,
+          // Each file gets its own database cloned from the run's migrated template and its own
+          // Redis prefix (test/fileSetup.ts), so files run in parallel without racing.
+          setupFiles: ['./test/fileSetup.ts'],
+          fileParallelism: true,
+          maxWorkers: Number(process.env.TEST_MAX_WORKERS ?? 3),
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -31,6 +34,7 @@ export default defineConfig({
           environment: 'node',
           include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['./test/globalSetup.ts'],
+          setupFiles: ['./test/fileSetup.ts'],
           fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { TestProject } from 'vitest/node';
-import { dropDatabase, ensureDatabase, runMigrations } from '@tribuna/drizzle/migrate';
+import { dropDatabase, dropDatabasesLike, ensureDatabase, runMigrations } from '@tribuna/drizzle/migrate';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    databaseUrl: string;
+    /** The migrated template of this run; every test file works on its own clone (test/fileSetup.ts). */
+    templateDatabaseUrl: string;
     redisUrl: string;
+    /** This run's Redis prefix; each test file appends its own suffix. */
     redisPrefix: string;
   }
 }
@@ -14,23 +16,29 @@ declare module 'vitest' {
 const BASE_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-/** Each run gets its own database and Redis prefix, so two runs at once never collide. */
+/**
+ * Each run migrates one template database and gets its own Redis prefix, so two runs at once never
+ * collide; each test file then clones the template (test/fileSetup.ts), so files run in parallel
+ * without sharing rows. Everything the run created is dropped at the end, clones included.
+ */
 export default async function setup(project: TestProject) {
   const runId = `${process.pid}_${randomBytes(4).toString('hex')}`;
   const url = new URL(BASE_DATABASE_URL);
   url.pathname = `/tribuna_test_${runId}`;
-  const databaseUrl = url.toString();
+  const templateDatabaseUrl = url.toString();
   const redisPrefix = `tribuna_test_${runId}`;
 
-  await ensureDatabase(databaseUrl);
-  await runMigrations(databaseUrl);
+  await ensureDatabase(templateDatabaseUrl);
+  await runMigrations(templateDatabaseUrl);
 
-  project.provide('databaseUrl', databaseUrl);
+  project.provide('templateDatabaseUrl', templateDatabaseUrl);
   project.provide('redisUrl', REDIS_URL);
   project.provide('redisPrefix', redisPrefix);
 
   return async () => {
-    await dropDatabase(databaseUrl);
+    // Clones a crashed file left behind, then the template.
+    await dropDatabasesLike(templateDatabaseUrl, `tribuna_test_${runId}_`);
+    await dropDatabase(templateDatabaseUrl);
     const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
     try {
       await redis.connect();

@@ -37,6 +37,41 @@ export async function ensureDatabase(url: string): Promise<boolean> {
   }
 }
 
+/**
+ * Creates the database named in `url` as a copy of `templateName` (CREATE DATABASE … TEMPLATE: a
+ * file copy, far faster than migrating). PostgreSQL refuses while anything else copies or uses the
+ * template, so a few concurrent clones retry.
+ */
+export async function cloneDatabase(templateName: string, url: string): Promise<void> {
+  const name = databaseName(url);
+  const admin = postgres(maintenanceUrl(url), { max: 1, onnotice: () => {}, connect_timeout: 5 });
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await admin.unsafe(`CREATE DATABASE "${name}" TEMPLATE "${templateName}"`);
+        return;
+      } catch (err) {
+        // 55006: source database "…" is being accessed by other users.
+        if ((err as { code?: string }).code !== '55006' || attempt >= 50) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 100));
+      }
+    }
+  } finally {
+    await admin.end({ timeout: 5 });
+  }
+}
+
+/** Databases whose name starts with `prefix` (test runs drop their clones with it). */
+export async function dropDatabasesLike(url: string, prefix: string): Promise<void> {
+  const admin = postgres(maintenanceUrl(url), { max: 1, onnotice: () => {}, connect_timeout: 5 });
+  try {
+    const rows = await admin<{ datname: string }[]>`SELECT datname FROM pg_database WHERE starts_with(datname, ${prefix})`;
+    for (const { datname } of rows) await admin.unsafe(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+  } finally {
+    await admin.end({ timeout: 5 });
+  }
+}
+
 export async function dropDatabase(url: string): Promise<void> {
   const name = databaseName(url);
   const admin = postgres(maintenanceUrl(url), { max: 1, onnotice: () => {}, connect_timeout: 5 });

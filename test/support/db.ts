@@ -1,9 +1,9 @@
 import { createDatabase, type Database } from '@tribuna/drizzle/client';
-import { inject } from 'vitest';
+import { fileContext } from './fileContext.ts';
 
-/** A connection to this run's test database. Close it in afterAll. */
+/** A connection to this test file's database. Close it in afterAll. */
 export function testDatabase(): Database {
-  return createDatabase(inject('databaseUrl'), { max: 5, applicationName: 'tribuna-test' });
+  return createDatabase(fileContext().databaseUrl, { max: 5, applicationName: 'tribuna-test' });
 }
 
 /** Empties every application table (not the migrations journal). */

@@ -1,15 +1,16 @@
 import { inject } from 'vitest';
 import { loadConfig, type Config } from '@tribuna/contracts/config';
+import { fileContext } from './fileContext.ts';
 
-/** Environment variables of this test run (its own database and Redis prefix). */
+/** Environment variables of this test file (its own database and Redis prefix, see test/fileSetup.ts). */
 export function testEnv(overrides: Record<string, string | undefined> = {}): Record<string, string | undefined> {
   return {
     NODE_ENV: 'test',
     PORT: '0',
     HOST: '127.0.0.1',
-    DATABASE_URL: inject('databaseUrl'),
+    DATABASE_URL: fileContext().databaseUrl,
     REDIS_URL: inject('redisUrl'),
-    REDIS_PREFIX: inject('redisPrefix'),
+    REDIS_PREFIX: fileContext().redisPrefix,
     SESSION_SECRET: 'test-secret-test-secret-test-secret-123',
     MEDIA_DIR: './data/test-media',
     LOG_LEVEL: 'silent',

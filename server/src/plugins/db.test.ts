@@ -1,4 +1,5 @@
-import { describe, expect, inject, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { fileContext } from '../../../test/support/fileContext.ts';
 import { createDatabase } from '@tribuna/drizzle/client';
 import type { App } from '../app.ts';
 import { useApp } from '../testing/harness.ts';
@@ -18,7 +19,7 @@ describe('database plugin', () => {
   });
 
   it('cancels a statement past statement_timeout and ends a transaction left idle, freeing its locks', async () => {
-    const database = createDatabase(inject('databaseUrl'), { max: 2, statementTimeoutMs: 200, idleInTransactionTimeoutMs: 300 });
+    const database = createDatabase(fileContext().databaseUrl, { max: 2, statementTimeoutMs: 200, idleInTransactionTimeoutMs: 300 });
     try {
       const slow = await database.sql`SELECT pg_sleep(5)`.catch((err: unknown) => err);
       expect(sqlState(slow)).toBe('57014'); // query_canceled

@@ -1,4 +1,5 @@
-import { afterAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { fileContext } from '../../../test/support/fileContext.ts';
 import { eq, sql } from 'drizzle-orm';
 import { createDatabase } from '@tribuna/drizzle/client';
 import { schema } from '@tribuna/drizzle';
@@ -170,7 +171,7 @@ describe('VoteBatcher', () => {
 describe('a batch waiting for a connection', () => {
   it('gives up when the pooled connection it waits on is terminated (postgres.js strands such a reserve)', async () => {
     // One connection: the batch's reserve queues behind it, then the server ends that connection.
-    const pool = createDatabase(inject('databaseUrl'), { max: 1 });
+    const pool = createDatabase(fileContext().databaseUrl, { max: 1 });
     try {
       const held = await pool.sql.reserve();
       const [row] = await held<{ pid: number }[]>`select pg_backend_pid() as pid`;
