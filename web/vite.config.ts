@@ -1,5 +1,8 @@
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -11,6 +14,41 @@ const apiTarget = process.env.TRIBUNA_API_URL ?? 'http://localhost:3000';
 const SERVER_PATHS = ['/api', '/auth', '/ws', '/media'] as const;
 /** Routes of the web app inside those paths. */
 const SPA_PATHS = /^\/auth\/callback(?:[?#]|$)/;
+
+/** Text files worth precompressing: the server sends the .br or .gz beside them (@fastify/static preCompressed). */
+const COMPRESSIBLE = /\.(?:js|css|html|svg|json|webmanifest|txt)$/;
+
+/** Writes `file.br` (brotli 11) and `file.gz` (gzip 9) beside every compressible file of the build, when smaller. */
+function precompress(): Plugin {
+  let outDir = '';
+  return {
+    name: 'tribuna-precompress',
+    apply: 'build',
+    enforce: 'post',
+    configResolved(config) {
+      outDir = join(config.root, config.build.outDir);
+    },
+    closeBundle: {
+      order: 'post',
+      sequential: true,
+      handler() {
+        const walk = (dir: string): string[] =>
+          readdirSync(dir).flatMap((name) => {
+            const path = join(dir, name);
+            return statSync(path).isDirectory() ? walk(path) : [path];
+          });
+        for (const path of walk(outDir).filter((p) => COMPRESSIBLE.test(p))) {
+          const body = readFileSync(path);
+          if (body.length < 512) continue;
+          const br = brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
+          const gz = gzipSync(body, { level: 9 });
+          if (br.length < body.length) writeFileSync(`${path}.br`, br);
+          if (gz.length < body.length) writeFileSync(`${path}.gz`, gz);
+        }
+      },
+    },
+  };
+}
 
 export default defineConfig({
   root: webRoot,
@@ -55,9 +93,11 @@ export default defineConfig({
         ],
       },
       workbox: {
+        globIgnores: ['**/*.br', '**/*.gz'],
         navigateFallback: '/index.html',
         navigateFallbackDenylist: SERVER_PATHS.map((path) => new RegExp(`^${path}(?:/|$)`)),
       },
     }),
+    precompress(),
   ],
 });

@@ -1,6 +1,7 @@
 import { mkdtemp, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../../test/support/env.ts';
 import { buildApp, type App } from '../app.ts';
@@ -21,6 +22,10 @@ describe('web app serving with a built web/dist', () => {
     await writeFile(join(dist, 'sw.js'), 'self.addEventListener("fetch", () => {});');
     await writeFile(join(dist, 'manifest.webmanifest'), '{}');
     await writeFile(join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
+    // What the build writes beside an asset (web/vite.config.ts precompress).
+    await writeFile(join(dist, 'assets', 'home-def456.js'), 'console.log("home")');
+    await writeFile(join(dist, 'assets', 'home-def456.js.br'), brotliCompressSync('console.log("home")'));
+    await writeFile(join(dist, 'assets', 'home-def456.js.gz'), gzipSync('console.log("home")'));
     await writeFile(join(dist, 'icon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     app = await buildApp(testConfig({ MEDIA_DIR: media }), { webDistDir: dist });
   });
@@ -48,6 +53,21 @@ describe('web app serving with a built web/dist', () => {
       expect(res.headers['cache-control']).toBe('no-cache');
     },
   );
+
+  it('sends the precompressed brotli or gzip file of an asset to a browser that accepts it, immutable', async () => {
+    const br = await app.inject({ method: 'GET', url: '/assets/home-def456.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(br.rawPayload.equals(brotliCompressSync('console.log("home")'))).toBe(true);
+    const gz = await app.inject({ method: 'GET', url: '/assets/home-def456.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    const plain = await app.inject({ method: 'GET', url: '/assets/home-def456.js', headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe('console.log("home")');
+  });
 
   it('answers a route without an Accept header (curl, crawlers) with index.html too', async () => {
     const res = await app.inject({ method: 'GET', url: '/privacidad' });

@@ -81,6 +81,9 @@ export default fp<StaticPluginOptions>(
       wildcard: true,
       cacheControl: false,
       suppressWarning: true,
+      // The build writes .br and .gz next to each asset (web/vite.config.ts): a phone gets brotli
+      // without the server compressing anything per request.
+      preCompressed: true,
       setHeaders: (reply, filePath) => {
         reply.header('cache-control', cacheControlFor(filePath, root));
       },

@@ -1,4 +1,6 @@
+import { Suspense } from 'react';
 import { Outlet, ScrollRestoration, useMatches } from 'react-router-dom';
+import { PageSpinner } from '../components/Spinner';
 import { usePageViews } from '../features/analytics/usePageViews';
 import { NavBar } from '../features/navigation/NavBar';
 import { useNavBarVisible } from '../features/navigation/navVisibility';
@@ -25,7 +27,10 @@ export function Layout() {
       </a>
       <NavBar />
       <main id="contenido" className="flex-1">
-        <Outlet />
+        {/* Pages other than home are lazy chunks (app/routes.tsx). */}
+        <Suspense fallback={<PageSpinner />}>
+          <Outlet />
+        </Suspense>
       </main>
       {showFooter && <Footer />}
       <ScrollRestoration />

@@ -50,23 +50,23 @@ describe('app routes', () => {
 
   it.each(['/wall', '/grupos', '/notificaciones', '/perfil', '/admin', '/admin/polls'])(
     'sends a visitor from %s to /login',
-    (path) => {
+    async (path) => {
       const router = renderApp(path);
       expect(router.state.location.pathname).toBe('/login');
-      expect(screen.getByRole('heading', { name: 'Iniciar sesión' })).toBeTruthy();
+      expect(await screen.findByRole('heading', { name: 'Iniciar sesión' })).toBeTruthy();
     },
   );
 
-  it('lets a visitor see a public profile', () => {
+  it('lets a visitor see a public profile', async () => {
     const router = renderApp('/perfil/123');
     expect(router.state.location.pathname).toBe('/perfil/123');
-    expect(screen.getByRole('heading', { name: 'Perfil' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Perfil' })).toBeTruthy();
   });
 
-  it('shows Próximamente on /grupos to a signed-in user, with the navigation bar', () => {
+  it('shows Próximamente on /grupos to a signed-in user, with the navigation bar', async () => {
     signIn('user');
     renderApp('/grupos');
-    expect(screen.getByText('Próximamente')).toBeTruthy();
+    expect(await screen.findByText('Próximamente')).toBeTruthy();
     expect(screen.getAllByRole('navigation', { name: 'Navegación principal' }).length).toBeGreaterThan(0);
     expect(screen.queryByRole('contentinfo')).toBeNull();
   });
@@ -74,7 +74,7 @@ describe('app routes', () => {
   it('shows the notifications empty state without loading any data', async () => {
     signIn('user');
     renderApp('/notificaciones');
-    expect(screen.getByRole('heading', { name: 'No tienes notificaciones' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'No tienes notificaciones' })).toBeTruthy();
     expect(screen.getByText(/reaccione .* comente .* te mencione/)).toBeTruthy();
     await waitFor(() => expect(requestedPaths()).toContain('/api/page-views'));
     expect(requestedPaths().filter((path) => path !== '/api/page-views')).toEqual([]);
@@ -86,11 +86,11 @@ describe('app routes', () => {
     expect(router.state.location.pathname).toBe('/');
   });
 
-  it('lets an admin into /admin without the navigation bar', () => {
+  it('lets an admin into /admin without the navigation bar', async () => {
     signIn('admin');
     const router = renderApp('/admin/polls');
     expect(router.state.location.pathname).toBe('/admin/polls');
-    expect(screen.getByRole('heading', { name: 'Administración' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Administración' })).toBeTruthy();
     expect(screen.queryByRole('navigation', { name: 'Navegación principal' })).toBeNull();
   });
 });

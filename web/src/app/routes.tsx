@@ -1,17 +1,21 @@
+import { lazy } from 'react';
 import { Navigate, type RouteObject } from 'react-router-dom';
 import { RouteError } from '../components/RouteError';
-import { AdminPage } from '../features/admin/AdminPage';
-import { AuthCallbackPage } from '../features/auth/AuthCallbackPage';
-import { LoginPage } from '../features/auth/LoginPage';
-import { GroupsPage } from '../features/groups/GroupsPage';
-import { PrivacyPage } from '../features/legal/PrivacyPage';
-import { TermsPage } from '../features/legal/TermsPage';
-import { NotificationsPage } from '../features/notifications/NotificationsPage';
 import { HomePage } from '../features/polls/HomePage';
-import { ProfilePage } from '../features/profile/ProfilePage';
-import { WallPage } from '../features/wall/WallPage';
 import { Layout, type RouteHandle } from './Layout';
 import { RequireAuth } from './RequireAuth';
+
+// Every page but home is its own chunk, loaded when first visited (Layout shows a spinner meanwhile):
+// a fan opening the home poll on a phone downloads only what the home needs.
+const LoginPage = lazy(() => import('../features/auth/LoginPage').then((m) => ({ default: m.LoginPage })));
+const AuthCallbackPage = lazy(() => import('../features/auth/AuthCallbackPage').then((m) => ({ default: m.AuthCallbackPage })));
+const TermsPage = lazy(() => import('../features/legal/TermsPage').then((m) => ({ default: m.TermsPage })));
+const PrivacyPage = lazy(() => import('../features/legal/PrivacyPage').then((m) => ({ default: m.PrivacyPage })));
+const ProfilePage = lazy(() => import('../features/profile/ProfilePage').then((m) => ({ default: m.ProfilePage })));
+const WallPage = lazy(() => import('../features/wall/WallPage').then((m) => ({ default: m.WallPage })));
+const GroupsPage = lazy(() => import('../features/groups/GroupsPage').then((m) => ({ default: m.GroupsPage })));
+const NotificationsPage = lazy(() => import('../features/notifications/NotificationsPage').then((m) => ({ default: m.NotificationsPage })));
+const AdminPage = lazy(() => import('../features/admin/AdminPage').then((m) => ({ default: m.AdminPage })));
 
 const publicPage: RouteHandle = { footer: true };
 

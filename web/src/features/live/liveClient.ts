@@ -1,6 +1,6 @@
 import type { LiveClientMessage, LiveErrorCode, LiveServerMessage } from '@tribuna/contracts/live';
 import type { ServerMessage } from '@tribuna/contracts/live';
-import { LIVE_CLOSE_CODES, parseTopic, pollTopic } from '@tribuna/contracts/live';
+import { LIVE_CLOSE_CODES, parseTopic, pollTopic } from '@tribuna/contracts/liveTopics';
 import { fetchPollResults } from '../polls/api';
 import { useLiveResultsStore, type SequencedResults } from './liveResultsStore';
 
