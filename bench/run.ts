@@ -1,4 +1,4 @@
-// `npm run bench` runs every benchmark; `npm run bench -- votes` or `-- fanout` runs one.
+// `npm run bench` runs every benchmark; `npm run bench -- votes`, `-- fanout` or `-- web` runs one.
 // Prints a short table and writes bench/results/<name>.json. Exits non-zero when an integrity
 // check fails (acknowledged ≠ stored, awards missing, a viewer without the final totals).
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { log } from './lib/log.ts';
 import { killAllNow, ROOT, stopAll } from './lib/processes.ts';
 import { removeWorkDir } from './lib/workdir.ts';
 import { DEFAULT_VOTES_OPTIONS, runVotesBenchmark, type BenchOutcome } from './votes.ts';
+import { DEFAULT_WEB_OPTIONS, runWebBenchmark } from './web.ts';
 
 /** Optional overrides for quick local runs (the committed figures use the defaults). */
 function envNumber(name: string): number | undefined {
@@ -32,6 +33,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchOutcome>> = {
       viewers: envNumber('BENCH_VIEWERS') ?? DEFAULT_FANOUT_OPTIONS.viewers,
       durationS: envNumber('BENCH_DURATION_S') ?? DEFAULT_FANOUT_OPTIONS.durationS,
     }),
+  web: () => runWebBenchmark({ ...DEFAULT_WEB_OPTIONS, runs: envNumber('BENCH_RUNS') ?? DEFAULT_WEB_OPTIONS.runs }),
 };
 
 const RESULTS_DIR = path.join(ROOT, 'bench', 'results');

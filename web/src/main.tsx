@@ -11,7 +11,14 @@ import './index.css';
 listenForInstallPrompt();
 void useSessionStore.getState().load();
 reconnectLiveOnSessionChange();
-if ('serviceWorker' in navigator) registerSW({ immediate: true });
+// The service worker (and workbox-window) only after the page has loaded and gone idle: its
+// download and precaching never compete with the home poll on a slow phone connection.
+if ('serviceWorker' in navigator) {
+  const register = () => registerSW({ immediate: true });
+  const whenIdle = () => ('requestIdleCallback' in window ? window.requestIdleCallback(register, { timeout: 10_000 }) : setTimeout(register, 3000));
+  if (document.readyState === 'complete') whenIdle();
+  else window.addEventListener('load', whenIdle, { once: true });
+}
 
 const container = document.getElementById('root');
 if (!container) throw new Error('Missing #root element');

@@ -26,13 +26,20 @@ export function Layout() {
         Saltar al contenido
       </a>
       <NavBar />
-      <main id="contenido" className="flex-1">
-        {/* Pages other than home are lazy chunks (app/routes.tsx). */}
-        <Suspense fallback={<PageSpinner />}>
+      {/* Pages other than home are lazy chunks (app/routes.tsx). The footer waits with the page, so
+          it never jumps down when the page arrives (no layout shift). */}
+      <Suspense
+        fallback={
+          <main id="contenido" className="flex-1">
+            <PageSpinner />
+          </main>
+        }
+      >
+        <main id="contenido" className="flex-1">
           <Outlet />
-        </Suspense>
-      </main>
-      {showFooter && <Footer />}
+        </main>
+        {showFooter && <Footer />}
+      </Suspense>
       <ScrollRestoration />
     </div>
   );
