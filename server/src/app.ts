@@ -28,6 +28,7 @@ import { userTopic } from './notifications/topics.ts';
 import { feedTopic, postTopic } from './wall/topics.ts';
 import adminRoutes from './admin/routes.ts';
 import authRoutes from './auth/routes.ts';
+import profileRoutes from './profiles/routes.ts';
 import devLoginRoutes from './devLogin/routes.ts';
 import factorRoutes from './factors/routes.ts';
 import googleRoutes from './oidc/routes.ts';
@@ -152,6 +153,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(openGraphRoutes);
   await app.register(pageViewRoutes);
   await app.register(authRoutes);
+  await app.register(profileRoutes);
   await app.register(googleRoutes);
   await app.register(factorRoutes);
   await app.register(devLoginRoutes);

@@ -86,3 +86,7 @@ export type HomePollResponse = Static<typeof HomePollResponse>;
 /** GET /api/polls: active and closed polls, featured first, then newest first. */
 export const PollListResponse = Type.Object({ polls: Type.Array(Poll) });
 export type PollListResponse = Static<typeof PollListResponse>;
+
+/** `:pollId` of every /api/polls/:pollId… route (polls, votes, shares). */
+export const PollParams = Type.Object({ pollId: Uuid });
+export type PollParams = Static<typeof PollParams>;

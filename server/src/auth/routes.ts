@@ -1,52 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@fastify/type-provider-typebox';
 import { AuthSession } from '@tribuna/contracts/api/auth';
-import { DeleteAccountInput, Profile } from '@tribuna/contracts/api/me';
 import { errorResponses } from '../http/errors.ts';
-import { requireUser } from '../plugins/auth.ts';
 import { clearSessionCookie } from '../sessions/cookies.ts';
 import * as auth from './service.ts';
 
-/** The current user, the sign-in state, sign-out and account deletion. */
+/** The sign-in state and sign-out. */
 const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.database.db;
   const { publicUrl } = app.config;
-
-  app.get(
-    '/api/me',
-    {
-      schema: {
-        tags: ['auth'],
-        summary: 'The signed-in profile (role included)',
-        response: { 200: Profile, ...errorResponses(401, 429) },
-      },
-      config: { rateLimit: 'account.read' },
-    },
-    async (request, reply) => {
-      const user = requireUser(request);
-      reply.header('cache-control', 'no-store');
-      return auth.getOwnProfile(db, user);
-    },
-  );
-
-  app.delete(
-    '/api/me',
-    {
-      schema: {
-        tags: ['auth'],
-        summary: 'Delete (anonymise) the own account and sign out everywhere; the body must confirm with ELIMINAR',
-        body: DeleteAccountInput,
-        response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 429) },
-      },
-      config: { rateLimit: 'account.delete' },
-    },
-    async (request, reply) => {
-      const user = requireUser(request);
-      await auth.deleteOwnAccount(db, user, request.body.confirm);
-      clearSessionCookie(reply, publicUrl);
-      return reply.code(204).send(null);
-    },
-  );
 
   app.get(
     '/api/auth/session',

@@ -1,18 +1,10 @@
 import type { AuthSession } from '@tribuna/contracts/api/auth';
-import type { Profile } from '@tribuna/contracts/api/me';
 import type { DbOrTx } from '@tribuna/drizzle/client';
-import * as accounts from '../accounts/repository.ts';
 import * as factors from '../factors/repository.ts';
-import { badRequest, unauthorized } from '../http/errors.ts';
-import { NOT_AUTHENTICATED } from '../plugins/auth.ts';
-import { presentProfile } from '../profiles/presenter.ts';
 import * as profiles from '../profiles/repository.ts';
 import * as sessions from '../sessions/service.ts';
 import type { AuthUser, IssuedSession } from '../sessions/service.ts';
 import { SIGNED_OUT, presentMfaRequired, presentSignedIn } from './presenter.ts';
-
-export const DELETE_CONFIRMATION_WORD = 'ELIMINAR';
-export const DELETE_CONFIRMATION_MESSAGE = 'Debes escribir "ELIMINAR" para confirmar';
 
 /** Where a request comes from, stored on the session for the user's own review. */
 export interface ClientContext {
@@ -51,30 +43,7 @@ export async function describeSession(
   return profile ? presentSignedIn(profile) : SIGNED_OUT;
 }
 
-/** GET /api/me */
-export async function getOwnProfile(db: DbOrTx, user: AuthUser): Promise<Profile> {
-  const profile = await profiles.findProfile(db, user.id);
-  if (!profile) throw unauthorized(NOT_AUTHENTICATED);
-  return presentProfile(profile);
-}
-
 /** POST /auth/logout: the session stops working at once, wherever its cookie is. */
 export async function signOut(db: DbOrTx, sessionId: string | null): Promise<void> {
   if (sessionId) await sessions.endSession(db, sessionId);
-}
-
-/**
- * DELETE /api/me: the spec's account deletion, in one transaction. The profile stays (posts and
- * comments keep pointing at it) but anonymised and suspended; the private account (e-mail, Google
- * identity) and second factors are deleted, and every session of the user is revoked.
- */
-export async function deleteOwnAccount(db: DbOrTx, user: AuthUser, confirm: string, now = new Date()): Promise<void> {
-  if (confirm.trim() !== DELETE_CONFIRMATION_WORD) throw badRequest(DELETE_CONFIRMATION_MESSAGE);
-  await db.transaction(async (tx) => {
-    const profile = await profiles.anonymiseProfile(tx, user.id, now);
-    if (!profile) throw unauthorized(NOT_AUTHENTICATED);
-    await accounts.deleteAccount(tx, user.id);
-    await factors.deleteUserFactors(tx, user.id);
-    await sessions.endAllSessions(tx, user.id, now);
-  });
 }

@@ -1,5 +1,5 @@
 import type { DbOrTx } from '@tribuna/drizzle/client';
-import { effectiveStatus } from '../polls/presenter.ts';
+import { effectiveStatus } from '../polls/rules.ts';
 import * as polls from '../polls/repository.ts';
 import { buildSharePreview, renderPreviewTags } from './presenter.ts';
 

@@ -1,6 +1,6 @@
 import type { DbOrTx } from '@tribuna/drizzle/client';
 import { findVotingPoll } from './repository.ts';
-import { DEFAULT_POINTS_CONFIG } from './presenter.ts';
+import { DEFAULT_POINTS_CONFIG } from './rules.ts';
 
 /** What a vote is validated against, without a query per vote. */
 export interface VotingPoll {

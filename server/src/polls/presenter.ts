@@ -1,21 +1,6 @@
 import type { OptionResult, Poll, PollOption, PollResults, PollStatus, Voter } from '@tribuna/contracts/api/polls';
 import type { OptionRow, PollRow, VoteCountRow, VoterRow } from './repository.ts';
-
-/** Used when a poll has no poll_points_config row. */
-export const DEFAULT_POINTS_CONFIG: Poll['pointsConfig'] = {
-  pointsPerVote: 1,
-  maxPointsPerUser: 1,
-  dailyReset: false,
-  bonusForSharing: 5,
-};
-
-export const ANONYMOUS_NAME = 'Anonymous';
-
-/** The status the public sees: an active poll past its end date is closed. */
-export function effectiveStatus(row: Pick<PollRow, 'status' | 'endDate'>, now: Date): PollStatus {
-  if (row.status === 'active' && row.endDate !== null && row.endDate.getTime() <= now.getTime()) return 'closed';
-  return row.status;
-}
+import { DEFAULT_POINTS_CONFIG, effectiveStatus, voterDisplayName } from './rules.ts';
 
 export function presentOption(row: OptionRow): PollOption {
   return {
@@ -56,8 +41,6 @@ export function presentPoll(row: PollRow, options: OptionRow[], now: Date): Poll
   };
 }
 
-/** How a voter is named wherever voters are shown (results, live updates): the spec's display_name default 'Anonymous'. */
-export const voterDisplayName = (displayName: string | null | undefined): string => displayName ?? ANONYMOUS_NAME;
 
 export function presentVoter(row: VoterRow): Voter {
   return {

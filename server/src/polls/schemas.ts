@@ -1,8 +1,5 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import { Uuid } from '@tribuna/contracts/api/common';
-
-export const PollParams = Type.Object({ pollId: Uuid });
-export type PollParams = Static<typeof PollParams>;
+export { PollParams } from '@tribuna/contracts/api/polls';
 
 /**
  * GET /api/polls/home?encuesta=<pollId>: a shared link (`/?encuesta=<id>`) shows the shared poll

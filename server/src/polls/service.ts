@@ -1,3 +1,5 @@
+import { VOTE_MESSAGES } from '@tribuna/contracts/voteMessages';
+import { VOTERS_PER_OPTION } from '@tribuna/contracts/pollRules';
 import type { HomePollResponse, Poll, PollListResponse, PollResults } from '@tribuna/contracts/api/polls';
 import type { DbOrTx } from '@tribuna/drizzle/client';
 import { forbidden, notFound } from '../http/errors.ts';
@@ -5,11 +7,9 @@ import { presentPoll, presentResults } from './presenter.ts';
 import * as repo from './repository.ts';
 
 /** The voters list of each option is capped; totals always count everyone. */
-export const VOTERS_PER_OPTION = 100;
 /** The public list is not paginated yet; this bounds the response. */
 export const POLL_LIST_LIMIT = 100;
 
-export const POLL_NOT_FOUND = 'Poll not found';
 export const RESULTS_HIDDEN = 'Los resultados de esta encuesta no son públicos';
 
 function groupByPoll<T extends { pollId: string }>(rows: T[]): Map<string, T[]> {
@@ -62,7 +62,7 @@ export async function listPolls(db: DbOrTx, now = new Date()): Promise<PollListR
 
 export async function getPoll(db: DbOrTx, pollId: string, now = new Date()): Promise<Poll> {
   const row = await repo.findPublicPoll(db, pollId);
-  if (!row) throw notFound(POLL_NOT_FOUND);
+  if (!row) throw notFound(VOTE_MESSAGES.pollNotFound);
   return presentPoll(row, await repo.listOptions(db, [row.id]), now);
 }
 
@@ -76,7 +76,7 @@ export async function getPollResults(
   readLiveSeq?: (pollId: string) => Promise<number | null>,
 ): Promise<PollResults> {
   const row = await repo.findPublicPoll(db, pollId);
-  if (!row) throw notFound(POLL_NOT_FOUND);
+  if (!row) throw notFound(VOTE_MESSAGES.pollNotFound);
   if (!row.showResults) throw forbidden(RESULTS_HIDDEN);
   // Read before the totals: every batch up to this seq was committed before they are counted.
   const seq = readLiveSeq ? await readLiveSeq(row.id) : null;

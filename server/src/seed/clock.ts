@@ -1,5 +1,5 @@
 // Time and randomness for the demo data: relative to "now", days in SHOW_TIMEZONE, reproducible.
-import { addDays, showDayOf } from '../votes/showDay.ts';
+import { addDays, showDayOf } from '@tribuna/contracts/showDay';
 
 const HOUR = 3_600_000;
 

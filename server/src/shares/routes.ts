@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ShareInput, ShareResponse } from '@tribuna/contracts/api/votes';
 import { errorResponses } from '../http/errors.ts';
 import { requireWriter } from '../plugins/auth.ts';
-import { PollParams } from '../polls/schemas.ts';
+import { PollParams } from '@tribuna/contracts/api/polls';
 import * as shares from './service.ts';
 
 const shareRoutes: FastifyPluginAsyncTypebox = async (app) => {

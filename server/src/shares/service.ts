@@ -4,9 +4,9 @@ import { pointsJobIds } from '@tribuna/contracts/jobs';
 import type { DbOrTx } from '@tribuna/drizzle/client';
 import { conflict, notFound } from '../http/errors.ts';
 import type { Enqueue } from '../plugins/queues.ts';
-import { DEFAULT_POINTS_CONFIG } from '../polls/presenter.ts';
+import { DEFAULT_POINTS_CONFIG } from '../polls/rules.ts';
 import { findPublicPoll } from '../polls/repository.ts';
-import { showDayOf } from '../votes/showDay.ts';
+import { showDayOf } from '@tribuna/contracts/showDay';
 import { presentShare } from './presenter.ts';
 import * as repo from './repository.ts';
 

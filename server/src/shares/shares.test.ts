@@ -11,7 +11,7 @@ import { buildPoll, buildUser } from '../../../test/support/factories.ts';
 import { buildApp, type App } from '../app.ts';
 import { SUSPENDED_MESSAGE } from '../plugins/auth.ts';
 import { asUser, signIn } from '../testing/sessions.ts';
-import { showDayOf } from '../votes/showDay.ts';
+import { showDayOf } from '@tribuna/contracts/showDay';
 
 // Own Redis namespace: no worker of another test file consumes the jobs checked here.
 const config = testConfig({ REDIS_PREFIX: `${testConfig().redisPrefix}_shares` });

@@ -1,7 +1,7 @@
 import { MAX_AWARD_VOTES_PER_JOB, pointsJobIds } from '@tribuna/contracts/jobs';
 import { QueueUnavailableError, type Enqueue } from '../plugins/queues.ts';
 import type { VoterKey } from './repository.ts';
-import { showDayOf } from './showDay.ts';
+import { showDayOf } from '@tribuna/contracts/showDay';
 
 /** Award keys remembered as already enqueued by this instance (a user votes many times a day). */
 const REMEMBERED_AWARDS = 200_000;

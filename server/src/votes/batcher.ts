@@ -7,6 +7,7 @@ import { badRequest, errorBody, HttpError } from '../http/errors.ts';
 import type { VotingPoll } from '../polls/pollCache.ts';
 import { presentMyVotes, voterName, type OptionStanding } from './presenter.ts';
 import * as repo from './repository.ts';
+import { constraintOf, sqlState } from '@tribuna/drizzle/sqlState';
 import { idempotencyKeyReused, isPointsPoll, pointsWindowStart, serviceBusy, voteFailed, type Allocation } from './rules.ts';
 
 // Micro-batching vote writer ("group commit"). Requests hand over an already validated command and
@@ -563,13 +564,6 @@ function changesByPoll(
   return [...byPoll.values()];
 }
 
-function sqlState(err: unknown): string | undefined {
-  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
-  }
-  return undefined;
-}
 
 /** Class 23 (a foreign key, check or unique constraint refused a row) or 22 (a value PostgreSQL refused). */
 function isRowError(err: unknown): boolean {
@@ -583,12 +577,4 @@ const LOCK_NOT_AVAILABLE = '55P03';
 function isRetryable(err: unknown): boolean {
   const state = sqlState(err);
   return state === '40P01' || state === '40001' || (state === '23505' && constraintOf(err) === 'vote_requests_pk');
-}
-
-function constraintOf(err: unknown): string | undefined {
-  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const name = (e as { constraint_name?: unknown }).constraint_name;
-    if (typeof name === 'string') return name;
-  }
-  return undefined;
 }

@@ -1,10 +1,10 @@
 import type { AvailablePoints, MyVotesResponse } from '@tribuna/contracts/api/votes';
 import type { VoterChange } from '@tribuna/contracts/live';
-import { voterDisplayName } from '../polls/presenter.ts';
+import { voterDisplayName } from '../polls/rules.ts';
 import type { VotingPoll } from '../polls/pollCache.ts';
 import type { VoterProfile } from './repository.ts';
 import { isPointsPoll } from './rules.ts';
-import { nextMidnight } from './showDay.ts';
+import { nextMidnight } from '@tribuna/contracts/showDay';
 
 /** The user's standing on one option of a poll. */
 export interface OptionStanding {

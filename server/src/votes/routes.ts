@@ -4,7 +4,7 @@ import { errorResponses } from '../http/errors.ts';
 import { requireUser, requireWriter } from '../plugins/auth.ts';
 import { createVotesModule } from './module.ts';
 import { storedUserAgent } from './rules.ts';
-import { VotePollParams } from './schemas.ts';
+import { PollParams } from '@tribuna/contracts/api/polls';
 import * as votes from './service.ts';
 
 const voteRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -18,7 +18,7 @@ const voteRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['votes'],
         summary: 'Vote: one option (single choice, replaces the earlier vote) or points across options',
-        params: VotePollParams,
+        params: PollParams,
         headers: CastVoteHeaders,
         body: CastVoteInput,
         response: { 201: MyVotesResponse, ...errorResponses(400, 401, 403, 404, 409, 422, 429, 503) },
@@ -45,7 +45,7 @@ const voteRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['votes'],
         summary: "The signed-in user's votes on a poll and the points still available",
-        params: VotePollParams,
+        params: PollParams,
         response: { 200: MyVotesResponse, ...errorResponses(400, 401, 404, 429) },
       },
       config: { rateLimit: 'votes.mine' },
@@ -59,7 +59,7 @@ const voteRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['votes'],
         summary: 'Points the signed-in user may still assign on a poll, and when they reset',
-        params: VotePollParams,
+        params: PollParams,
         response: { 200: AvailablePoints, ...errorResponses(400, 401, 404, 429) },
       },
       config: { rateLimit: 'votes.mine' },

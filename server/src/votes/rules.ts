@@ -1,11 +1,12 @@
+import { isPointsMode } from '@tribuna/contracts/pollRules';
 import { VOTE_MESSAGES, type CastVoteInput } from '@tribuna/contracts/api/votes';
 import { badRequest, conflict, HttpError, notFound } from '../http/errors.ts';
-import { effectiveStatus } from '../polls/presenter.ts';
+import { effectiveStatus } from '../polls/rules.ts';
 import type { VotingPoll } from '../polls/pollCache.ts';
-import { startOfToday } from './showDay.ts';
+import { startOfToday } from '@tribuna/contracts/showDay';
 
 /** Multi-point mode applies when max_points_per_user is above 1. */
-export const isPointsPoll = (poll: Pick<VotingPoll, 'maxPointsPerUser'>) => poll.maxPointsPerUser > 1;
+export const isPointsPoll = (poll: Pick<VotingPoll, 'maxPointsPerUser'>) => isPointsMode(poll);
 
 /** Points spent on a poll count since 00:00 SHOW_TIMEZONE today with daily reset, else since ever (null). */
 export function pointsWindowStart(poll: Pick<VotingPoll, 'maxPointsPerUser' | 'dailyReset'>, timeZone: string, now: Date): Date | null {

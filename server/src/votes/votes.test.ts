@@ -11,7 +11,7 @@ import { buildApp, type App } from '../app.ts';
 import type { LiveStore } from '../polls/live/store.ts';
 import { SUSPENDED_MESSAGE } from '../plugins/auth.ts';
 import { asUser, signIn } from '../testing/sessions.ts';
-import { nextMidnight, startOfToday } from './showDay.ts';
+import { nextMidnight, startOfToday } from '@tribuna/contracts/showDay';
 
 const TZ = 'America/Mexico_City';
 const FINGERPRINT = 'device_fp_0123456789';

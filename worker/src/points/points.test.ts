@@ -12,7 +12,7 @@ import { testDatabase, truncateAll } from '../../../test/support/db.ts';
 import { buildPoll, buildUser } from '../../../test/support/factories.ts';
 import { buildApp, type App } from '../../../server/src/app.ts';
 import { asUser, signIn } from '../../../server/src/testing/sessions.ts';
-import { showDayOf } from '../../../server/src/votes/showDay.ts';
+import { showDayOf } from '@tribuna/contracts/showDay';
 import { startWorker, type WorkerApp } from '../app.ts';
 import type { JobContext } from '../context.ts';
 import { InvalidPayloadError } from '../errors.ts';

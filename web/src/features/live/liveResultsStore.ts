@@ -3,7 +3,8 @@ import type { OptionResult, PollResults, Voter } from '@tribuna/contracts/api/po
 import type { PollStatusMessage, ResultsSnapshot, VotersMessage } from '@tribuna/contracts/live';
 
 /** Like the server's list: the newest voters of each option, capped. Totals always count everyone. */
-export const VOTERS_PER_OPTION = 100;
+export { VOTERS_PER_OPTION } from '@tribuna/contracts/pollRules';
+import { VOTERS_PER_OPTION } from '@tribuna/contracts/pollRules';
 
 /** GET /api/polls/:id/results, which may carry the live seq it includes at least. */
 export type SequencedResults = PollResults;

@@ -1,3 +1,4 @@
+import { isPointsMode as isPointsConfig } from '@tribuna/contracts/pollRules';
 import type { OptionResult, Poll, PollOption, PollResults, PollStatus } from '@tribuna/contracts/api/polls';
 
 /** Numbers read the Mexican way (the audience): 12,345 and 42.9%. */
@@ -23,7 +24,7 @@ export function seasonLabel(poll: Poll): string {
 }
 
 /** Points mode: each voter distributes up to maxPointsPerUser points across options. */
-export const isPointsMode = (poll: Poll) => poll.pointsConfig.maxPointsPerUser > 1;
+export const isPointsMode = (poll: Poll) => isPointsConfig(poll.pointsConfig);
 
 export const STATUS_LABELS: Record<PollStatus, string> = { active: 'Activa', closed: 'Cerrada', draft: 'Borrador' };
 
