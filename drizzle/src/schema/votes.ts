@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, date, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { SHARE_PLATFORMS } from '@tribuna/contracts/api/votes';
+import { SHARE_PLATFORMS } from '@tribuna/contracts/api/shares';
 import { createdAt, id, lengthBetween, oneOf } from './columns.ts';
 import { pollOptions, polls } from './polls.ts';
 import { profiles } from './profiles.ts';

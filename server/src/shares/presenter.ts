@@ -1,4 +1,4 @@
-import type { ShareResponse } from '@tribuna/contracts/api/votes';
+import type { ShareResponse } from '@tribuna/contracts/api/shares';
 import type { ShareRow } from './repository.ts';
 
 export function presentShare(row: ShareRow): ShareResponse {

@@ -1,6 +1,6 @@
 import type { DbOrTx } from '@tribuna/drizzle/client';
 import { shareHistory } from '@tribuna/drizzle/schema/index';
-import type { SharePlatform } from '@tribuna/contracts/api/votes';
+import type { SharePlatform } from '@tribuna/contracts/api/shares';
 
 export interface NewShare {
   pollId: string;

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ShareInput, ShareResponse } from '@tribuna/contracts/api/votes';
+import { ShareInput, ShareResponse } from '@tribuna/contracts/api/shares';
 import { errorResponses } from '../http/errors.ts';
 import { requireWriter } from '../plugins/auth.ts';
 import { PollParams } from '@tribuna/contracts/api/polls';

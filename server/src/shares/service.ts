@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { VOTE_MESSAGES, type SharePlatform, type ShareResponse } from '@tribuna/contracts/api/votes';
+import { VOTE_MESSAGES } from '@tribuna/contracts/api/votes';
+import { type SharePlatform, type ShareResponse } from '@tribuna/contracts/api/shares';
 import { pointsJobIds } from '@tribuna/contracts/jobs';
 import type { DbOrTx } from '@tribuna/drizzle/client';
 import { conflict, notFound } from '../http/errors.ts';

@@ -1,4 +1,4 @@
-import type { SharePlatform, ShareResponse } from '@tribuna/contracts/api/votes';
+import type { SharePlatform, ShareResponse } from '@tribuna/contracts/api/shares';
 import { apiPost } from '../../lib/api';
 
 /** Records a share by the signed-in user: once per poll per day it earns the poll's bonus (409 after that). */

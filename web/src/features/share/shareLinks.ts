@@ -1,4 +1,4 @@
-import type { SharePlatform } from '@tribuna/contracts/api/votes';
+import type { SharePlatform } from '@tribuna/contracts/api/shares';
 
 /** The link that opens the home page on this poll. */
 export function pollShareLink(pollId: string, origin: string = window.location.origin): string {

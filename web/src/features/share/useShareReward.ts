@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { SharePlatform } from '@tribuna/contracts/api/votes';
+import type { SharePlatform } from '@tribuna/contracts/api/shares';
 import { ApiError, errorMessage } from '../../lib/api';
 import { recordShare } from './api';
 
