@@ -3,7 +3,9 @@ import { createRoot } from 'react-dom/client';
 import { registerSW } from 'virtual:pwa-register';
 import { App } from './app/App';
 import { useSessionStore } from './features/auth/sessionStore';
-import { reconnectLiveOnSessionChange } from './features/live/sessionSync';
+import { reconnectLiveOnSessionChange } from './app/liveSession';
+import { connectPollsToLive } from './features/polls/livePoll';
+import { liveClient } from './lib/live/liveClient';
 import { listenForInstallPrompt } from './features/pwa/installPrompt';
 import './index.css';
 
@@ -11,6 +13,7 @@ import './index.css';
 listenForInstallPrompt();
 void useSessionStore.getState().load();
 reconnectLiveOnSessionChange();
+connectPollsToLive(liveClient);
 // The service worker (and workbox-window) only after the page has loaded and gone idle: its
 // download and precaching never compete with the home poll on a slow phone connection.
 if ('serviceWorker' in navigator) {

@@ -1,4 +1,4 @@
-import type { SocketLike } from '../features/live/liveClient';
+import type { SocketLike } from '../lib/live/liveClient';
 
 /**
  * A WebSocket stand-in for unit tests: records what the client sends and lets the test open,

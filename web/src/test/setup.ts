@@ -1,8 +1,12 @@
 import { afterEach, beforeEach, vi } from 'vitest';
 import { cleanup } from '@testing-library/react';
-import { liveClient } from '../features/live/liveClient';
-import { useLiveResultsStore } from '../features/live/liveResultsStore';
+import { liveClient } from '../lib/live/liveClient';
+import { useLiveResultsStore } from '../features/polls/liveResultsStore';
+import { connectPollsToLive } from '../features/polls/livePoll';
 import { FakeWebSocket } from './fakeWebSocket';
+
+// As web/src/main.tsx does for the app.
+connectPollsToLive(liveClient);
 
 /** jsdom has no matchMedia: answer "no match" unless a test stubs it with vi.stubGlobal. */
 function defaultMatchMedia(query: string): MediaQueryList {

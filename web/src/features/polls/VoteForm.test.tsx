@@ -7,7 +7,7 @@ import type { Poll } from '@tribuna/contracts/api/polls';
 import { bodyOf, requestsOf, stubApi, type Handler } from '../../test/apiStub';
 import { buildPoll, buildProfile, buildResults, jsonResponse } from '../../test/fixtures';
 import { useSessionStore } from '../auth/sessionStore';
-import { useLiveResultsStore } from '../live/liveResultsStore';
+import { useLiveResultsStore } from './liveResultsStore';
 import { FINGERPRINT_PATTERN } from './deviceFingerprint';
 import { PollCard } from './PollCard';
 

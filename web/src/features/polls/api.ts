@@ -1,7 +1,7 @@
 import type { AvailablePoints, CastVoteInput, MyVotesResponse } from '@tribuna/contracts/api/votes';
 import type { HomePollResponse } from '@tribuna/contracts/api/polls';
 import { apiGet, apiPost } from '../../lib/api';
-import type { SequencedResults } from '../live/liveResultsStore';
+import type { SequencedResults } from './liveResultsStore';
 
 const pollPath = (pollId: string) => `/api/polls/${encodeURIComponent(pollId)}`;
 

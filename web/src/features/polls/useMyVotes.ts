@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { MyVotesResponse } from '@tribuna/contracts/api/votes';
-import { useLiveResultsStore } from '../live/liveResultsStore';
+import { useLiveResultsStore } from './liveResultsStore';
 import { fetchAvailablePoints, fetchMyVotes } from './api';
 
 export interface MyVotesState {

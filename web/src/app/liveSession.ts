@@ -1,5 +1,5 @@
-import { useSessionStore } from '../auth/sessionStore';
-import { liveClient } from './liveClient';
+import { useSessionStore } from '../features/auth/sessionStore';
+import { liveClient } from '../lib/live/liveClient';
 
 /**
  * The server fixes a socket's user when it opens (hello.userId): after a sign-in or sign-out the

@@ -1,8 +1,25 @@
-import type { LiveClientMessage, LiveErrorCode, LiveServerMessage } from '@tribuna/contracts/live';
-import type { ServerMessage } from '@tribuna/contracts/live';
-import { LIVE_CLOSE_CODES, parseTopic, pollTopic } from '@tribuna/contracts/liveTopics';
-import { fetchPollResults } from '../polls/api';
-import { useLiveResultsStore, type SequencedResults } from './liveResultsStore';
+import type { LiveClientMessage, LiveErrorCode, LiveServerMessage, PointsResetMessage, ServerMessage } from '@tribuna/contracts/live';
+import { LIVE_CLOSE_CODES } from '@tribuna/contracts/liveTopics';
+
+/** A message about one topic (it names it in `topic`). */
+export type TopicMessage = Exclude<Extract<LiveServerMessage, { topic: string }>, { type: 'error' }>;
+/** A message for every socket (no topic). */
+export type BroadcastMessage = PointsResetMessage;
+
+/**
+ * What a feature registers for a topic it watches (features/polls/livePoll.ts for `poll:{id}`).
+ * The client knows nothing of what the messages mean.
+ */
+export interface LiveTopicHandler {
+  /** A message about the topic. */
+  onMessage(message: TopicMessage): void;
+  /** Whether the server is sending the topic now (subscribed on an open socket; false after a refusal or a drop). */
+  onSubscribed?(subscribed: boolean): void;
+  /** A new connection opened: called before the topic is subscribed again on it. */
+  onReconnect?(): void;
+  /** Messages may have been lost while the socket was away (or the server refused for a while): catch up over HTTP. */
+  onResync?(): void | Promise<void>;
+}
 
 /** The part of a browser WebSocket the client uses (a test passes a fake with the same shape). */
 export interface SocketLike {
@@ -17,26 +34,11 @@ export interface SocketLike {
 
 export type SocketClass = new (url: string) => SocketLike;
 
-type Store = Pick<
-  ReturnType<typeof useLiveResultsStore.getState>,
-  | 'applyResults'
-  | 'applySnapshot'
-  | 'applyVoters'
-  | 'applyPollStatus'
-  | 'notePointsReset'
-  | 'setConnected'
-  | 'setSubscribed'
-  | 'forgetSeq'
->;
-
 export interface LiveClientOptions {
   /** The WebSocket class; by default the browser's, looked up when connecting. */
   socketClass?: SocketClass;
   /** Where to connect; by default /ws on this origin (wss on https). */
   url?: () => string;
-  /** The resync source after a reconnect. */
-  fetchResults?: (pollId: string) => Promise<SequencedResults>;
-  store?: () => Store;
   random?: () => number;
   /** How long the socket stays open once nothing is subscribed (a quick remount reuses it). */
   idleCloseMs?: number;
@@ -83,15 +85,18 @@ function parse(data: unknown): LiveServerMessage | ServerMessage | null {
 }
 
 /**
- * The app's one websocket. Components subscribe to polls (ref-counted: the socket subscribes a poll
- * once however many components watch it); typed messages land in the live results store. The
- * socket opens with the first subscription, closes a while after the last one ends, reconnects
- * with backoff when it drops, and then subscribes again and resyncs each poll over HTTP, since
- * snapshots sent while it was away are lost.
+ * The app's one websocket, for every topic. Features subscribe to topics with a handler
+ * (ref-counted: the socket subscribes a topic once however many watch it) and get the topic's
+ * messages routed to them. The socket opens with the first subscription, closes a while after the
+ * last one ends, reconnects with backoff when it drops, then subscribes again and asks each
+ * handler to resync over HTTP, since messages sent while it was away are lost.
  */
 export class LiveClient {
   private readonly options: Required<Omit<LiveClientOptions, 'socketClass'>> & { socketClass?: SocketClass };
-  private readonly refs = new Map<string, number>();
+  /** Handlers by topic; a topic is subscribed while it has at least one. */
+  private readonly refs = new Map<string, Set<LiveTopicHandler>>();
+  private readonly broadcastListeners = new Set<(message: BroadcastMessage) => void>();
+  private readonly connectionListeners = new Set<(connected: boolean) => void>();
   private socket: SocketLike | null = null;
   private attempt = 0;
   /** Connections the server refused in a row (see REFUSED_BACKOFF_BASE_MS), and until when to wait. */
@@ -101,7 +106,7 @@ export class LiveClient {
   private idleTimer: ReturnType<typeof setTimeout> | null = null;
   private heartbeatTimer: ReturnType<typeof setInterval> | null = null;
   private lastMessageAt = 0;
-  /** Polls that were subscribed when a connection dropped: resynced when the next one opens. */
+  /** Topics that were subscribed when a connection dropped: resynced when the next one opens. */
   private readonly needsResync = new Set<string>();
   private readonly retryTimers = new Set<ReturnType<typeof setTimeout>>();
   private readonly browserListeners: Array<[EventTarget, string, () => void]> = [];
@@ -109,8 +114,6 @@ export class LiveClient {
   constructor(options: LiveClientOptions = {}) {
     this.options = {
       url: options.url ?? defaultUrl,
-      fetchResults: options.fetchResults ?? ((pollId) => fetchPollResults(pollId)),
-      store: options.store ?? (() => useLiveResultsStore.getState()),
       random: options.random ?? Math.random,
       idleCloseMs: options.idleCloseMs ?? 15_000,
       watchBrowser: options.watchBrowser ?? typeof window !== 'undefined',
@@ -126,20 +129,37 @@ export class LiveClient {
     }
   }
 
-  /** Watches a poll's live results until the returned function is called (once). */
-  subscribe(pollId: string): () => void {
-    const count = this.refs.get(pollId) ?? 0;
-    this.refs.set(pollId, count + 1);
+  /** Watches `topic` with `handler` until the returned function is called (once). */
+  subscribe(topic: string, handler: LiveTopicHandler): () => void {
+    // Each call is its own registration, even with the same handler object.
+    const registration: LiveTopicHandler = { ...handler };
+    const handlers = this.refs.get(topic) ?? new Set<LiveTopicHandler>();
+    const first = handlers.size === 0;
+    handlers.add(registration);
+    this.refs.set(topic, handlers);
     this.clearIdleTimer();
-    if (count === 0 && this.isOpen()) this.sendSubscribe(pollId);
+    if (first && this.isOpen()) this.sendSubscribe(topic);
+    else if (!first && this.isOpen()) registration.onSubscribed?.(true);
     this.ensureConnected();
 
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      this.release(pollId);
+      this.release(topic, registration);
     };
+  }
+
+  /** Messages for every socket (the daily points reset); until the returned function is called. */
+  onBroadcast(listener: (message: BroadcastMessage) => void): () => void {
+    this.broadcastListeners.add(listener);
+    return () => this.broadcastListeners.delete(listener);
+  }
+
+  /** Whether the socket is open, each time it changes; until the returned function is called. */
+  onConnectionChange(listener: (connected: boolean) => void): () => void {
+    this.connectionListeners.add(listener);
+    return () => this.connectionListeners.delete(listener);
   }
 
   /**
@@ -164,14 +184,16 @@ export class LiveClient {
     this.dropSocket();
   }
 
-  /** stop(), and no longer listens to the browser's events. */
+  /** stop(), and no longer listens to the browser's events nor tells its listeners anything. */
   dispose(): void {
     this.stop();
+    this.broadcastListeners.clear();
+    this.connectionListeners.clear();
     for (const [target, type, listener] of this.browserListeners) target.removeEventListener(type, listener);
     this.browserListeners.length = 0;
   }
 
-  /** Polls with at least one watcher. */
+  /** Topics with at least one watcher. */
   get subscriptions(): string[] {
     return [...this.refs.keys()];
   }
@@ -181,17 +203,24 @@ export class LiveClient {
     this.browserListeners.push([target, type, listener]);
   }
 
-  private release(pollId: string) {
-    const count = this.refs.get(pollId) ?? 0;
-    if (count > 1) {
-      this.refs.set(pollId, count - 1);
-      return;
-    }
-    this.refs.delete(pollId);
-    this.needsResync.delete(pollId);
-    if (this.isOpen()) this.send({ type: 'unsubscribe', topic: pollTopic(pollId) });
-    this.options.store().setSubscribed(pollId, false);
+  private release(topic: string, registration: LiveTopicHandler) {
+    const handlers = this.refs.get(topic);
+    if (!handlers?.delete(registration)) return;
+    if (handlers.size > 0) return;
+    // The last watcher left: the topic is no longer live here.
+    registration.onSubscribed?.(false);
+    this.refs.delete(topic);
+    this.needsResync.delete(topic);
+    if (this.isOpen()) this.send({ type: 'unsubscribe', topic });
     if (this.refs.size === 0) this.scheduleIdleClose();
+  }
+
+  private handlersOf(topic: string): LiveTopicHandler[] {
+    return [...(this.refs.get(topic) ?? [])];
+  }
+
+  private setConnected(connected: boolean) {
+    for (const listener of this.connectionListeners) listener(connected);
   }
 
   private isOpen(): boolean {
@@ -233,22 +262,23 @@ export class LiveClient {
   private handleOpen() {
     this.attempt = 0;
     this.lastMessageAt = Date.now();
-    const store = this.options.store();
-    const pollIds = this.subscriptions;
-    store.forgetSeq(pollIds);
-    store.setConnected(true);
-    for (const pollId of pollIds) this.sendSubscribe(pollId);
-    for (const pollId of pollIds.filter((id) => this.needsResync.has(id))) void this.resync(pollId);
+    const topics = this.subscriptions;
+    for (const topic of topics) for (const handler of this.handlersOf(topic)) handler.onReconnect?.();
+    this.setConnected(true);
+    for (const topic of topics) this.sendSubscribe(topic);
+    for (const topic of topics.filter((t) => this.needsResync.has(t))) this.resync(topic);
     this.needsResync.clear();
     this.startHeartbeat();
   }
 
-  private async resync(pollId: string) {
-    try {
-      const results = await this.options.fetchResults(pollId);
-      if (this.refs.has(pollId)) this.options.store().applyResults(results);
-    } catch (error) {
-      console.debug('No se pudieron actualizar los resultados', error);
+  private resync(topic: string) {
+    const failed = (error: unknown) => console.debug('No se pudieron actualizar los datos en vivo', topic, error);
+    for (const handler of this.handlersOf(topic)) {
+      try {
+        void Promise.resolve(handler.onResync?.()).catch(failed);
+      } catch (error) {
+        failed(error);
+      }
     }
   }
 
@@ -256,22 +286,17 @@ export class LiveClient {
     this.lastMessageAt = Date.now();
     const message = parse(data);
     if (!message) return;
-    const store = this.options.store();
     switch (message.type) {
       case 'results':
-        if (this.refs.has(message.pollId)) store.applySnapshot(message);
-        return;
       case 'voters':
-        if (this.refs.has(message.pollId)) store.applyVoters(message);
-        return;
       case 'poll-status':
-        store.applyPollStatus(message);
+        for (const handler of this.handlersOf(message.topic)) handler.onMessage(message);
         return;
       case 'points-reset':
-        store.notePointsReset();
+        for (const listener of this.broadcastListeners) listener(message);
         return;
       case 'error':
-        this.handleRefusal(message.code, pollOf(message.topic));
+        this.handleRefusal(message.code, message.topic);
         return;
       case 'hello':
         this.refusals = 0;
@@ -282,20 +307,20 @@ export class LiveClient {
   }
 
   /**
-   * The server refused a subscription: the poll is not live on this socket. A passing refusal
-   * (rate limit, live totals unavailable) is retried after a while; the others are final.
+   * The server refused a subscription: the topic is not live on this socket. A passing refusal
+   * (rate limit, live data unavailable) is retried after a while; the others are final.
    */
-  private handleRefusal(code: LiveErrorCode, pollId: string | undefined) {
-    console.debug('Suscripción en vivo rechazada', code, pollId);
-    if (!pollId || !this.refs.has(pollId)) return;
-    this.options.store().setSubscribed(pollId, false);
+  private handleRefusal(code: LiveErrorCode, topic: string | undefined) {
+    console.debug('Suscripción en vivo rechazada', code, topic);
+    if (!topic || !this.refs.has(topic)) return;
+    for (const handler of this.handlersOf(topic)) handler.onSubscribed?.(false);
     if (code !== 'rate-limited' && code !== 'unavailable') return;
     const socket = this.socket;
     const timer = setTimeout(() => {
       this.retryTimers.delete(timer);
-      if (this.socket === socket && this.refs.has(pollId) && this.isOpen()) {
-        this.sendSubscribe(pollId);
-        void this.resync(pollId);
+      if (this.socket === socket && this.refs.has(topic) && this.isOpen()) {
+        this.sendSubscribe(topic);
+        this.resync(topic);
       }
     }, backoffDelay(3, this.options.random));
     this.retryTimers.add(timer);
@@ -304,9 +329,9 @@ export class LiveClient {
   private handleClose(code?: number) {
     this.socket = null;
     this.stopHeartbeat();
-    this.options.store().setConnected(false);
+    this.markDisconnected();
     if (this.refs.size === 0) return;
-    for (const pollId of this.refs.keys()) this.needsResync.add(pollId);
+    for (const topic of this.refs.keys()) this.needsResync.add(topic);
     if (code === LIVE_CLOSE_CODES.tryAgainLater || code === LIVE_CLOSE_CODES.policyViolation) {
       const delay = backoffDelay(this.refusals, this.options.random, REFUSED_BACKOFF_BASE_MS, REFUSED_BACKOFF_CAP_MS);
       this.refusals += 1;
@@ -344,12 +369,18 @@ export class LiveClient {
     else this.connect();
   }
 
-  private sendSubscribe(pollId: string) {
-    this.send({ type: 'subscribe', topic: pollTopic(pollId) });
-    this.options.store().setSubscribed(pollId, true);
+  private sendSubscribe(topic: string) {
+    this.send({ type: 'subscribe', topic });
+    for (const handler of this.handlersOf(topic)) handler.onSubscribed?.(true);
   }
 
-  private send(message: LiveClientMessage | { type: 'ping' }) {
+  /** Every topic stops being live; listeners hear the socket is closed. */
+  private markDisconnected() {
+    for (const topic of this.refs.keys()) for (const handler of this.handlersOf(topic)) handler.onSubscribed?.(false);
+    this.setConnected(false);
+  }
+
+  private send(message: LiveClientMessage) {
     if (this.isOpen()) this.socket!.send(JSON.stringify(message));
   }
 
@@ -391,9 +422,9 @@ export class LiveClient {
     if (socket) {
       socket.onopen = socket.onmessage = socket.onclose = socket.onerror = null;
       socket.close();
-      for (const pollId of this.refs.keys()) this.needsResync.add(pollId);
+      for (const topic of this.refs.keys()) this.needsResync.add(topic);
     }
-    this.options.store().setConnected(false);
+    this.markDisconnected();
   }
 
   private clearIdleTimer() {
@@ -409,9 +440,3 @@ export class LiveClient {
 
 /** The app's single live connection. */
 export const liveClient = new LiveClient();
-
-/** The poll of a `poll:{id}` topic, undefined for any other topic. */
-function pollOf(topic: string | undefined): string | undefined {
-  const parsed = topic === undefined ? null : parseTopic(topic);
-  return parsed?.family === 'poll' && parsed.key !== null ? parsed.key : undefined;
-}

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
-import { liveClient } from './liveClient';
+import { liveClient } from '../../lib/live/liveClient';
 import { useLivePollResults, useLiveResultsStore, type ResultsView, type SequencedResults } from './liveResultsStore';
+import { watchLivePoll } from './livePoll';
 
 /**
  * Watches a poll on the live channel while mounted. `initial` (the page's HTTP results) seeds the
@@ -8,7 +9,7 @@ import { useLivePollResults, useLiveResultsStore, type ResultsView, type Sequenc
  * initial results (the poll does not show them) only the subscription is kept, for status changes.
  */
 export function useLivePoll(pollId: string, initial: SequencedResults | null): ResultsView | null {
-  useEffect(() => liveClient.subscribe(pollId), [pollId]);
+  useEffect(() => watchLivePoll(liveClient, pollId), [pollId]);
 
   useEffect(() => {
     if (initial) useLiveResultsStore.getState().applyResults(initial);

@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PollResults } from '@tribuna/contracts/api/polls';
 import type { ResultsSnapshot } from '@tribuna/contracts/live';
 import { FakeWebSocket } from '../../test/fakeWebSocket';
-import { BACKOFF_CAP_MS, LiveClient, REFUSED_BACKOFF_BASE_MS, REFUSED_BACKOFF_CAP_MS, backoffDelay } from './liveClient';
+import { BACKOFF_CAP_MS, LiveClient, REFUSED_BACKOFF_BASE_MS, REFUSED_BACKOFF_CAP_MS, backoffDelay } from '../../lib/live/liveClient';
+import { connectPollsToLive, watchLivePoll } from './livePoll';
 import { useLiveResultsStore } from './liveResultsStore';
 
 const P1 = 'p1';
@@ -34,9 +35,11 @@ function results(pollId: string, votes: number, seq?: number): PollResults {
   };
 }
 
-describe('LiveClient', () => {
+/** The live client with the polls feature's `poll:{id}` handler, as the app wires them. */
+describe('LiveClient with live polls', () => {
   let fetchResults: ReturnType<typeof vi.fn<(pollId: string) => Promise<PollResults>>>;
   let client: LiveClient;
+  const watch = (pollId: string) => watchLivePoll(client, pollId, { fetchResults });
 
   beforeEach(() => {
     vi.useFakeTimers();
@@ -45,11 +48,11 @@ describe('LiveClient', () => {
     client = new LiveClient({
       socketClass: FakeWebSocket,
       url: () => 'ws://tribuna.test/ws',
-      fetchResults,
       random: () => 0.5,
       idleCloseMs: 1000,
       watchBrowser: false,
     });
+    connectPollsToLive(client);
   });
 
   afterEach(() => {
@@ -58,9 +61,9 @@ describe('LiveClient', () => {
   });
 
   it('opens one socket for all subscriptions and subscribes each poll once (ref-counted)', () => {
-    const releaseA = client.subscribe(P1);
-    const releaseB = client.subscribe(P1);
-    client.subscribe(P2);
+    const releaseA = watch(P1);
+    const releaseB = watch(P1);
+    watch(P2);
     expect(FakeWebSocket.instances).toHaveLength(1);
     expect(FakeWebSocket.last.url).toBe('ws://tribuna.test/ws');
 
@@ -79,12 +82,12 @@ describe('LiveClient', () => {
     expect(store().subscribed).toEqual({ [P2]: true });
 
     // Subscribing on an open socket sends at once.
-    client.subscribe(P1);
+    watch(P1);
     expect(FakeWebSocket.last.sent.at(-1)).toEqual({ type: 'subscribe', topic: `poll:${P1}` });
   });
 
   it('routes messages into the store and drops stale snapshots', () => {
-    client.subscribe(P1);
+    watch(P1);
     const socket = FakeWebSocket.last;
     socket.open();
 
@@ -104,7 +107,7 @@ describe('LiveClient', () => {
   });
 
   it('reconnects with backoff, subscribes again and resyncs over HTTP', async () => {
-    client.subscribe(P1);
+    watch(P1);
     const first = FakeWebSocket.last;
     first.open();
     first.receive(snapshot(P1, 50, 10));
@@ -146,13 +149,13 @@ describe('LiveClient', () => {
   });
 
   it('does not resync on the first connection', () => {
-    client.subscribe(P1);
+    watch(P1);
     FakeWebSocket.last.open();
     expect(fetchResults).not.toHaveBeenCalled();
   });
 
   it('closes the socket a while after the last subscription ends, without reconnecting', () => {
-    const release = client.subscribe(P1);
+    const release = watch(P1);
     const socket = FakeWebSocket.last;
     socket.open();
     release();
@@ -166,17 +169,17 @@ describe('LiveClient', () => {
   });
 
   it('keeps the socket when a poll is watched again before the idle delay (a remount)', () => {
-    const release = client.subscribe(P1);
+    const release = watch(P1);
     FakeWebSocket.last.open();
     release();
-    client.subscribe(P1);
+    watch(P1);
     vi.advanceTimersByTime(5000);
     expect(FakeWebSocket.instances).toHaveLength(1);
     expect(FakeWebSocket.last.readyState).toBe(FakeWebSocket.OPEN);
   });
 
   it('opens a new connection on reconnect() (sign-in or sign-out)', async () => {
-    client.subscribe(P1);
+    watch(P1);
     const first = FakeWebSocket.last;
     first.open();
     client.reconnect();
@@ -188,7 +191,7 @@ describe('LiveClient', () => {
   });
 
   it('marks a refused subscription as not live and retries a passing refusal', () => {
-    client.subscribe(P1);
+    watch(P1);
     const socket = FakeWebSocket.last;
     socket.open();
     socket.receive({ type: 'error', code: 'unavailable', topic: `poll:${P1}` });
@@ -204,7 +207,7 @@ describe('LiveClient', () => {
   });
 
   it('waits far longer after the server refused it as full (1013), more after each refusal, until it is greeted', () => {
-    client.subscribe(P1);
+    watch(P1);
     // A full server accepts the upgrade and closes at once, without hello.
     FakeWebSocket.last.open(false);
     FakeWebSocket.last.drop(1013);
@@ -228,9 +231,9 @@ describe('LiveClient', () => {
   });
 
   it('after a policy-violation close (1008) neither the tab nor sign-in cut the wait short', () => {
-    const visible = new LiveClient({ socketClass: FakeWebSocket, url: () => 'ws://tribuna.test/ws', fetchResults, random: () => 0.5, watchBrowser: true });
+    const visible = new LiveClient({ socketClass: FakeWebSocket, url: () => 'ws://tribuna.test/ws', random: () => 0.5, watchBrowser: true });
     try {
-      visible.subscribe(P1);
+      watchLivePoll(visible, P1, { fetchResults });
       FakeWebSocket.last.open();
       FakeWebSocket.last.drop(1008);
       document.dispatchEvent(new Event('visibilitychange'));
@@ -252,7 +255,7 @@ describe('LiveClient', () => {
   });
 
   it('gives up on a silent connection and reconnects', () => {
-    client.subscribe(P1);
+    watch(P1);
     const socket = FakeWebSocket.last;
     socket.open();
     vi.advanceTimersByTime(25_000);

@@ -1,0 +1,72 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FakeWebSocket } from '../../test/fakeWebSocket';
+import { LiveClient, type LiveTopicHandler } from './liveClient';
+
+const spyHandler = () => ({ onMessage: vi.fn(), onSubscribed: vi.fn(), onReconnect: vi.fn(), onResync: vi.fn() }) satisfies LiveTopicHandler;
+
+describe('LiveClient (any topic)', () => {
+  let client: LiveClient;
+
+  beforeEach(() => {
+    vi.useFakeTimers();
+    client = new LiveClient({ socketClass: FakeWebSocket, url: () => 'ws://tribuna.test/ws', random: () => 0.5, idleCloseMs: 1000, watchBrowser: false });
+  });
+  afterEach(() => {
+    client.dispose();
+    vi.useRealTimers();
+  });
+
+  it("routes each topic's messages to its own handlers only, and broadcasts to the broadcast listeners", () => {
+    const feed = spyHandler();
+    const poll = spyHandler();
+    const resets = vi.fn();
+    client.onBroadcast(resets);
+    client.subscribe('feed', feed);
+    client.subscribe('poll:p1', poll);
+    const socket = FakeWebSocket.last;
+    socket.open();
+    expect(socket.sent).toEqual([
+      { type: 'subscribe', topic: 'feed' },
+      { type: 'subscribe', topic: 'poll:p1' },
+    ]);
+    expect(feed.onSubscribed).toHaveBeenLastCalledWith(true);
+
+    const status = { type: 'poll-status', topic: 'poll:p1', pollId: 'p1', status: 'closed', isFeatured: false };
+    socket.receive(status);
+    socket.receive({ ...status, topic: 'poll:p2', pollId: 'p2' });
+    socket.receive({ type: 'points-reset', day: '2026-11-24' });
+    expect(poll.onMessage).toHaveBeenCalledTimes(1);
+    expect(poll.onMessage).toHaveBeenCalledWith(status);
+    expect(feed.onMessage).not.toHaveBeenCalled();
+    expect(resets).toHaveBeenCalledWith({ type: 'points-reset', day: '2026-11-24' });
+  });
+
+  it('tells only the refused topic, and asks every handler to resync after a reconnect', () => {
+    const mine = spyHandler();
+    const admin = spyHandler();
+    client.subscribe('user:u1', mine);
+    client.subscribe('admin', admin);
+    FakeWebSocket.last.open();
+    FakeWebSocket.last.receive({ type: 'error', code: 'forbidden', topic: 'admin' });
+    expect(admin.onSubscribed).toHaveBeenLastCalledWith(false);
+    expect(mine.onSubscribed).toHaveBeenLastCalledWith(true);
+
+    FakeWebSocket.last.drop();
+    vi.advanceTimersByTime(375);
+    FakeWebSocket.last.open();
+    for (const handler of [mine, admin]) {
+      expect(handler.onReconnect).toHaveBeenCalledTimes(2); // each connection, the first one too
+      expect(handler.onResync).toHaveBeenCalledTimes(1); // only after the drop: messages may be lost
+    }
+  });
+
+  it('unsubscribes a topic only when its last watcher leaves', () => {
+    const first = client.subscribe('feed', spyHandler());
+    const second = client.subscribe('feed', spyHandler());
+    FakeWebSocket.last.open();
+    first();
+    expect(FakeWebSocket.last.sent).toEqual([{ type: 'subscribe', topic: 'feed' }]);
+    second();
+    expect(FakeWebSocket.last.sent.at(-1)).toEqual({ type: 'unsubscribe', topic: 'feed' });
+  });
+});
