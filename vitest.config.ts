@@ -24,6 +24,8 @@ export default defineConfig({
           setupFiles: ['./test/fileSetup.ts'],
           fileParallelism: true,
           maxWorkers: Number(process.env.TEST_MAX_WORKERS ?? 3),
+          // Projects with their own worker counts run as groups, one after another.
+          sequence: { groupOrder: 1 },
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -33,6 +35,7 @@ export default defineConfig({
           name: 'e2e',
           environment: 'node',
           include: ['test/e2e/**/*.test.ts'],
+          sequence: { groupOrder: 2 },
           globalSetup: ['./test/globalSetup.ts'],
           setupFiles: ['./test/fileSetup.ts'],
           fileParallelism: false,

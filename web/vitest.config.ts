@@ -14,5 +14,7 @@ export default defineConfig({
     setupFiles: ['src/test/setup.ts'],
     restoreMocks: true,
     unstubGlobals: true,
+    // Run before the integration (parallel files, own worker count) and e2e groups (vitest.config.ts).
+    sequence: { groupOrder: 0 },
   },
 });
