@@ -291,6 +291,10 @@ export async function runFanoutBenchmark(options: FanoutOptions = DEFAULT_FANOUT
       snapshotUpperBoundP99Ms: round(a.analysis.perSnapshotOldestBound.p99Ms, 1),
       socketioBytesPerConnection: c.bytesPerConnection,
       rawBytesPerConnection: d.bytesPerConnection,
+      // The groundwork issue's figures: the hub's p99 over raw ws's at the low cadence (target ≤ 1.5),
+      // and the votes acknowledged per second over the offered rate while viewers watch (target ≥ 0.97).
+      hubVsRawRatio: round(bLow.analysis.perEvent.p99Ms / dLow.analysis.perEvent.p99Ms, 3),
+      votesKeptUpRatio: round(Number(a.extra.acknowledged) / (options.votesPerSecond * options.durationS), 3),
       votesPerSecondTarget: options.votesPerSecond,
       votesAcknowledged: a.extra.acknowledged,
       votesStored: a.extra.storedVotes,

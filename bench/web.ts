@@ -101,6 +101,18 @@ function tlsTerminator(port: number, upstreamPort: number): Promise<https.Server
   return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
 }
 
+/** measure(), again after a Lighthouse trace failure (NO_NAVSTART and the like happen now and then in headless Chromium). */
+async function measureWithRetry(url: string, chromePort: number, attempts = 3): Promise<PageRun> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await measure(url, chromePort);
+    } catch (err) {
+      if (attempt >= attempts) throw err;
+      log(`web: ${url}: ${(err as Error).message}; measuring again`);
+    }
+  }
+}
+
 async function measure(url: string, chromePort: number): Promise<PageRun> {
   const result = await lighthouse(url, { port: chromePort, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
   if (!result) throw new Error(`lighthouse returned nothing for ${url}`);
@@ -154,9 +166,9 @@ export async function runWebBenchmark(options: WebOptions = DEFAULT_WEB_OPTIONS)
     for (const page of options.pages) {
       const url = `https://127.0.0.1:${publicPort}${page}`;
       // One load first so the server's caches and the OS page cache are warm, as for a fan arriving mid-episode.
-      await measure(url, chrome.port);
+      await measureWithRetry(url, chrome.port);
       const runs: PageRun[] = [];
-      for (let i = 0; i < options.runs; i++) runs.push(await measure(url, chrome.port));
+      for (let i = 0; i < options.runs; i++) runs.push(await measureWithRetry(url, chrome.port));
       const pick = <K extends Exclude<keyof PageRun, 'scripts'>>(key: K) => median(runs.map((r) => r[key]));
       pages[page] = {
         performance: pick('performance'),

@@ -283,10 +283,14 @@ static void parse_frames(Viewer *v, double at) {
 
 static void start_handshake(Viewer *v) {
   char req[1024];
+  // Each viewer is its own fan: behind the (trusted, loopback) proxy it has its own address, so
+  // the per-address connection limits apply per viewer as in production.
+  long i = (long)(v - viewers);
   int n = snprintf(req, sizeof req,
                    "GET %s HTTP/1.1\r\nHost: %s:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                   "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nOrigin: %s\r\n\r\n",
-                   path_, host, port, origin);
+                   "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nOrigin: %s\r\n"
+                   "X-Forwarded-For: 10.%ld.%ld.%ld\r\n\r\n",
+                   path_, host, port, origin, (i >> 16) & 255, (i >> 8) & 255, i & 255);
   v->state = ST_HANDSHAKE;
   send_all(v, (const unsigned char *)req, (size_t)n);
 }

@@ -59,6 +59,8 @@ const otherTypes: Record<string, number> = {};
 const errorsSeen: string[] = [];
 
 class Viewer {
+  /** Position among this process's viewers (its forwarded address). */
+  constructor(readonly index = 0) {}
   ws: WebSocket | null = null;
   io: IoSocket | null = null;
   open = false;
@@ -169,7 +171,9 @@ function connectWs(viewer: Viewer): Promise<void> {
     };
     const timer = setTimeout(done, 30_000);
     const url = websocketUrl();
-    const ws = new WebSocket(url, { perMessageDeflate: false, skipUTF8Validation: true, origin: params.origin, handshakeTimeout: 30_000 });
+    // Each viewer is its own fan, with its own address behind the trusted (loopback) proxy.
+    const forwardedFor = `10.${(viewer.index >> 16) & 255}.${(viewer.index >> 8) & 255}.${viewer.index & 255}`;
+    const ws = new WebSocket(url, { perMessageDeflate: false, skipUTF8Validation: true, origin: params.origin, handshakeTimeout: 30_000, headers: { 'x-forwarded-for': forwardedFor } });
     viewer.ws = ws;
     ws.on('open', () => {
       viewer.open = true;
@@ -254,7 +258,7 @@ async function connectAll(): Promise<{ type: 'connected' } & Record<string, unkn
   for (let start = 0; start < params.viewers; start += params.batchSize) {
     const batch: Promise<void>[] = [];
     for (let i = start; i < Math.min(params.viewers, start + params.batchSize); i++) {
-      const viewer = new Viewer();
+      const viewer = new Viewer(i);
       viewers.push(viewer);
       batch.push(official ? connectOfficial(viewer) : connectWs(viewer));
     }
@@ -391,7 +395,7 @@ class NativeViewers {
 
   async connect(): Promise<{ type: 'connected' } & Record<string, unknown>> {
     const reply = await this.request('connect');
-    for (let i = 0; i < params.viewers; i++) viewers.push(new Viewer());
+    for (let i = 0; i < params.viewers; i++) viewers.push(new Viewer(i));
     return { ...reply, type: 'connected' };
   }
 
