@@ -10,13 +10,13 @@ import https from 'node:https';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { freePort, NODE_PROCESS_FLAGS } from '../scripts/infra.ts';
-import { createBenchEnv, destroyBenchEnv } from './lib/infra.ts';
+import { CHROMIUM_FLAGS } from '../scripts/chromium.ts';
+import { freePort } from '../scripts/infra.ts';
+import { createBenchEnv, destroyBenchEnv, startTribuna, type Tribuna } from './lib/infra.ts';
 import { log } from './lib/log.ts';
-import { ROOT, spawnTs, waitForHttp200, type BenchChild } from './lib/processes.ts';
+import { ROOT } from './lib/processes.ts';
 import type { BenchOutcome } from './votes.ts';
 
 export interface WebOptions {
@@ -30,14 +30,7 @@ export const DEFAULT_WEB_OPTIONS: WebOptions = { pages: ['/', '/login', '/termin
 const TARGETS = { homeJsKB: 110, performance: 0.9, lcpMs: 2500, cls: 0.1, tbtMs: 200 };
 
 const CHROME_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
+  ...CHROMIUM_FLAGS,
   // The local TLS terminator's certificate is self-signed.
   '--ignore-certificate-errors',
 ];
@@ -136,30 +129,13 @@ export async function runWebBenchmark(options: WebOptions = DEFAULT_WEB_OPTIONS)
   log('web: building the web app');
   execFileSync('npm', ['run', 'build', '-w', 'web', '--silent'], { cwd: ROOT, stdio: 'ignore' });
   const env = await createBenchEnv('_web');
-  const children: BenchChild[] = [];
+  let tribuna: Tribuna | null = null;
   let proxy: https.Server | null = null;
   let chrome: chromeLauncher.LaunchedChrome | null = null;
   try {
-    const port = await freePort();
     const publicPort = await freePort();
-    const processEnv: NodeJS.ProcessEnv = {
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      SESSION_SECRET: randomBytes(32).toString('hex'),
-      DEV_LOGIN: '0',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PUBLIC_URL: `https://127.0.0.1:${publicPort}`,
-      TRUST_PROXY: 'loopback',
-      DATABASE_URL: env.databaseUrl,
-      REDIS_URL: env.redisUrl,
-      REDIS_PREFIX: env.redisPrefix,
-    };
-    const server = spawnTs('server', 'server/src/main.ts', [], { env: processEnv, echoStdout: true, nodeArgs: NODE_PROCESS_FLAGS });
-    children.push(server);
-    children.push(spawnTs('worker', 'worker/src/main.ts', [], { env: processEnv, echoStdout: true, nodeArgs: NODE_PROCESS_FLAGS }));
-    await waitForHttp200(`http://127.0.0.1:${port}/api/health`, server);
-    proxy = await tlsTerminator(publicPort, port);
+    tribuna = await startTribuna(env, { publicPort });
+    proxy = await tlsTerminator(publicPort, tribuna.port);
     chrome = await chromeLauncher.launch({ chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', chromeFlags: CHROME_FLAGS });
 
     const pages: Record<string, Omit<PageRun, 'scripts'> & { scripts: PageRun['scripts']; runs: Omit<PageRun, 'scripts'>[] }> = {};
@@ -220,7 +196,7 @@ export async function runWebBenchmark(options: WebOptions = DEFAULT_WEB_OPTIONS)
   } finally {
     await chrome?.kill();
     await new Promise<void>((resolve) => (proxy ? proxy.close(() => resolve()) : resolve()));
-    await Promise.allSettled(children.map((c) => c.stop()));
+    await tribuna?.stop();
     await destroyBenchEnv(env);
   }
 }

@@ -86,7 +86,12 @@ export interface Tribuna {
  * `node --max-semi-space-size=64 --import tsx server/src/main.ts` and `… worker/src/main.ts` as in production
  * (NODE_ENV=production, LOG_LEVEL=warn), listening on 127.0.0.1 only; waits for /api/health.
  */
-export async function startTribuna(env: BenchEnv): Promise<Tribuna> {
+export interface StartOptions {
+  /** The port of PUBLIC_URL when a TLS terminator in front of the server listens there (bench/web.ts); default the server's own. */
+  publicPort?: number;
+}
+
+export async function startTribuna(env: BenchEnv, options: StartOptions = {}): Promise<Tribuna> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const processEnv: NodeJS.ProcessEnv = {
@@ -98,7 +103,7 @@ export async function startTribuna(env: BenchEnv): Promise<Tribuna> {
     PORT: String(port),
     // Production requires an https PUBLIC_URL: as behind a TLS-terminating load balancer, the
     // public address is https while the load reaches the server over plain HTTP.
-    PUBLIC_URL: `https://127.0.0.1:${port}`,
+    PUBLIC_URL: `https://127.0.0.1:${options.publicPort ?? port}`,
     // As behind a load balancer on this host: the load sends each fan's address in X-Forwarded-For.
     TRUST_PROXY: 'loopback',
     // The fan-out bench's thousands of viewers all connect from 127.0.0.1; the cap is still checked.

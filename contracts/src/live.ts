@@ -56,6 +56,11 @@ export const VotersMessage = Type.Object({
 });
 export type VotersMessage = Static<typeof VotersMessage>;
 
+/** A poll's voters message (the `changesMessage` of the `poll:{id}` topic). */
+export function votersMessage(pollId: string, added: unknown[], removed: unknown[], seq: number): VotersMessage {
+  return { type: 'voters', topic: `poll:${pollId}`, pollId, seq, added: added as VoterChange[], removed: removed as VotersMessage['removed'] };
+}
+
 export const PollStatusMessage = Type.Object({
   type: Type.Literal('poll-status'),
   topic: PollTopic,

@@ -1,15 +1,7 @@
 import { chromium, type Browser } from 'playwright-core';
 
-export const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+export { CHROMIUM_FLAGS } from '../../scripts/chromium.ts';
+import { CHROMIUM_FLAGS } from '../../scripts/chromium.ts';
 
 /** Debian's Chromium driven by playwright-core (no browser download). */
 export function launchChromium(): Promise<Browser> {

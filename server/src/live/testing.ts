@@ -1,4 +1,4 @@
-import { pollTopic, type ResultsSnapshot, type VoterChange, type VotersMessage } from '@tribuna/contracts/live';
+import { votersMessage, type ResultsSnapshot } from '@tribuna/contracts/live';
 import type { TopicHandler } from './topics.ts';
 
 /**
@@ -11,13 +11,6 @@ export function testPollTopic(readSnapshot: (pollId: string) => Promise<ResultsS
     normalizeKey: (key) => (key !== null && /^[0-9a-f-]{36}$/i.test(key) ? key.toLowerCase() : undefined),
     authorize: async () => ({ ok: true, snapshots: true }),
     readSnapshot: (key) => readSnapshot(key!),
-    changesMessage: (key, added, removed, seq): VotersMessage => ({
-      type: 'voters',
-      topic: pollTopic(key!),
-      pollId: key!,
-      seq,
-      added: added as VoterChange[],
-      removed: removed as VotersMessage['removed'],
-    }),
+    changesMessage: (key, added, removed, seq) => votersMessage(key!, added, removed, seq),
   };
 }

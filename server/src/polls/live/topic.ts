@@ -1,4 +1,4 @@
-import { pollTopic, type VoterChange, type VotersMessage } from '@tribuna/contracts/live';
+import { votersMessage } from '@tribuna/contracts/live';
 import type { TopicHandler } from '../../live/topics.ts';
 import type { PollCache } from '../pollCache.ts';
 import type { LiveStore } from './store.ts';
@@ -21,13 +21,6 @@ export function pollTopicHandler(polls: PollCache, store: LiveStore): TopicHandl
       return { ok: true, snapshots: poll.showResults };
     },
     readSnapshot: (key) => store.readSnapshot(key!),
-    changesMessage: (key, added, removed, seq): VotersMessage => ({
-      type: 'voters',
-      topic: pollTopic(key!),
-      pollId: key!,
-      seq,
-      added: added as VoterChange[],
-      removed: removed as VotersMessage['removed'],
-    }),
+    changesMessage: (key, added, removed, seq) => votersMessage(key!, added, removed, seq),
   };
 }
