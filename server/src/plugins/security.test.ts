@@ -100,7 +100,7 @@ describe('security headers over http (development, tests)', () => {
   );
 
   it.each([
-    ['a static file', '/theme-init.js', 200],
+    ['a static file', '/icon-512.png', 200],
     ['a missing file', '/missing.png', 404],
   ])('puts them on %s (GET %s)', async (_what, url, status) => {
     const res = await app.inject({ method: 'GET', url });
@@ -110,6 +110,7 @@ describe('security headers over http (development, tests)', () => {
   });
 
   it.each([
+    ['a script of the build (never a page)', '/theme-init.js', 200],
     ['an API route', '/api/site', 200],
     ['a 404 of the API', '/api/nope', 404],
     ['a validation error', '/api/polls/not-a-uuid', 400],

@@ -103,12 +103,17 @@ function securityHeaders(publicUrl: string): Record<string, string> {
   return headers;
 }
 
-/** JSON API answers (not the HTML of /api/docs): never rendered as a page. */
-const API_PATHS = /^\/api\/(?!docs(?:\/|$))/;
+/**
+ * Responses no browser renders as a page: JSON API answers (not the HTML of /api/docs) and the
+ * build's scripts and styles (/assets/ and the theme bootstrap; never a document nor a worker:
+ * sw.js keeps the page's set).
+ */
+const COMPACT_HEADER_PATHS = /^\/(?:api\/(?!docs(?:\/|$))|assets\/|theme-init\.js$)/;
 
 /**
- * The headers of JSON API answers: a page's CSP and Permissions-Policy (a kilobyte) mean nothing
- * on a response no browser renders, and every vote and poll read would carry them. Nothing may
+ * The headers of JSON API answers and static assets: a page's CSP and Permissions-Policy (a
+ * kilobyte) mean nothing on a response no browser renders, and every vote, poll read and script
+ * of a phone's first load would carry them. Nothing may
  * load from or frame such a response; the features a page could ask for are denied all the same.
  */
 function apiSecurityHeaders(documentHeaders: Record<string, string>): Record<string, string> {
@@ -134,7 +139,7 @@ function headerSets(publicUrl: string) {
 /** Every security header of a response to `request`: the API's or a page's, and CORP by path. */
 function setSecurityHeaders(sets: ReturnType<typeof headerSets>, request: FastifyRequest, reply: FastifyReply): void {
   const path = request.url.split('?')[0] ?? '/';
-  if (API_PATHS.test(path)) {
+  if (COMPACT_HEADER_PATHS.test(path)) {
     reply.headers(sets.api);
     return;
   }

@@ -62,6 +62,11 @@ describe('web app serving with a built web/dist', () => {
     expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(br.headers.vary).toMatch(/accept-encoding/i);
     expect(br.rawPayload.equals(brotliCompressSync('console.log("home")'))).toBe(true);
+    // A script is never a page: the compact security headers, not the page's kilobyte of CSP.
+    expect(br.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(br.headers['x-content-type-options']).toBe('nosniff');
+    const page = await app.inject({ method: 'GET', url: '/', headers: HTML });
+    expect(page.headers['content-security-policy']).toMatch(/script-src 'self'/);
     const gz = await app.inject({ method: 'GET', url: '/assets/home-def456.js', headers: { 'accept-encoding': 'gzip' } });
     expect(gz.headers['content-encoding']).toBe('gzip');
     const plain = await app.inject({ method: 'GET', url: '/assets/home-def456.js', headers: { 'accept-encoding': 'identity' } });
