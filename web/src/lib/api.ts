@@ -1,4 +1,7 @@
+import type { Static } from '@sinclair/typebox';
 import type { ErrorBody } from '@tribuna/contracts/api/common';
+import { ENDPOINT_ROUTES, type EndpointName, type PathParams } from '@tribuna/contracts/endpointRoutes';
+import type { Endpoints } from '@tribuna/contracts/endpoints';
 import { TOO_MANY_REQUESTS_MESSAGE } from '@tribuna/contracts/httpMessages';
 
 /** A failed API call: `status` is the HTTP status (0 when the network failed), `message` is the server's. */
@@ -83,6 +86,36 @@ export function apiPatch<T>(path: string, body?: unknown, options: RequestOption
 /** DELETE, optionally with a JSON body (e.g. the current code when removing a second factor). */
 export function apiDelete<T>(path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {
   return request<T>('DELETE', path, body, options);
+}
+
+type Route<N extends EndpointName> = (typeof ENDPOINT_ROUTES)[N];
+/** What an endpoint answers (null for 204), from the contracts' schema. */
+export type ResponseOf<N extends EndpointName> = Route<N>['status'] extends 204 ? void : Static<Endpoints[N]['response']>;
+type BodyOf<N extends EndpointName> = Endpoints[N] extends { body: infer B extends import('@sinclair/typebox').TSchema } ? Static<B> : never;
+
+/** The arguments of an endpoint: its path parameters, its body when it takes one, a query, headers, a signal. */
+export type CallArgs<N extends EndpointName> = RequestOptions &
+  (keyof PathParams<Route<N>['path']> extends never ? { params?: undefined } : { params: PathParams<Route<N>['path']> }) &
+  ([BodyOf<N>] extends [never] ? { body?: undefined } : { body: BodyOf<N> }) & { query?: Record<string, string | undefined> };
+
+/** The path of `name` with its parameters filled in (encoded) and its query appended. */
+export function endpointPath<N extends EndpointName>(name: N, params?: Record<string, string>, query?: Record<string, string | undefined>): string {
+  const path = ENDPOINT_ROUTES[name].path.replace(/:([A-Za-z]+)/g, (_, key: string) => {
+    const value = params?.[key];
+    if (value === undefined) throw new Error(`${name}: missing path parameter ${key}`);
+    return encodeURIComponent(value);
+  });
+  const search = new URLSearchParams(Object.entries(query ?? {}).filter((e): e is [string, string] => e[1] !== undefined)).toString();
+  return search ? `${path}?${search}` : path;
+}
+
+/**
+ * Calls an endpoint of the contracts by name, typed by its schemas (contracts/src/endpoints.ts,
+ * checked against the server's routes): `callApi('castVote', { params: { pollId }, body })`.
+ */
+export function callApi<N extends EndpointName>(name: N, ...[args]: keyof PathParams<Route<N>['path']> extends never ? [BodyOf<N>] extends [never] ? [CallArgs<N>?] : [CallArgs<N>] : [CallArgs<N>]): Promise<ResponseOf<N>> {
+  const { params, body, query, ...options } = (args ?? {}) as { params?: Record<string, string>; body?: unknown; query?: Record<string, string | undefined> } & RequestOptions;
+  return request<ResponseOf<N>>(ENDPOINT_ROUTES[name].method, endpointPath(name, params, query), body, options);
 }
 
 /**

@@ -1,13 +1,13 @@
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router-dom';
 import type { PageViewInput } from '@tribuna/contracts/api/pageViews';
-import { apiPost } from '../../lib/api';
+import { callApi } from '../../lib/api';
 import { detectDeviceType, getSessionId } from './visitor';
 
 const MAX_LENGTH = 2048;
 
 export function trackPageView(input: PageViewInput): void {
-  apiPost('/api/page-views', input).catch((error: unknown) => {
+  callApi('pageView', { body: input }).catch((error: unknown) => {
     // The spec: page-view failures are only logged.
     console.debug('No se pudo registrar la visita', error);
   });

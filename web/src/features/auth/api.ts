@@ -1,27 +1,25 @@
-import type { AuthSession, Challenge, DevUserList, FactorEnrolment, FactorList } from '@tribuna/contracts/api/auth';
-import { apiDelete, apiGet, apiPost } from '../../lib/api';
+import type { AuthSession } from '@tribuna/contracts/api/auth';
+import { callApi } from '../../lib/api';
 
 /** Google sign-in starts with a full-page navigation here; the server comes back to /auth/callback. */
 export const GOOGLE_SIGN_IN_PATH = '/auth/google';
 
 /** Where the browser stands in the sign-in flow (never a 401). */
-export const fetchAuthSession = (signal?: AbortSignal) => apiGet<AuthSession>('/api/auth/session', { signal });
+export const fetchAuthSession = (signal?: AbortSignal) => callApi('authSession', { signal });
 
 /** Demo users to act as; only answered when the site runs with DEV_LOGIN (404 otherwise). */
-export const fetchDevUsers = (signal?: AbortSignal) => apiGet<DevUserList>('/api/auth/dev/users', { signal });
+export const fetchDevUsers = (signal?: AbortSignal) => callApi('devUsers', { signal });
 
 /** Development sign-in: as an existing demo user, or as a new one created with that name. */
-export const devLogin = (input: { userId: string } | { displayName: string }) =>
-  apiPost<AuthSession>('/api/auth/dev/login', input);
+export const devLogin = (input: { userId: string } | { displayName: string }) => callApi('devLogin', { body: input });
 
-export const fetchFactors = () => apiGet<FactorList>('/api/auth/factors');
+export const fetchFactors = () => callApi('listFactors');
 
 /** Enrols a TOTP factor; it stays unverified until a first code is confirmed. */
-export const enrolFactor = () => apiPost<FactorEnrolment>('/api/auth/factors');
+export const enrolFactor = () => callApi('enrolFactor');
 
 /** Removing a factor needs a current code from it. */
-export const unenrolFactor = (factorId: string, code: string) =>
-  apiDelete<void>(`/api/auth/factors/${encodeURIComponent(factorId)}`, { code });
+export const unenrolFactor = (factorId: string, code: string) => callApi('deleteFactor', { params: { id: factorId }, body: { code } });
 
 /**
  * Checks a 6-digit code against a factor: a fresh challenge, then the verification. It confirms a
@@ -29,7 +27,6 @@ export const unenrolFactor = (factorId: string, code: string) =>
  * message ('Código inválido', 'Demasiados intentos. Inténtalo más tarde.').
  */
 export async function verifyFactorCode(factorId: string, code: string): Promise<AuthSession> {
-  const path = `/api/auth/factors/${encodeURIComponent(factorId)}`;
-  const { challengeId } = await apiPost<Challenge>(`${path}/challenge`);
-  return apiPost<AuthSession>(`${path}/verify`, { challengeId, code });
+  const { challengeId } = await callApi('factorChallenge', { params: { id: factorId } });
+  return callApi('verifyFactor', { params: { id: factorId }, body: { challengeId, code } });
 }

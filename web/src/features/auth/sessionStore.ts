@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import type { AuthSession } from '@tribuna/contracts/api/auth';
 import type { Profile } from '@tribuna/contracts/api/me';
-import { apiPost } from '../../lib/api';
+import { callApi } from '../../lib/api';
 import { fetchAuthSession } from './api';
 
 export type SessionStatus = 'loading' | 'ready';
@@ -57,7 +57,7 @@ export const useSessionStore = create<SessionState>()((set) => ({
 
   async signOut() {
     try {
-      await apiPost('/auth/logout');
+      await callApi('logout');
     } catch (error) {
       console.debug('Error al cerrar sesión', error);
     }

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { create } from 'zustand';
 import type { SiteConfig } from '@tribuna/contracts/api/site';
-import { apiGet } from '../../lib/api';
+import { callApi } from '../../lib/api';
 
 type SiteStatus = 'idle' | 'loading' | 'ready' | 'error';
 
@@ -20,7 +20,7 @@ export const useSiteStore = create<SiteState>()((set, get) => ({
     if (status === 'loading' || status === 'ready') return;
     set({ status: 'loading' });
     try {
-      set({ config: await apiGet<SiteConfig>('/api/site'), status: 'ready' });
+      set({ config: await callApi('site'), status: 'ready' });
     } catch (error) {
       console.debug('No se pudo cargar la configuración del sitio', error);
       set({ status: 'error' });

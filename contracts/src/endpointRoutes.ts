@@ -1,0 +1,32 @@
+// The HTTP endpoints the web app calls: method, path and success status. Dependency-free (the web
+// bundle reads it); their schemas are in endpoints.ts under the same names, and a server test
+// (server/src/endpoints.test.ts) holds both to the server's own route table.
+
+export const ENDPOINT_ROUTES = {
+  authSession: { method: 'GET', path: '/api/auth/session', status: 200 },
+  logout: { method: 'POST', path: '/auth/logout', status: 204 },
+  devUsers: { method: 'GET', path: '/api/auth/dev/users', status: 200 },
+  devLogin: { method: 'POST', path: '/api/auth/dev/login', status: 200 },
+  listFactors: { method: 'GET', path: '/api/auth/factors', status: 200 },
+  enrolFactor: { method: 'POST', path: '/api/auth/factors', status: 200 },
+  factorChallenge: { method: 'POST', path: '/api/auth/factors/:id/challenge', status: 200 },
+  verifyFactor: { method: 'POST', path: '/api/auth/factors/:id/verify', status: 200 },
+  deleteFactor: { method: 'DELETE', path: '/api/auth/factors/:id', status: 204 },
+  homePoll: { method: 'GET', path: '/api/polls/home', status: 200 },
+  pollResults: { method: 'GET', path: '/api/polls/:pollId/results', status: 200 },
+  castVote: { method: 'POST', path: '/api/polls/:pollId/votes', status: 201 },
+  myVotes: { method: 'GET', path: '/api/polls/:pollId/my-votes', status: 200 },
+  availablePoints: { method: 'GET', path: '/api/polls/:pollId/available-points', status: 200 },
+  share: { method: 'POST', path: '/api/polls/:pollId/shares', status: 201 },
+  site: { method: 'GET', path: '/api/site', status: 200 },
+  pageView: { method: 'POST', path: '/api/page-views', status: 204 },
+} as const satisfies Record<string, { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; path: string; status: number }>;
+
+export type EndpointName = keyof typeof ENDPOINT_ROUTES;
+
+/** `{ pollId: string }` for '/api/polls/:pollId/votes'. */
+export type PathParams<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? { [K in Name]: string } & PathParams<`/${Rest}`>
+  : P extends `${string}:${infer Name}`
+    ? { [K in Name]: string }
+    : Record<never, never>;

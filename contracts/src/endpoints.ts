@@ -1,0 +1,35 @@
+// The schemas of the endpoints in endpointRoutes.ts, by the same names: what the web client is
+// typed by (type-only import, nothing of TypeBox reaches the bundle) and what the server's routes
+// declare (server/src/endpoints.test.ts checks they are the same objects).
+import { Type, type TSchema } from '@sinclair/typebox';
+import { AuthSession, Challenge, DevLoginInput, DevUserList, FactorEnrolment, FactorList, UnenrolFactorInput, VerifyFactorInput } from './api/auth.ts';
+import { PageViewInput } from './api/pageViews.ts';
+import { HomePollResponse, PollResults } from './api/polls.ts';
+import { ShareInput, ShareResponse } from './api/shares.ts';
+import { SiteConfig } from './api/site.ts';
+import { AvailablePoints, CastVoteInput, MyVotesResponse } from './api/votes.ts';
+import type { EndpointName } from './endpointRoutes.ts';
+
+const NoContent = Type.Null();
+
+export const ENDPOINTS = {
+  authSession: { response: AuthSession },
+  logout: { response: NoContent },
+  devUsers: { response: DevUserList },
+  devLogin: { body: DevLoginInput, response: AuthSession },
+  listFactors: { response: FactorList },
+  enrolFactor: { response: FactorEnrolment },
+  factorChallenge: { response: Challenge },
+  verifyFactor: { body: VerifyFactorInput, response: AuthSession },
+  deleteFactor: { body: UnenrolFactorInput, response: NoContent },
+  homePoll: { response: HomePollResponse },
+  pollResults: { response: PollResults },
+  castVote: { body: CastVoteInput, response: MyVotesResponse },
+  myVotes: { response: MyVotesResponse },
+  availablePoints: { response: AvailablePoints },
+  share: { body: ShareInput, response: ShareResponse },
+  site: { response: SiteConfig },
+  pageView: { body: PageViewInput, response: NoContent },
+} satisfies Record<EndpointName, { body?: TSchema; response: TSchema }>;
+
+export type Endpoints = typeof ENDPOINTS;
