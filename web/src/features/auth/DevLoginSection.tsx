@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { AuthSession, DevUserList } from '@tribuna/contracts/api/auth';
 import { Alert } from '../../components/Alert';
@@ -6,6 +6,7 @@ import { Avatar } from '../../components/Avatar';
 import { CodeIcon } from '../../components/icons';
 import { Spinner } from '../../components/Spinner';
 import { errorMessage } from '../../lib/api';
+import { useQuery } from '../../lib/useQuery';
 import { devLogin, fetchDevUsers } from './api';
 import { displayNameOf } from './displayName';
 import { homeFor } from './homeFor';
@@ -20,20 +21,11 @@ const LOGIN_FAILED = 'Error al iniciar sesión';
 
 /** Demo users to act as: the server only answers while DEV_LOGIN is on. */
 function useDevUsers(): UsersState {
-  const [state, setState] = useState<UsersState>({ status: 'loading' });
-  useEffect(() => {
-    const controller = new AbortController();
-    fetchDevUsers(controller.signal).then(
-      ({ users }) => setState({ status: 'ready', users }),
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        console.error('No se pudieron cargar los usuarios de prueba', error);
-        setState({ status: 'error' });
-      },
-    );
-    return () => controller.abort();
-  }, []);
-  return state;
+  const query = useQuery(['dev-users'], (signal) => fetchDevUsers(signal), {
+    onError: (error) => console.error('No se pudieron cargar los usuarios de prueba', error),
+  });
+  if (query.status === 'ready') return { status: 'ready', users: query.data.users };
+  return query.status === 'error' ? { status: 'error' } : { status: 'loading' };
 }
 
 // The button's name is its visible text ("Entrar como" is only for screen readers), so what a

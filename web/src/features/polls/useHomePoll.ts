@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import type { HomePollResponse } from '@tribuna/contracts/api/polls';
+import { useQuery } from '../../lib/useQuery';
 import { fetchHomePoll } from './api';
 
 export type HomePollState = { status: 'loading' } | { status: 'error' } | ({ status: 'ready' } & HomePollResponse);
@@ -12,23 +12,9 @@ export const SHARED_POLL_PARAM = 'encuesta';
 export function useHomePoll(): { state: HomePollState; retry: () => void } {
   const [searchParams] = useSearchParams();
   const sharedPollId = searchParams.get(SHARED_POLL_PARAM);
-  const [attempt, setAttempt] = useState(0);
-  const [state, setState] = useState<HomePollState>({ status: 'loading' });
-
-  useEffect(() => {
-    const controller = new AbortController();
-    setState({ status: 'loading' });
-    fetchHomePoll(sharedPollId, controller.signal).then(
-      (data) => setState({ status: 'ready', ...data }),
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        console.error('Error loading polls', error);
-        setState({ status: 'error' });
-      },
-    );
-    return () => controller.abort();
-  }, [attempt, sharedPollId]);
-
-  const retry = useCallback(() => setAttempt((n) => n + 1), []);
-  return { state, retry };
+  const query = useQuery(['home-poll', sharedPollId], (signal) => fetchHomePoll(sharedPollId, signal), {
+    onError: (error) => console.error('Error loading polls', error),
+  });
+  const state: HomePollState = query.status === 'ready' ? { status: 'ready', ...query.data } : query.status === 'error' ? { status: 'error' } : { status: 'loading' };
+  return { state, retry: query.refetch };
 }

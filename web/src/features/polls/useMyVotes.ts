@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect } from 'react';
 import type { MyVotesResponse } from '@tribuna/contracts/api/votes';
 import { useLiveResultsStore } from './liveResultsStore';
+import { useQuery } from '../../lib/useQuery';
 import { fetchAvailablePoints, fetchMyVotes } from './api';
 
 export interface MyVotesState {
@@ -15,31 +16,25 @@ export interface MyVotesState {
  * points are read again when the daily reset runs (points-reset on the live channel).
  */
 export function useMyVotes(pollId: string, userId: string | null): MyVotesState {
-  const [data, setDataState] = useState<MyVotesResponse | null>(null);
   const pointsResetCount = useLiveResultsStore((state) => state.pointsResetCount);
+  const votes = useQuery(['my-votes', pollId, userId], (signal) => fetchMyVotes(pollId, signal), {
+    enabled: userId !== null,
+    onError: (error) => console.debug('No se pudieron cargar tus votos', error),
+  });
+  const { setData } = votes;
 
-  useEffect(() => {
-    setDataState(null);
-    if (!userId) return;
-    const controller = new AbortController();
-    fetchMyVotes(pollId, controller.signal).then(setDataState, (error: unknown) => {
-      if (!controller.signal.aborted) console.debug('No se pudieron cargar tus votos', error);
-    });
-    return () => controller.abort();
-  }, [pollId, userId]);
-
+  // The daily reset: only the available points are read again.
   useEffect(() => {
     if (!userId || pointsResetCount === 0) return;
     const controller = new AbortController();
     fetchAvailablePoints(pollId, controller.signal).then(
-      (availablePoints) => setDataState((current) => (current ? { ...current, availablePoints } : current)),
+      (availablePoints) => setData((current) => ({ ...current, availablePoints })),
       (error: unknown) => {
         if (!controller.signal.aborted) console.debug('No se pudieron actualizar tus puntos', error);
       },
     );
     return () => controller.abort();
-  }, [pollId, userId, pointsResetCount]);
+  }, [pollId, userId, pointsResetCount, setData]);
 
-  const setData = useCallback((next: MyVotesResponse) => setDataState(next), []);
-  return { data, setData };
+  return { data: votes.data, setData: useCallback((next: MyVotesResponse) => setData(next), [setData]) };
 }
