@@ -69,3 +69,34 @@ export async function buildPoll(db: Db, opts: BuildPollOptions = {}) {
   });
   return { reality, season, poll: poll!, options };
 }
+
+type VoteRow = typeof schema.votes.$inferSelect;
+export type VoteInput = Pick<typeof schema.votes.$inferInsert, 'pollId' | 'optionId' | 'userId'> & Partial<Pick<typeof schema.votes.$inferInsert, 'points' | 'createdAt'>>;
+
+/**
+ * Vote rows written straight to PostgreSQL (1 point each unless said), for tests that need votes
+ * without going through the API's batcher (results, tallies, live totals, awards).
+ */
+export async function buildVotes(db: Db, votes: VoteInput[]): Promise<VoteRow[]> {
+  if (votes.length === 0) return [];
+  return db.insert(schema.votes).values(votes).returning();
+}
+
+type SessionRow = typeof schema.sessions.$inferSelect;
+
+/**
+ * A session row of `userId` (its id is the token's hash in real life; any unique text here),
+ * live for 14 days unless `expiresAt` / `revokedAt` say otherwise. Tests that need the cookie sign
+ * in through the API instead (server/src/testing/sessions.ts).
+ */
+export async function buildSession(
+  db: Db,
+  userId: string,
+  overrides: Partial<Omit<typeof schema.sessions.$inferInsert, 'userId'>> = {},
+): Promise<SessionRow> {
+  const [row] = await db
+    .insert(schema.sessions)
+    .values({ id: `test-session-${unique()}${unique()}`, userId, expiresAt: new Date(Date.now() + 14 * 86_400_000), ...overrides })
+    .returning();
+  return row!;
+}

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { schema } from '@tribuna/drizzle';
 import type { Database } from '@tribuna/drizzle/client';
-import { buildPoll, buildUser } from '../../../test/support/factories.ts';
+import { buildPoll, buildUser, buildVotes } from '../../../test/support/factories.ts';
 import type { App } from '../app.ts';
 import { useTestApp } from '../testing/harness.ts';
 import { escapeHtml } from './presenter.ts';
@@ -47,7 +47,7 @@ describe('link previews of shared polls (/?encuesta=<id>)', () => {
   async function voteRows(pollId: string, optionId: string, count: number, points = 1) {
     for (let i = 0; i < count; i++) {
       const user = await buildUser(database.db);
-      await database.db.insert(schema.votes).values({ pollId, optionId, userId: user.id, points });
+      await buildVotes(database.db, [{ pollId, optionId, userId: user.id, points }]);
     }
   }
 

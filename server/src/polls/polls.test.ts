@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { schema } from '@tribuna/drizzle';
 import type { Database } from '@tribuna/drizzle/client';
 import type { HomePollResponse, Poll, PollListResponse, PollResults } from '@tribuna/contracts/api/polls';
-import { buildPoll, buildUser } from '../../../test/support/factories.ts';
+import { buildPoll, buildUser, buildVotes } from '../../../test/support/factories.ts';
 import type { App } from '../app.ts';
 import { useTestApp } from '../testing/harness.ts';
 
@@ -23,7 +23,7 @@ describe('polls API', () => {
   };
 
   async function vote(pollId: string, optionId: string, userId: string, points = 1, createdAt = new Date()) {
-    await database.db.insert(schema.votes).values({ pollId, optionId, userId, points, createdAt });
+    await buildVotes(database.db, [{ pollId, optionId, userId, points, createdAt }]);
   }
 
   describe('GET /api/polls/home', () => {
@@ -204,7 +204,8 @@ describe('polls API', () => {
         .insert(schema.profiles)
         .values(Array.from({ length: 105 }, (_, i) => ({ displayName: `Fan ${i}` })))
         .returning({ id: schema.profiles.id });
-      await database.db.insert(schema.votes).values(
+      await buildVotes(
+        database.db,
         users.map((u, i) => ({ pollId: poll.id, optionId: options[0]!.id, userId: u.id, createdAt: ago((200 - i) * 1000) })),
       );
       const results = await get<PollResults>(`/api/polls/${poll.id}/results`);

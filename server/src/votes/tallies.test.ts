@@ -2,7 +2,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { schema } from '@tribuna/drizzle';
 import { testDatabase, truncateAll } from '../../../test/support/db.ts';
-import { buildPoll, buildUser } from '../../../test/support/factories.ts';
+import { buildPoll, buildUser, buildVotes } from '../../../test/support/factories.ts';
 
 const database = testDatabase();
 const db = database.db;
@@ -31,12 +31,12 @@ describe('vote_tallies', () => {
     const { poll, options } = await buildPoll(db, { options: 3, maxPointsPerUser: 10 });
     const [ana, luis] = [await buildUser(db), await buildUser(db)];
     const at = (s: number) => new Date(Date.UTC(2025, 0, 15, 12, 0, s));
-    await db.insert(schema.votes).values([
+    await buildVotes(db, [
       { pollId: poll.id, optionId: options[0]!.id, userId: ana.id, points: 3, createdAt: at(1) },
       { pollId: poll.id, optionId: options[0]!.id, userId: ana.id, points: 2, createdAt: at(2) },
       { pollId: poll.id, optionId: options[1]!.id, userId: ana.id, points: 1, createdAt: at(3) },
     ]);
-    await db.insert(schema.votes).values({ pollId: poll.id, optionId: options[0]!.id, userId: luis.id, points: 4, createdAt: at(4) });
+    await buildVotes(db, [{ pollId: poll.id, optionId: options[0]!.id, userId: luis.id, points: 4, createdAt: at(4) }]);
     let { stored, expected } = await tallies();
     expect(stored).toHaveLength(3);
     expect(stored).toEqual(expected);
@@ -59,7 +59,7 @@ describe('vote_tallies', () => {
   it('are emptied with a TRUNCATE of votes', async () => {
     const { poll, options } = await buildPoll(db);
     const user = await buildUser(db);
-    await db.insert(schema.votes).values({ pollId: poll.id, optionId: options[0]!.id, userId: user.id });
+    await buildVotes(db, [{ pollId: poll.id, optionId: options[0]!.id, userId: user.id }]);
     await database.sql`TRUNCATE votes`;
     expect((await tallies()).stored).toEqual([]);
   });

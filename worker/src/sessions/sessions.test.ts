@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { schema } from '@tribuna/drizzle';
-import { buildUser } from '../../../test/support/factories.ts';
+import { buildSession, buildUser } from '../../../test/support/factories.ts';
 import { InvalidPayloadError } from '../errors.ts';
 import { useJobTestContext } from '../testing.ts';
 import { sessionJobs } from './jobs.ts';
@@ -12,19 +12,13 @@ describe('sessions.purge', () => {
   it('deletes sessions that ended more than N days ago and keeps the rest', async () => {
     const user = await buildUser(database.db);
     const now = Date.now();
-    const row = (id: string, expiresAt: number, revokedAt: number | null = null) => ({
-      id,
-      userId: user.id,
-      expiresAt: new Date(expiresAt),
-      revokedAt: revokedAt === null ? null : new Date(revokedAt),
-    });
-    await database.db.insert(schema.sessions).values([
-      row('live', now + 14 * DAY),
-      row('expired-recently', now - 5 * DAY),
-      row('expired-long-ago', now - 40 * DAY),
-      row('revoked-recently', now + 10 * DAY, now - DAY),
-      row('revoked-long-ago', now + 10 * DAY, now - 31 * DAY),
-    ]);
+    const session = (id: string, expiresAt: number, revokedAt: number | null = null) =>
+      buildSession(database.db, user.id, { id, expiresAt: new Date(expiresAt), revokedAt: revokedAt === null ? null : new Date(revokedAt) });
+    await session('live', now + 14 * DAY);
+    await session('expired-recently', now - 5 * DAY);
+    await session('expired-long-ago', now - 40 * DAY);
+    await session('revoked-recently', now + 10 * DAY, now - DAY);
+    await session('revoked-long-ago', now + 10 * DAY, now - 31 * DAY);
 
     expect(await sessionJobs['sessions.purge']({ olderThanDays: 30 }, ctx)).toEqual({ deleted: 2 });
     const left = (await database.db.select({ id: schema.sessions.id }).from(schema.sessions)).map((r) => r.id).sort();
