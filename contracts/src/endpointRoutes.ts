@@ -20,6 +20,17 @@ export const ENDPOINT_ROUTES = {
   share: { method: 'POST', path: '/api/polls/:pollId/shares', status: 201 },
   site: { method: 'GET', path: '/api/site', status: 200 },
   pageView: { method: 'POST', path: '/api/page-views', status: 204 },
+  feed: { method: 'GET', path: '/api/posts', status: 200 },
+  getPost: { method: 'GET', path: '/api/posts/:postId', status: 200 },
+  createPost: { method: 'POST', path: '/api/posts', status: 201 },
+  editPost: { method: 'PATCH', path: '/api/posts/:postId', status: 200 },
+  deletePost: { method: 'DELETE', path: '/api/posts/:postId', status: 204 },
+  reactToPost: { method: 'POST', path: '/api/posts/:postId/reactions', status: 200 },
+  listComments: { method: 'GET', path: '/api/posts/:postId/comments', status: 200 },
+  createComment: { method: 'POST', path: '/api/posts/:postId/comments', status: 201 },
+  editComment: { method: 'PATCH', path: '/api/comments/:commentId', status: 200 },
+  deleteComment: { method: 'DELETE', path: '/api/comments/:commentId', status: 200 },
+  reactToComment: { method: 'POST', path: '/api/comments/:commentId/reactions', status: 200 },
 } as const satisfies Record<string, { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; path: string; status: number }>;
 
 export type EndpointName = keyof typeof ENDPOINT_ROUTES;

@@ -8,6 +8,18 @@ import { HomePollResponse, PollResults } from './api/polls.ts';
 import { ShareInput, ShareResponse } from './api/shares.ts';
 import { SiteConfig } from './api/site.ts';
 import { AvailablePoints, CastVoteInput, MyVotesResponse } from './api/votes.ts';
+import {
+  CommentList,
+  CreatedComment,
+  DeletedComment,
+  EditCommentInput,
+  EditPostInput,
+  FeedPage,
+  PostView,
+  ReactInput,
+  ReactionState,
+  ReplyView,
+} from './api/wall.ts';
 import type { EndpointName } from './endpointRoutes.ts';
 
 const NoContent = Type.Null();
@@ -30,6 +42,19 @@ export const ENDPOINTS = {
   share: { body: ShareInput, response: ShareResponse },
   site: { response: SiteConfig },
   pageView: { body: PageViewInput, response: NoContent },
+  feed: { response: FeedPage },
+  getPost: { response: PostView },
+  /** multipart/form-data (WALL_FIELDS): sent by the composer with upload progress, not callApi. */
+  createPost: { response: PostView },
+  editPost: { body: EditPostInput, response: PostView },
+  deletePost: { response: NoContent },
+  reactToPost: { body: ReactInput, response: ReactionState },
+  listComments: { response: CommentList },
+  /** multipart/form-data (WALL_FIELDS). */
+  createComment: { response: CreatedComment },
+  editComment: { body: EditCommentInput, response: ReplyView },
+  deleteComment: { response: DeletedComment },
+  reactToComment: { body: ReactInput, response: ReactionState },
 } satisfies Record<EndpointName, { body?: TSchema; response: TSchema }>;
 
 export type Endpoints = typeof ENDPOINTS;

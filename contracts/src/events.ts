@@ -3,6 +3,7 @@
 // against its schema where it enters a process; a malformed one is dropped and logged.
 import { Type, type Static } from '@sinclair/typebox';
 import { PollStatus } from './api/pollStatus.ts';
+import { WallLiveMessage } from './api/wall.ts';
 
 /** A poll's status, featured flag or options changed (an admin edit): caches drop it, viewers are told. */
 export const PollChanged = Type.Object({
@@ -14,6 +15,8 @@ export const PollChanged = Type.Object({
 /** The cluster-wide events and their payload schemas. Local-only events are declared by the server's domains. */
 export const CLUSTER_EVENTS = {
   'poll.changed': PollChanged,
+  /** A wall change for the viewers of a topic (`feed`, `post:{id}`), published after commit. */
+  'wall.live': WallLiveMessage,
 } as const;
 
 export type ClusterEventName = keyof typeof CLUSTER_EVENTS;

@@ -87,6 +87,7 @@ export {
   type LiveTopicFamily,
 } from './liveTopics.ts';
 import type { LiveErrorCode } from './liveTopics.ts';
+import type { WallLiveMessage } from './api/wall.ts';
 
 /** A subscribe (or other client message) the server refused, naming its topic when it had one. The socket stays open. */
 export interface LiveErrorMessage {
@@ -104,7 +105,7 @@ export type ServerMessage =
   | { type: 'pong'; serverTime: string };
 
 /** Every message about a topic names it (`topic`), so the client routes it to the feature that subscribed. */
-export type LiveServerMessage = ResultsSnapshot | VotersMessage | PollStatusMessage | PointsResetMessage | LiveErrorMessage;
+export type LiveServerMessage = ResultsSnapshot | VotersMessage | PollStatusMessage | PointsResetMessage | WallLiveMessage | LiveErrorMessage;
 
 /** The longest topic a client may name (`post:` and a uuid fit with room to spare). */
 export const LIVE_MAX_TOPIC_LENGTH = 100;
@@ -118,7 +119,7 @@ export const LiveClientMessage = Type.Union([
 export type LiveClientMessage = Static<typeof LiveClientMessage>;
 
 /** How many topics one socket may watch at once; a subscribe beyond it gets `too-many-subscriptions`. */
-export const LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET = 10;
+export const LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET = 24;
 
 /**
  * Events on the Redis channel `${prefix}:events:live`, heard by every server instance, each routed

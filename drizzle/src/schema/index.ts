@@ -5,3 +5,4 @@ export * from './polls.ts';
 export * from './votes.ts';
 export * from './wall.ts';
 export * from './analytics.ts';
+export * from './media.ts';

@@ -14,6 +14,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { createdAt, id, lengthBetween, oneOf, updatedAt } from './columns.ts';
 import { profiles } from './profiles.ts';
+import { media } from './media.ts';
 
 export const GROUP_PRIVACY = ['public', 'private'] as const;
 export const GROUP_ROLES = ['admin', 'moderator', 'member'] as const;
@@ -73,6 +74,8 @@ export const posts = pgTable(
     isHidden: boolean('is_hidden').notNull().default(false),
     /** Latest of creation and newest comment: the feed's activity sort key. */
     lastActivityAt: timestamp('last_activity_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Set when the content is edited ('Editado'). */
+    editedAt: timestamp('edited_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -80,10 +83,11 @@ export const posts = pgTable(
     check('posts_content_len', sql`char_length(${t.content}) <= 2000`),
     check('posts_visibility', oneOf(t.visibility, POST_VISIBILITY)),
     check('posts_group_visibility', sql`${t.visibility} <> 'group' OR ${t.groupId} IS NOT NULL`),
-    index('posts_feed_recent_idx').on(t.createdAt).where(sql`NOT ${t.isHidden} AND ${t.groupId} IS NULL`),
-    index('posts_feed_activity_idx').on(t.lastActivityAt).where(sql`NOT ${t.isHidden} AND ${t.groupId} IS NULL`),
-    index('posts_user_idx').on(t.userId, t.createdAt),
-    index('posts_group_idx').on(t.groupId, t.createdAt),
+    // Keyset paging of the global feed: (sort key, id) descending, visible posts without a group.
+    index('posts_feed_recent_idx').on(t.createdAt.desc(), t.id.desc()).where(sql`NOT ${t.isHidden} AND ${t.groupId} IS NULL`),
+    index('posts_feed_activity_idx').on(t.lastActivityAt.desc(), t.id.desc()).where(sql`NOT ${t.isHidden} AND ${t.groupId} IS NULL`),
+    index('posts_user_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
+    index('posts_group_idx').on(t.groupId, t.createdAt.desc(), t.id.desc()),
   ],
 );
 
@@ -100,12 +104,17 @@ export const postMedia = pgTable(
     width: integer('width'),
     height: integer('height'),
     order: integer('order').notNull().default(0),
+    /** The stored image (placeholder, dimensions); null only for rows older than the media pipeline. */
+    mediaId: uuid('media_id').references(() => media.id, { onDelete: 'restrict' }),
+    altText: text('alt_text'),
   },
   (t) => [
     check('post_media_type', oneOf(t.mediaType, MEDIA_TYPES)),
     check('post_media_order', sql`${t.order} BETWEEN 0 AND 9`),
     check('post_media_dimensions', sql`(${t.width} IS NULL OR ${t.width} > 0) AND (${t.height} IS NULL OR ${t.height} > 0)`),
     uniqueIndex('post_media_post_order_uq').on(t.postId, t.order),
+    index('post_media_media_idx').on(t.mediaId),
+    check('post_media_alt_len', sql`char_length(${t.altText}) <= 300`),
   ],
 );
 
@@ -144,7 +153,10 @@ export const comments = pgTable(
     mediaUrl: text('media_url'),
     mediaType: text('media_type', { enum: MEDIA_TYPES }),
     thumbnailUrl: text('thumbnail_url'),
+    mediaId: uuid('media_id').references(() => media.id, { onDelete: 'restrict' }),
+    mediaAlt: text('media_alt'),
     isHidden: boolean('is_hidden').notNull().default(false),
+    editedAt: timestamp('edited_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -155,6 +167,8 @@ export const comments = pgTable(
     index('comments_post_idx').on(t.postId, t.createdAt),
     index('comments_parent_idx').on(t.parentCommentId),
     index('comments_user_idx').on(t.userId, t.createdAt),
+    index('comments_media_idx').on(t.mediaId),
+    check('comments_media_alt_len', sql`char_length(${t.mediaAlt}) <= 300`),
   ],
 );
 

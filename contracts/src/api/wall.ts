@@ -1,0 +1,210 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { FEED_SORTS, POST_VISIBILITIES, REACTION_TYPES, WALL_LIMITS } from '../wallRules.ts';
+import { IsoDate, SafeText, Uuid } from './common.ts';
+
+
+
+export const ReactionTypeSchema = Type.Union(REACTION_TYPES.map((t) => Type.Literal(t)));
+export const PostVisibilitySchema = Type.Union(POST_VISIBILITIES.map((v) => Type.Literal(v)));
+export const FeedSortSchema = Type.Union(FEED_SORTS.map((s) => Type.Literal(s)));
+
+
+/** Reaction counts of a post or comment: every type, zero included. */
+export const ReactionCounts = Type.Object({
+  like: Type.Integer({ minimum: 0 }),
+  love: Type.Integer({ minimum: 0 }),
+  haha: Type.Integer({ minimum: 0 }),
+  wow: Type.Integer({ minimum: 0 }),
+  sad: Type.Integer({ minimum: 0 }),
+  angry: Type.Integer({ minimum: 0 }),
+});
+export type ReactionCounts = Static<typeof ReactionCounts>;
+
+/** An author as the wall shows them (public profile fields only). */
+export const AuthorView = Type.Object({
+  id: Uuid,
+  displayName: Type.Union([Type.String(), Type.Null()]),
+  username: Type.Union([Type.String(), Type.Null()]),
+  avatarUrl: Type.Union([Type.String(), Type.Null()]),
+});
+export type AuthorView = Static<typeof AuthorView>;
+
+/** A stored image: the re-encoded original, a thumbnail and a ThumbHash placeholder (base64). */
+export const MediaView = Type.Object({
+  mediaType: Type.Literal('image'),
+  url: Type.String(),
+  thumbnailUrl: Type.Union([Type.String(), Type.Null()]),
+  width: Type.Union([Type.Integer(), Type.Null()]),
+  height: Type.Union([Type.Integer(), Type.Null()]),
+  placeholder: Type.Union([Type.String(), Type.Null()]),
+  alt: Type.Union([Type.String(), Type.Null()]),
+});
+export type MediaView = Static<typeof MediaView>;
+
+export const PostView = Type.Object({
+  id: Uuid,
+  author: AuthorView,
+  groupId: Type.Union([Uuid, Type.Null()]),
+  content: Type.String(),
+  visibility: PostVisibilitySchema,
+  isPinned: Type.Boolean(),
+  /** When the content was last edited ('Editado'), null if never. */
+  editedAt: Type.Union([IsoDate, Type.Null()]),
+  createdAt: IsoDate,
+  lastActivityAt: IsoDate,
+  media: Type.Array(MediaView),
+  reactions: ReactionCounts,
+  /** The viewer's own reaction (null for visitors and when none). */
+  myReaction: Type.Union([ReactionTypeSchema, Type.Null()]),
+  commentCount: Type.Integer({ minimum: 0 }),
+});
+export type PostView = Static<typeof PostView>;
+
+/** GET /api/posts: the feed. `cursor` comes from the previous page's nextCursor (keyset paging). */
+export const FeedQuery = Type.Object(
+  {
+    sort: Type.Optional(FeedSortSchema),
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_-]+$' })),
+    userId: Type.Optional(Uuid),
+    groupId: Type.Optional(Uuid),
+    visibility: Type.Optional(PostVisibilitySchema),
+  },
+  { additionalProperties: false },
+);
+export type FeedQuery = Static<typeof FeedQuery>;
+
+export const FeedPage = Type.Object({
+  posts: Type.Array(PostView),
+  /** Posts matching the filters (all pages). */
+  total: Type.Integer({ minimum: 0 }),
+  hasMore: Type.Boolean(),
+  nextCursor: Type.Union([Type.String(), Type.Null()]),
+});
+export type FeedPage = Static<typeof FeedPage>;
+
+export const PostParams = Type.Object({ postId: Uuid }, { additionalProperties: false });
+export const CommentParams = Type.Object({ commentId: Uuid }, { additionalProperties: false });
+
+/** PATCH /api/posts/:postId: the new text (trimmed; non-empty, at most 2000). */
+export const EditPostInput = Type.Object(
+  { content: SafeText({ maxLength: WALL_LIMITS.postText * 2 }) },
+  { additionalProperties: false },
+);
+export type EditPostInput = Static<typeof EditPostInput>;
+
+/** PATCH /api/comments/:commentId */
+export const EditCommentInput = Type.Object(
+  { content: SafeText({ maxLength: WALL_LIMITS.commentText * 2 }) },
+  { additionalProperties: false },
+);
+export type EditCommentInput = Static<typeof EditCommentInput>;
+
+/** POST …/reactions: choosing a type replaces the viewer's reaction; choosing the same one again removes it. */
+export const ReactInput = Type.Object({ type: ReactionTypeSchema }, { additionalProperties: false });
+export type ReactInput = Static<typeof ReactInput>;
+
+export const ReactionState = Type.Object({
+  reactions: ReactionCounts,
+  myReaction: Type.Union([ReactionTypeSchema, Type.Null()]),
+});
+export type ReactionState = Static<typeof ReactionState>;
+
+const commentFields = {
+  id: Uuid,
+  postId: Uuid,
+  parentCommentId: Type.Union([Uuid, Type.Null()]),
+  author: AuthorView,
+  content: Type.String(),
+  media: Type.Union([MediaView, Type.Null()]),
+  editedAt: Type.Union([IsoDate, Type.Null()]),
+  createdAt: IsoDate,
+  reactions: ReactionCounts,
+  myReaction: Type.Union([ReactionTypeSchema, Type.Null()]),
+};
+
+export const ReplyView = Type.Object(commentFields);
+export type ReplyView = Static<typeof ReplyView>;
+
+/** A top-level comment with its replies (one level deep), oldest first. */
+export const CommentView = Type.Object({ ...commentFields, replies: Type.Array(ReplyView) });
+export type CommentView = Static<typeof CommentView>;
+
+/** GET /api/posts/:postId/comments: up to 100 top-level comments, oldest first, with their replies. */
+export const CommentList = Type.Object({
+  comments: Type.Array(CommentView),
+  /** Visible comments of the post, replies included (the card's count). */
+  commentCount: Type.Integer({ minimum: 0 }),
+});
+export type CommentList = Static<typeof CommentList>;
+
+/** POST /api/posts/:postId/comments answers the new comment (a reply too) and the post's new count. */
+export const CreatedComment = Type.Object({ comment: ReplyView, commentCount: Type.Integer({ minimum: 0 }) });
+export type CreatedComment = Static<typeof CreatedComment>;
+
+export const DeletedComment = Type.Object({ commentCount: Type.Integer({ minimum: 0 }) });
+export type DeletedComment = Static<typeof DeletedComment>;
+
+// --- Live (topics `feed` and `post:{id}`) -----------------------------------------------------
+
+const FeedTopic = Type.Literal('feed');
+const PostTopicName = Type.String({ pattern: '^post:[0-9a-f-]{36}$' });
+
+/** A post was published to the global wall: readers see 'N publicaciones nuevas'. */
+export const FeedPostMessage = Type.Object({ type: Type.Literal('feed-post'), topic: FeedTopic, postId: Uuid, authorId: Uuid });
+export const PostUpdatedMessage = Type.Object({
+  type: Type.Literal('post-updated'),
+  topic: PostTopicName,
+  postId: Uuid,
+  content: Type.String(),
+  editedAt: IsoDate,
+});
+export const PostDeletedMessage = Type.Object({ type: Type.Literal('post-deleted'), topic: PostTopicName, postId: Uuid });
+export const PostReactionsMessage = Type.Object({
+  type: Type.Literal('post-reactions'),
+  topic: PostTopicName,
+  postId: Uuid,
+  reactions: ReactionCounts,
+});
+export const CommentCreatedMessage = Type.Object({
+  type: Type.Literal('comment-created'),
+  topic: PostTopicName,
+  postId: Uuid,
+  /** Without the viewer's own reaction (myReaction null): it is new. */
+  comment: ReplyView,
+  commentCount: Type.Integer({ minimum: 0 }),
+});
+export const CommentUpdatedMessage = Type.Object({
+  type: Type.Literal('comment-updated'),
+  topic: PostTopicName,
+  postId: Uuid,
+  commentId: Uuid,
+  content: Type.String(),
+  editedAt: IsoDate,
+});
+export const CommentDeletedMessage = Type.Object({
+  type: Type.Literal('comment-deleted'),
+  topic: PostTopicName,
+  postId: Uuid,
+  commentId: Uuid,
+  commentCount: Type.Integer({ minimum: 0 }),
+});
+export const CommentReactionsMessage = Type.Object({
+  type: Type.Literal('comment-reactions'),
+  topic: PostTopicName,
+  postId: Uuid,
+  commentId: Uuid,
+  reactions: ReactionCounts,
+});
+
+export const WallLiveMessage = Type.Union([
+  FeedPostMessage,
+  PostUpdatedMessage,
+  PostDeletedMessage,
+  PostReactionsMessage,
+  CommentCreatedMessage,
+  CommentUpdatedMessage,
+  CommentDeletedMessage,
+  CommentReactionsMessage,
+]);
+export type WallLiveMessage = Static<typeof WallLiveMessage>;
+export type PostLiveMessage = Exclude<WallLiveMessage, { type: 'feed-post' }>;
