@@ -23,6 +23,8 @@ export interface DatabaseOptions {
   statementTimeoutMs?: number;
   /** PostgreSQL idle_in_transaction_session_timeout (ms): a transaction left open by a stuck client ends and frees its locks. */
   idleInTransactionTimeoutMs?: number;
+  /** Called with every statement sent (tests and benchmarks count the statements a request costs). */
+  onQuery?: (query: string) => void;
 }
 
 /**
@@ -59,6 +61,7 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Data
     backoff: reconnectBackoff,
     idle_timeout: 60,
     onnotice: () => {},
+    ...(options.onQuery ? { debug: (_connection: number, query: string) => options.onQuery!(query) } : {}),
     // Sent in the startup message: no extra round trip per connection.
     connection: {
       application_name: options.applicationName ?? 'tribuna',

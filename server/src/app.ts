@@ -25,7 +25,8 @@ import liveRoutes from './live/routes.ts';
 import pollsPlugin, { type PollsPluginOptions } from './polls/plugin.ts';
 import { adminTopic } from './admin/topics.ts';
 import { userTopic } from './notifications/topics.ts';
-import { feedTopic, postTopic } from './wall/topics.ts';
+import { feedTopic, postTopicHandler } from './wall/topics.ts';
+import wallRoutes from './wall/routes.ts';
 import adminRoutes from './admin/routes.ts';
 import authRoutes from './auth/routes.ts';
 import profileRoutes from './profiles/routes.ts';
@@ -63,6 +64,8 @@ export interface BuildAppOptions {
   onRoute?: (route: RouteOptions) => void;
   /** Options of the polls plugin (a test shortens or lengthens the poll cache). */
   polls?: PollsPluginOptions;
+  /** Called with every SQL statement the server sends (tests and benchmarks count them). */
+  onQuery?: (query: string) => void;
 }
 
 /**
@@ -123,7 +126,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   // Security headers (CSP, HSTS, …) on every response, errors and 404s included.
   await app.register(securityPlugin);
   await app.register(docsPlugin);
-  await app.register(dbPlugin);
+  await app.register(dbPlugin, { onQuery: options.onQuery });
   await app.register(redisPlugin);
   await app.register(queuesPlugin);
   await app.register(staticPlugin, options.webDistDir ? { root: options.webDistDir } : {});
@@ -141,8 +144,8 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(livePlugin);
   // The poll cache and the polls' live totals (the `poll:{id}` topic).
   await app.register(pollsPlugin, options.polls ?? {});
-  // Topics of the wall, the notifications and the admin dashboard (their messages come with those capabilities).
-  for (const topic of [feedTopic, postTopic, userTopic, adminTopic]) app.live.registerTopic(topic);
+  // Topics of the wall, the notifications and the admin dashboard (the last two's messages come with those capabilities).
+  for (const topic of [feedTopic, postTopicHandler(app.database.db), userTopic, adminTopic]) app.live.registerTopic(topic);
 
   // Domains
   await app.register(healthRoutes);
@@ -154,6 +157,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(pageViewRoutes);
   await app.register(authRoutes);
   await app.register(profileRoutes);
+  await app.register(wallRoutes);
   await app.register(googleRoutes);
   await app.register(factorRoutes);
   await app.register(devLoginRoutes);

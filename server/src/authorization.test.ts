@@ -4,13 +4,14 @@
 import { describe, expect, it } from 'vitest';
 import type { InjectOptions, RouteOptions } from 'fastify';
 import type { Database } from '@tribuna/drizzle/client';
-import { buildPoll, buildUser } from '../../test/support/factories.ts';
+import { buildComment, buildPoll, buildPost, buildUser } from '../../test/support/factories.ts';
 import type { App } from './app.ts';
 import { CALLER_KINDS, signInCallers, type Caller, type CallerKind } from './testing/callers.ts';
 import { insertTotpFactor, totpCode } from './testing/factors.ts';
 import { useListeningTestApp } from './testing/harness.ts';
 import { asUser, XHR } from './testing/sessions.ts';
 import { connectWs } from './testing/wsClient.ts';
+import { multipart } from './testing/multipart.ts';
 
 /**
  * - everyone: visitors included;
@@ -30,6 +31,9 @@ interface World {
   /** A fan nobody is acting as: what admins act on. */
   target: { id: string };
   suspendedTarget: { id: string };
+  /** A public post of `target`, with a comment of theirs. */
+  post: { id: string };
+  comment: { id: string };
 }
 
 interface CallContext {
@@ -60,6 +64,19 @@ async function factorOf(context: CallContext, withChallenge: boolean): Promise<{
 }
 
 const get = (url: string) => (context: CallContext): InjectOptions => ({ method: 'GET', url, headers: context.headers });
+
+/** A multipart request (posts and comments with images) as the caller. */
+function upload(url: string, fields: Record<string, string>, context: CallContext): InjectOptions {
+  const body = multipart(Object.entries(fields).map(([name, value]) => ({ name, value })));
+  return { method: 'POST', url, headers: { ...context.headers, ...body.headers }, payload: body.payload };
+}
+
+/** A post (and a comment on it) of the caller's own user: what owners edit and delete. */
+async function ownPost(context: CallContext) {
+  const post = await buildPost(context.world.app.database.db, context.userId);
+  const comment = await buildComment(context.world.app.database.db, post.id, context.userId);
+  return { post, comment };
+}
 
 const ACCESS: Record<string, RouteAccess> = {
   'GET /api/health': { audience: 'everyone', request: get('/api/health') },
@@ -138,6 +155,38 @@ const ACCESS: Record<string, RouteAccess> = {
   'POST /api/admin/users/:userId/unsuspend': {
     audience: 'admin',
     request: (c) => ({ method: 'POST', url: `/api/admin/users/${c.world.suspendedTarget.id}/unsuspend`, headers: c.headers }),
+  },
+  'GET /api/posts': { audience: 'everyone', request: get('/api/posts') },
+  'GET /api/posts/:postId': { audience: 'everyone', request: (c) => get(`/api/posts/${c.world.post.id}`)(c) },
+  'GET /api/posts/:postId/comments': { audience: 'everyone', request: (c) => get(`/api/posts/${c.world.post.id}/comments`)(c) },
+  'POST /api/posts': { audience: 'writer', request: (c) => upload('/api/posts', { content: 'Hola muro' }, c) },
+  'PATCH /api/posts/:postId': {
+    audience: 'writer',
+    request: async (c) => ({ method: 'PATCH', url: `/api/posts/${(await ownPost(c)).post.id}`, headers: c.headers, payload: { content: 'Editado' } }),
+  },
+  'DELETE /api/posts/:postId': {
+    audience: 'writer',
+    request: async (c) => ({ method: 'DELETE', url: `/api/posts/${(await ownPost(c)).post.id}`, headers: c.headers }),
+  },
+  'POST /api/posts/:postId/reactions': {
+    audience: 'writer',
+    request: (c) => ({ method: 'POST', url: `/api/posts/${c.world.post.id}/reactions`, headers: c.headers, payload: { type: 'wow' } }),
+  },
+  'POST /api/posts/:postId/comments': {
+    audience: 'writer',
+    request: (c) => upload(`/api/posts/${c.world.post.id}/comments`, { content: 'Buen punto', parentCommentId: c.world.comment.id }, c),
+  },
+  'PATCH /api/comments/:commentId': {
+    audience: 'writer',
+    request: async (c) => ({ method: 'PATCH', url: `/api/comments/${(await ownPost(c)).comment.id}`, headers: c.headers, payload: { content: 'Corregido' } }),
+  },
+  'DELETE /api/comments/:commentId': {
+    audience: 'writer',
+    request: async (c) => ({ method: 'DELETE', url: `/api/comments/${(await ownPost(c)).comment.id}`, headers: c.headers }),
+  },
+  'POST /api/comments/:commentId/reactions': {
+    audience: 'writer',
+    request: (c) => ({ method: 'POST', url: `/api/comments/${c.world.comment.id}/reactions`, headers: c.headers, payload: { type: 'like' } }),
   },
   // Swagger UI's trailing-slash twin of /api/docs (its GET is registered without an onRoute call).
   'HEAD /api/docs/': { audience: 'everyone', request: (c) => ({ method: 'HEAD', url: '/api/docs/', headers: c.headers }) },
@@ -225,12 +274,16 @@ function describeAccess(title: string, env: Record<string, string>, requireAdmin
     it.each(cases)('%s: allowed callers pass, the others get 401/403 and write nothing', async (_name, key, method) => {
       await app.resetRateLimits();
       const db = database.db;
+      const target = await buildUser(db);
+      const post = await buildPost(db, target.id);
       const world: World = {
         app,
         callers: await signInCallers(app, db),
         poll: await buildPoll(db),
-        target: await buildUser(db),
+        target,
         suspendedTarget: await buildUser(db, { isSuspended: true }),
+        post,
+        comment: await buildComment(db, post.id, target.id),
       };
       const expected: Record<string, string> = {};
       const actual: Record<string, string> = {};

@@ -10,7 +10,7 @@ import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testDatabase, truncateAll } from '../../test/support/db.ts';
 import { testConfig } from '../../test/support/env.ts';
-import { buildPoll } from '../../test/support/factories.ts';
+import { buildComment, buildPoll, buildPost } from '../../test/support/factories.ts';
 import { buildApp } from './app.ts';
 import { RATE_LIMITS, type RateLimitTable } from './http/rateLimits.ts';
 import { SESSION_COOKIE } from './sessions/constants.ts';
@@ -91,6 +91,9 @@ async function prepareContext(): Promise<FuzzContext> {
   const factor = (await succeed({ method: 'POST', url: '/api/auth/factors', headers: fan })).json<{ id: string }>();
   const challenge = (await succeed({ method: 'POST', url: `/api/auth/factors/${factor.id}/challenge`, headers: fan })).json<{ challengeId: string }>();
   const signInStart = await succeed({ method: 'GET', url: '/auth/google' });
+  // A post of the fan with a comment: the wall's routes meet real ids (owned by one of the callers).
+  const post = await buildPost(db, callers.fan.user.id);
+  const comment = await buildComment(db, post.id, callers.fan.user.id);
   const flowCookies = parseSetCookies(signInStart.headers['set-cookie'] as string[] | undefined).map((cookie) => `${cookie.name}=${cookie.value}`);
   return {
     uuids: [
@@ -98,6 +101,8 @@ async function prepareContext(): Promise<FuzzContext> {
       ...polls.flatMap(({ poll, options, season, reality }) => [poll.id, season.id, reality.id, ...options.map((option) => option.id)]),
       factor.id,
       challenge.challengeId,
+      post.id,
+      comment.id,
     ],
     sessionCookies: CALLER_KINDS.map((kind) => callers[kind].session.cookie),
     harvestedCookies: flowCookies,

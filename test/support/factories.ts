@@ -100,3 +100,29 @@ export async function buildSession(
     .returning();
   return row!;
 }
+
+type PostRow = typeof schema.posts.$inferSelect;
+type CommentRow = typeof schema.comments.$inferSelect;
+
+/** A post of `userId` (public, without a group, unless overridden). */
+export async function buildPost(db: Db, userId: string, overrides: Partial<typeof schema.posts.$inferInsert> = {}): Promise<PostRow> {
+  const [row] = await db
+    .insert(schema.posts)
+    .values({ userId, content: `Post ${unique()}`, ...overrides })
+    .returning();
+  return row!;
+}
+
+/** A comment of `userId` on `postId` (a reply when parentCommentId is given). */
+export async function buildComment(
+  db: Db,
+  postId: string,
+  userId: string,
+  overrides: Partial<typeof schema.comments.$inferInsert> = {},
+): Promise<CommentRow> {
+  const [row] = await db
+    .insert(schema.comments)
+    .values({ postId, userId, content: `Comentario ${unique()}`, ...overrides })
+    .returning();
+  return row!;
+}

@@ -18,6 +18,9 @@ export const IsoDate = Type.String({ format: 'date-time' });
  */
 const SAFE_CHAR = '(?:[^\\u0000-\\u001F\\u007F-\\u009F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])';
 export const SAFE_TEXT_PATTERN = `^${SAFE_CHAR}*$`;
+/** SAFE_TEXT_PATTERN that also allows tab, line feed and carriage return (posts, comments, bios). */
+const SAFE_MULTILINE_CHAR = '(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])';
+export const SAFE_MULTILINE_PATTERN = `^${SAFE_MULTILINE_CHAR}*$`;
 /** SAFE_TEXT_PATTERN for a path of this site: starts with `/`. */
 export const SAFE_PATH_PATTERN = `^/${SAFE_CHAR}*$`;
 
@@ -25,7 +28,12 @@ export const SAFE_PATH_PATTERN = `^/${SAFE_CHAR}*$`;
 export const SAFE_TEXT_MESSAGES: Record<string, string> = {
   [SAFE_TEXT_PATTERN]: 'must not contain control characters or invalid Unicode',
   [SAFE_PATH_PATTERN]: 'must start with / and not contain control characters or invalid Unicode',
+  [SAFE_MULTILINE_PATTERN]: 'must not contain control characters (other than line breaks and tabs) or invalid Unicode',
 };
 
 /** A string from a client that is stored or shown: no control characters, no lone surrogates. */
 export const SafeText = (options: Omit<StringOptions, 'pattern'> = {}) => Type.String({ ...options, pattern: SAFE_TEXT_PATTERN });
+
+/** SafeText allowing line breaks and tabs: the text of posts and comments. */
+export const SafeMultilineText = (options: Omit<StringOptions, 'pattern'> = {}) =>
+  Type.String({ ...options, pattern: SAFE_MULTILINE_PATTERN });

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { FEED_SORTS, POST_VISIBILITIES, REACTION_TYPES, WALL_LIMITS } from '../wallRules.ts';
-import { IsoDate, SafeText, Uuid } from './common.ts';
+import { IsoDate, SafeMultilineText, Uuid } from './common.ts';
 
 
 
@@ -87,14 +87,14 @@ export const CommentParams = Type.Object({ commentId: Uuid }, { additionalProper
 
 /** PATCH /api/posts/:postId: the new text (trimmed; non-empty, at most 2000). */
 export const EditPostInput = Type.Object(
-  { content: SafeText({ maxLength: WALL_LIMITS.postText * 2 }) },
+  { content: SafeMultilineText({ maxLength: WALL_LIMITS.postText * 2 }) },
   { additionalProperties: false },
 );
 export type EditPostInput = Static<typeof EditPostInput>;
 
 /** PATCH /api/comments/:commentId */
 export const EditCommentInput = Type.Object(
-  { content: SafeText({ maxLength: WALL_LIMITS.commentText * 2 }) },
+  { content: SafeMultilineText({ maxLength: WALL_LIMITS.commentText * 2 }) },
   { additionalProperties: false },
 );
 export type EditCommentInput = Static<typeof EditCommentInput>;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
-import type { TSchema } from '@sinclair/typebox';
+import { FormatRegistry, type TSchema } from '@sinclair/typebox';
 import { BusEnvelope, CLUSTER_EVENTS, type ClusterEventName, type ClusterEvents } from '@tribuna/contracts/events';
 
 /**
@@ -21,6 +21,11 @@ export interface BusLogger {
 
 /** Sends a serialized envelope to the other instances (Redis PUBLISH); rejects when Redis is down. */
 export type BusTransport = (message: string) => Promise<unknown>;
+
+// The formats event payloads use (TypeBox's compiler knows none by itself; Ajv checks them on HTTP).
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+if (!FormatRegistry.Has('uuid')) FormatRegistry.Set('uuid', (value) => UUID.test(value));
+if (!FormatRegistry.Has('date-time')) FormatRegistry.Set('date-time', (value) => !Number.isNaN(Date.parse(value)) && /^\d{4}-\d{2}-\d{2}T/.test(value));
 
 const envelopeCheck = TypeCompiler.Compile(BusEnvelope);
 const clusterChecks = new Map<string, TypeCheck<TSchema>>(

@@ -116,6 +116,24 @@ export const RATE_LIMITS = {
   // A share is rewarded once per poll per day; nobody shares more than a few polls a minute.
   'shares.create': { store: 'redis', perUser: { max: 10, windowSeconds: 60 }, perAddress: { max: CROWD * 10, windowSeconds: 60 } },
 
+  // --- Wall -------------------------------------------------------------------------------------
+  // Feed pages, posts and comment lists: a reader scrolls a page every few seconds, and a reconnect
+  // refetches the posts on screen at once (a burst of 60); visitors see the public wall too.
+  'wall.read': {
+    store: 'local',
+    perUser: { max: 60, windowSeconds: 20 },
+    perSignedInAddress: { max: CROWD * 60, windowSeconds: 20 },
+    perAddress: { max: 60, windowSeconds: 20 },
+  },
+  // Publishing a post (up to 10 images, each re-encoded): a person posts a few times a minute at most.
+  'wall.post-create': { store: 'redis', perUser: { max: 5, windowSeconds: 60 }, perAddress: { max: CROWD * 5, windowSeconds: 60 } },
+  // Comments and replies (one image at most): a lively thread, not a script.
+  'wall.comment-create': { store: 'redis', perUser: { max: 20, windowSeconds: 60 }, perAddress: { max: CROWD * 20, windowSeconds: 60 } },
+  // Edits and deletions of one's posts and comments (and an admin's moderation).
+  'wall.edit': { store: 'redis', perUser: { max: 30, windowSeconds: 60 }, perAddress: { max: CROWD * 30, windowSeconds: 60 } },
+  // Reaction taps: quick, and a fan changes their mind; 2/s sustained after a burst of 30.
+  'wall.react': { store: 'local', perUser: { max: 30, windowSeconds: 15 }, perAddress: { max: CROWD * 30, windowSeconds: 15 } },
+
   // --- Analytics, site, live --------------------------------------------------------------------
   // One beacon per page shown: 2/s per visitor address (a refused beacon only loses a count;
   // sendBeacon ignores the answer); signed-in fans by user, 1/s.

@@ -26,14 +26,20 @@ export const SERVER_IDLE_IN_TRANSACTION_TIMEOUT_MS = 10_000;
  * and re-opened after PostgreSQL restarts; the short connect timeout makes requests fail fast
  * while it is down instead of piling up.
  */
-export default fp(
-  async (app) => {
+export interface DbPluginOptions {
+  /** Called with every statement the server sends (tests and benchmarks count them). */
+  onQuery?: (query: string) => void;
+}
+
+export default fp<DbPluginOptions>(
+  async (app, options) => {
     const database = createDatabase(app.config.databaseUrl, {
       max: 10,
       connectTimeout: 2,
       applicationName: 'tribuna-server',
       statementTimeoutMs: SERVER_STATEMENT_TIMEOUT_MS,
       idleInTransactionTimeoutMs: SERVER_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      onQuery: options.onQuery,
     });
     app.decorate('database', database);
     app.addHook('onClose', async () => {

@@ -1,8 +1,10 @@
+import type { Db } from '@tribuna/drizzle/client';
 import type { TopicHandler } from '../live/topics.ts';
+import { isPostVisible } from './repository.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** `feed`: the public wall; anyone may watch it (visitors too). Messages arrive with the wall. */
+/** `feed`: new posts of the public wall; anyone may watch it (visitors too). */
 export const feedTopic: TopicHandler = {
   family: 'feed',
   normalizeKey: (key) => (key === null ? null : undefined),
@@ -10,11 +12,17 @@ export const feedTopic: TopicHandler = {
 };
 
 /**
- * `post:{postId}`: one post's comments and reactions. Until the wall stores posts there is no post
- * to watch: every well-formed id is `not-found`.
+ * `post:{postId}`: one post's edits, deletion, reactions and comments, for whoever may see the post
+ * (a hidden post, or one of a private group the user is not in, is `not-found`). No snapshots: a
+ * reader who subscribes (or comes back) reads the post over HTTP.
  */
-export const postTopic: TopicHandler = {
-  family: 'post',
-  normalizeKey: (key) => (key !== null && UUID.test(key) ? key.toLowerCase() : undefined),
-  authorize: async () => ({ ok: false, code: 'not-found' }),
-};
+export function postTopicHandler(db: Db): TopicHandler {
+  return {
+    family: 'post',
+    normalizeKey: (key) => (key !== null && UUID.test(key) ? key.toLowerCase() : undefined),
+    authorize: async (key, user) => {
+      const visible = await isPostVisible(db, key!, user ? { id: user.id, isAdmin: user.role === 'admin' } : null);
+      return visible ? { ok: true, snapshots: false } : { ok: false, code: 'not-found' };
+    },
+  };
+}

@@ -1,0 +1,372 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '@tribuna/drizzle/client';
+import type { FeedSort, PostVisibility, ReactionType } from '@tribuna/contracts/wallRules';
+
+/** Who reads: a visitor (null) or a signed-in user; admins see every post. */
+export interface Viewer {
+  id: string;
+  isAdmin: boolean;
+}
+
+export interface FeedFilters {
+  sort: FeedSort;
+  userId?: string;
+  groupId?: string;
+  visibility?: PostVisibility;
+}
+
+/** A keyset position: the sort key in microseconds since the epoch, and the id breaking ties. */
+export interface FeedPosition {
+  atMicros: bigint;
+  id: string;
+}
+
+type AuthorColumns = {
+  author_id: string;
+  author_display_name: string | null;
+  author_username: string | null;
+  author_avatar_url: string | null;
+};
+
+export interface MediaRow {
+  url: string;
+  thumbnailUrl: string | null;
+  width: number | null;
+  height: number | null;
+  placeholder: string | null;
+  alt: string | null;
+}
+
+export type ReactionCountsRow = Partial<Record<ReactionType, number>>;
+
+export type PostRow = AuthorColumns & {
+  id: string;
+  group_id: string | null;
+  content: string;
+  visibility: PostVisibility;
+  is_pinned: boolean;
+  edited_at: string | null;
+  created_at: string;
+  last_activity_at: string;
+  sort_micros: string;
+  media: MediaRow[];
+  reactions: ReactionCountsRow;
+  my_reaction: ReactionType | null;
+  comment_count: number;
+};
+
+export type CommentRow = AuthorColumns & {
+  id: string;
+  post_id: string;
+  parent_comment_id: string | null;
+  content: string;
+  media_url: string | null;
+  thumbnail_url: string | null;
+  media_width: number | null;
+  media_height: number | null;
+  media_placeholder: string | null;
+  media_alt: string | null;
+  edited_at: string | null;
+  created_at: string;
+  reactions: ReactionCountsRow;
+  my_reaction: ReactionType | null;
+};
+
+const ts = (column: SQL) => sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/**
+ * Which posts a viewer may see: public ones, their own, and those of a group they may read (every
+ * post of a public group, of a private one only for members). Admins see everything.
+ */
+function canSee(viewer: Viewer | null, alias = sql.raw('p')): SQL {
+  if (viewer?.isAdmin) return sql`TRUE`;
+  const groupReadable = viewer
+    ? sql`EXISTS (SELECT 1 FROM groups g WHERE g.id = ${alias}.group_id AND (g.privacy = 'public' OR EXISTS (SELECT 1 FROM group_members gm WHERE gm.group_id = g.id AND gm.user_id = ${viewer.id})))`
+    : sql`EXISTS (SELECT 1 FROM groups g WHERE g.id = ${alias}.group_id AND g.privacy = 'public')`;
+  const own = viewer ? sql` OR ${alias}.user_id = ${viewer.id}` : sql``;
+  return sql`((${alias}.visibility = 'public' AND (${alias}.group_id IS NULL OR ${groupReadable}))
+    OR (${alias}.visibility = 'group' AND ${groupReadable})${own})`;
+}
+
+function filterSql(filters: Omit<FeedFilters, 'sort'>, viewer: Viewer | null): SQL {
+  const parts: SQL[] = [sql`NOT p.is_hidden`, canSee(viewer)];
+  parts.push(filters.groupId ? sql`p.group_id = ${filters.groupId}` : sql`p.group_id IS NULL`);
+  if (filters.userId) parts.push(sql`p.user_id = ${filters.userId}`);
+  if (filters.visibility) parts.push(sql`p.visibility = ${filters.visibility}`);
+  return sql.join(parts, sql` AND `);
+}
+
+const sortColumn = (sort: FeedSort) => (sort === 'recent' ? sql.raw('p.created_at') : sql.raw('p.last_activity_at'));
+
+/**
+ * The columns of a post card for the rows of `source` (a CTE or table aliased `p`): author, media in
+ * order with their placeholders, reaction counts per type, the viewer's reaction and the comment
+ * count, each a subquery on an index: one statement whatever the number of posts.
+ */
+function cardSelect(viewer: Viewer | null): SQL {
+  return sql`
+    p.id, p.group_id, p.content, p.visibility, p.is_pinned,
+    ${ts(sql`p.edited_at`)} AS edited_at, ${ts(sql`p.created_at`)} AS created_at, ${ts(sql`p.last_activity_at`)} AS last_activity_at,
+    pr.id AS author_id, pr.display_name AS author_display_name, pr.username AS author_username, pr.avatar_url AS author_avatar_url,
+    (SELECT coalesce(json_agg(json_build_object(
+        'url', pm.url, 'thumbnailUrl', pm.thumbnail_url, 'width', coalesce(m.width, pm.width), 'height', coalesce(m.height, pm.height),
+        'placeholder', m.placeholder, 'alt', pm.alt_text) ORDER BY pm."order"), '[]'::json)
+      FROM post_media pm LEFT JOIN media m ON m.id = pm.media_id WHERE pm.post_id = p.id) AS media,
+    (SELECT coalesce(json_object_agg(r.reaction_type, r.n), '{}'::json)
+      FROM (SELECT reaction_type, count(*)::int AS n FROM post_reactions WHERE post_id = p.id GROUP BY reaction_type) r) AS reactions,
+    ${viewer ? sql`(SELECT reaction_type FROM post_reactions WHERE post_id = p.id AND user_id = ${viewer.id})` : sql`NULL::text`} AS my_reaction,
+    (SELECT count(*)::int FROM comments c WHERE c.post_id = p.id AND NOT c.is_hidden) AS comment_count`;
+}
+
+/** One page of the feed (limit + 1 rows tell whether there is more), newest sort key first. */
+export async function feedPage(db: DbOrTx, filters: FeedFilters, viewer: Viewer | null, after: FeedPosition | null, limit: number): Promise<PostRow[]> {
+  const key = sortColumn(filters.sort);
+  const position = after
+    ? sql`AND (${key}, p.id) < (timestamptz 'epoch' + ${after.atMicros.toString()}::bigint * interval '1 microsecond', ${after.id}::uuid)`
+    : sql``;
+  const rows = await db.execute<PostRow>(sql`
+    WITH page AS (
+      SELECT p.*, (extract(epoch FROM ${key}) * 1000000)::bigint AS sort_micros
+      FROM posts p
+      WHERE ${filterSql(filters, viewer)} ${position}
+      ORDER BY ${key} DESC, p.id DESC
+      LIMIT ${limit}
+    )
+    SELECT ${cardSelect(viewer)}, p.sort_micros::text AS sort_micros
+    FROM page p JOIN profiles pr ON pr.id = p.user_id
+    ORDER BY p.sort_micros DESC, p.id DESC`);
+  return [...rows];
+}
+
+/** How many posts the feed's filters match, for this viewer. */
+export async function feedTotal(db: DbOrTx, filters: Omit<FeedFilters, 'sort'>, viewer: Viewer | null): Promise<number> {
+  const rows = await db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM posts p WHERE ${filterSql(filters, viewer)}`);
+  return rows[0]?.n ?? 0;
+}
+
+/** One visible post as a card, if this viewer may see it. */
+export async function findPostCard(db: DbOrTx, postId: string, viewer: Viewer | null): Promise<PostRow | null> {
+  const rows = await db.execute<PostRow>(sql`
+    SELECT ${cardSelect(viewer)}, '0' AS sort_micros
+    FROM posts p JOIN profiles pr ON pr.id = p.user_id
+    WHERE p.id = ${postId} AND NOT p.is_hidden AND ${canSee(viewer)}`);
+  return rows[0] ?? null;
+}
+
+/** Whether a visible post exists that this viewer may see (reactions, comments, live subscriptions). */
+export async function isPostVisible(db: DbOrTx, postId: string, viewer: Viewer | null): Promise<boolean> {
+  const rows = await db.execute(sql`SELECT 1 FROM posts p WHERE p.id = ${postId} AND NOT p.is_hidden AND ${canSee(viewer)}`);
+  return rows.length > 0;
+}
+
+export interface OwnedRow {
+  userId: string;
+  isHidden: boolean;
+}
+
+/** Owner and state of a post, locked for the rest of the transaction (edit, delete). */
+export async function lockPost(tx: Tx, postId: string): Promise<OwnedRow | null> {
+  const rows = await tx.execute<{ user_id: string; is_hidden: boolean }>(
+    sql`SELECT user_id, is_hidden FROM posts WHERE id = ${postId} FOR UPDATE`,
+  );
+  const row = rows[0];
+  return row ? { userId: row.user_id, isHidden: row.is_hidden } : null;
+}
+
+export interface GroupAccess {
+  exists: boolean;
+  isPublic: boolean;
+  isMember: boolean;
+}
+
+export async function groupAccess(db: DbOrTx, groupId: string, userId: string | null): Promise<GroupAccess> {
+  const rows = await db.execute<{ privacy: string; member: boolean }>(sql`
+    SELECT g.privacy, ${userId ? sql`EXISTS (SELECT 1 FROM group_members gm WHERE gm.group_id = g.id AND gm.user_id = ${userId})` : sql`FALSE`} AS member
+    FROM groups g WHERE g.id = ${groupId}`);
+  const row = rows[0];
+  return row ? { exists: true, isPublic: row.privacy === 'public', isMember: row.member } : { exists: false, isPublic: false, isMember: false };
+}
+
+export interface NewPost {
+  userId: string;
+  groupId: string | null;
+  content: string;
+  visibility: PostVisibility;
+}
+
+export interface NewPostMedia {
+  mediaId: string;
+  url: string;
+  thumbnailUrl: string;
+  width: number;
+  height: number;
+  altText: string | null;
+}
+
+export async function insertPost(tx: Tx, post: NewPost, media: NewPostMedia[]): Promise<string> {
+  const [row] = await tx.execute<{ id: string }>(sql`
+    INSERT INTO posts (user_id, group_id, content, visibility)
+    VALUES (${post.userId}, ${post.groupId}, ${post.content}, ${post.visibility}) RETURNING id`);
+  const postId = row!.id;
+  if (media.length > 0) {
+    const values = media.map(
+      (m, order) =>
+        sql`(${postId}, 'image', ${m.url}, ${m.thumbnailUrl}, ${m.width}, ${m.height}, ${order}, ${m.mediaId}, ${m.altText})`,
+    );
+    await tx.execute(sql`
+      INSERT INTO post_media (post_id, media_type, url, thumbnail_url, width, height, "order", media_id, alt_text)
+      VALUES ${sql.join(values, sql`, `)}`);
+  }
+  return postId;
+}
+
+export async function updatePostContent(tx: Tx, postId: string, content: string): Promise<string> {
+  const [row] = await tx.execute<{ edited_at: string }>(sql`
+    UPDATE posts SET content = ${content}, edited_at = now(), updated_at = now() WHERE id = ${postId}
+    RETURNING ${ts(sql`edited_at`)} AS edited_at`);
+  return row!.edited_at;
+}
+
+export async function hidePost(tx: Tx, postId: string): Promise<void> {
+  await tx.execute(sql`UPDATE posts SET is_hidden = TRUE, updated_at = now() WHERE id = ${postId}`);
+}
+
+// --- Reactions ------------------------------------------------------------------------------------
+
+type ReactionTarget = { table: 'post_reactions'; column: 'post_id' } | { table: 'comment_reactions'; column: 'comment_id' };
+export const POST_REACTIONS: ReactionTarget = { table: 'post_reactions', column: 'post_id' };
+export const COMMENT_REACTIONS: ReactionTarget = { table: 'comment_reactions', column: 'comment_id' };
+
+/**
+ * Applies one tap: the same type again removes the reaction, another type replaces it. Taps of one
+ * user on one item are serialised by a transaction-scoped advisory lock, so concurrent taps resolve
+ * exactly as if they came one after the other (two taps of ❤️ leave none, three leave one).
+ * Returns the user's reaction afterwards.
+ */
+export async function toggleReaction(tx: Tx, target: ReactionTarget, targetId: string, userId: string, type: ReactionType): Promise<ReactionType | null> {
+  const table = sql.raw(target.table);
+  const column = sql.raw(target.column);
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`${target.table}:${targetId}:${userId}`}, 0))`);
+  const [current] = await tx.execute<{ reaction_type: ReactionType }>(
+    sql`SELECT reaction_type FROM ${table} WHERE ${column} = ${targetId} AND user_id = ${userId}`,
+  );
+  if (current?.reaction_type === type) {
+    await tx.execute(sql`DELETE FROM ${table} WHERE ${column} = ${targetId} AND user_id = ${userId}`);
+    return null;
+  }
+  await tx.execute(sql`
+    INSERT INTO ${table} (${column}, user_id, reaction_type) VALUES (${targetId}, ${userId}, ${type})
+    ON CONFLICT (${column}, user_id) DO UPDATE SET reaction_type = EXCLUDED.reaction_type, created_at = now()`);
+  return type;
+}
+
+export async function reactionCounts(db: DbOrTx, target: ReactionTarget, targetId: string): Promise<ReactionCountsRow> {
+  const rows = await db.execute<{ reaction_type: ReactionType; n: number }>(
+    sql`SELECT reaction_type, count(*)::int AS n FROM ${sql.raw(target.table)} WHERE ${sql.raw(target.column)} = ${targetId} GROUP BY reaction_type`,
+  );
+  return Object.fromEntries(rows.map((r) => [r.reaction_type, r.n]));
+}
+
+// --- Comments -------------------------------------------------------------------------------------
+
+const commentSelect = (viewer: Viewer | null) => sql`
+  c.id, c.post_id, c.parent_comment_id, c.content, c.media_url, c.thumbnail_url, c.media_alt,
+  m.width AS media_width, m.height AS media_height, m.placeholder AS media_placeholder,
+  ${ts(sql`c.edited_at`)} AS edited_at, ${ts(sql`c.created_at`)} AS created_at,
+  pr.id AS author_id, pr.display_name AS author_display_name, pr.username AS author_username, pr.avatar_url AS author_avatar_url,
+  (SELECT coalesce(json_object_agg(r.reaction_type, r.n), '{}'::json)
+    FROM (SELECT reaction_type, count(*)::int AS n FROM comment_reactions WHERE comment_id = c.id GROUP BY reaction_type) r) AS reactions,
+  ${viewer ? sql`(SELECT reaction_type FROM comment_reactions WHERE comment_id = c.id AND user_id = ${viewer.id})` : sql`NULL::text`} AS my_reaction`;
+
+/**
+ * The first `limit` visible top-level comments of a post (oldest first) and their visible replies,
+ * with authors, images and reactions: one statement.
+ */
+export async function listComments(db: DbOrTx, postId: string, viewer: Viewer | null, limit: number): Promise<CommentRow[]> {
+  const rows = await db.execute<CommentRow>(sql`
+    WITH top AS (
+      SELECT c.id FROM comments c
+      WHERE c.post_id = ${postId} AND c.parent_comment_id IS NULL AND NOT c.is_hidden
+      ORDER BY c.created_at, c.id LIMIT ${limit}
+    ), thread AS (
+      SELECT id FROM top
+      UNION ALL
+      SELECT r.id FROM comments r JOIN top ON r.parent_comment_id = top.id WHERE NOT r.is_hidden
+    )
+    SELECT ${commentSelect(viewer)}
+    FROM thread t JOIN comments c ON c.id = t.id JOIN profiles pr ON pr.id = c.user_id LEFT JOIN media m ON m.id = c.media_id
+    ORDER BY c.created_at, c.id`);
+  return [...rows];
+}
+
+export async function findComment(db: DbOrTx, commentId: string, viewer: Viewer | null): Promise<CommentRow | null> {
+  const rows = await db.execute<CommentRow>(sql`
+    SELECT ${commentSelect(viewer)}
+    FROM comments c JOIN profiles pr ON pr.id = c.user_id LEFT JOIN media m ON m.id = c.media_id
+    WHERE c.id = ${commentId}`);
+  return rows[0] ?? null;
+}
+
+export async function visibleCommentCount(db: DbOrTx, postId: string): Promise<number> {
+  const rows = await db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM comments WHERE post_id = ${postId} AND NOT is_hidden`);
+  return rows[0]?.n ?? 0;
+}
+
+export interface CommentTarget {
+  id: string;
+  postId: string;
+  userId: string;
+  parentCommentId: string | null;
+  isHidden: boolean;
+}
+
+/** A comment with its owner and post, locked for the rest of the transaction when `tx` is one. */
+export async function lockComment(tx: Tx, commentId: string): Promise<CommentTarget | null> {
+  const rows = await tx.execute<{ id: string; post_id: string; user_id: string; parent_comment_id: string | null; is_hidden: boolean }>(
+    sql`SELECT id, post_id, user_id, parent_comment_id, is_hidden FROM comments WHERE id = ${commentId} FOR UPDATE`,
+  );
+  const row = rows[0];
+  return row ? { id: row.id, postId: row.post_id, userId: row.user_id, parentCommentId: row.parent_comment_id, isHidden: row.is_hidden } : null;
+}
+
+export async function findCommentTarget(db: DbOrTx, commentId: string): Promise<CommentTarget | null> {
+  const rows = await db.execute<{ id: string; post_id: string; user_id: string; parent_comment_id: string | null; is_hidden: boolean }>(
+    sql`SELECT id, post_id, user_id, parent_comment_id, is_hidden FROM comments WHERE id = ${commentId}`,
+  );
+  const row = rows[0];
+  return row ? { id: row.id, postId: row.post_id, userId: row.user_id, parentCommentId: row.parent_comment_id, isHidden: row.is_hidden } : null;
+}
+
+export interface NewComment {
+  postId: string;
+  userId: string;
+  parentCommentId: string | null;
+  content: string;
+  media: { mediaId: string; url: string; thumbnailUrl: string; alt: string | null } | null;
+}
+
+/** Inserts a comment and moves its post's activity time (the feed's activity order). */
+export async function insertComment(tx: Tx, comment: NewComment): Promise<string> {
+  const m = comment.media;
+  const [row] = await tx.execute<{ id: string }>(sql`
+    INSERT INTO comments (post_id, user_id, parent_comment_id, content, media_url, media_type, thumbnail_url, media_id, media_alt)
+    VALUES (${comment.postId}, ${comment.userId}, ${comment.parentCommentId}, ${comment.content},
+      ${m?.url ?? null}, ${m ? 'image' : null}, ${m?.thumbnailUrl ?? null}, ${m?.mediaId ?? null}, ${m?.alt ?? null})
+    RETURNING id`);
+  await tx.execute(sql`UPDATE posts SET last_activity_at = greatest(last_activity_at, now()) WHERE id = ${comment.postId}`);
+  return row!.id;
+}
+
+export async function updateCommentContent(tx: Tx, commentId: string, content: string): Promise<string> {
+  const [row] = await tx.execute<{ edited_at: string }>(sql`
+    UPDATE comments SET content = ${content}, edited_at = now(), updated_at = now() WHERE id = ${commentId}
+    RETURNING ${ts(sql`edited_at`)} AS edited_at`);
+  return row!.edited_at;
+}
+
+/** Soft-deletes a comment and, for a top-level one, its replies (a thread without its start is not shown). */
+export async function hideComment(tx: Tx, commentId: string): Promise<void> {
+  await tx.execute(sql`
+    UPDATE comments SET is_hidden = TRUE, updated_at = now()
+    WHERE (id = ${commentId} OR parent_comment_id = ${commentId}) AND NOT is_hidden`);
+}

@@ -1,0 +1,232 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import {
+  CommentList,
+  CommentParams,
+  CreatedComment,
+  DeletedComment,
+  EditCommentInput,
+  EditPostInput,
+  FeedPage,
+  FeedQuery,
+  PostParams,
+  PostView,
+  ReactInput,
+  ReactionState,
+  ReplyView,
+} from '@tribuna/contracts/api/wall';
+import { WALL_FIELDS, WALL_LIMITS, WALL_MESSAGES } from '@tribuna/contracts/wallRules';
+import { errorResponses } from '../http/errors.ts';
+import { readUploads } from '../media/uploads.ts';
+import { requireWriter } from '../plugins/auth.ts';
+import { createWallLive } from './live.ts';
+import * as wall from './service.ts';
+
+/** The viewer of a read: visitors are null; admins see every post. */
+function viewerOf(request: FastifyRequest): wall.Viewer | null {
+  return request.user ? { id: request.user.id, isAdmin: request.user.role === 'admin' } : null;
+}
+
+/** Signed in and not suspended; an admin may moderate any post or comment. */
+function writerOf(request: FastifyRequest): wall.Writer {
+  const user = requireWriter(request);
+  return { id: user.id, isAdmin: user.role === 'admin' };
+}
+
+const MULTIPART_NOTE =
+  'multipart/form-data, read while streaming with its limits enforced as the parts arrive; the image types are sniffed from the bytes.';
+
+const wallRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const live = createWallLive(app);
+  const ctx: wall.WallContext = { db: app.database.db, media: app.media, publish: live.publish, log: app.log };
+
+  app.get(
+    '/api/posts',
+    {
+      schema: {
+        tags: ['wall'],
+        summary: 'The wall: 10 posts a page by activity (default) or newest, keyset cursor; filters user, group, visibility',
+        querystring: FeedQuery,
+        response: { 200: FeedPage, ...errorResponses(400, 403, 404, 429) },
+      },
+      config: { rateLimit: 'wall.read' },
+    },
+    async (request) => wall.getFeed(ctx, request.query, viewerOf(request)),
+  );
+
+  app.get(
+    '/api/posts/:postId',
+    {
+      schema: {
+        tags: ['wall'],
+        summary: 'One post as a card (a reconnecting reader catches up with it)',
+        params: PostParams,
+        response: { 200: PostView, ...errorResponses(400, 404, 429) },
+      },
+      config: { rateLimit: 'wall.read' },
+    },
+    async (request) => wall.getPost(ctx, request.params.postId, viewerOf(request)),
+  );
+
+  app.post(
+    '/api/posts',
+    {
+      schema: {
+        tags: ['wall'],
+        summary: 'Publish a post: text (≤2000) and up to 10 images (each under 10 MB)',
+        description: `${MULTIPART_NOTE} Fields: content, groupId, visibility, one alt per image; files: images (up to 10).`,
+        consumes: ['multipart/form-data'],
+        response: { 201: PostView, ...errorResponses(400, 401, 403, 404, 406, 413, 415, 429, 503) },
+      },
+      config: { rateLimit: 'wall.post-create', unavailableMessage: WALL_MESSAGES.createPostFailed },
+    },
+    async (request, reply) => {
+      // Before a byte of the body is read: visitors and suspended users send their images for nothing.
+      const writer = writerOf(request);
+      const input = await readUploads(request, {
+        fileFields: [WALL_FIELDS.images],
+        textFields: [WALL_FIELDS.content, WALL_FIELDS.groupId, WALL_FIELDS.visibility, WALL_FIELDS.alt],
+        maxFiles: WALL_LIMITS.postImages,
+        maxFileBytes: WALL_LIMITS.postImageBytes,
+        tooManyFilesMessage: WALL_MESSAGES.tooManyFiles,
+        fileTooLargeMessage: WALL_MESSAGES.postImageTooLarge,
+      });
+      return reply.code(201).send(await wall.createPost(ctx, writer, input));
+    },
+  );
+
+  app.patch(
+    '/api/posts/:postId',
+    {
+      schema: {
+        tags: ['wall'],
+        summary: "Edit one's post (trimmed, non-empty, ≤2000); it shows 'Editado'",
+        params: PostParams,
+        body: EditPostInput,
+        response: { 200: PostView, ...errorResponses(400, 401, 403, 404, 429) },
+      },
+      config: { rateLimit: 'wall.edit' },
+    },
+    async (request) => wall.editPost(ctx, writerOf(request), request.params.postId, request.body.content),
+  );
+
+  app.delete(
+    '/api/posts/:postId',
+    {
+      schema: {
+        tags: ['wall'],
+        summary: "Delete (hide) one's post, or any post as an admin",
+        params: PostParams,
+        response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404, 429) },
+      },
+      config: { rateLimit: 'wall.edit' },
+    },
+    async (request, reply) => {
+      await wall.deletePost(ctx, writerOf(request), request.params.postId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/posts/:postId/reactions',
+    {
+      schema: {
+        tags: ['wall'],
+        summary: 'React to a post: a type replaces your reaction, the same type again removes it',
+        params: PostParams,
+        body: ReactInput,
+        response: { 200: ReactionState, ...errorResponses(400, 401, 403, 404, 429) },
+      },
+      config: { rateLimit: 'wall.react' },
+    },
+    async (request) => wall.reactToPost(ctx, writerOf(request), request.params.postId, request.body.type),
+  );
+
+  app.get(
+    '/api/posts/:postId/comments',
+    {
+      schema: {
+        tags: ['wall'],
+        summary: "A post's first 100 top-level comments, oldest first, each with its replies",
+        params: PostParams,
+        response: { 200: CommentList, ...errorResponses(400, 404, 429) },
+      },
+      config: { rateLimit: 'wall.read' },
+    },
+    async (request) => wall.listComments(ctx, request.params.postId, viewerOf(request)),
+  );
+
+  app.post(
+    '/api/posts/:postId/comments',
+    {
+      schema: {
+        tags: ['wall'],
+        summary: 'Comment on a post, or reply to a top-level comment (parentCommentId): text ≤500 and an optional image under 5 MB',
+        description: `${MULTIPART_NOTE} Fields: content, parentCommentId, alt; file: image (one).`,
+        consumes: ['multipart/form-data'],
+        params: PostParams,
+        response: { 201: CreatedComment, ...errorResponses(400, 401, 403, 404, 406, 413, 415, 429, 503) },
+      },
+      config: { rateLimit: 'wall.comment-create' },
+    },
+    async (request, reply) => {
+      const writer = writerOf(request);
+      const input = await readUploads(request, {
+        fileFields: [WALL_FIELDS.image],
+        textFields: [WALL_FIELDS.content, WALL_FIELDS.parentCommentId, WALL_FIELDS.alt],
+        maxFiles: 1,
+        maxFileBytes: WALL_LIMITS.commentImageBytes,
+        tooManyFilesMessage: WALL_MESSAGES.commentOneImage,
+        fileTooLargeMessage: WALL_MESSAGES.commentImageTooLarge,
+      });
+      return reply.code(201).send(await wall.createComment(ctx, writer, request.params.postId, input));
+    },
+  );
+
+  app.patch(
+    '/api/comments/:commentId',
+    {
+      schema: {
+        tags: ['wall'],
+        summary: "Edit one's comment (trimmed, non-empty, ≤500)",
+        params: CommentParams,
+        body: EditCommentInput,
+        response: { 200: ReplyView, ...errorResponses(400, 401, 403, 404, 429) },
+      },
+      config: { rateLimit: 'wall.edit' },
+    },
+    async (request) => wall.editComment(ctx, writerOf(request), request.params.commentId, request.body.content),
+  );
+
+  app.delete(
+    '/api/comments/:commentId',
+    {
+      schema: {
+        tags: ['wall'],
+        summary: "Delete (hide) one's comment and its replies, or any as an admin",
+        params: CommentParams,
+        response: { 200: DeletedComment, ...errorResponses(400, 401, 403, 404, 429) },
+      },
+      config: { rateLimit: 'wall.edit' },
+    },
+    async (request) => wall.deleteComment(ctx, writerOf(request), request.params.commentId),
+  );
+
+  app.post(
+    '/api/comments/:commentId/reactions',
+    {
+      schema: {
+        tags: ['wall'],
+        summary: 'React to a comment (Me gusta): the same type again removes it',
+        params: CommentParams,
+        body: ReactInput,
+        response: { 200: ReactionState, ...errorResponses(400, 401, 403, 404, 429) },
+      },
+      config: { rateLimit: 'wall.react' },
+    },
+    async (request) => wall.reactToComment(ctx, writerOf(request), request.params.commentId, request.body.type),
+  );
+};
+
+export default wallRoutes;

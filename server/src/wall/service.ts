@@ -1,0 +1,304 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type {
+  CommentList,
+  CreatedComment,
+  DeletedComment,
+  FeedPage,
+  FeedQuery,
+  PostView,
+  ReactionState,
+  ReplyView,
+  WallLiveMessage,
+} from '@tribuna/contracts/api/wall';
+import { SAFE_MULTILINE_PATTERN } from '@tribuna/contracts/api/common';
+import { postTopic } from '@tribuna/contracts/liveTopics';
+import { POST_VISIBILITIES, WALL_LIMITS, WALL_MESSAGES, type PostVisibility, type ReactionType } from '@tribuna/contracts/wallRules';
+import type { Db } from '@tribuna/drizzle/client';
+import { badRequest, forbidden, notFound } from '../http/errors.ts';
+import type { StoredImage } from '../media/service.ts';
+import { insertMedia } from '../media/repository.ts';
+import { decodeCursor, encodeCursor } from './cursor.ts';
+import { presentComment, presentPost, presentReactions, presentThread } from './presenter.ts';
+import * as repo from './repository.ts';
+import type { Viewer } from './repository.ts';
+
+export type { Viewer } from './repository.ts';
+
+/** What the wall needs of the media pipeline (app.media). */
+export interface WallMedia {
+  ingest(file: { data: Buffer; declaredType: string }): Promise<StoredImage>;
+  discard(images: StoredImage[]): Promise<void>;
+}
+
+export interface WallContext {
+  db: Db;
+  media: WallMedia;
+  /** Hands a change to the live viewers of every instance, after commit. Never throws. */
+  publish(message: WallLiveMessage): Promise<void>;
+  log: FastifyBaseLogger;
+}
+
+/** A signed-in writer (requireWriter passed). */
+export interface Writer {
+  id: string;
+  isAdmin: boolean;
+}
+
+/** Fields and files of a multipart request, as read by media/uploads.ts. */
+export interface UploadInput {
+  fields: Record<string, string[]>;
+  files: { field: string; filename: string; declaredType: string; data: Buffer }[];
+}
+
+const SAFE_MULTILINE = new RegExp(SAFE_MULTILINE_PATTERN, 'u');
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const single = (fields: Record<string, string[]>, name: string): string | undefined => {
+  const values = fields[name];
+  if (values && values.length > 1) throw badRequest(`${name} must be sent once`);
+  return values?.[0];
+};
+
+/** Trimmed text of a post or comment: no control characters, within `max` (the spec's message otherwise). */
+function cleanText(raw: string, max: number, tooLong: string): string {
+  if (!SAFE_MULTILINE.test(raw)) throw badRequest('content must not contain control characters (other than line breaks and tabs) or invalid Unicode');
+  const text = raw.trim();
+  if ([...text].length > max) throw badRequest(tooLong);
+  return text;
+}
+
+function altTexts(fields: Record<string, string[]>, images: number): (string | null)[] {
+  const alts = fields.alt ?? [];
+  if (alts.length > Math.max(images, 0)) throw badRequest(WALL_MESSAGES.tooManyAlts);
+  return Array.from({ length: images }, (_, i) => {
+    const alt = (alts[i] ?? '').trim();
+    if (!alt) return null;
+    if (!SAFE_MULTILINE.test(alt)) throw badRequest('alt must not contain control characters or invalid Unicode');
+    if ([...alt].length > WALL_LIMITS.altText) throw badRequest(WALL_MESSAGES.altTooLong);
+    return alt;
+  });
+}
+
+// --- Reads ----------------------------------------------------------------------------------------
+
+export async function getFeed(ctx: WallContext, query: FeedQuery, viewer: Viewer | null): Promise<FeedPage> {
+  const sort = query.sort ?? 'activity';
+  const after = query.cursor ? decodeCursor(sort, query.cursor) : null;
+  if (query.cursor && !after) throw badRequest(WALL_MESSAGES.badCursor);
+  if (query.groupId) await assertGroupReadable(ctx, query.groupId, viewer);
+  const filters = { sort, userId: query.userId, groupId: query.groupId, visibility: query.visibility };
+  const size = WALL_LIMITS.feedPageSize;
+  const [rows, total] = await Promise.all([
+    repo.feedPage(ctx.db, filters, viewer, after, size + 1),
+    repo.feedTotal(ctx.db, filters, viewer),
+  ]);
+  const page = rows.slice(0, size);
+  const hasMore = rows.length > size;
+  const last = page.at(-1);
+  return {
+    posts: page.map(presentPost),
+    total,
+    hasMore,
+    nextCursor: hasMore && last ? encodeCursor(sort, { atMicros: last.sort_micros, id: last.id }) : null,
+  };
+}
+
+async function assertGroupReadable(ctx: WallContext, groupId: string, viewer: Viewer | null): Promise<void> {
+  const access = await repo.groupAccess(ctx.db, groupId, viewer?.id ?? null);
+  if (!access.exists) throw notFound(WALL_MESSAGES.groupNotFound);
+  if (!access.isPublic && !access.isMember && !viewer?.isAdmin) throw forbidden(WALL_MESSAGES.groupForbidden);
+}
+
+export async function getPost(ctx: WallContext, postId: string, viewer: Viewer | null): Promise<PostView> {
+  const row = await repo.findPostCard(ctx.db, postId, viewer);
+  if (!row) throw notFound(WALL_MESSAGES.postNotFound);
+  return presentPost(row);
+}
+
+export async function listComments(ctx: WallContext, postId: string, viewer: Viewer | null): Promise<CommentList> {
+  if (!(await repo.isPostVisible(ctx.db, postId, viewer))) throw notFound(WALL_MESSAGES.postNotFound);
+  const [rows, commentCount] = await Promise.all([
+    repo.listComments(ctx.db, postId, viewer, WALL_LIMITS.commentsLoaded),
+    repo.visibleCommentCount(ctx.db, postId),
+  ]);
+  return { comments: presentThread(rows), commentCount };
+}
+
+// --- Posts ----------------------------------------------------------------------------------------
+
+/**
+ * Publishes a post: text and up to 10 images (already limited while streaming). Text rules first,
+ * then each image through the pipeline, then one transaction for the post, its media and their
+ * rows. A failure after images were stored discards the files no row names: nothing is left behind.
+ */
+export async function createPost(ctx: WallContext, writer: Writer, input: UploadInput): Promise<PostView> {
+  const content = cleanText(single(input.fields, 'content') ?? '', WALL_LIMITS.postText, WALL_MESSAGES.postTooLong);
+  const images = input.files.filter((f) => f.field === 'images');
+  if (images.length > WALL_LIMITS.postImages) throw badRequest(WALL_MESSAGES.tooManyFiles);
+  if (!content && images.length === 0) throw badRequest(WALL_MESSAGES.empty);
+  const alts = altTexts(input.fields, images.length);
+
+  const groupId = single(input.fields, 'groupId')?.trim() || null;
+  if (groupId !== null && !UUID.test(groupId)) throw badRequest('groupId must be a UUID');
+  const requested = single(input.fields, 'visibility')?.trim() || null;
+  if (requested !== null && !(POST_VISIBILITIES as readonly string[]).includes(requested)) {
+    throw badRequest(`visibility must be one of ${POST_VISIBILITIES.join(', ')}`);
+  }
+  // The spec's default: group when a group is given, else public.
+  const visibility = (requested ?? (groupId ? 'group' : 'public')) as PostVisibility;
+  if (visibility === 'group' && !groupId) throw badRequest(WALL_MESSAGES.groupRequired);
+  if (groupId) {
+    const access = await repo.groupAccess(ctx.db, groupId, writer.id);
+    if (!access.exists) throw notFound(WALL_MESSAGES.groupNotFound);
+    if (!access.isMember && !writer.isAdmin) throw forbidden(WALL_MESSAGES.groupForbidden);
+  }
+
+  const stored: StoredImage[] = [];
+  let postId: string;
+  try {
+    for (const image of images) stored.push(await ctx.media.ingest({ data: image.data, declaredType: image.declaredType }));
+    postId = await ctx.db.transaction(async (tx) => {
+      const media: repo.NewPostMedia[] = [];
+      for (const [i, image] of stored.entries()) {
+        const mediaId = await insertMedia(tx, image, writer.id);
+        media.push({ mediaId, url: image.url, thumbnailUrl: image.thumbnailUrl, width: image.width, height: image.height, altText: alts[i] ?? null });
+      }
+      return repo.insertPost(tx, { userId: writer.id, groupId, content, visibility }, media);
+    });
+  } catch (err) {
+    await ctx.media.discard(stored).catch((discardErr: unknown) => ctx.log.warn({ err: discardErr }, 'discarding the images of a failed post failed'));
+    throw err;
+  }
+
+  const view = await getPost(ctx, postId, writer);
+  if (groupId === null && visibility === 'public') {
+    await ctx.publish({ type: 'feed-post', topic: 'feed', postId, authorId: writer.id });
+  }
+  return view;
+}
+
+export async function editPost(ctx: WallContext, writer: Writer, postId: string, rawContent: string): Promise<PostView> {
+  const content = cleanText(rawContent, WALL_LIMITS.postText, WALL_MESSAGES.postTooLong);
+  if (!content) throw badRequest(WALL_MESSAGES.editEmpty);
+  const editedAt = await ctx.db.transaction(async (tx) => {
+    const post = await repo.lockPost(tx, postId);
+    if (!post || post.isHidden) throw notFound(WALL_MESSAGES.postNotFound);
+    if (post.userId !== writer.id) throw forbidden(WALL_MESSAGES.notAuthorizedEditPost);
+    return repo.updatePostContent(tx, postId, content);
+  });
+  await ctx.publish({ type: 'post-updated', topic: postTopic(postId), postId, content, editedAt });
+  return getPost(ctx, postId, writer);
+}
+
+/** Soft delete, by the owner or an admin. */
+export async function deletePost(ctx: WallContext, writer: Writer, postId: string): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const post = await repo.lockPost(tx, postId);
+    if (!post || post.isHidden) throw notFound(WALL_MESSAGES.postNotFound);
+    if (post.userId !== writer.id && !writer.isAdmin) throw forbidden(WALL_MESSAGES.notAuthorizedDeletePost);
+    await repo.hidePost(tx, postId);
+  });
+  await ctx.publish({ type: 'post-deleted', topic: postTopic(postId), postId });
+}
+
+export async function reactToPost(ctx: WallContext, writer: Writer, postId: string, type: ReactionType): Promise<ReactionState> {
+  if (!(await repo.isPostVisible(ctx.db, postId, writer))) throw notFound(WALL_MESSAGES.postNotFound);
+  const { myReaction, counts } = await ctx.db.transaction(async (tx) => {
+    const mine = await repo.toggleReaction(tx, repo.POST_REACTIONS, postId, writer.id, type);
+    return { myReaction: mine, counts: await repo.reactionCounts(tx, repo.POST_REACTIONS, postId) };
+  });
+  const reactions = presentReactions(counts);
+  await ctx.publish({ type: 'post-reactions', topic: postTopic(postId), postId, reactions });
+  return { reactions, myReaction };
+}
+
+// --- Comments -------------------------------------------------------------------------------------
+
+/** A comment or a reply (to a top-level comment of the same post only), with an optional image. */
+export async function createComment(ctx: WallContext, writer: Writer, postId: string, input: UploadInput): Promise<CreatedComment> {
+  const content = cleanText(single(input.fields, 'content') ?? '', WALL_LIMITS.commentText, WALL_MESSAGES.commentTooLong);
+  if (!content) throw badRequest(WALL_MESSAGES.commentEmpty);
+  const images = input.files.filter((f) => f.field === 'image');
+  if (images.length > 1) throw badRequest(WALL_MESSAGES.commentOneImage);
+  const [alt] = altTexts(input.fields, images.length);
+  const parentCommentId = single(input.fields, 'parentCommentId')?.trim() || null;
+  if (parentCommentId !== null && !UUID.test(parentCommentId)) throw badRequest('parentCommentId must be a UUID');
+
+  if (!(await repo.isPostVisible(ctx.db, postId, writer))) throw notFound(WALL_MESSAGES.postNotFound);
+  if (parentCommentId) await assertReplyable(ctx, postId, parentCommentId);
+
+  const stored: StoredImage[] = [];
+  let commentId: string;
+  try {
+    const image = images[0];
+    if (image) stored.push(await ctx.media.ingest({ data: image.data, declaredType: image.declaredType }));
+    commentId = await ctx.db.transaction(async (tx) => {
+      const img = stored[0];
+      const media = img ? { mediaId: await insertMedia(tx, img, writer.id), url: img.url, thumbnailUrl: img.thumbnailUrl, alt: alt ?? null } : null;
+      return repo.insertComment(tx, { postId, userId: writer.id, parentCommentId, content, media });
+    });
+  } catch (err) {
+    await ctx.media.discard(stored).catch((discardErr: unknown) => ctx.log.warn({ err: discardErr }, 'discarding the image of a failed comment failed'));
+    throw err;
+  }
+
+  const [row, commentCount] = await Promise.all([repo.findComment(ctx.db, commentId, writer), repo.visibleCommentCount(ctx.db, postId)]);
+  const comment = presentComment(row!);
+  await ctx.publish({ type: 'comment-created', topic: postTopic(postId), postId, comment: { ...comment, myReaction: null }, commentCount });
+  return { comment, commentCount };
+}
+
+async function assertReplyable(ctx: WallContext, postId: string, parentCommentId: string): Promise<void> {
+  const parent = await repo.findCommentTarget(ctx.db, parentCommentId);
+  if (!parent || parent.isHidden || parent.postId !== postId) throw notFound(WALL_MESSAGES.parentNotFound);
+  // Replies are one level deep: a reply to a reply is refused.
+  if (parent.parentCommentId !== null) throw badRequest(WALL_MESSAGES.replyDepth);
+}
+
+/** The comment if it is visible on a post the viewer may see; 404 'Comment not found' otherwise. */
+async function visibleComment(ctx: WallContext, commentId: string, viewer: Viewer): Promise<repo.CommentTarget> {
+  const comment = await repo.findCommentTarget(ctx.db, commentId);
+  if (!comment || comment.isHidden || !(await repo.isPostVisible(ctx.db, comment.postId, viewer))) {
+    throw notFound(WALL_MESSAGES.commentNotFound);
+  }
+  return comment;
+}
+
+export async function editComment(ctx: WallContext, writer: Writer, commentId: string, rawContent: string): Promise<ReplyView> {
+  const content = cleanText(rawContent, WALL_LIMITS.commentText, WALL_MESSAGES.commentTooLong);
+  if (!content) throw badRequest(WALL_MESSAGES.commentEmpty);
+  const { postId, editedAt } = await ctx.db.transaction(async (tx) => {
+    const comment = await repo.lockComment(tx, commentId);
+    if (!comment || comment.isHidden) throw notFound(WALL_MESSAGES.commentNotFound);
+    if (comment.userId !== writer.id) throw forbidden(WALL_MESSAGES.notAuthorizedEditComment);
+    return { postId: comment.postId, editedAt: await repo.updateCommentContent(tx, commentId, content) };
+  });
+  await ctx.publish({ type: 'comment-updated', topic: postTopic(postId), postId, commentId, content, editedAt });
+  const row = await repo.findComment(ctx.db, commentId, writer);
+  return presentComment(row!);
+}
+
+export async function deleteComment(ctx: WallContext, writer: Writer, commentId: string): Promise<DeletedComment> {
+  const postId = await ctx.db.transaction(async (tx) => {
+    const comment = await repo.lockComment(tx, commentId);
+    if (!comment || comment.isHidden) throw notFound(WALL_MESSAGES.commentNotFound);
+    if (comment.userId !== writer.id && !writer.isAdmin) throw forbidden(WALL_MESSAGES.notAuthorizedDeleteComment);
+    await repo.hideComment(tx, commentId);
+    return comment.postId;
+  });
+  const commentCount = await repo.visibleCommentCount(ctx.db, postId);
+  await ctx.publish({ type: 'comment-deleted', topic: postTopic(postId), postId, commentId, commentCount });
+  return { commentCount };
+}
+
+export async function reactToComment(ctx: WallContext, writer: Writer, commentId: string, type: ReactionType): Promise<ReactionState> {
+  const comment = await visibleComment(ctx, commentId, writer);
+  const { myReaction, counts } = await ctx.db.transaction(async (tx) => {
+    const mine = await repo.toggleReaction(tx, repo.COMMENT_REACTIONS, commentId, writer.id, type);
+    return { myReaction: mine, counts: await repo.reactionCounts(tx, repo.COMMENT_REACTIONS, commentId) };
+  });
+  const reactions = presentReactions(counts);
+  await ctx.publish({ type: 'comment-reactions', topic: postTopic(comment.postId), postId: comment.postId, commentId, reactions });
+  return { reactions, myReaction };
+}
+
