@@ -184,8 +184,49 @@ const WRONG_CONTENT_TYPES = [
   'application/octet-stream',
 ] as const;
 
+const PART_NAMES = ['content', 'groupId', 'visibility', 'alt', 'parentCommentId', 'images', 'image', 'file', '', 'content[]', '__proto__'] as const;
+const FILE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'text/html', 'image/svg+xml', 'application/x-msdownload', '', 'image/'] as const;
+/** Bytes that look like images, scripts or nothing (a body travels as text: ASCII and UTF-8 only). */
+const FILE_BODIES = fc.oneof(
+  fc.constantFrom('GIF89a/*\x00*/=alert(1)//', '\x89PNG\r\n\x1a\n', 'RIFF\x00\x00\x00\x00WEBPVP8 ', '<svg onload=alert(1)>', 'MZ\x90\x00', '<html><script>alert(1)</script>', ''),
+  nastyString,
+);
+
+/** A multipart/form-data body: random fields and files, and broken framing (upload routes). */
+function multipartFor(context: FuzzContext): fc.Arbitrary<Payload> {
+  const part = fc.oneof(
+    fc.record({ name: fc.oneof(fc.constantFrom(...PART_NAMES), nastyString), value: fc.oneof(nastyString, validish({ type: 'string', format: 'uuid' }, context).map(String)) }).map(
+      ({ name, value }) => `Content-Disposition: form-data; name="${name.replace(/["\r\n]/g, '')}"\r\n\r\n${value}`,
+    ),
+    fc.record({ name: fc.constantFrom(...PART_NAMES), filename: nastyString, type: fc.constantFrom(...FILE_TYPES), body: FILE_BODIES }).map(
+      ({ name, filename, type, body }) =>
+        `Content-Disposition: form-data; name="${name}"; filename="${filename.replace(/["\r\n]/g, '')}"\r\nContent-Type: ${type}\r\n\r\n${body}`,
+    ),
+  );
+  const boundary = 'fuzzboundary';
+  const wellFramed = fc.array(part, { maxLength: 14 }).map((parts): Payload => ({
+    body: `${parts.map((p) => `--${boundary}\r\n${p}\r\n`).join('')}--${boundary}--\r\n`,
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  }));
+  const broken = fc
+    .tuple(
+      fc.array(part, { maxLength: 3 }),
+      fc.constantFrom('', '--', `--${boundary}`, `--${boundary}\r\nContent-Disposition: form-data`, '\r\n\r\n'),
+      fc.constantFrom(`multipart/form-data; boundary=${boundary}`, 'multipart/form-data', 'multipart/form-data; boundary='),
+    )
+    .map(([parts, tail, contentType]): Payload => ({ body: `${parts.map((p) => `--${boundary}\r\n${p}\r\n`).join('')}${tail}`, contentType }));
+  return fc.oneof({ weight: 6, arbitrary: wellFramed }, { weight: 2, arbitrary: broken });
+}
+
 /** The body: valid-ish JSON from the schema, junk JSON, non-JSON under a JSON type, wrong types, none. */
 function payloadFor(route: CatalogueRoute, context: FuzzContext): fc.Arbitrary<Payload> {
+  if (route.schema?.consumes?.includes('multipart/form-data')) {
+    return fc.oneof({ weight: 8, arbitrary: multipartFor(context) }, { weight: 2, arbitrary: jsonPayloadFor(route, context) });
+  }
+  return jsonPayloadFor(route, context);
+}
+
+function jsonPayloadFor(route: CatalogueRoute, context: FuzzContext): fc.Arbitrary<Payload> {
   const schema = route.schema?.body;
   const json = schema ? validish(schema, context) : junkJson;
   return fc.oneof(

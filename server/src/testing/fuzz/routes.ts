@@ -6,6 +6,8 @@ export interface RouteSchema {
   querystring?: JsonSchema;
   body?: JsonSchema;
   headers?: JsonSchema;
+  /** Request content types other than JSON (`multipart/form-data` for uploads). */
+  consumes?: string[];
   response?: Record<string, unknown>;
   hide?: boolean;
 }
