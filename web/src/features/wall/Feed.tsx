@@ -1,0 +1,159 @@
+import { useEffect, useRef } from 'react';
+import { WALL_LIMITS, WALL_MESSAGES } from '@tribuna/contracts/wallRules';
+import { Alert } from '../../components/Alert';
+import { CloseButton } from '../../components/CloseButton';
+import type { FeedFilters } from './api';
+import { PostCard } from './PostCard';
+import { FeedDispatchContext, isGlobalFeed, useFeed, type Feed } from './useFeed';
+
+export interface EmptyText {
+  title: string;
+  body: string;
+}
+
+export const GLOBAL_EMPTY: EmptyText = { title: 'No hay publicaciones', body: 'Sé el primero en publicar algo.' };
+export const USER_EMPTY: EmptyText = { title: 'No hay publicaciones', body: 'Este usuario aún no ha publicado nada.' };
+export const OWN_EMPTY: EmptyText = { title: 'No hay publicaciones', body: 'Aún no has publicado nada.' };
+export const GROUP_EMPTY: EmptyText = { title: 'No hay publicaciones', body: 'Nadie ha publicado en este grupo todavía.' };
+
+export const newPostsLabel = (n: number) => (n === 1 ? '1 publicación nueva' : `${n} publicaciones nuevas`);
+
+const prefersReducedMotion = () => typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+/** A card-shaped grey placeholder while the first page loads. */
+function SkeletonCard() {
+  return (
+    <div aria-hidden="true" className="space-y-3 rounded-3xl bg-white p-4 ring-1 ring-slate-200/70 sm:p-5 dark:bg-ink-900 dark:ring-white/10">
+      <div className="flex items-center gap-3">
+        <div className="size-10 rounded-full bg-slate-200 motion-safe:animate-pulse dark:bg-white/10" />
+        <div className="flex-1 space-y-2">
+          <div className="h-3 w-1/3 rounded bg-slate-200 motion-safe:animate-pulse dark:bg-white/10" />
+          <div className="h-2.5 w-1/5 rounded bg-slate-200 motion-safe:animate-pulse dark:bg-white/10" />
+        </div>
+      </div>
+      <div className="h-3 w-full rounded bg-slate-200 motion-safe:animate-pulse dark:bg-white/10" />
+      <div className="h-3 w-4/5 rounded bg-slate-200 motion-safe:animate-pulse dark:bg-white/10" />
+    </div>
+  );
+}
+
+/**
+ * The posts of a feed (useFeed): skeletons, the error with Reintentar, the empty state, the cards,
+ * infinite scroll with a 'Cargar más publicaciones' button, and on the global wall the live
+ * 'N publicaciones nuevas' button.
+ */
+export function FeedList({ feed, empty = GLOBAL_EMPTY }: { feed: Feed; empty?: EmptyText }) {
+  const { state, loadMore, reload, dispatch } = feed;
+  const sentinel = useRef<HTMLDivElement>(null);
+  const global = isGlobalFeed(feed.filters);
+  const autoLoad = state.status === 'ready' && state.hasMore && !state.loadingMore && state.moreError === null;
+
+  // Infinite scroll: the next page loads when the end comes within 200 px. Re-observed after each
+  // page, so a short page that leaves the end in view loads the next one too.
+  useEffect(() => {
+    const target = sentinel.current;
+    if (!autoLoad || !target || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) loadMore();
+      },
+      { rootMargin: `${WALL_LIMITS.infiniteScrollMarginPx}px` },
+    );
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, [autoLoad, loadMore, state.posts.length]);
+
+  function showNewPosts() {
+    reload();
+    window.scrollTo({ top: 0, behavior: prefersReducedMotion() ? 'auto' : 'smooth' });
+  }
+
+  return (
+    <FeedDispatchContext.Provider value={dispatch}>
+      {global && (
+        <div aria-live="polite" className="pointer-events-none sticky top-2 z-20 flex justify-center md:top-20">
+          {state.newPosts > 0 && (
+            <button
+              type="button"
+              onClick={showNewPosts}
+              className="brand-gradient pointer-events-auto rounded-full px-4 py-2 text-sm font-bold text-white shadow-lg shadow-fuchsia-900/30"
+            >
+              ↑ {newPostsLabel(state.newPosts)}
+            </button>
+          )}
+        </div>
+      )}
+
+      {state.status === 'loading' && (
+        <div aria-busy="true" className="space-y-4">
+          <p role="status" className="sr-only">
+            Cargando publicaciones…
+          </p>
+          <SkeletonCard />
+          <SkeletonCard />
+          <SkeletonCard />
+        </div>
+      )}
+
+      {state.status === 'error' && (
+        <Alert>
+          <p>{WALL_MESSAGES.loadFailed}</p>
+          <button type="button" onClick={reload} className="mt-2 rounded-full bg-rose-600 px-4 py-1.5 text-sm font-bold text-white hover:bg-rose-700">
+            Reintentar
+          </button>
+        </Alert>
+      )}
+
+      {state.status === 'ready' && state.posts.length === 0 && (
+        <div className="rounded-3xl bg-white px-6 py-12 text-center ring-1 ring-slate-200/70 dark:bg-ink-900 dark:ring-white/10">
+          <p className="text-lg font-bold">{empty.title}</p>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{empty.body}</p>
+        </div>
+      )}
+
+      {state.status === 'ready' && state.posts.length > 0 && (
+        <div className="space-y-4">
+          {state.posts.map((post) => (
+            <PostCard key={post.id} post={post} />
+          ))}
+
+          {state.moreError && (
+            <Alert>
+              <div className="flex items-start justify-between gap-2">
+                <span>{state.moreError}</span>
+                <CloseButton
+                  onClick={() => dispatch({ type: 'dismiss-more-error' })}
+                  label="Cerrar aviso"
+                  className="-mt-1 -mr-2 size-7 shrink-0 hover:bg-rose-100 dark:hover:bg-white/10"
+                  iconClassName="size-4"
+                />
+              </div>
+            </Alert>
+          )}
+
+          <div ref={sentinel} aria-hidden="true" />
+          {state.hasMore ? (
+            <div className="flex justify-center">
+              <button
+                type="button"
+                onClick={loadMore}
+                disabled={state.loadingMore}
+                className="rounded-full px-5 py-2.5 text-sm font-bold text-fuchsia-700 ring-1 ring-fuchsia-300 hover:bg-fuchsia-50 disabled:opacity-60 dark:text-fuchsia-300 dark:ring-fuchsia-500/40 dark:hover:bg-white/5"
+              >
+                {state.loadingMore ? 'Cargando…' : 'Cargar más publicaciones'}
+              </button>
+            </div>
+          ) : (
+            <p className="py-4 text-center text-sm text-slate-500 dark:text-slate-400">No hay más publicaciones que mostrar</p>
+          )}
+        </div>
+      )}
+    </FeedDispatchContext.Provider>
+  );
+}
+
+/** A filtered feed on its own (the profile's posts tab: `<PostFeed filters={{ userId }} empty={USER_EMPTY} />`). */
+export function PostFeed({ filters, empty }: { filters: FeedFilters; empty?: EmptyText }) {
+  const feed = useFeed(filters);
+  return <FeedList feed={feed} empty={empty} />;
+}

@@ -1,0 +1,45 @@
+import { WALL_LIMITS, WALL_MESSAGES } from '@tribuna/contracts/wallRules';
+
+/** Whether a picked file claims to be an image (the server sniffs the bytes again). */
+export const isImageFile = (file: File) => file.type.startsWith('image/');
+
+/** Length as the server counts it (code points: an emoji is one character). */
+export const textLength = (text: string) => Array.from(text).length;
+
+/** The composer's checks (spec §5 Wall), first failing message or null. */
+export function validatePost(content: string, files: readonly File[]): string | null {
+  const text = content.trim();
+  if (!text && files.length === 0) return WALL_MESSAGES.empty;
+  if (textLength(text) > WALL_LIMITS.postText) return WALL_MESSAGES.postTooLong;
+  return validatePostFiles(files);
+}
+
+/** The checks of the images alone (run when they are picked, and again before sending). */
+export function validatePostFiles(files: readonly File[]): string | null {
+  if (files.length > WALL_LIMITS.postImages) return WALL_MESSAGES.tooManyFiles;
+  if (files.some((file) => !isImageFile(file))) return WALL_MESSAGES.imagesOnly;
+  if (files.some((file) => file.size >= WALL_LIMITS.postImageBytes)) return WALL_MESSAGES.postImageTooLarge;
+  return null;
+}
+
+/** A comment or a reply: non-empty (unless it carries an image), at most 500 characters. */
+export function validateComment(content: string, hasImage: boolean): string | null {
+  const text = content.trim();
+  if (!text && !hasImage) return WALL_MESSAGES.commentEmpty;
+  if (textLength(text) > WALL_LIMITS.commentText) return WALL_MESSAGES.commentTooLong;
+  return null;
+}
+
+export function validateCommentImage(file: File): string | null {
+  if (!isImageFile(file)) return WALL_MESSAGES.imagesOnly;
+  if (file.size > WALL_LIMITS.commentImageBytes) return WALL_MESSAGES.commentImageTooLarge;
+  return null;
+}
+
+/** An edited post or comment: non-empty after trimming, within its limit. */
+export function validateEdit(content: string, max: number, tooLong: string): string | null {
+  const text = content.trim();
+  if (!text) return WALL_MESSAGES.editEmpty;
+  if (textLength(text) > max) return tooLong;
+  return null;
+}
