@@ -41,6 +41,11 @@ export const JOB_PAYLOADS = {
   'sessions.purge': Type.Object({ olderThanDays: Type.Integer({ minimum: 1 }) }),
   /** Deletes vote idempotency keys (vote_requests) claimed more than `olderThanHours` hours ago. */
   'votes.purge-requests': Type.Object({ olderThanHours: Type.Integer({ minimum: 1 }) }),
+  /**
+   * Deletes stored image files (MEDIA_DIR) no media row names, last written more than
+   * `olderThanMinutes` ago: at least an hour, so an upload whose transaction is still running is never touched.
+   */
+  'media.gc': Type.Object({ olderThanMinutes: Type.Integer({ minimum: 60 }) }),
 } satisfies Record<string, TSchema>;
 
 export type JobPayloads = { [K in keyof typeof JOB_PAYLOADS]: Static<(typeof JOB_PAYLOADS)[K]> };
@@ -58,6 +63,7 @@ export const JOB_QUEUES: { [K in JobName]: QueueName } = {
   'points.daily-reset': QUEUE_NAMES.points,
   'sessions.purge': QUEUE_NAMES.maintenance,
   'votes.purge-requests': QUEUE_NAMES.maintenance,
+  'media.gc': QUEUE_NAMES.maintenance,
 };
 
 /** Deterministic BullMQ job ids (BullMQ refuses ':' in custom ids, hence the dots). */

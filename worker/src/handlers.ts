@@ -1,4 +1,5 @@
 import type { JobHandlers } from './registry.ts';
+import { mediaJobs } from './media/jobs.ts';
 import { pointsJobs } from './points/jobs.ts';
 import { reportJobs } from './reports/jobs.ts';
 import { sessionJobs } from './sessions/jobs.ts';
@@ -10,4 +11,5 @@ export const handlers: JobHandlers = {
   ...pointsJobs,
   ...sessionJobs,
   ...voteJobs,
+  ...mediaJobs,
 };

@@ -62,6 +62,14 @@ export function scheduleDefinitions(config: Config): ScheduleDefinition[] {
       data: { olderThanHours: 24 },
       repeat: { every: ONE_HOUR },
     },
+    {
+      // Image files no media row names (a post that failed after its images were stored); an hour
+      // of grace so an upload whose transaction is still open keeps its files.
+      id: 'media.gc',
+      name: 'media.gc',
+      data: { olderThanMinutes: 60 },
+      repeat: { every: ONE_HOUR },
+    },
   ];
 }
 

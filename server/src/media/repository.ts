@@ -1,0 +1,40 @@
+import { inArray, or, sql } from 'drizzle-orm';
+import type { DbOrTx } from '@tribuna/drizzle/client';
+import { media } from '@tribuna/drizzle/schema/index';
+import type { StoredImage } from './service.ts';
+
+// The only SQL of the media pipeline on the server (the worker's GC has its own, worker/src/media).
+
+/**
+ * The `media` row of a stored image, inserted in the transaction of the post, comment or profile
+ * using it; returns its id. Keys are content hashes, so the same image uploaded again (by anyone)
+ * reuses its row: the no-op update makes RETURNING give the existing id.
+ */
+export async function insertMedia(db: DbOrTx, image: StoredImage, uploadedBy: string | null): Promise<string> {
+  const [row] = await db
+    .insert(media)
+    .values({
+      key: image.key,
+      thumbKey: image.thumbKey,
+      contentType: image.contentType,
+      width: image.width,
+      height: image.height,
+      bytes: image.bytes,
+      placeholder: image.placeholder,
+      uploadedBy,
+    })
+    .onConflictDoUpdate({ target: media.key, set: { key: sql`excluded.key` } })
+    .returning({ id: media.id });
+  return row!.id;
+}
+
+/** Which of `keys` a media row names, as its image or its thumbnail. */
+export async function referencedKeys(db: DbOrTx, keys: string[]): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const rows = await db
+    .select({ key: media.key, thumbKey: media.thumbKey })
+    .from(media)
+    .where(or(inArray(media.key, keys), inArray(media.thumbKey, keys)));
+  const wanted = new Set(keys);
+  return new Set(rows.flatMap((r) => [r.key, r.thumbKey]).filter((k) => wanted.has(k)));
+}

@@ -1,0 +1,72 @@
+import { mkdir, mkdtemp, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { schema } from '@tribuna/drizzle';
+import { testConfig } from '../../../test/support/env.ts';
+import { contentKey, LocalDiskStorage } from '../../../server/src/media/storage.ts';
+import { InvalidPayloadError } from '../errors.ts';
+import { useJobTestContext } from '../testing.ts';
+import { collectMediaGarbage, mediaJobs } from './jobs.ts';
+
+const HOUR = 3_600_000;
+const { database, ctx } = useJobTestContext();
+let root: string;
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'tribuna-media-gc-'));
+});
+beforeEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+/** Writes a file at `key` under the media root, last modified `ageHours` ago. */
+async function file(key: string, ageHours: number): Promise<string> {
+  const path = join(root, ...key.split('/'));
+  await mkdir(join(path, '..'), { recursive: true });
+  await writeFile(path, key);
+  const at = new Date(Date.now() - ageHours * HOUR);
+  await utimes(path, at, at);
+  return key;
+}
+
+async function remaining(): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const f of new LocalDiskStorage(root).list()) keys.push(f.key);
+  return keys.sort();
+}
+
+describe('media.gc', () => {
+  it('deletes old files no media row names, and keeps referenced, recent and hand-placed ones', async () => {
+    const key = (name: string) => contentKey(Buffer.from(name), 'webp');
+    const image = await file(key('image'), 5);
+    const thumb = await file(key('thumb'), 5);
+    await file(key('orphan'), 2);
+    const inFlight = await file(key('in-flight'), 0.5);
+    // A temporary file an interrupted put left behind.
+    await file(`${key('crashed')}.0123456789abcdef.tmp`, 3);
+    await file('demo/poster.webp', 100);
+    await database.db.insert(schema.media).values({ key: image, thumbKey: thumb, contentType: 'image/webp', width: 1, height: 1, bytes: 5 });
+
+    const config = testConfig({ MEDIA_DIR: root });
+    expect(await mediaJobs['media.gc']({ olderThanMinutes: 60 }, { ...ctx, config })).toEqual({ scanned: 5, deleted: 2 });
+    expect(await remaining()).toEqual([image, thumb, inFlight].sort());
+    // Hand-placed files beside the fan-out directories (seed images, contestant photos) are never looked at.
+    expect((await stat(join(root, 'demo', 'poster.webp'))).isFile()).toBe(true);
+  });
+
+  it('asks about keys in batches', async () => {
+    const keys = await Promise.all(Array.from({ length: 7 }, (_, i) => file(contentKey(Buffer.from(`batch-${i}`), 'webp'), 2)));
+    await database.db.insert(schema.media).values({ key: keys[0]!, thumbKey: keys[6]!, contentType: 'image/webp', width: 1, height: 1, bytes: 5 });
+    const result = await collectMediaGarbage(database.db, new LocalDiskStorage(root), new Date(Date.now() - HOUR), 3);
+    expect(result.deleted).toBe(5);
+    expect(await remaining()).toEqual([keys[0], keys[6]].sort());
+  });
+
+  it('refuses a grace period shorter than an hour', async () => {
+    await expect(mediaJobs['media.gc']({ olderThanMinutes: 5 }, ctx)).rejects.toThrow(InvalidPayloadError);
+  });
+});
