@@ -51,10 +51,8 @@ export default fp(
         // Keys are content hashes (or hand-placed seed files that are never rewritten): cache forever.
         reply.header('cache-control', 'public, max-age=31536000, immutable');
         reply.header('content-type', SERVED_TYPES[extensionOf(path)]!);
-        // User uploads: never sniffed into something executable, never a document that could run
-        // anything if opened directly (sandboxed, nothing may load), always shown inline.
-        reply.header('x-content-type-options', 'nosniff');
-        reply.header('content-security-policy', "default-src 'none'; sandbox");
+        // Always shown inline. The security plugin adds nosniff and a sandboxing CSP to everything
+        // under /media/: an upload is never sniffed into, nor run as, a document.
         reply.header('content-disposition', 'inline');
       },
     });

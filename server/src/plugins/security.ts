@@ -130,10 +130,15 @@ function apiSecurityHeaders(documentHeaders: Record<string, string>): Record<str
   };
 }
 
+/** Uploaded images: the compact set, embeddable by other sites (shared og:image), sandboxed if opened as a document. */
+const MEDIA_PATHS = /^\/media\//;
+
 /** Both header sets for a site at `publicUrl`, picked per request by setSecurityHeaders. */
 function headerSets(publicUrl: string) {
   const document = securityHeaders(publicUrl);
-  return { document, api: apiSecurityHeaders(document) };
+  const api = apiSecurityHeaders(document);
+  const media = { ...api, 'content-security-policy': "default-src 'none'; sandbox", 'cross-origin-resource-policy': 'cross-origin' };
+  return { document, api, media };
 }
 
 /** Every security header of a response to `request`: the API's or a page's, and CORP by path. */
@@ -141,6 +146,10 @@ function setSecurityHeaders(sets: ReturnType<typeof headerSets>, request: Fastif
   const path = request.url.split('?')[0] ?? '/';
   if (COMPACT_HEADER_PATHS.test(path)) {
     reply.headers(sets.api);
+    return;
+  }
+  if (MEDIA_PATHS.test(path)) {
+    reply.headers(sets.media);
     return;
   }
   reply.headers(sets.document);

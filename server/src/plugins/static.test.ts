@@ -112,13 +112,19 @@ describe('web app serving with a built web/dist', () => {
     expect(res.json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'Not found' });
   });
 
-  it('creates MEDIA_DIR and serves uploads under /media/ with nosniff', async () => {
+  it('creates MEDIA_DIR and serves the formats the pipeline writes under /media/, immutable and with nosniff', async () => {
     expect((await stat(media)).isDirectory()).toBe(true);
-    await writeFile(join(media, 'avatar.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
-    const res = await app.inject({ method: 'GET', url: '/media/avatar.png' });
+    await writeFile(join(media, 'avatar.webp'), Buffer.from('RIFF\0\0\0\0WEBP'));
+    const res = await app.inject({ method: 'GET', url: '/media/avatar.webp' });
     expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toBe('image/png');
+    expect(res.headers['content-type']).toBe('image/webp');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    // Anything else that lands in the directory (an HTML or SVG file) is never served.
+    for (const name of ['page.html', 'image.svg', 'avatar.png']) {
+      await writeFile(join(media, name), '<svg onload=alert(1)>');
+      expect((await app.inject({ method: 'GET', url: `/media/${name}` })).statusCode, name).toBe(404);
+    }
 
     const missing = await app.inject({ method: 'GET', url: '/media/nope.png', headers: HTML });
     expect(missing.statusCode).toBe(404);

@@ -79,7 +79,8 @@ const wallRoutes: FastifyPluginAsyncTypebox = async (app) => {
         consumes: ['multipart/form-data'],
         response: { 201: PostView, ...errorResponses(400, 401, 403, 404, 406, 413, 415, 429, 503) },
       },
-      config: { rateLimit: 'wall.post-create', unavailableMessage: WALL_MESSAGES.createPostFailed },
+      // Up to 100 MB: five minutes at ~3 Mbit/s, a phone on a fair mobile connection.
+      config: { rateLimit: 'wall.post-create', unavailableMessage: WALL_MESSAGES.createPostFailed, bodyDeadlineMs: 300_000 },
     },
     async (request, reply) => {
       // Before a byte of the body is read: visitors and suspended users send their images for nothing.
@@ -168,7 +169,7 @@ const wallRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: PostParams,
         response: { 201: CreatedComment, ...errorResponses(400, 401, 403, 404, 406, 413, 415, 429, 503) },
       },
-      config: { rateLimit: 'wall.comment-create' },
+      config: { rateLimit: 'wall.comment-create', bodyDeadlineMs: 120_000 },
     },
     async (request, reply) => {
       const writer = writerOf(request);
