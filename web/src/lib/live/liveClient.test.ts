@@ -39,6 +39,17 @@ describe('LiveClient (any topic)', () => {
     expect(poll.onMessage).toHaveBeenCalledWith(status);
     expect(feed.onMessage).not.toHaveBeenCalled();
     expect(resets).toHaveBeenCalledWith({ type: 'points-reset', day: '2026-11-24' });
+
+    // The wall's messages reach the wall's topics the same way.
+    const post = spyHandler();
+    client.subscribe('post:x1', post);
+    const newPost = { type: 'feed-post', topic: 'feed', postId: 'x2', authorId: 'u9' };
+    const comment = { type: 'comment-deleted', topic: 'post:x1', postId: 'x1', commentId: 'c1', commentCount: 0 };
+    socket.receive(newPost);
+    socket.receive(comment);
+    expect(feed.onMessage).toHaveBeenCalledWith(newPost);
+    expect(post.onMessage).toHaveBeenCalledWith(comment);
+    expect(poll.onMessage).toHaveBeenCalledTimes(1);
   });
 
   it('tells only the refused topic, and asks every handler to resync after a reconnect', () => {

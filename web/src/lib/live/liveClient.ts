@@ -290,6 +290,14 @@ export class LiveClient {
       case 'results':
       case 'voters':
       case 'poll-status':
+      case 'feed-post':
+      case 'post-updated':
+      case 'post-deleted':
+      case 'post-reactions':
+      case 'comment-created':
+      case 'comment-updated':
+      case 'comment-deleted':
+      case 'comment-reactions':
         for (const handler of this.handlersOf(message.topic)) handler.onMessage(message);
         return;
       case 'points-reset':
