@@ -38,7 +38,7 @@ export function ImageGrid({ media }: { media: MediaView[] }) {
               key={`${item.url}-${index}`}
               type="button"
               onClick={() => setViewing(index)}
-              aria-label={more ? `${label} (${hidden} más)` : label}
+              aria-label={more ? `${label}, +${hidden} más` : label}
               className={`relative block overflow-hidden bg-slate-200 dark:bg-white/10 ${layout?.[index] ?? ''}`}
               style={shown.length === 1 ? { aspectRatio: singleRatio(item) } : undefined}
             >
