@@ -40,7 +40,7 @@ export function EmojiPicker({ onPick, onClose }: EmojiPickerProps) {
       ref={ref}
       role="dialog"
       aria-label="Selector de emojis"
-      className="absolute bottom-full left-0 z-30 mb-2 w-[min(20rem,calc(100vw-2rem))] rounded-2xl bg-white p-3 shadow-2xl ring-1 ring-slate-200 dark:bg-ink-800 dark:ring-white/10"
+      className="absolute top-full left-0 z-30 mt-2 w-[min(20rem,calc(100vw-2rem))] rounded-2xl bg-white p-3 shadow-2xl ring-1 ring-slate-200 dark:bg-ink-800 dark:ring-white/10"
     >
       <div className="mb-2 flex gap-1 overflow-x-auto" role="group" aria-label="Categorías">
         {EMOJI_CATEGORIES.map((c, index) => (

@@ -161,7 +161,7 @@ export function ImageViewer({ media, start, onClose }: ViewerProps) {
   if (!item) return null;
   const buttonClass = 'inline-flex size-11 items-center justify-center rounded-full bg-white/10 text-white hover:bg-white/20 focus-visible:outline-white';
   return createPortal(
-    <div ref={dialogRef} role="dialog" aria-modal="true" aria-label="Visor de imágenes" className="fixed inset-0 z-50 flex flex-col bg-black/95 text-white">
+    <div ref={dialogRef} role="dialog" aria-modal="true" aria-label="Visor de imágenes" className="fixed inset-0 z-50 flex flex-col bg-black text-white">
       <div className="flex items-center justify-between gap-2 p-3">
         <p aria-live="polite" className="px-2 text-sm font-semibold tabular-nums">
           {index + 1} / {count}
