@@ -130,6 +130,11 @@ export const USERS: DemoUser[] = [
 export interface DemoImage {
   kind: SceneKind;
   caption: string;
+  /** Size of the drawn picture (the pipeline keeps it within 2048 px); varied aspect ratios. */
+  width: number;
+  height: number;
+  /** Alternative text (some pictures have none, as some uploads do). */
+  alt?: string;
 }
 
 export interface DemoComment {
@@ -205,7 +210,9 @@ export const POSTS: DemoPost[] = [
     hoursAgo: 24 * 20,
     content:
       '¡Bienvenidos a Tribuna! 🎉 Este es el muro de la comunidad de La Casa de las Estrellas. Vota cada semana, comparte las encuestas para ganar puntos extra y opina con respeto. ¡Que gane tu favorito!',
-    images: [{ kind: 'stage', caption: '¡Bienvenidos a Tribuna!' }],
+    images: [
+      { kind: 'stage', caption: '¡Bienvenidos a Tribuna!', width: 1600, height: 900, alt: 'Escenario iluminado con el mensaje «¡Bienvenidos a Tribuna!»' },
+    ],
     comments: [
       { by: 'vale_fan', text: '¡Por fin un lugar para hablar de la casa! 🙌', hoursAfterPost: 2 },
       {
@@ -221,8 +228,8 @@ export const POSTS: DemoPost[] = [
     hoursAgo: 30,
     content: 'No puedo creer la nominación de esta semana 😱 Ximena no merecía estar en la placa. ¡Todos a votar por ella en la encuesta principal!',
     images: [
-      { kind: 'stage', caption: '#SalvemosAXimena' },
-      { kind: 'party', caption: 'Team Ximena' },
+      { kind: 'stage', caption: '#SalvemosAXimena', width: 900, height: 1200, alt: 'Cartel vertical con el lema #SalvemosAXimena' },
+      { kind: 'party', caption: 'Team Ximena', width: 1080, height: 1080 },
     ],
     comments: [
       {
@@ -243,9 +250,7 @@ export const POSTS: DemoPost[] = [
     hoursAgo: 52,
     content: '¿Alguien más vio la fiesta de anoche? La coreografía de Emiliano y Paola estuvo increíble 💃🕺',
     images: [
-      { kind: 'party', caption: 'La fiesta del sábado' },
-      { kind: 'stage', caption: 'La coreografía' },
-      { kind: 'city', caption: 'After party' },
+      { kind: 'party', caption: 'La fiesta del sábado', width: 2400, height: 1000, alt: 'Panorámica de la fiesta del sábado con confeti y globos' },
     ],
     comments: [
       { by: 'sofi_estrellas', text: 'Esos dos ya tienen alianza, se los digo 👀', hoursAfterPost: 1 },
@@ -272,7 +277,7 @@ export const POSTS: DemoPost[] = [
     by: 'mariana_tv',
     hoursAgo: 100,
     content: 'Se me hace que la prueba de cocina estuvo arreglada 🤔 ¿Ustedes qué opinan?',
-    images: [{ kind: 'kitchen', caption: 'El reto de cocina' }],
+    images: [{ kind: 'kitchen', caption: 'El reto de cocina', width: 1200, height: 900, alt: 'Plato humeante del reto de cocina' }],
     comments: [
       { by: 'tono_reality', text: 'Para nada, Mateo cocinó mejor que todos.', hoursAfterPost: 3 },
       { by: 'vale_fan', text: 'Un poquito sospechoso sí estuvo jaja', hoursAfterPost: 4 },
@@ -283,11 +288,12 @@ export const POSTS: DemoPost[] = [
     hoursAgo: 120,
     content: 'Fotos de nuestra reunión de fans del sábado 📸 ¡Gracias a todos los que vinieron! La próxima la hacemos en la final.',
     images: [
-      { kind: 'party', caption: 'Reunión de fans' },
-      { kind: 'city', caption: 'Camino a la reunión' },
-      { kind: 'beach', caption: 'Atardecer con el club' },
-      { kind: 'stage', caption: 'Viendo la gala juntos' },
-      { kind: 'party', caption: '¡Hasta la próxima!' },
+      { kind: 'party', caption: 'Reunión de fans', width: 1200, height: 900, alt: 'Fans celebrando con globos en la reunión del sábado' },
+      { kind: 'city', caption: 'Camino a la reunión', width: 900, height: 1350, alt: 'Edificios de la ciudad de noche, camino a la reunión' },
+      { kind: 'beach', caption: 'Atardecer con el club', width: 1600, height: 1000, alt: 'Atardecer en la playa con una palmera' },
+      { kind: 'stage', caption: 'Viendo la gala juntos', width: 1080, height: 1080 },
+      { kind: 'party', caption: '¡Hasta la próxima!', width: 1000, height: 1250, alt: 'Confeti de despedida al final de la reunión' },
+      { kind: 'kitchen', caption: 'La cena del club', width: 1200, height: 800, alt: 'La cena que compartimos después de la gala' },
     ],
     comments: [
       { by: 'carlitos_mty', text: '¡Qué envidia! Para la próxima voy desde Monterrey.', hoursAfterPost: 2 },
@@ -310,10 +316,7 @@ export const POSTS: DemoPost[] = [
     hoursAgo: 8,
     content: 'Dato curioso: esta semana ya llevamos más votos que en toda la semana pasada 🔥 ¡A seguir votando y compartiendo!',
     images: [
-      { kind: 'city', caption: 'Récord de votos' },
-      { kind: 'stage', caption: 'Gala del domingo' },
-      { kind: 'beach', caption: 'Semana 5' },
-      { kind: 'party', caption: '¡A votar!' },
+      { kind: 'city', caption: 'Récord de votos', width: 800, height: 1400, alt: 'Ciudad iluminada con el texto «Récord de votos»' },
     ],
     comments: [],
   },

@@ -196,3 +196,9 @@ export async function writeWebp(mediaDir: string, name: string, svgText: string)
   const info = await sharp(Buffer.from(svgText)).webp({ quality: 82 }).toFile(path.join(dir, `${name}.webp`));
   return { url: `/media/demo/${name}.webp`, width: info.width, height: info.height };
 }
+
+/** Renders an SVG as the bytes a phone would upload (JPEG) or a screenshot (PNG): the pipeline's input. */
+export async function renderUpload(svgText: string, format: 'jpeg' | 'png'): Promise<Buffer> {
+  const image = sharp(Buffer.from(svgText));
+  return format === 'jpeg' ? image.jpeg({ quality: 90 }).toBuffer() : image.png().toBuffer();
+}

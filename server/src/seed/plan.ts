@@ -16,8 +16,25 @@ export interface ImageJob {
   svg: string;
 }
 
+/**
+ * A wall picture: drawn locally, encoded as a camera or a screenshot would (JPEG or PNG), then sent
+ * through the media pipeline like an upload (seed.ts): re-encoded, thumbnail, placeholder, `media`
+ * row and the post_media row naming it.
+ */
+export interface PostImageJob {
+  postId: string;
+  order: number;
+  uploadedBy: string;
+  svg: string;
+  format: 'jpeg' | 'png';
+  alt: string | null;
+}
+
 export interface DemoData {
+  /** Fixed files under MEDIA_DIR/demo (avatars, banners, contestant photos). */
   images: ImageJob[];
+  /** Post pictures, through the media pipeline. */
+  postImages: PostImageJob[];
   realities: Insert<typeof schema.realities>[];
   seasons: Insert<typeof schema.seasons>[];
   contestants: Insert<typeof schema.contestants>[];
@@ -32,7 +49,6 @@ export interface DemoData {
   groups: Insert<typeof schema.groups>[];
   groupMembers: Insert<typeof schema.groupMembers>[];
   posts: Insert<typeof schema.posts>[];
-  postMedia: Insert<typeof schema.postMedia>[];
   comments: Insert<typeof schema.comments>[];
   postReactions: Insert<typeof schema.postReactions>[];
   commentReactions: Insert<typeof schema.commentReactions>[];

@@ -1,7 +1,15 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '@tribuna/drizzle/client';
 import { schema } from '@tribuna/drizzle';
-import type { DemoData } from './plan.ts';
+import type { StoredImage } from '../media/service.ts';
+import { insertMedia } from '../media/repository.ts';
+import type { DemoData, PostImageJob } from './plan.ts';
+
+/** A post picture the pipeline has stored (files written), waiting for its rows. */
+export interface StoredPostImage {
+  job: PostImageJob;
+  image: StoredImage;
+}
 
 /** Demo data goes only into a database nobody has used: no profile and no reality yet. */
 export async function hasProfilesOrRealities(db: DbOrTx): Promise<boolean> {
@@ -16,7 +24,7 @@ export async function lockSeeding(tx: Tx): Promise<void> {
   await tx.execute(sql`SELECT pg_advisory_xact_lock(727275)`);
 }
 
-export async function insertDemoData(tx: Tx, data: DemoData): Promise<void> {
+export async function insertDemoData(tx: Tx, data: DemoData, postImages: StoredPostImage[]): Promise<void> {
   await tx.insert(schema.realities).values(data.realities);
   await tx.insert(schema.seasons).values(data.seasons);
   await tx.insert(schema.contestants).values(data.contestants);
@@ -31,7 +39,21 @@ export async function insertDemoData(tx: Tx, data: DemoData): Promise<void> {
   await tx.insert(schema.groups).values(data.groups);
   await tx.insert(schema.groupMembers).values(data.groupMembers);
   await tx.insert(schema.posts).values(data.posts);
-  await tx.insert(schema.postMedia).values(data.postMedia);
+  // Each picture's media row (as an upload's, in the post's transaction), then the post's row naming it.
+  for (const { job, image } of postImages) {
+    const mediaId = await insertMedia(tx, image, job.uploadedBy);
+    await tx.insert(schema.postMedia).values({
+      postId: job.postId,
+      mediaType: 'image',
+      url: image.url,
+      thumbnailUrl: image.thumbnailUrl,
+      width: image.width,
+      height: image.height,
+      order: job.order,
+      mediaId,
+      altText: job.alt,
+    });
+  }
   // Parents before replies.
   const topLevel = data.comments.filter((c) => !c.parentCommentId);
   const replies = data.comments.filter((c) => c.parentCommentId);

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { GROUPS, POSTS } from './content.ts';
 import { avatarSvg, bannerSvg, sceneSvg } from './images.ts';
-import type { DemoData, PlanContext, PlannedUser } from './plan.ts';
+import type { DemoData, PlanContext, PlannedUser, PostImageJob } from './plan.ts';
 
 const REACTIONS = ['like', 'like', 'like', 'love', 'love', 'haha', 'wow', 'sad', 'angry'] as const;
 const HOUR = 3_600_000;
@@ -11,7 +11,7 @@ export function planWall(ctx: PlanContext) {
   const groups: DemoData['groups'] = [];
   const groupMembers: DemoData['groupMembers'] = [];
   const posts: DemoData['posts'] = [];
-  const postMedia: DemoData['postMedia'] = [];
+  const postImages: PostImageJob[] = [];
   const comments: DemoData['comments'] = [];
   const postReactions: DemoData['postReactions'] = [];
   const commentReactions: DemoData['commentReactions'] = [];
@@ -54,15 +54,14 @@ export function planWall(ctx: PlanContext) {
     if (spec.group && !groupId) throw new Error(`Demo post names an unknown group "${spec.group}"`);
 
     (spec.images ?? []).forEach((picture, order) => {
-      const [width, height] = [1200, 900];
-      postMedia.push({
+      postImages.push({
         postId: id,
-        mediaType: 'image',
-        url: ctx.image(`post-${postIndex + 1}-${order + 1}`, sceneSvg(picture.kind, picture.caption, postIndex * 5 + order, width, height)),
-        thumbnailUrl: null,
-        width,
-        height,
         order,
+        uploadedBy: author.id,
+        svg: sceneSvg(picture.kind, picture.caption, postIndex * 5 + order, picture.width, picture.height),
+        // Photos from a phone (JPEG) and the odd screenshot (PNG), as uploads come.
+        format: (postIndex + order) % 3 === 2 ? 'png' : 'jpeg',
+        alt: picture.alt ?? null,
       });
     });
 
@@ -112,7 +111,7 @@ export function planWall(ctx: PlanContext) {
     }
   });
 
-  return { groups, groupMembers, posts, postMedia, comments, postReactions, commentReactions };
+  return { groups, groupMembers, posts, postImages, comments, postReactions, commentReactions };
 }
 
 /** Between min and max distinct users who had joined by `after`, never `exceptId`. */
