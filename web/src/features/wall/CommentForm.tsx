@@ -50,7 +50,7 @@ export function CommentForm({ postId, parentCommentId, onCreated, autoFocus = fa
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     if (sending) return;
-    const problem = validateComment(content, image !== null);
+    const problem = validateComment(content);
     if (problem) {
       setError(problem);
       return;

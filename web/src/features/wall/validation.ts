@@ -22,10 +22,10 @@ export function validatePostFiles(files: readonly File[]): string | null {
   return null;
 }
 
-/** A comment or a reply: non-empty (unless it carries an image), at most 500 characters. */
-export function validateComment(content: string, hasImage: boolean): string | null {
+/** A comment or a reply: non-empty (an image alone is not a comment, as the server says too), at most 500 characters. */
+export function validateComment(content: string): string | null {
   const text = content.trim();
-  if (!text && !hasImage) return WALL_MESSAGES.commentEmpty;
+  if (!text) return WALL_MESSAGES.commentEmpty;
   if (textLength(text) > WALL_LIMITS.commentText) return WALL_MESSAGES.commentTooLong;
   return null;
 }

@@ -80,6 +80,6 @@ describe('validation', () => {
   it('accepts an image-only post and rejects blank text', () => {
     expect(validatePost('   ', [new File(['x'], 'a.png', { type: 'image/png' })])).toBeNull();
     expect(validatePost('   ', [])).toBe('Debes escribir algo o agregar una imagen');
-    expect(validateComment('  ', false)).toBe('El comentario no puede estar vacío');
+    expect(validateComment('  ')).toBe('El comentario no puede estar vacío');
   });
 });
