@@ -26,7 +26,7 @@ import pollsPlugin, { type PollsPluginOptions } from './polls/plugin.ts';
 import { adminTopic } from './admin/topics.ts';
 import { userTopic } from './notifications/topics.ts';
 import { feedTopic, postTopicHandler } from './wall/topics.ts';
-import wallRoutes from './wall/routes.ts';
+import wallRoutes, { type WallRoutesOptions } from './wall/routes.ts';
 import adminRoutes from './admin/routes.ts';
 import authRoutes from './auth/routes.ts';
 import profileRoutes from './profiles/routes.ts';
@@ -66,6 +66,8 @@ export interface BuildAppOptions {
   polls?: PollsPluginOptions;
   /** Called with every SQL statement the server sends (tests and benchmarks count them). */
   onQuery?: (query: string) => void;
+  /** Options of the wall (a test turns the cached feed total off: it empties the tables between tests). */
+  wall?: WallRoutesOptions;
 }
 
 /**
@@ -157,7 +159,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(pageViewRoutes);
   await app.register(authRoutes);
   await app.register(profileRoutes);
-  await app.register(wallRoutes);
+  await app.register(wallRoutes, options.wall ?? {});
   await app.register(googleRoutes);
   await app.register(factorRoutes);
   await app.register(devLoginRoutes);

@@ -144,6 +144,26 @@ export async function feedTotal(db: DbOrTx, filters: Omit<FeedFilters, 'sort'>, 
   return rows[0]?.n ?? 0;
 }
 
+/**
+ * The global feed's two counts: every visible post without a group that everyone sees (public,
+ * or all of them for an admin), and `ownUserId`'s own posts beyond those (followers-only), which
+ * only they see. Either may be skipped (null) when the caller knows it already.
+ */
+export async function globalFeedCounts(
+  db: DbOrTx,
+  options: { everyone: 'public' | 'all' | null; ownUserId: string | null },
+): Promise<{ everyone: number | null; own: number }> {
+  const everyone =
+    options.everyone === null
+      ? sql`NULL::int`
+      : sql`(SELECT count(*)::int FROM posts p WHERE NOT p.is_hidden AND p.group_id IS NULL${options.everyone === 'public' ? sql` AND p.visibility = 'public'` : sql``})`;
+  const own = options.ownUserId
+    ? sql`(SELECT count(*)::int FROM posts p WHERE p.user_id = ${options.ownUserId} AND NOT p.is_hidden AND p.group_id IS NULL AND p.visibility <> 'public')`
+    : sql`0`;
+  const rows = await db.execute<{ everyone: number | null; own: number }>(sql`SELECT ${everyone} AS everyone, ${own} AS own`);
+  return rows[0] ?? { everyone: null, own: 0 };
+}
+
 /** One visible post as a card, if this viewer may see it. */
 export async function findPostCard(db: DbOrTx, postId: string, viewer: Viewer | null): Promise<PostRow | null> {
   const rows = await db.execute<PostRow>(sql`

@@ -21,6 +21,7 @@ import { errorResponses } from '../http/errors.ts';
 import { readUploads } from '../media/uploads.ts';
 import { requireWriter } from '../plugins/auth.ts';
 import { createWallLive } from './live.ts';
+import { FeedTotals } from './totals.ts';
 import * as wall from './service.ts';
 
 /** The viewer of a read: visitors are null; admins see every post. */
@@ -37,9 +38,15 @@ function writerOf(request: FastifyRequest): wall.Writer {
 const MULTIPART_NOTE =
   'multipart/form-data, read while streaming with its limits enforced as the parts arrive; the image types are sniffed from the bytes.';
 
-const wallRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const live = createWallLive(app);
-  const ctx: wall.WallContext = { db: app.database.db, media: app.media, publish: live.publish, log: app.log };
+export interface WallRoutesOptions {
+  /** How long the global feed's total is reused (default 10 s; 0: counted on every page). */
+  totalsTtlMs?: number;
+}
+
+const wallRoutes: FastifyPluginAsyncTypebox<WallRoutesOptions> = async (app, options) => {
+  const totals = new FeedTotals(options.totalsTtlMs);
+  const live = createWallLive(app, totals);
+  const ctx: wall.WallContext = { db: app.database.db, media: app.media, publish: live.publish, totals, log: app.log };
 
   app.get(
     '/api/posts',

@@ -20,7 +20,8 @@ import { insertMedia } from '../media/repository.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { presentComment, presentPost, presentReactions, presentThread } from './presenter.ts';
 import * as repo from './repository.ts';
-import type { Viewer } from './repository.ts';
+import type { FeedFilters, Viewer } from './repository.ts';
+import type { FeedTotals } from './totals.ts';
 
 export type { Viewer } from './repository.ts';
 
@@ -35,6 +36,8 @@ export interface WallContext {
   media: WallMedia;
   /** Hands a change to the live viewers of every instance, after commit. Never throws. */
   publish(message: WallLiveMessage): Promise<void>;
+  /** The global feed's cached totals; dropped when posts appear or disappear. */
+  totals: FeedTotals;
   log: FastifyBaseLogger;
 }
 
@@ -88,10 +91,7 @@ export async function getFeed(ctx: WallContext, query: FeedQuery, viewer: Viewer
   if (query.groupId) await assertGroupReadable(ctx, query.groupId, viewer);
   const filters = { sort, userId: query.userId, groupId: query.groupId, visibility: query.visibility };
   const size = WALL_LIMITS.feedPageSize;
-  const [rows, total] = await Promise.all([
-    repo.feedPage(ctx.db, filters, viewer, after, size + 1),
-    repo.feedTotal(ctx.db, filters, viewer),
-  ]);
+  const [rows, total] = await Promise.all([repo.feedPage(ctx.db, filters, viewer, after, size + 1), feedTotal(ctx, filters, viewer)]);
   const page = rows.slice(0, size);
   const hasMore = rows.length > size;
   const last = page.at(-1);
@@ -101,6 +101,23 @@ export async function getFeed(ctx: WallContext, query: FeedQuery, viewer: Viewer
     hasMore,
     nextCursor: hasMore && last ? encodeCursor(sort, { atMicros: last.sort_micros, id: last.id }) : null,
   };
+}
+
+/**
+ * The number of posts the filters match. The global feed's (no user, no group) comes from the
+ * short-lived cache for what everyone sees, plus the viewer's own followers-only posts; filtered
+ * feeds are small and counted as they are.
+ */
+async function feedTotal(ctx: WallContext, filters: FeedFilters, viewer: Viewer | null): Promise<number> {
+  const global = !filters.userId && !filters.groupId && (filters.visibility === undefined || filters.visibility === 'public');
+  if (!global) return repo.feedTotal(ctx.db, filters, viewer);
+  const scope = viewer?.isAdmin && filters.visibility === undefined ? 'all' : 'public';
+  const ownUserId = viewer && scope === 'public' && filters.visibility === undefined ? viewer.id : null;
+  const cached = ctx.totals.get(scope);
+  if (cached !== null && ownUserId === null) return cached;
+  const counts = await repo.globalFeedCounts(ctx.db, { everyone: cached === null ? scope : null, ownUserId });
+  if (cached === null) ctx.totals.set(scope, counts.everyone ?? 0);
+  return (cached ?? counts.everyone ?? 0) + counts.own;
 }
 
 async function assertGroupReadable(ctx: WallContext, groupId: string, viewer: Viewer | null): Promise<void> {
@@ -170,6 +187,7 @@ export async function createPost(ctx: WallContext, writer: Writer, input: Upload
     throw err;
   }
 
+  ctx.totals.invalidate();
   const view = await getPost(ctx, postId, writer);
   if (groupId === null && visibility === 'public') {
     await ctx.publish({ type: 'feed-post', topic: 'feed', postId, authorId: writer.id });
@@ -198,6 +216,7 @@ export async function deletePost(ctx: WallContext, writer: Writer, postId: strin
     if (post.userId !== writer.id && !writer.isAdmin) throw forbidden(WALL_MESSAGES.notAuthorizedDeletePost);
     await repo.hidePost(tx, postId);
   });
+  ctx.totals.invalidate();
   await ctx.publish({ type: 'post-deleted', topic: postTopic(postId), postId });
 }
 

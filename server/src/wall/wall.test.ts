@@ -32,7 +32,8 @@ describe('the wall API', () => {
   const mediaDir = () => resolve(config.mediaDir);
 
   beforeAll(async () => {
-    app = await buildApp(config, { onQuery: (query) => void statements.push(query), rateLimits: { 'wall.post-create': { store: 'local', perUser: { max: 1000, windowSeconds: 1 } }, 'wall.react': { store: 'local', perUser: { max: 1000, windowSeconds: 1 } }, 'wall.comment-create': { store: 'local', perUser: { max: 1000, windowSeconds: 1 } } } });
+    // totalsTtlMs 0: every test empties the tables, so no feed total may outlive one.
+    app = await buildApp(config, { wall: { totalsTtlMs: 0 }, onQuery: (query) => void statements.push(query), rateLimits: { 'wall.post-create': { store: 'local', perUser: { max: 1000, windowSeconds: 1 } }, 'wall.react': { store: 'local', perUser: { max: 1000, windowSeconds: 1 } }, 'wall.comment-create': { store: 'local', perUser: { max: 1000, windowSeconds: 1 } } } });
     database = testDatabase();
   });
   beforeEach(async () => {
@@ -166,13 +167,14 @@ describe('the wall API', () => {
 
   describe('the feed', () => {
     it('pages 10 at a time with a keyset cursor: a post arriving meanwhile neither repeats nor hides a card', async () => {
-      const { user } = await fan();
+      const { user, headers } = await fan();
       const base = Date.now() - 3_600_000;
       for (let i = 0; i < 25; i++) await buildPost(database.db, user.id, { content: `p${i}`, createdAt: new Date(base + i * 1000), lastActivityAt: new Date(base + i * 1000) });
       const first = (await feed('?sort=recent')).json<FeedPage>();
       expect(first.posts.map((p) => p.content)).toEqual(Array.from({ length: 10 }, (_, i) => `p${24 - i}`));
       expect(first).toMatchObject({ total: 25, hasMore: true });
-      await buildPost(database.db, user.id, { content: 'new' });
+      // Published meanwhile (through the API: the cached total follows).
+      expect((await publish(headers, [{ name: 'content', value: 'new' }])).statusCode).toBe(201);
       const second = (await feed(`?sort=recent&cursor=${first.nextCursor}`)).json<FeedPage>();
       expect(second.posts.map((p) => p.content)).toEqual(Array.from({ length: 10 }, (_, i) => `p${14 - i}`));
       const third = (await feed(`?sort=recent&cursor=${second.nextCursor}`)).json<FeedPage>();
@@ -247,6 +249,26 @@ describe('the wall API', () => {
       // The page and its total: two statements for 10 cards as for 2.
       expect(full.count).toBe(2);
       expect(last.count).toBe(2);
+    });
+
+    it('keeps the global total for a while, and drops it when a post is published or deleted', async () => {
+      const cached = await buildApp(config, { wall: { totalsTtlMs: 60_000 } });
+      try {
+        const { user } = await fan();
+        const headers = asUser(await signIn(cached, user));
+        const total = async () => (await cached.inject({ method: 'GET', url: '/api/posts' })).json<FeedPage>().total;
+        await buildPost(database.db, user.id);
+        expect(await total()).toBe(1);
+        await buildPost(database.db, user.id); // behind the API's back: the count is not read again yet
+        expect(await total()).toBe(1);
+        const body = multipart([{ name: 'content', value: 'nuevo' }]);
+        const created = await cached.inject({ method: 'POST', url: '/api/posts', headers: { ...headers, ...body.headers }, payload: body.payload });
+        expect(await total()).toBe(3);
+        await cached.inject({ method: 'DELETE', url: `/api/posts/${created.json<PostView>().id}`, headers });
+        expect(await total()).toBe(2);
+      } finally {
+        await cached.close();
+      }
     });
   });
 
