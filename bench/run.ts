@@ -1,9 +1,10 @@
-// `npm run bench` runs every benchmark; `npm run bench -- votes`, `-- fanout` or `-- web` runs one.
+// `npm run bench` runs every benchmark; `npm run bench -- votes`, `-- fanout`, `-- feed` or `-- web` runs one.
 // Prints a short table and writes bench/results/<name>.json. Exits non-zero when an integrity
 // check fails (acknowledged ≠ stored, awards missing, a viewer without the final totals).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_FANOUT_OPTIONS, runFanoutBenchmark } from './fanout.ts';
+import { DEFAULT_FEED_OPTIONS, runFeedBenchmark } from './feed.ts';
 import { BenchSetupError, checkServices } from './lib/infra.ts';
 import { log } from './lib/log.ts';
 import { killAllNow, ROOT, stopAll } from './lib/processes.ts';
@@ -32,6 +33,12 @@ const BENCHMARKS: Record<string, () => Promise<BenchOutcome>> = {
       ...DEFAULT_FANOUT_OPTIONS,
       viewers: envNumber('BENCH_VIEWERS') ?? DEFAULT_FANOUT_OPTIONS.viewers,
       durationS: envNumber('BENCH_DURATION_S') ?? DEFAULT_FANOUT_OPTIONS.durationS,
+    }),
+  feed: () =>
+    runFeedBenchmark({
+      ...DEFAULT_FEED_OPTIONS,
+      rounds: envNumber('BENCH_ROUNDS') ?? DEFAULT_FEED_OPTIONS.rounds,
+      durationS: envNumber('BENCH_DURATION_S') ?? DEFAULT_FEED_OPTIONS.durationS,
     }),
   web: () => runWebBenchmark({ ...DEFAULT_WEB_OPTIONS, runs: envNumber('BENCH_RUNS') ?? DEFAULT_WEB_OPTIONS.runs }),
 };

@@ -1,0 +1,475 @@
+// Feed benchmark (feed.json): a seeded wall (100k posts, 1M reactions, 300k comments, 20k images),
+// the real server and worker, 50 signed-in readers on first and deep cursor pages next to the
+// GET /api/health baseline in the same run, reaction toggles, an open-loop feed run, and the SQL
+// statements one page costs (counted in-process with buildApp's onQuery on the same database).
+import path from 'node:path';
+import { loadConfig } from '@tribuna/contracts/config';
+import { WALL_LIMITS } from '@tribuna/contracts/wallRules';
+import { createDatabase } from '@tribuna/drizzle/client';
+import { buildApp } from '../server/src/app.ts';
+import * as wallRepo from '../server/src/wall/repository.ts';
+import { CpuMeter, postgresOf, postgresShared } from './lib/cpu.ts';
+import { createFixtures, type BenchUser } from './lib/fixtures.ts';
+import { createBenchEnv, destroyBenchEnv, startTribuna, type BenchEnv, type Tribuna } from './lib/infra.ts';
+import { log } from './lib/log.ts';
+import { machineInfo } from './lib/machine.ts';
+import { sleep, spawnTs, type BenchChild } from './lib/processes.ts';
+import { median, medianBy, round } from './lib/stats.ts';
+import { measureUntilQuiet } from './lib/steal.ts';
+import { DEFAULT_WALL_SEED, seedWall, type WallSeedResult } from './lib/wallSeed.ts';
+import { paramsFile, WORK_DIR } from './lib/workdir.ts';
+import type { BenchOutcome } from './votes.ts';
+
+export interface FeedOptions {
+  rounds: number;
+  durationS: number;
+  /** Concurrent readers (connections), each request with a signed-in user's own session. */
+  connections: number;
+  /** Distinct users with a session, rotated over (the per-user limits stay as in production). */
+  users: number;
+  /** Deep pages replayed: pages deepFrom..deepTo of both sorts. */
+  deepFrom: number;
+  deepTo: number;
+  /** Open-loop rate as a share of the closed-loop median feed req/s. */
+  openLoopShare: number;
+  warmupS: number;
+}
+
+export const DEFAULT_FEED_OPTIONS: FeedOptions = {
+  rounds: 3,
+  durationS: 15,
+  connections: 50,
+  users: 3000,
+  deepFrom: 20,
+  deepTo: 50,
+  openLoopShare: 0.8,
+  warmupS: 3,
+};
+
+const TARGETS = { feedP99Ms: 50, feedVsHealthRatio: 0.4 };
+const STEAL_LIMIT_CORES = 0.1;
+const MAX_ROUND_RETRIES = 2;
+
+type Kind = 'feed' | 'health' | 'react';
+
+interface Latency {
+  p50Ms: number;
+  p90Ms: number;
+  p99Ms: number;
+  p999Ms: number;
+  maxMs: number;
+  meanMs: number;
+}
+
+interface RoundResult {
+  acknowledged: number;
+  perSecond: number;
+  windowMs: number;
+  errors?: number;
+  timeouts?: number;
+  non2xx?: number;
+  latency: Latency;
+  first?: Latency & { count: number };
+  deep?: Latency & { count: number };
+  statusCounts?: Record<string, number>;
+  errorSamples?: string[];
+  [key: string]: unknown;
+}
+
+interface MeasuredRound {
+  kind: Kind;
+  round: number;
+  result: RoundResult;
+  cpuCores: Record<string, unknown>;
+}
+
+interface StatementCount {
+  case: string;
+  path: string;
+  posts: number;
+  statements: number;
+  /** The statements (first 120 characters each). */
+  sql: string[];
+}
+
+export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIONS): Promise<BenchOutcome> {
+  const failures: string[] = [];
+  log('feed: creating the bench database and fixtures');
+  const env = await createBenchEnv('_feed');
+  let tribuna: Tribuna | null = null;
+  const children: BenchChild[] = [];
+  try {
+    // createFixtures wants one poll; the feed does not use it.
+    const fixtures = await createFixtures(env.databaseUrl, options.users, {
+      unused: { title: 'Benchmark: feed (unused poll)', maxPointsPerUser: 1, dailyReset: false, options: 2 },
+    });
+    log(`feed: ${fixtures.users.length} users with sessions; seeding the wall (set-based SQL)`);
+    const seed = await seedWall(env.databaseUrl, DEFAULT_WALL_SEED);
+    log(`feed: seeded in ${seed.seconds} s ${JSON.stringify(seed.steps)}: ${JSON.stringify(seed.counts)}`);
+    // Readers: every user but the two kept aside as the sparse and empty authors.
+    const readers = fixtures.users.filter((u) => u.id !== seed.sparseAuthorId && u.id !== seed.emptyAuthorId);
+
+    log('feed: statements per page, in-process (buildApp onQuery) on the same database');
+    const inProcess = await countStatements(env, readers, seed, options);
+    const statementCounts = inProcess.counts;
+    const distinctCounts = [...new Set(statementCounts.map((c) => c.statements))];
+    const statementsPerPage = distinctCounts.length === 1 ? distinctCounts[0]! : Math.max(...distinctCounts);
+    log(`feed: statements per page ${statementCounts.map((c) => `${c.case}=${c.statements} (${c.posts} posts)`).join(', ')}`);
+    for (const c of inProcess.counts) if (c.posts === 0 && c.case !== 'empty author') failures.push(`statement count: ${c.case} returned no post`);
+    const sqlTimings = await timeRepositoryStatements(env, readers[0]!.id, inProcess.deepPosition);
+    log(`feed: repository statements alone (median of 15, ms): ${JSON.stringify(sqlTimings)}`);
+
+    log('feed: starting server and worker');
+    tribuna = await startTribuna(env);
+    log(`feed: server pid ${tribuna.server.pid} on ${tribuna.baseUrl}, worker pid ${tribuna.worker.pid}`);
+
+    // Sanity: the real server answers a first page with the seeded total.
+    const check = await fetch(`${tribuna.baseUrl}/api/posts`, {
+      headers: { cookie: `tribuna_session=${readers[0]!.token}`, 'x-forwarded-for': readers[0]!.address },
+    });
+    const checkBody = (await check.json()) as { posts: unknown[]; total: number; hasMore: boolean };
+    if (check.status !== 200 || checkBody.posts.length !== WALL_LIMITS.feedPageSize || checkBody.total !== seed.counts.visiblePosts) {
+      failures.push(`first page over HTTP: status ${check.status}, ${checkBody.posts?.length} posts, total ${checkBody.total} (expected ${seed.counts.visiblePosts})`);
+    }
+
+    const postIds = await samplePostIds(env, 20_000);
+    const load = spawnTs(
+      'feed-load',
+      'bench/load/feed-load.ts',
+      [
+        paramsFile('feed-load', {
+          baseUrl: tribuna.baseUrl,
+          connections: options.connections,
+          users: readers.map((u) => ({ token: u.token, address: u.address })),
+          firstPaths: ['/api/posts', '/api/posts?sort=recent'],
+          deepPaths: inProcess.deepPaths,
+          postIds,
+        }),
+      ],
+      { ipc: true },
+    );
+    children.push(load);
+    await load.next('ready', 30_000);
+
+    const meterFor = () =>
+      new CpuMeter({
+        server: () => [tribuna!.server.pid],
+        worker: () => [tribuna!.worker.pid],
+        postgres: postgresOf(env.name),
+        postgresShared,
+        redis: { comm: 'redis-server' },
+        load: () => [load.pid],
+        orchestrator: () => [process.pid],
+      });
+    const run = async (kind: string, durationS: number, extra: Record<string, unknown> = {}) =>
+      ((await load.request({ type: 'run', kind, durationS, ...extra }, 'result', durationS * 1000 + 90_000)) as unknown as { result: RoundResult }).result;
+
+    log(`feed: warm-up ${options.warmupS} s of each kind (not reported)`);
+    const warmups = [await run('feed', options.warmupS), await run('health', options.warmupS), await run('react', options.warmupS)];
+
+    const measured: MeasuredRound[] = [];
+    const discarded: { kind: Kind; round: number; perSecond: number; stealCores: number }[] = [];
+    const measureRound = async (kind: Kind, index: number) => {
+      const { result, cpuCores } = await measureUntilQuiet(
+        async () => {
+          const meter = meterFor();
+          meter.start();
+          const r = await run(kind, options.durationS);
+          return { result: r, cpuCores: meter.stop() };
+        },
+        {
+          limitCores: STEAL_LIMIT_CORES,
+          // A react round is repeated too: its toggles are all tracked, so nothing is lost.
+          maxRetries: MAX_ROUND_RETRIES,
+          onNoisy: async (noisy, steal) => {
+            discarded.push({ kind, round: index, perSecond: round(noisy.result.perSecond, 0), stealCores: steal });
+            log(`feed: round ${index} ${kind}: ${round(noisy.result.perSecond, 0)}/s with ${steal} cores stolen; measuring it again`);
+            await sleep(1000);
+          },
+        },
+      );
+      measured.push({ kind, round: index, result, cpuCores });
+      const errs = (result.errors ?? 0) + (result.non2xx ?? 0);
+      const perKind = result.first && result.deep ? `  first p99 ${result.first.p99Ms} ms  deep p99 ${result.deep.p99Ms} ms` : '';
+      log(
+        `feed: round ${index} ${kind.padEnd(6)} ${round(result.perSecond, 0)}/s  p50 ${round(result.latency.p50Ms, 2)} ms  p99 ${round(result.latency.p99Ms, 2)} ms${perKind}` +
+          `${errs ? `  errors ${errs} ${JSON.stringify(result.statusCounts ?? {})}` : ''}  cpu ${JSON.stringify(cpuCores)}`,
+      );
+      await sleep(1000);
+    };
+    for (let i = 1; i <= options.rounds; i++) {
+      // Interleaved so the machine's noise spreads over the kinds.
+      const order: Kind[] = i % 2 === 1 ? ['feed', 'health', 'react'] : ['react', 'health', 'feed'];
+      for (const kind of order) await measureRound(kind, i);
+    }
+
+    const feedRounds = measured.filter((m) => m.kind === 'feed');
+    const healthRounds = measured.filter((m) => m.kind === 'health');
+    const reactRounds = measured.filter((m) => m.kind === 'react');
+    const medianFeed = medianBy(feedRounds, (m) => m.result.perSecond);
+    const feedPerSecond = round(medianFeed.result.perSecond, 0);
+    const healthPerSecond = round(median(healthRounds.map((m) => m.result.perSecond)), 0);
+    const reactionsPerSecond = round(median(reactRounds.map((m) => m.result.perSecond)), 0);
+    const medianReact = medianBy(reactRounds, (m) => m.result.perSecond);
+
+    const openRate = Math.max(1, Math.round(feedPerSecond * options.openLoopShare));
+    log(`feed: open loop at ${openRate}/s for ${options.durationS} s (latency from each request's due time)`);
+    const openMeter = meterFor();
+    openMeter.start();
+    const open = (await run('feed-open', options.durationS, { ratePerSecond: openRate })) as unknown as {
+      acknowledged: number;
+      perSecond: number;
+      errors: number;
+      statusCounts: Record<string, number>;
+      errorSamples: string[];
+      maxSchedulerLagMs: number;
+      latencyFromDue: Latency;
+      first: Latency;
+      deep: Latency;
+    };
+    const openCpu = openMeter.stop();
+    log(`feed: open loop ${round(open.perSecond, 0)}/s answered, p50 ${open.latencyFromDue.p50Ms} ms p99 ${open.latencyFromDue.p99Ms} ms from due time`);
+
+    // Integrity: no refused or failed read (a 429 would be cheap and inflate req/s), and every
+    // acknowledged toggle's final answer is what the database holds.
+    const errorsOf = (r: RoundResult) => (r.errors ?? 0) + (r.non2xx ?? 0);
+    for (const m of measured) {
+      if (errorsOf(m.result) > 0) {
+        failures.push(`${m.kind} round ${m.round}: ${errorsOf(m.result)} errors or non-2xx answers ${JSON.stringify(m.result.statusCounts ?? {})} ${JSON.stringify(m.result.errorSamples ?? [])}`);
+      }
+    }
+    if (open.errors > 0 || Object.keys(open.statusCounts).length > 0) {
+      failures.push(`open loop: ${open.errors} errors, statuses ${JSON.stringify(open.statusCounts)} ${JSON.stringify(open.errorSamples)}`);
+    }
+    const reactionIntegrity = await checkReactions(env, load, readers);
+    const reactionsAcknowledged = [...reactRounds.map((m) => m.result), warmups[2]!].reduce((a, r) => a + r.acknowledged, 0);
+    failures.push(...reactionIntegrity.failures);
+
+    const feedP99Ms = round(medianFeed.result.latency.p99Ms, 2);
+    const feedVsHealthRatio = round(feedPerSecond / healthPerSecond, 3);
+    const json: Record<string, unknown> = {
+      feedPerSecond,
+      feedP99Ms,
+      healthPerSecond,
+      reactionsPerSecond,
+      statementsPerPage,
+      feedVsHealthRatio,
+      feedP50Ms: round(medianFeed.result.latency.p50Ms, 2),
+      firstPageP99Ms: medianFeed.result.first?.p99Ms,
+      deepPageP99Ms: medianFeed.result.deep?.p99Ms,
+      firstPageP50Ms: medianFeed.result.first?.p50Ms,
+      deepPageP50Ms: medianFeed.result.deep?.p50Ms,
+      healthP99Ms: round(median(healthRounds.map((m) => m.result.latency.p99Ms)), 2),
+      reactionsP99Ms: round(medianReact.result.latency.p99Ms, 2),
+      statementsConstant: distinctCounts.length === 1,
+      statementCounts,
+      repositoryStatementMs: sqlTimings,
+      openLoopRatePerSecond: openRate,
+      openLoopAnsweredPerSecond: round(open.perSecond, 0),
+      openLoopP50Ms: open.latencyFromDue.p50Ms,
+      openLoopP99Ms: open.latencyFromDue.p99Ms,
+      openLoopP999Ms: open.latencyFromDue.p999Ms,
+      openLoopFirstP99Ms: open.first.p99Ms,
+      openLoopDeepP99Ms: open.deep.p99Ms,
+      openLoopMaxSchedulerLagMs: round(open.maxSchedulerLagMs, 2),
+      reactionsAcknowledged: reactionsAcknowledged,
+      reactionKeysChecked: reactionIntegrity.checked,
+      reactionMismatches: reactionIntegrity.mismatches,
+      seed: { seconds: seed.seconds, steps: seed.steps, counts: seed.counts, users: fixtures.users.length },
+      rounds: options.rounds,
+      roundDurationS: options.durationS,
+      connections: options.connections,
+      distinctUsers: readers.length,
+      deepPages: { from: options.deepFrom, to: options.deepTo, paths: inProcess.deepPaths.length },
+      targets: TARGETS,
+      meetsTargets: {
+        feedP99Ms: feedP99Ms < TARGETS.feedP99Ms,
+        feedVsHealthRatio: feedVsHealthRatio >= TARGETS.feedVsHealthRatio,
+        statementsConstant: distinctCounts.length === 1,
+      },
+      discardedRounds: discarded,
+      method: {
+        aggregation:
+          'feedPerSecond, feedP50Ms, feedP99Ms and the first/deep p99 come from the median feed round (by req/s); healthPerSecond and reactionsPerSecond are medians of their rounds. Rounds are interleaved (feed, health, react, then react, health, feed, …); a round during which the host stole more than 0.1 core is measured again (discardedRounds).',
+        feed:
+          'autocannon, closed loop, `connections` connections, pipelining 1; every request carries the session cookie of the next of distinctUsers signed-in users (each with its X-Forwarded-For address, 50 users per address; the server trusts the loopback proxy) so the per-user limit wall.read (60 per 20 s) is never reached at these rates: production limits unchanged, no override. Requests alternate a first page (GET /api/posts and ?sort=recent in turn) and a deep page (a cursor of pages deepFrom..deepTo of either sort, collected beforehand by following nextCursor, replayed at random). req/s = 200 answers / round duration. Latency: autocannon histogram (all), and per kind our own hdr histogram from the request being built to its answer.',
+        health: 'GET /api/health, same connections, same process, same round length.',
+        reactions:
+          'POST /api/posts/:postId/reactions {type} (a random type on one of 20,000 random visible posts), rotating over the same users (wall.react: 30 per 15 s per user, not reached). Toggles/s = 200 answers / (first request → last answer); at the deadline every connection finishes the request in flight and stops, so every toggle the server may have committed is answered.',
+        openLoop:
+          'Same process, http.Agent keepAlive maxSockets = connections, feed requests (first and deep in turn) due at fixed intervals at openLoopShare × the closed-loop median; latency from each request\'s due time (no coordinated omission).',
+        statements:
+          'In-process buildApp(config, { onQuery }) on the same seeded database: after two warm first pages for the user, the statements of one GET each: first page (both sorts), a deep page (page deepTo), the sparse author (3 posts), the empty author (0 posts). Each request also passes the session lookup (cached after the warm-up).',
+        seed: 'bench/lib/wallSeed.ts: INSERT … SELECT over generate_series (a handful of statements), VACUUM ANALYZE; seed.seconds includes it.',
+      },
+      roundsDetail: measured.map((m) => ({
+        kind: m.kind,
+        round: m.round,
+        perSecond: round(m.result.perSecond, 0),
+        latency: m.result.latency,
+        first: m.result.first,
+        deep: m.result.deep,
+        errors: errorsOf(m.result),
+        statusCounts: m.result.statusCounts,
+        cpuCores: m.cpuCores,
+      })),
+      warmup: warmups.map((w) => ({ perSecond: round(w.perSecond, 0), errors: errorsOf(w) })),
+      openLoopCpuCores: openCpu,
+      machine: machineInfo(),
+      measuredAt: new Date().toISOString(),
+    };
+
+    const table: [string, string][] = [
+      ['feed req/s (closed loop, median round)', `${feedPerSecond}`],
+      ['feed p50 / p99 ms', `${json.feedP50Ms} / ${feedP99Ms}`],
+      ['first page / deep page p99 ms', `${json.firstPageP99Ms} / ${json.deepPageP99Ms}`],
+      ['GET /api/health req/s (baseline)', `${healthPerSecond}`],
+      ['feed / health', `${feedVsHealthRatio} (target ≥ ${TARGETS.feedVsHealthRatio})`],
+      [`open loop at ${openRate}/s: p50 / p99 ms`, `${json.openLoopP50Ms} / ${json.openLoopP99Ms}`],
+      ['reaction toggles/s (median round)', `${reactionsPerSecond}`],
+      ['statements per page', `${statementsPerPage} (${distinctCounts.length === 1 ? 'constant' : `NOT constant: ${statementCounts.map((c) => `${c.case} ${c.statements}`).join(', ')}`})`],
+      ['page / total statement alone, median ms', `${sqlTimings.pageActivityMs} / ${sqlTimings.totalMs}`],
+      ['seed: posts / reactions / comments / media', `${seed.counts.posts} / ${seed.counts.postReactions} / ${seed.counts.comments} / ${seed.counts.media} in ${seed.seconds} s`],
+      ['reaction toggles acknowledged / (post, user) checked / mismatched', `${reactionsAcknowledged} / ${reactionIntegrity.checked} / ${reactionIntegrity.mismatches}`],
+    ];
+    return { name: 'feed', json, table, failures };
+  } finally {
+    await Promise.allSettled(children.map((c) => c.stop()));
+    if (tribuna) await tribuna.stop();
+    await destroyBenchEnv(env);
+  }
+}
+
+/**
+ * The app built in-process on the bench database, counting statements per request; also follows
+ * nextCursor of both sorts to collect the deep pages the load replays.
+ */
+async function countStatements(
+  env: BenchEnv,
+  readers: BenchUser[],
+  seed: WallSeedResult,
+  options: FeedOptions,
+): Promise<{ counts: StatementCount[]; deepPaths: string[]; deepPosition: string }> {
+  const config = loadConfig({
+    DATABASE_URL: env.databaseUrl,
+    REDIS_URL: env.redisUrl,
+    REDIS_PREFIX: env.redisPrefix,
+    LOG_LEVEL: 'warn',
+    MEDIA_DIR: path.join(WORK_DIR, 'media'),
+  });
+  const statements: string[] = [];
+  const app = await buildApp(config, { onQuery: (q) => void statements.push(q) });
+  let nextReader = 0;
+  const get = async (url: string, user?: BenchUser) => {
+    const u = user ?? readers[nextReader++ % readers.length]!;
+    const res = await app.inject({ method: 'GET', url, headers: { cookie: `tribuna_session=${u.token}` } });
+    if (res.statusCode !== 200) throw new Error(`GET ${url}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+    return res.json() as { posts: { id: string }[]; total: number; hasMore: boolean; nextCursor: string | null };
+  };
+  try {
+    // Deep pages: follow nextCursor of each sort, rotating users (each page by another reader).
+    const deepPaths: string[] = [];
+    let deepPosition = '';
+    for (const sort of ['activity', 'recent'] as const) {
+      let cursor: string | null = null;
+      for (let page = 1; page <= options.deepTo; page++) {
+        const url = `/api/posts?sort=${sort}${cursor ? `&cursor=${cursor}` : ''}`;
+        if (page >= options.deepFrom) deepPaths.push(url);
+        if (page === options.deepTo && sort === 'activity') deepPosition = cursor ?? '';
+        const body = await get(url);
+        if (!body.nextCursor) throw new Error(`the ${sort} feed ended at page ${page}`);
+        cursor = body.nextCursor;
+      }
+    }
+
+    const user = readers[readers.length - 1]!;
+    await get('/api/posts', user);
+    await get('/api/posts', user);
+    const cases: [string, string][] = [
+      ['first page (activity)', '/api/posts'],
+      ['first page (recent)', '/api/posts?sort=recent'],
+      [`deep page ${options.deepTo} (activity)`, deepPaths.filter((p) => p.includes('sort=activity')).at(-1)!],
+      [`deep page ${options.deepTo} (recent)`, deepPaths.filter((p) => p.includes('sort=recent')).at(-1)!],
+      ['sparse author (3 posts)', `/api/posts?userId=${seed.sparseAuthorId}`],
+      ['empty author', `/api/posts?userId=${seed.emptyAuthorId}`],
+    ];
+    const counts: StatementCount[] = [];
+    for (const [name, url] of cases) {
+      statements.length = 0;
+      const body = await get(url, user);
+      counts.push({ case: name, path: url.replace(/cursor=[^&]+/, 'cursor=…'), posts: body.posts.length, statements: statements.length, sql: statements.map((s) => s.replace(/\s+/g, ' ').slice(0, 120)) });
+    }
+    return { counts, deepPaths, deepPosition };
+  } finally {
+    await app.close();
+  }
+}
+
+/** The feed's two statements alone (server/src/wall/repository.ts), median of 15 runs each, in ms. */
+async function timeRepositoryStatements(env: BenchEnv, viewerId: string, deepCursor: string): Promise<Record<string, number>> {
+  const { decodeCursor } = await import('../server/src/wall/cursor.ts');
+  const database = createDatabase(env.databaseUrl, { max: 1, applicationName: 'tribuna-bench-sql' });
+  const viewer = { id: viewerId, isAdmin: false };
+  const time = async (run: () => Promise<unknown>) => {
+    const samples: number[] = [];
+    for (let i = 0; i < 15; i++) {
+      const t = performance.now();
+      await run();
+      samples.push(performance.now() - t);
+    }
+    return round(median(samples), 2);
+  };
+  try {
+    const deep = decodeCursor('activity', deepCursor);
+    return {
+      pageActivityMs: await time(() => wallRepo.feedPage(database.db, { sort: 'activity' }, viewer, null, WALL_LIMITS.feedPageSize + 1)),
+      pageRecentMs: await time(() => wallRepo.feedPage(database.db, { sort: 'recent' }, viewer, null, WALL_LIMITS.feedPageSize + 1)),
+      pageDeepMs: await time(() => wallRepo.feedPage(database.db, { sort: 'activity' }, viewer, deep, WALL_LIMITS.feedPageSize + 1)),
+      totalMs: await time(() => wallRepo.feedTotal(database.db, {}, viewer)),
+    };
+  } finally {
+    await database.close();
+  }
+}
+
+async function samplePostIds(env: BenchEnv, n: number): Promise<string[]> {
+  const database = createDatabase(env.databaseUrl, { max: 1, applicationName: 'tribuna-bench' });
+  try {
+    const rows = await database.sql<{ id: string }[]>`
+      SELECT id FROM posts WHERE NOT is_hidden AND group_id IS NULL ORDER BY md5(id::text) LIMIT ${n}`;
+    return rows.map((r) => r.id);
+  } finally {
+    await database.close();
+  }
+}
+
+/** Every (post, user) an acknowledged toggle touched holds the reaction of its last answer. */
+async function checkReactions(
+  env: BenchEnv,
+  load: BenchChild,
+  readers: BenchUser[],
+): Promise<{ checked: number; mismatches: number; failures: string[] }> {
+  const reply = (await load.request({ type: 'reactions' }, 'reactions', 60_000)) as unknown as { state: Record<string, string | null> };
+  const entries = Object.entries(reply.state);
+  const postIds = entries.map(([k]) => k.split(' ')[0]!);
+  const userIds = entries.map(([k]) => readers[Number(k.split(' ')[1])]!.id);
+  const database = createDatabase(env.databaseUrl, { max: 1, applicationName: 'tribuna-bench-check' });
+  try {
+    const stored = await database.sql<{ post_id: string; user_id: string; reaction_type: string | null }[]>`
+      SELECT k.post_id, k.user_id, r.reaction_type
+      FROM json_to_recordset(${JSON.stringify(postIds.map((p, i) => ({ post_id: p, user_id: userIds[i] })))}::json) AS k(post_id uuid, user_id uuid)
+      LEFT JOIN post_reactions r ON r.post_id = k.post_id AND r.user_id = k.user_id`;
+    const storedByKey = new Map(stored.map((r) => [`${r.post_id} ${r.user_id}`, r.reaction_type]));
+    const mismatched: string[] = [];
+    entries.forEach(([, expected], i) => {
+      const got = storedByKey.get(`${postIds[i]} ${userIds[i]}`) ?? null;
+      if (got !== expected) mismatched.push(`${postIds[i]}/${userIds[i]}: answered ${expected}, stored ${got}`);
+    });
+    const failures = mismatched.length
+      ? [`reactions: ${mismatched.length} of ${entries.length} (post, user) pairs differ from their last acknowledged answer (e.g. ${mismatched.slice(0, 3).join('; ')})`]
+      : [];
+    return { checked: entries.length, mismatches: mismatched.length, failures };
+  } finally {
+    await database.close();
+  }
+}

@@ -1,0 +1,313 @@
+// Load for the feed benchmark, in its own process. Commands (one round each):
+// - `feed`: closed loop with autocannon, signed-in readers (a rotating session cookie and its
+//   X-Forwarded-For address per request) alternating first pages of both sorts and deep cursor
+//   pages replayed from a list collected beforehand; latency per kind (first / deep) from our own
+//   histograms, overall from autocannon's;
+// - `health`: GET /api/health at the same concurrency (the baseline);
+// - `react`: POST /api/posts/:id/reactions on random posts with random types, rotating users;
+//   the answer's myReaction per (post, user) is kept for the integrity check; stops gracefully
+//   (every toggle in flight gets its answer);
+// - `feed-open`: open loop, feed requests due at a fixed rate, latency from each one's due time.
+import http from 'node:http';
+import autocannon, { type AutocannonClient, type Result } from 'autocannon';
+import { readParams, serve } from '../lib/child.ts';
+import { encode, newHistogram, recordMs, summarize, type Histogram } from '../lib/stats.ts';
+
+interface Params {
+  baseUrl: string;
+  connections: number;
+  users: { token: string; address: string }[];
+  /** Feed paths: first pages (both sorts) and deep cursor pages. */
+  firstPaths: string[];
+  deepPaths: string[];
+  /** Posts the reaction load taps. */
+  postIds: string[];
+}
+
+type Message = { type: string } & Record<string, unknown>;
+
+const params = readParams<Params>();
+const MAX_DRAIN_MS = 15_000;
+const REACTION_TYPES = ['like', 'love', 'haha', 'wow', 'sad', 'angry'] as const;
+const cookies = params.users.map((u) => `tribuna_session=${u.token}`);
+let nextUser = Math.floor(Math.random() * params.users.length);
+const takeUser = () => {
+  const u = nextUser;
+  nextUser = (nextUser + 1) % params.users.length;
+  return u;
+};
+const pick = <T>(items: T[]): T => items[Math.floor(Math.random() * items.length)]!;
+
+/** The final answer per (post, user) over every react round: what the database must hold. */
+const reactionState = new Map<string, string | null>();
+
+function commonFields(result: Result) {
+  return {
+    connections: result.connections,
+    durationS: result.duration,
+    ok2xx: result['2xx'],
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    latency: {
+      p50Ms: result.latency.p50,
+      p90Ms: result.latency.p90,
+      p99Ms: result.latency.p99,
+      p999Ms: result.latency.p99_9,
+      maxMs: result.latency.max,
+      meanMs: result.latency.mean,
+    },
+  };
+}
+
+function feedRound(durationS: number): Promise<Record<string, unknown>> {
+  const hist: Record<'first' | 'deep', Histogram> = { first: newHistogram(), deep: newHistogram() };
+  const statusCounts: Record<string, number> = {};
+  const errorSamples: string[] = [];
+  let n = 0;
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url: params.baseUrl,
+        connections: params.connections,
+        duration: durationS,
+        pipelining: 1,
+        timeout: 10,
+        requests: [
+          {
+            method: 'GET',
+            setupRequest(req, context) {
+              const u = takeUser();
+              // Half first pages (the two sorts in turn), half deep pages.
+              const kind = n++ % 2 === 0 ? 'first' : 'deep';
+              context.kind = kind;
+              context.sentAt = performance.now();
+              req.path = kind === 'first' ? params.firstPaths[(n >> 1) % params.firstPaths.length]! : pick(params.deepPaths);
+              req.headers = { cookie: cookies[u]!, 'x-forwarded-for': params.users[u]!.address, accept: 'application/json' };
+              return req;
+            },
+            onResponse(status, body, context) {
+              if (status === 200) recordMs(hist[context.kind as 'first' | 'deep'], performance.now() - (context.sentAt as number));
+              else {
+                statusCounts[status] = (statusCounts[status] ?? 0) + 1;
+                if (errorSamples.length < 5) errorSamples.push(`${status} ${String(body).slice(0, 200)}`);
+              }
+            },
+          },
+        ],
+      },
+      (err, result) => {
+        if (err) reject(err);
+        else {
+          const ok = result['2xx'];
+          resolve({
+            ...commonFields(result),
+            acknowledged: ok,
+            windowMs: result.duration * 1000,
+            perSecond: ok / result.duration,
+            first: summarize(hist.first),
+            deep: summarize(hist.deep),
+            firstHistogram: encode(hist.first),
+            deepHistogram: encode(hist.deep),
+            statusCounts,
+            errorSamples,
+          });
+        }
+      },
+    );
+  });
+}
+
+function healthRound(durationS: number): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      { url: `${params.baseUrl}/api/health`, connections: params.connections, duration: durationS, pipelining: 1, timeout: 10 },
+      (err, result) => {
+        if (err) reject(err);
+        else {
+          const ok = result['2xx'];
+          resolve({ ...commonFields(result), acknowledged: ok, windowMs: result.duration * 1000, perSecond: ok / result.duration });
+        }
+      },
+    );
+  });
+}
+
+function reactRound(durationS: number): Promise<Record<string, unknown>> {
+  const statusCounts: Record<string, number> = {};
+  const errorSamples: string[] = [];
+  const clients: AutocannonClient[] = [];
+  let startedAt = 0;
+  let lastResponseAt = 0;
+  let acknowledged = 0;
+  let malformed = 0;
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: params.baseUrl,
+        connections: params.connections,
+        duration: durationS + MAX_DRAIN_MS / 1000 + 5,
+        pipelining: 1,
+        timeout: 10,
+        setupClient: (client) => clients.push(client),
+        requests: [
+          {
+            method: 'POST',
+            setupRequest(req, context) {
+              const u = takeUser();
+              const postId = pick(params.postIds);
+              context.key = `${postId} ${u}`;
+              req.path = `/api/posts/${postId}/reactions`;
+              req.headers = {
+                'content-type': 'application/json',
+                'x-requested-with': 'tribuna',
+                cookie: cookies[u]!,
+                'x-forwarded-for': params.users[u]!.address,
+              };
+              req.body = JSON.stringify({ type: pick([...REACTION_TYPES]) });
+              return req;
+            },
+            onResponse(status, body, context) {
+              lastResponseAt = Date.now();
+              if (status === 200) {
+                acknowledged++;
+                try {
+                  const state = JSON.parse(String(body)) as { myReaction: string | null };
+                  reactionState.set(context.key as string, state.myReaction);
+                } catch {
+                  malformed++;
+                }
+              } else {
+                statusCounts[status] = (statusCounts[status] ?? 0) + 1;
+                if (errorSamples.length < 5) errorSamples.push(`${status} ${String(body).slice(0, 200)}`);
+              }
+            },
+          },
+        ],
+      },
+      (err, result) => {
+        if (err) reject(err);
+        else {
+          const windowMs = Math.max(1, lastResponseAt - startedAt);
+          resolve({ ...commonFields(result), acknowledged, malformed, windowMs, perSecond: (acknowledged * 1000) / windowMs, statusCounts, errorSamples });
+        }
+      },
+    );
+    instance.on('start', () => {
+      startedAt = Date.now();
+      setTimeout(() => {
+        for (const client of clients) client.responseMax = Math.max(1, client.reqsMade);
+        setTimeout(() => instance.stop(), MAX_DRAIN_MS).unref();
+      }, durationS * 1000).unref();
+    });
+  });
+}
+
+/** Feed requests due every 1/rate s (first and deep pages in turn); latency from the due time. */
+function openLoopRound(ratePerSecond: number, durationS: number): Promise<Record<string, unknown>> {
+  const url = new URL(params.baseUrl);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: params.connections });
+  const hist = { all: newHistogram(), first: newHistogram(), deep: newHistogram() };
+  const statusCounts: Record<string, number> = {};
+  const errorSamples: string[] = [];
+  let errors = 0;
+  let ok = 0;
+  let scheduled = 0;
+  let maxLagMs = 0;
+  const intervalMs = 1000 / ratePerSecond;
+  const start = performance.now();
+  const end = start + durationS * 1000;
+  let inFlight = 0;
+  return new Promise((resolve) => {
+    let finished = false;
+    const maybeDone = () => {
+      if (!finished && inFlight === 0 && performance.now() >= end) {
+        finished = true;
+        agent.destroy();
+        resolve({
+          ratePerSecond,
+          scheduled,
+          acknowledged: ok,
+          perSecond: ok / durationS,
+          errors,
+          statusCounts,
+          errorSamples,
+          maxSchedulerLagMs: maxLagMs,
+          latencyFromDue: summarize(hist.all),
+          first: summarize(hist.first),
+          deep: summarize(hist.deep),
+        });
+      }
+    };
+    const send = (due: number) => {
+      scheduled++;
+      const kind = scheduled % 2 === 0 ? 'first' : 'deep';
+      const path = kind === 'first' ? params.firstPaths[(scheduled >> 1) % params.firstPaths.length]! : pick(params.deepPaths);
+      const u = takeUser();
+      inFlight++;
+      const req = http.request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path,
+          agent,
+          headers: { cookie: cookies[u]!, 'x-forwarded-for': params.users[u]!.address, accept: 'application/json' },
+        },
+        (res) => {
+          let body = '';
+          if (res.statusCode === 200) res.resume();
+          else res.on('data', (chunk: Buffer) => void (body += chunk.toString('utf8')));
+          res.on('end', () => {
+            inFlight--;
+            const latency = performance.now() - due;
+            if (res.statusCode === 200) {
+              ok++;
+              recordMs(hist.all, latency);
+              recordMs(hist[kind], latency);
+            } else {
+              statusCounts[res.statusCode ?? 0] = (statusCounts[res.statusCode ?? 0] ?? 0) + 1;
+              if (errorSamples.length < 5) errorSamples.push(`${res.statusCode} ${body.slice(0, 200)}`);
+            }
+            maybeDone();
+          });
+        },
+      );
+      req.on('error', (err) => {
+        inFlight--;
+        errors++;
+        if (errorSamples.length < 5) errorSamples.push(`${kind} ${path.slice(0, 40)}: ${err.message}`);
+        maybeDone();
+      });
+      req.end();
+    };
+    let sent = 0;
+    const tick = () => {
+      const now = performance.now();
+      const dueCount = Math.min(Math.floor((Math.min(now, end) - start) / intervalMs) + 1, Math.floor(durationS * ratePerSecond));
+      while (sent < dueCount) {
+        const due = start + sent * intervalMs;
+        maxLagMs = Math.max(maxLagMs, now - due);
+        send(due);
+        sent++;
+      }
+      if (now < end) setTimeout(tick, Math.max(0, Math.min(5, start + sent * intervalMs - performance.now())));
+      else maybeDone();
+    };
+    tick();
+  });
+}
+
+serve({
+  run: async (message: Message) => {
+    const { kind, durationS, ratePerSecond } = message as unknown as { kind: string; durationS: number; ratePerSecond?: number };
+    let result: Record<string, unknown>;
+    if (kind === 'feed') result = await feedRound(durationS);
+    else if (kind === 'health') result = await healthRound(durationS);
+    else if (kind === 'react') result = await reactRound(durationS);
+    else if (kind === 'feed-open') result = await openLoopRound(ratePerSecond ?? 100, durationS);
+    else throw new Error(`unknown kind ${kind}`);
+    return { type: 'result', result };
+  },
+  // The final answer per (post, user index) of every acknowledged toggle.
+  reactions: () => ({ type: 'reactions', state: Object.fromEntries(reactionState) }),
+});
