@@ -6,6 +6,7 @@ import path from 'node:path';
 import { loadConfig } from '@tribuna/contracts/config';
 import { WALL_LIMITS } from '@tribuna/contracts/wallRules';
 import { createDatabase } from '@tribuna/drizzle/client';
+import { poolRunner } from '@tribuna/drizzle/pipelined';
 import { buildApp } from '../server/src/app.ts';
 import * as wallRepo from '../server/src/wall/repository.ts';
 import { CpuMeter, postgresOf, postgresShared } from './lib/cpu.ts';
@@ -419,13 +420,14 @@ async function timeRepositoryStatements(env: BenchEnv, viewerId: string, deepCur
     }
     return round(median(samples), 2);
   };
+  const reader = poolRunner(database.sql);
   try {
     const deep = decodeCursor('activity', deepCursor);
     return {
-      pageActivityMs: await time(() => wallRepo.feedPage(database.db, { sort: 'activity' }, viewer, null, WALL_LIMITS.feedPageSize + 1)),
-      pageRecentMs: await time(() => wallRepo.feedPage(database.db, { sort: 'recent' }, viewer, null, WALL_LIMITS.feedPageSize + 1)),
-      pageDeepMs: await time(() => wallRepo.feedPage(database.db, { sort: 'activity' }, viewer, deep, WALL_LIMITS.feedPageSize + 1)),
-      totalMs: await time(() => wallRepo.feedTotal(database.db, {}, viewer)),
+      pageActivityMs: await time(() => wallRepo.feedPage(reader, { sort: 'activity' }, viewer, null, WALL_LIMITS.feedPageSize + 1)),
+      pageRecentMs: await time(() => wallRepo.feedPage(reader, { sort: 'recent' }, viewer, null, WALL_LIMITS.feedPageSize + 1)),
+      pageDeepMs: await time(() => wallRepo.feedPage(reader, { sort: 'activity' }, viewer, deep, WALL_LIMITS.feedPageSize + 1)),
+      totalMs: await time(() => wallRepo.feedTotal(reader, {}, viewer)),
     };
   } finally {
     await database.close();

@@ -26,6 +26,7 @@ import pollsPlugin, { type PollsPluginOptions } from './polls/plugin.ts';
 import { adminTopic } from './admin/topics.ts';
 import { userTopic } from './notifications/topics.ts';
 import { feedTopic, postTopicHandler } from './wall/topics.ts';
+import { poolRunner } from '@tribuna/drizzle/pipelined';
 import wallRoutes, { type WallRoutesOptions } from './wall/routes.ts';
 import adminRoutes from './admin/routes.ts';
 import authRoutes from './auth/routes.ts';
@@ -147,7 +148,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   // The poll cache and the polls' live totals (the `poll:{id}` topic).
   await app.register(pollsPlugin, options.polls ?? {});
   // Topics of the wall, the notifications and the admin dashboard (the last two's messages come with those capabilities).
-  for (const topic of [feedTopic, postTopicHandler(app.database.db), userTopic, adminTopic]) app.live.registerTopic(topic);
+  for (const topic of [feedTopic, postTopicHandler(poolRunner(app.database.sql)), userTopic, adminTopic]) app.live.registerTopic(topic);
 
   // Domains
   await app.register(healthRoutes);

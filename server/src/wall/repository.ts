@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { DbOrTx, Tx } from '@tribuna/drizzle/client';
+import type { Tx } from '@tribuna/drizzle/client';
+import type { SqlRunner } from '@tribuna/drizzle/pipelined';
 import type { FeedSort, PostVisibility, ReactionType } from '@tribuna/contracts/wallRules';
 
 /** Who reads: a visitor (null) or a signed-in user; admins see every post. */
@@ -119,7 +120,7 @@ function cardSelect(viewer: Viewer | null): SQL {
 }
 
 /** One page of the feed (limit + 1 rows tell whether there is more), newest sort key first. */
-export async function feedPage(db: DbOrTx, filters: FeedFilters, viewer: Viewer | null, after: FeedPosition | null, limit: number): Promise<PostRow[]> {
+export async function feedPage(db: SqlRunner, filters: FeedFilters, viewer: Viewer | null, after: FeedPosition | null, limit: number): Promise<PostRow[]> {
   const key = sortColumn(filters.sort);
   const position = after
     ? sql`AND (${key}, p.id) < (timestamptz 'epoch' + ${after.atMicros.toString()}::bigint * interval '1 microsecond', ${after.id}::uuid)`
@@ -129,7 +130,9 @@ export async function feedPage(db: DbOrTx, filters: FeedFilters, viewer: Viewer 
       SELECT p.*, (extract(epoch FROM ${key}) * 1000000)::bigint AS sort_micros
       FROM posts p
       WHERE ${filterSql(filters, viewer)} ${position}
-      ORDER BY ${key} DESC, p.id DESC
+      -- NULLS LAST, as the posts_feed_* indexes are built: a plain DESC (NULLS FIRST) is an order no
+      -- index provides, and every page would sort the whole wall (the columns are NOT NULL anyway).
+      ORDER BY ${key} DESC NULLS LAST, p.id DESC NULLS LAST
       LIMIT ${limit}
     )
     SELECT ${cardSelect(viewer)}, p.sort_micros::text AS sort_micros
@@ -139,7 +142,7 @@ export async function feedPage(db: DbOrTx, filters: FeedFilters, viewer: Viewer 
 }
 
 /** How many posts the feed's filters match, for this viewer. */
-export async function feedTotal(db: DbOrTx, filters: Omit<FeedFilters, 'sort'>, viewer: Viewer | null): Promise<number> {
+export async function feedTotal(db: SqlRunner, filters: Omit<FeedFilters, 'sort'>, viewer: Viewer | null): Promise<number> {
   const rows = await db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM posts p WHERE ${filterSql(filters, viewer)}`);
   return rows[0]?.n ?? 0;
 }
@@ -150,7 +153,7 @@ export async function feedTotal(db: DbOrTx, filters: Omit<FeedFilters, 'sort'>, 
  * only they see. Either may be skipped (null) when the caller knows it already.
  */
 export async function globalFeedCounts(
-  db: DbOrTx,
+  db: SqlRunner,
   options: { everyone: 'public' | 'all' | null; ownUserId: string | null },
 ): Promise<{ everyone: number | null; own: number }> {
   const everyone =
@@ -165,7 +168,7 @@ export async function globalFeedCounts(
 }
 
 /** One visible post as a card, if this viewer may see it. */
-export async function findPostCard(db: DbOrTx, postId: string, viewer: Viewer | null): Promise<PostRow | null> {
+export async function findPostCard(db: SqlRunner, postId: string, viewer: Viewer | null): Promise<PostRow | null> {
   const rows = await db.execute<PostRow>(sql`
     SELECT ${cardSelect(viewer)}, '0' AS sort_micros
     FROM posts p JOIN profiles pr ON pr.id = p.user_id
@@ -174,7 +177,7 @@ export async function findPostCard(db: DbOrTx, postId: string, viewer: Viewer | 
 }
 
 /** Whether a visible post exists that this viewer may see (reactions, comments, live subscriptions). */
-export async function isPostVisible(db: DbOrTx, postId: string, viewer: Viewer | null): Promise<boolean> {
+export async function isPostVisible(db: SqlRunner, postId: string, viewer: Viewer | null): Promise<boolean> {
   const rows = await db.execute(sql`SELECT 1 FROM posts p WHERE p.id = ${postId} AND NOT p.is_hidden AND ${canSee(viewer)}`);
   return rows.length > 0;
 }
@@ -199,7 +202,7 @@ export interface GroupAccess {
   isMember: boolean;
 }
 
-export async function groupAccess(db: DbOrTx, groupId: string, userId: string | null): Promise<GroupAccess> {
+export async function groupAccess(db: SqlRunner, groupId: string, userId: string | null): Promise<GroupAccess> {
   const rows = await db.execute<{ privacy: string; member: boolean }>(sql`
     SELECT g.privacy, ${userId ? sql`EXISTS (SELECT 1 FROM group_members gm WHERE gm.group_id = g.id AND gm.user_id = ${userId})` : sql`FALSE`} AS member
     FROM groups g WHERE g.id = ${groupId}`);
@@ -280,7 +283,7 @@ export async function toggleReaction(tx: Tx, target: ReactionTarget, targetId: s
   return type;
 }
 
-export async function reactionCounts(db: DbOrTx, target: ReactionTarget, targetId: string): Promise<ReactionCountsRow> {
+export async function reactionCounts(db: Tx, target: ReactionTarget, targetId: string): Promise<ReactionCountsRow> {
   const rows = await db.execute<{ reaction_type: ReactionType; n: number }>(
     sql`SELECT reaction_type, count(*)::int AS n FROM ${sql.raw(target.table)} WHERE ${sql.raw(target.column)} = ${targetId} GROUP BY reaction_type`,
   );
@@ -302,7 +305,7 @@ const commentSelect = (viewer: Viewer | null) => sql`
  * The first `limit` visible top-level comments of a post (oldest first) and their visible replies,
  * with authors, images and reactions: one statement.
  */
-export async function listComments(db: DbOrTx, postId: string, viewer: Viewer | null, limit: number): Promise<CommentRow[]> {
+export async function listComments(db: SqlRunner, postId: string, viewer: Viewer | null, limit: number): Promise<CommentRow[]> {
   const rows = await db.execute<CommentRow>(sql`
     WITH top AS (
       SELECT c.id FROM comments c
@@ -319,7 +322,7 @@ export async function listComments(db: DbOrTx, postId: string, viewer: Viewer | 
   return [...rows];
 }
 
-export async function findComment(db: DbOrTx, commentId: string, viewer: Viewer | null): Promise<CommentRow | null> {
+export async function findComment(db: SqlRunner, commentId: string, viewer: Viewer | null): Promise<CommentRow | null> {
   const rows = await db.execute<CommentRow>(sql`
     SELECT ${commentSelect(viewer)}
     FROM comments c JOIN profiles pr ON pr.id = c.user_id LEFT JOIN media m ON m.id = c.media_id
@@ -327,7 +330,7 @@ export async function findComment(db: DbOrTx, commentId: string, viewer: Viewer 
   return rows[0] ?? null;
 }
 
-export async function visibleCommentCount(db: DbOrTx, postId: string): Promise<number> {
+export async function visibleCommentCount(db: SqlRunner, postId: string): Promise<number> {
   const rows = await db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM comments WHERE post_id = ${postId} AND NOT is_hidden`);
   return rows[0]?.n ?? 0;
 }
@@ -349,7 +352,7 @@ export async function lockComment(tx: Tx, commentId: string): Promise<CommentTar
   return row ? { id: row.id, postId: row.post_id, userId: row.user_id, parentCommentId: row.parent_comment_id, isHidden: row.is_hidden } : null;
 }
 
-export async function findCommentTarget(db: DbOrTx, commentId: string): Promise<CommentTarget | null> {
+export async function findCommentTarget(db: SqlRunner, commentId: string): Promise<CommentTarget | null> {
   const rows = await db.execute<{ id: string; post_id: string; user_id: string; parent_comment_id: string | null; is_hidden: boolean }>(
     sql`SELECT id, post_id, user_id, parent_comment_id, is_hidden FROM comments WHERE id = ${commentId}`,
   );

@@ -22,6 +22,7 @@ import { readUploads } from '../media/uploads.ts';
 import { requireWriter } from '../plugins/auth.ts';
 import { createWallLive } from './live.ts';
 import { FeedTotals } from './totals.ts';
+import { poolRunner } from '@tribuna/drizzle/pipelined';
 import * as wall from './service.ts';
 
 /** The viewer of a read: visitors are null; admins see every post. */
@@ -46,7 +47,7 @@ export interface WallRoutesOptions {
 const wallRoutes: FastifyPluginAsyncTypebox<WallRoutesOptions> = async (app, options) => {
   const totals = new FeedTotals(options.totalsTtlMs);
   const live = createWallLive(app, totals);
-  const ctx: wall.WallContext = { db: app.database.db, media: app.media, publish: live.publish, totals, log: app.log };
+  const ctx: wall.WallContext = { db: app.database.db, reader: poolRunner(app.database.sql), media: app.media, publish: live.publish, totals, log: app.log };
 
   app.get(
     '/api/posts',

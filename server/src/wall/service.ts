@@ -14,6 +14,7 @@ import { SAFE_MULTILINE_PATTERN } from '@tribuna/contracts/api/common';
 import { postTopic } from '@tribuna/contracts/liveTopics';
 import { POST_VISIBILITIES, WALL_LIMITS, WALL_MESSAGES, type PostVisibility, type ReactionType } from '@tribuna/contracts/wallRules';
 import type { Db } from '@tribuna/drizzle/client';
+import type { SqlRunner } from '@tribuna/drizzle/pipelined';
 import { badRequest, forbidden, notFound } from '../http/errors.ts';
 import type { StoredImage } from '../media/service.ts';
 import { insertMedia } from '../media/repository.ts';
@@ -32,7 +33,10 @@ export interface WallMedia {
 }
 
 export interface WallContext {
+  /** For transactions. */
   db: Db;
+  /** Reads outside transactions, as prepared statements (planned once per connection, not per page). */
+  reader: SqlRunner;
   media: WallMedia;
   /** Hands a change to the live viewers of every instance, after commit. Never throws. */
   publish(message: WallLiveMessage): Promise<void>;
@@ -91,7 +95,7 @@ export async function getFeed(ctx: WallContext, query: FeedQuery, viewer: Viewer
   if (query.groupId) await assertGroupReadable(ctx, query.groupId, viewer);
   const filters = { sort, userId: query.userId, groupId: query.groupId, visibility: query.visibility };
   const size = WALL_LIMITS.feedPageSize;
-  const [rows, total] = await Promise.all([repo.feedPage(ctx.db, filters, viewer, after, size + 1), feedTotal(ctx, filters, viewer)]);
+  const [rows, total] = await Promise.all([repo.feedPage(ctx.reader, filters, viewer, after, size + 1), feedTotal(ctx, filters, viewer)]);
   const page = rows.slice(0, size);
   const hasMore = rows.length > size;
   const last = page.at(-1);
@@ -110,33 +114,33 @@ export async function getFeed(ctx: WallContext, query: FeedQuery, viewer: Viewer
  */
 async function feedTotal(ctx: WallContext, filters: FeedFilters, viewer: Viewer | null): Promise<number> {
   const global = !filters.userId && !filters.groupId && (filters.visibility === undefined || filters.visibility === 'public');
-  if (!global) return repo.feedTotal(ctx.db, filters, viewer);
+  if (!global) return repo.feedTotal(ctx.reader, filters, viewer);
   const scope = viewer?.isAdmin && filters.visibility === undefined ? 'all' : 'public';
   const ownUserId = viewer && scope === 'public' && filters.visibility === undefined ? viewer.id : null;
   const cached = ctx.totals.get(scope);
   if (cached !== null && ownUserId === null) return cached;
-  const counts = await repo.globalFeedCounts(ctx.db, { everyone: cached === null ? scope : null, ownUserId });
+  const counts = await repo.globalFeedCounts(ctx.reader, { everyone: cached === null ? scope : null, ownUserId });
   if (cached === null) ctx.totals.set(scope, counts.everyone ?? 0);
   return (cached ?? counts.everyone ?? 0) + counts.own;
 }
 
 async function assertGroupReadable(ctx: WallContext, groupId: string, viewer: Viewer | null): Promise<void> {
-  const access = await repo.groupAccess(ctx.db, groupId, viewer?.id ?? null);
+  const access = await repo.groupAccess(ctx.reader, groupId, viewer?.id ?? null);
   if (!access.exists) throw notFound(WALL_MESSAGES.groupNotFound);
   if (!access.isPublic && !access.isMember && !viewer?.isAdmin) throw forbidden(WALL_MESSAGES.groupForbidden);
 }
 
 export async function getPost(ctx: WallContext, postId: string, viewer: Viewer | null): Promise<PostView> {
-  const row = await repo.findPostCard(ctx.db, postId, viewer);
+  const row = await repo.findPostCard(ctx.reader, postId, viewer);
   if (!row) throw notFound(WALL_MESSAGES.postNotFound);
   return presentPost(row);
 }
 
 export async function listComments(ctx: WallContext, postId: string, viewer: Viewer | null): Promise<CommentList> {
-  if (!(await repo.isPostVisible(ctx.db, postId, viewer))) throw notFound(WALL_MESSAGES.postNotFound);
+  if (!(await repo.isPostVisible(ctx.reader, postId, viewer))) throw notFound(WALL_MESSAGES.postNotFound);
   const [rows, commentCount] = await Promise.all([
-    repo.listComments(ctx.db, postId, viewer, WALL_LIMITS.commentsLoaded),
-    repo.visibleCommentCount(ctx.db, postId),
+    repo.listComments(ctx.reader, postId, viewer, WALL_LIMITS.commentsLoaded),
+    repo.visibleCommentCount(ctx.reader, postId),
   ]);
   return { comments: presentThread(rows), commentCount };
 }
@@ -165,7 +169,7 @@ export async function createPost(ctx: WallContext, writer: Writer, input: Upload
   const visibility = (requested ?? (groupId ? 'group' : 'public')) as PostVisibility;
   if (visibility === 'group' && !groupId) throw badRequest(WALL_MESSAGES.groupRequired);
   if (groupId) {
-    const access = await repo.groupAccess(ctx.db, groupId, writer.id);
+    const access = await repo.groupAccess(ctx.reader, groupId, writer.id);
     if (!access.exists) throw notFound(WALL_MESSAGES.groupNotFound);
     if (!access.isMember && !writer.isAdmin) throw forbidden(WALL_MESSAGES.groupForbidden);
   }
@@ -221,7 +225,7 @@ export async function deletePost(ctx: WallContext, writer: Writer, postId: strin
 }
 
 export async function reactToPost(ctx: WallContext, writer: Writer, postId: string, type: ReactionType): Promise<ReactionState> {
-  if (!(await repo.isPostVisible(ctx.db, postId, writer))) throw notFound(WALL_MESSAGES.postNotFound);
+  if (!(await repo.isPostVisible(ctx.reader, postId, writer))) throw notFound(WALL_MESSAGES.postNotFound);
   const { myReaction, counts } = await ctx.db.transaction(async (tx) => {
     const mine = await repo.toggleReaction(tx, repo.POST_REACTIONS, postId, writer.id, type);
     return { myReaction: mine, counts: await repo.reactionCounts(tx, repo.POST_REACTIONS, postId) };
@@ -243,7 +247,7 @@ export async function createComment(ctx: WallContext, writer: Writer, postId: st
   const parentCommentId = single(input.fields, 'parentCommentId')?.trim() || null;
   if (parentCommentId !== null && !UUID.test(parentCommentId)) throw badRequest('parentCommentId must be a UUID');
 
-  if (!(await repo.isPostVisible(ctx.db, postId, writer))) throw notFound(WALL_MESSAGES.postNotFound);
+  if (!(await repo.isPostVisible(ctx.reader, postId, writer))) throw notFound(WALL_MESSAGES.postNotFound);
   if (parentCommentId) await assertReplyable(ctx, postId, parentCommentId);
 
   const stored: StoredImage[] = [];
@@ -261,14 +265,14 @@ export async function createComment(ctx: WallContext, writer: Writer, postId: st
     throw err;
   }
 
-  const [row, commentCount] = await Promise.all([repo.findComment(ctx.db, commentId, writer), repo.visibleCommentCount(ctx.db, postId)]);
+  const [row, commentCount] = await Promise.all([repo.findComment(ctx.reader, commentId, writer), repo.visibleCommentCount(ctx.reader, postId)]);
   const comment = presentComment(row!);
   await ctx.publish({ type: 'comment-created', topic: postTopic(postId), postId, comment: { ...comment, myReaction: null }, commentCount });
   return { comment, commentCount };
 }
 
 async function assertReplyable(ctx: WallContext, postId: string, parentCommentId: string): Promise<void> {
-  const parent = await repo.findCommentTarget(ctx.db, parentCommentId);
+  const parent = await repo.findCommentTarget(ctx.reader, parentCommentId);
   if (!parent || parent.isHidden || parent.postId !== postId) throw notFound(WALL_MESSAGES.parentNotFound);
   // Replies are one level deep: a reply to a reply is refused.
   if (parent.parentCommentId !== null) throw badRequest(WALL_MESSAGES.replyDepth);
@@ -276,8 +280,8 @@ async function assertReplyable(ctx: WallContext, postId: string, parentCommentId
 
 /** The comment if it is visible on a post the viewer may see; 404 'Comment not found' otherwise. */
 async function visibleComment(ctx: WallContext, commentId: string, viewer: Viewer): Promise<repo.CommentTarget> {
-  const comment = await repo.findCommentTarget(ctx.db, commentId);
-  if (!comment || comment.isHidden || !(await repo.isPostVisible(ctx.db, comment.postId, viewer))) {
+  const comment = await repo.findCommentTarget(ctx.reader, commentId);
+  if (!comment || comment.isHidden || !(await repo.isPostVisible(ctx.reader, comment.postId, viewer))) {
     throw notFound(WALL_MESSAGES.commentNotFound);
   }
   return comment;
@@ -293,7 +297,7 @@ export async function editComment(ctx: WallContext, writer: Writer, commentId: s
     return { postId: comment.postId, editedAt: await repo.updateCommentContent(tx, commentId, content) };
   });
   await ctx.publish({ type: 'comment-updated', topic: postTopic(postId), postId, commentId, content, editedAt });
-  const row = await repo.findComment(ctx.db, commentId, writer);
+  const row = await repo.findComment(ctx.reader, commentId, writer);
   return presentComment(row!);
 }
 
@@ -305,7 +309,7 @@ export async function deleteComment(ctx: WallContext, writer: Writer, commentId:
     await repo.hideComment(tx, commentId);
     return comment.postId;
   });
-  const commentCount = await repo.visibleCommentCount(ctx.db, postId);
+  const commentCount = await repo.visibleCommentCount(ctx.reader, postId);
   await ctx.publish({ type: 'comment-deleted', topic: postTopic(postId), postId, commentId, commentCount });
   return { commentCount };
 }

@@ -1,4 +1,4 @@
-import type { Db } from '@tribuna/drizzle/client';
+import type { SqlRunner } from '@tribuna/drizzle/pipelined';
 import type { TopicHandler } from '../live/topics.ts';
 import { isPostVisible } from './repository.ts';
 
@@ -16,7 +16,7 @@ export const feedTopic: TopicHandler = {
  * (a hidden post, or one of a private group the user is not in, is `not-found`). No snapshots: a
  * reader who subscribes (or comes back) reads the post over HTTP.
  */
-export function postTopicHandler(db: Db): TopicHandler {
+export function postTopicHandler(db: SqlRunner): TopicHandler {
   return {
     family: 'post',
     normalizeKey: (key) => (key !== null && UUID.test(key) ? key.toLowerCase() : undefined),
