@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, date, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, date, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id, lengthBetween, oneOf, updatedAt } from './columns.ts';
 
 export const realities = pgTable(
@@ -8,6 +8,8 @@ export const realities = pgTable(
     id: id(),
     name: text('name').notNull(),
     active: boolean('active').notNull().default(true),
+    /** Soft delete by an admin: hidden from every list, kept for the polls and votes that name it. */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -26,6 +28,8 @@ export const seasons = pgTable(
     startDate: date('start_date'),
     endDate: date('end_date'),
     active: boolean('active').notNull().default(false),
+    /** Soft delete by an admin: hidden from every list, kept for the polls and votes that name it. */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -53,6 +57,8 @@ export const contestants = pgTable(
     status: text('status', { enum: CONTESTANT_STATUSES }).notNull().default('active'),
     eliminationDate: date('elimination_date'),
     finalPosition: integer('final_position'),
+    /** Soft delete by an admin: hidden from every list, kept for the polls and votes that name it. */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -6,3 +6,4 @@ export * from './votes.ts';
 export * from './wall.ts';
 export * from './analytics.ts';
 export * from './media.ts';
+export * from './audit.ts';

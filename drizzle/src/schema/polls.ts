@@ -48,6 +48,11 @@ export const pollOptions = pgTable(
     contestantId: uuid('contestant_id').references(() => contestants.id, { onDelete: 'set null' }),
     text: text('text'),
     order: integer('order').notNull().default(0),
+    /**
+     * Removed by an admin's edit while it had votes: off the ballot and the results, its votes kept
+     * (the voters' history shows 'Opción eliminada'). Options without votes are deleted instead.
+     */
+    removedAt: timestamp('removed_at', { withTimezone: true }),
   },
   (t) => [
     check('poll_options_text_len', lengthBetween(t.text, 1, 200)),
