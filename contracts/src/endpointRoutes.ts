@@ -31,7 +31,27 @@ export const ENDPOINT_ROUTES = {
   editComment: { method: 'PATCH', path: '/api/comments/:commentId', status: 200 },
   deleteComment: { method: 'DELETE', path: '/api/comments/:commentId', status: 200 },
   reactToComment: { method: 'POST', path: '/api/comments/:commentId/reactions', status: 200 },
-} as const satisfies Record<string, { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; path: string; status: number }>;
+  adminDashboard: { method: 'GET', path: '/api/admin/dashboard', status: 200 },
+  adminRealities: { method: 'GET', path: '/api/admin/realities', status: 200 },
+  createReality: { method: 'POST', path: '/api/admin/realities', status: 201 },
+  updateReality: { method: 'PATCH', path: '/api/admin/realities/:realityId', status: 200 },
+  deleteReality: { method: 'DELETE', path: '/api/admin/realities/:realityId', status: 204 },
+  adminSeasons: { method: 'GET', path: '/api/admin/seasons', status: 200 },
+  createSeason: { method: 'POST', path: '/api/admin/seasons', status: 201 },
+  updateSeason: { method: 'PATCH', path: '/api/admin/seasons/:seasonId', status: 200 },
+  deleteSeason: { method: 'DELETE', path: '/api/admin/seasons/:seasonId', status: 204 },
+  adminContestants: { method: 'GET', path: '/api/admin/contestants', status: 200 },
+  createContestant: { method: 'POST', path: '/api/admin/contestants', status: 201 },
+  updateContestant: { method: 'PATCH', path: '/api/admin/contestants/:contestantId', status: 200 },
+  deleteContestant: { method: 'DELETE', path: '/api/admin/contestants/:contestantId', status: 204 },
+  uploadContestantPhoto: { method: 'POST', path: '/api/admin/contestant-photos', status: 201 },
+  adminPolls: { method: 'GET', path: '/api/admin/polls', status: 200 },
+  createPoll: { method: 'POST', path: '/api/admin/polls', status: 201 },
+  updatePoll: { method: 'PUT', path: '/api/admin/polls/:pollId', status: 200 },
+  setPollStatus: { method: 'POST', path: '/api/admin/polls/:pollId/status', status: 200 },
+  featurePoll: { method: 'POST', path: '/api/admin/polls/:pollId/feature', status: 200 },
+  deletePoll: { method: 'DELETE', path: '/api/admin/polls/:pollId', status: 204 },
+} as const satisfies Record<string, { method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: string; status: number }>;
 
 export type EndpointName = keyof typeof ENDPOINT_ROUTES;
 

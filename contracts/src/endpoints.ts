@@ -20,6 +20,22 @@ import {
   ReactionState,
   ReplyView,
 } from './api/wall.ts';
+import {
+  ContestantList,
+  ContestantView,
+  CreateContestantInput,
+  CreateRealityInput,
+  CreateSeasonInput,
+  RealityList,
+  RealityView,
+  SeasonList,
+  SeasonView,
+  UpdateContestantInput,
+  UpdateRealityInput,
+  UpdateSeasonInput,
+  UploadedPhoto,
+} from './api/admin/catalog.ts';
+import { AdminPollList, AdminPollView, CreatePollInput, Dashboard, PollStatusInput, UpdatePollInput } from './api/admin/polls.ts';
 import type { EndpointName } from './endpointRoutes.ts';
 
 const NoContent = Type.Null();
@@ -55,6 +71,27 @@ export const ENDPOINTS = {
   editComment: { body: EditCommentInput, response: ReplyView },
   deleteComment: { response: DeletedComment },
   reactToComment: { body: ReactInput, response: ReactionState },
+  adminDashboard: { response: Dashboard },
+  adminRealities: { response: RealityList },
+  createReality: { body: CreateRealityInput, response: RealityView },
+  updateReality: { body: UpdateRealityInput, response: RealityView },
+  deleteReality: { response: NoContent },
+  adminSeasons: { response: SeasonList },
+  createSeason: { body: CreateSeasonInput, response: SeasonView },
+  updateSeason: { body: UpdateSeasonInput, response: SeasonView },
+  deleteSeason: { response: NoContent },
+  adminContestants: { response: ContestantList },
+  createContestant: { body: CreateContestantInput, response: ContestantView },
+  updateContestant: { body: UpdateContestantInput, response: ContestantView },
+  deleteContestant: { response: NoContent },
+  /** multipart/form-data (field `image`). */
+  uploadContestantPhoto: { response: UploadedPhoto },
+  adminPolls: { response: AdminPollList },
+  createPoll: { body: CreatePollInput, response: AdminPollView },
+  updatePoll: { body: UpdatePollInput, response: AdminPollView },
+  setPollStatus: { body: PollStatusInput, response: AdminPollView },
+  featurePoll: { response: AdminPollView },
+  deletePoll: { response: NoContent },
 } satisfies Record<EndpointName, { body?: TSchema; response: TSchema }>;
 
 export type Endpoints = typeof ENDPOINTS;

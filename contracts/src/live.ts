@@ -88,6 +88,7 @@ export {
 } from './liveTopics.ts';
 import type { LiveErrorCode } from './liveTopics.ts';
 import type { WallLiveMessage } from './api/wall.ts';
+import type { AdminDashboardMessage } from './api/admin/polls.ts';
 
 /** A subscribe (or other client message) the server refused, naming its topic when it had one. The socket stays open. */
 export interface LiveErrorMessage {
@@ -105,7 +106,7 @@ export type ServerMessage =
   | { type: 'pong'; serverTime: string };
 
 /** Every message about a topic names it (`topic`), so the client routes it to the feature that subscribed. */
-export type LiveServerMessage = ResultsSnapshot | VotersMessage | PollStatusMessage | PointsResetMessage | WallLiveMessage | LiveErrorMessage;
+export type LiveServerMessage = ResultsSnapshot | VotersMessage | PollStatusMessage | PointsResetMessage | WallLiveMessage | AdminDashboardMessage | LiveErrorMessage;
 
 /** The longest topic a client may name (`post:` and a uuid fit with room to spare). */
 export const LIVE_MAX_TOPIC_LENGTH = 100;

@@ -148,6 +148,8 @@ const ACCESS: Record<string, RouteAccess> = {
     audience: 'everyone',
     request: (c) => ({ method: 'POST', url: '/api/auth/dev/login', headers: c.headers, payload: { displayName: 'Fan nuevo' } }),
   },
+  // --- admin catalogue (realities, seasons, contestants, contestant photos) ---
+  // --- admin polls and dashboard ---
   'POST /api/admin/users/:userId/suspend': {
     audience: 'admin',
     request: (c) => ({ method: 'POST', url: `/api/admin/users/${c.world.target.id}/suspend`, headers: c.headers }),

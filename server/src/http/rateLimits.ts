@@ -155,7 +155,11 @@ export const RATE_LIMITS = {
   },
 
   // --- Back-office ------------------------------------------------------------------------------
-  // Admin writes (suspend, unsuspend): an admin clicks through a list, not thousands a minute.
+  // Back-office screens: each loads a list or two, and the dashboard refreshes; a few admins.
+  'admin.read': { store: 'local', perUser: { max: 120, windowSeconds: 60 }, perAddress: { max: 600, windowSeconds: 60 } },
+  // Photo uploads of contestants (each re-encoded by the media pipeline).
+  'admin.upload': { store: 'redis', perUser: { max: 30, windowSeconds: 60 }, perAddress: { max: 150, windowSeconds: 60 } },
+  // Admin writes (catalogue, polls, suspensions): an admin clicks through a list, not thousands a minute.
   'admin.write': { store: 'redis', perUser: { max: 60, windowSeconds: 60 }, perAddress: { max: 300, windowSeconds: 60 } },
 } as const satisfies Record<string, RateLimitRule>;
 

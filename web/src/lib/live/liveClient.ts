@@ -298,6 +298,7 @@ export class LiveClient {
       case 'comment-updated':
       case 'comment-deleted':
       case 'comment-reactions':
+      case 'admin-dashboard':
         for (const handler of this.handlersOf(message.topic)) handler.onMessage(message);
         return;
       case 'points-reset':

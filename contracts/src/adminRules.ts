@@ -1,0 +1,104 @@
+// The back-office's rules and texts (spec admin-backoffice.md §4, §5, §8, §9). Dependency-free:
+// the web bundle checks the same rules in its forms that the server enforces again.
+
+export const ADMIN_LIMITS = {
+  realityName: 100,
+  seasonYearMin: 2000,
+  seasonYearMax: 2100,
+  contestantName: 100,
+  pollTitle: 200,
+  pollDescription: 2000,
+  optionText: 200,
+  minOptions: 2,
+  maxOptions: 50,
+  defaultTotalPoints: 10,
+  minTotalPoints: 2,
+  maxTotalPoints: 1000,
+  recentPolls: 5,
+  recentActivity: 10,
+  /** Contestant photos: the pipeline crops them square to this size. */
+  contestantPhotoPx: 800,
+  contestantPhotoBytes: 5 * 1024 * 1024,
+} as const;
+
+export const CONTESTANT_STATUS_LABELS = { active: 'Activo', eliminated: 'Eliminado', finalist: 'Finalista', winner: 'Ganador' } as const;
+export type ContestantStatus = keyof typeof CONTESTANT_STATUS_LABELS;
+export const CONTESTANT_STATUSES = Object.keys(CONTESTANT_STATUS_LABELS) as ContestantStatus[];
+/** Statuses that carry an elimination date, and those that carry a final position (§4). */
+export const STATUSES_WITH_ELIMINATION_DATE: readonly ContestantStatus[] = ['eliminated', 'finalist', 'winner'];
+export const STATUSES_WITH_FINAL_POSITION: readonly ContestantStatus[] = ['finalist', 'winner'];
+/** Contestants a poll may offer as options. */
+export const VOTABLE_CONTESTANT_STATUSES: readonly ContestantStatus[] = ['active', 'eliminated'];
+
+export const ADMIN_POLL_STATUS_LABELS = { active: 'Activa', draft: 'Borrador', closed: 'Finalizada' } as const;
+/** The dashboard's label for a status it does not know. */
+export const UNKNOWN_STATUS_LABEL = 'Sin estado';
+
+export const ADMIN_MESSAGES = {
+  // Forms (§5)
+  realityNameRequired: 'El nombre es obligatorio',
+  realityRequired: 'Debe seleccionar un reality',
+  yearRange: 'El año debe estar entre 2000 y 2100',
+  seasonDates: 'La fecha de fin debe ser posterior a la fecha de inicio',
+  seasonNotFound: 'Temporada no encontrada',
+  seasonNumberTaken: 'Ya existe una temporada con ese número en este reality',
+  realityNotFound: 'Reality no encontrado',
+  contestantSeasonRequired: 'Debe seleccionar una temporada',
+  contestantNameRequired: 'El nombre es obligatorio',
+  contestantNotFound: 'Concursante no encontrado',
+  photoUrlInvalid: 'La URL de la foto debe ser una URL https válida',
+  finalPositionInvalid: 'La posición final debe ser un número entero mayor o igual a 1',
+  pollTitleRequired: 'El título es obligatorio',
+  pollSeasonRequired: 'Debe seleccionar una temporada',
+  minContestants: 'Debes seleccionar al menos 2 concursantes',
+  minOptions: 'Debes agregar al menos 2 opciones',
+  endDateRequired: 'Debes especificar la fecha de cierre',
+  totalPointsMin: 'El total de puntos debe ser al menos 2',
+  reopenNeedsOptions: 'La encuesta debe tener al menos 2 opciones',
+  pollNotFound: 'Encuesta no encontrada',
+  pollLocked: 'No se puede cambiar la temporada, el modo de voto ni el tipo de opciones de una encuesta existente',
+  optionNotInPoll: 'La opción no pertenece a esta encuesta',
+  contestantNotInSeason: 'El concursante no pertenece a la temporada de la encuesta o no está disponible',
+  invalidTransition: 'La encuesta no puede pasar a ese estado',
+  noContestantsAvailable: 'No hay concursantes disponibles en esta temporada',
+  // Confirmations
+  confirmDeleteContestant: '¿Estás seguro de eliminar este concursante?',
+  confirmDeletePoll: '¿Estás seguro de eliminar esta encuesta? Se eliminarán todos sus votos, opciones y configuración.',
+  activateSeasonWarning: 'Al activar esta temporada se desactivarán las demás temporadas de este reality.',
+  // Empty states (§8)
+  noRealities: 'No hay realities registrados...',
+  noRealitiesAvailable: 'No hay realities disponibles',
+  noSeasons: 'No hay temporadas registradas...',
+  noContestants: 'No hay concursantes registrados. Agrega uno para comenzar.',
+  noPolls: 'No hay encuestas registradas. Crea una para comenzar.',
+  // Fallbacks (§8)
+  loadSeasonsFailed: 'Error al cargar las temporadas',
+  saveSeasonFailed: 'Error al guardar la temporada',
+  loadRealitiesFailed: 'Error al cargar los realities',
+  toggleFailed: 'Error al cambiar el estado',
+  saveRealityFailed: 'Error al guardar el reality',
+  loadContestantsFailed: 'Error al cargar los concursantes',
+  deleteContestantFailed: 'Error al eliminar el concursante',
+  saveContestantFailed: 'Error al guardar el concursante',
+  loadPollsFailed: 'Error al cargar las encuestas',
+  activatePollFailed: 'Error al activar la encuesta',
+  closePollFailed: 'Error al cerrar la encuesta',
+  featurePollFailed: 'Error al fijar la encuesta',
+  savePollFailed: 'Error al guardar la encuesta',
+  deletePollFailed: 'Error al eliminar la encuesta',
+  loadDashboardFailed: 'Error al cargar datos del dashboard',
+  // Voters' history (public profile tab)
+  removedOption: 'Opción eliminada',
+} as const;
+
+/** The 8 sidebar entries (§2), in order. */
+export const ADMIN_NAV = [
+  { path: '/admin', label: 'Dashboard' },
+  { path: '/admin/realitys', label: 'Realities' },
+  { path: '/admin/temporadas', label: 'Temporadas' },
+  { path: '/admin/concursantes', label: 'Concursantes' },
+  { path: '/admin/encuestas', label: 'Encuestas' },
+  { path: '/admin/informes', label: 'Informes' },
+  { path: '/admin/usuarios', label: 'Usuarios' },
+  { path: '/admin/abuse-report', label: 'Detección de abuso' },
+] as const;

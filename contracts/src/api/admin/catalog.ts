@@ -1,0 +1,145 @@
+// The back-office catalogue: realities, seasons, contestants (spec admin-backoffice.md §2–§5).
+import { Type, type Static } from '@sinclair/typebox';
+import { ADMIN_LIMITS, CONTESTANT_STATUSES } from '../../adminRules.ts';
+import { IsoDate, SafeText, Uuid } from '../common.ts';
+
+/** A calendar date, YYYY-MM-DD (season dates, elimination dates). */
+export const CalendarDate = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', maxLength: 10 });
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+
+// --- Realities -------------------------------------------------------------------------------------
+
+export const RealityView = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  active: Type.Boolean(),
+  seasonCount: Type.Integer({ minimum: 0 }),
+  createdAt: IsoDate,
+  updatedAt: IsoDate,
+});
+export type RealityView = Static<typeof RealityView>;
+
+export const RealityList = Type.Object({ realities: Type.Array(RealityView) });
+export type RealityList = Static<typeof RealityList>;
+
+export const RealityParams = Type.Object({ realityId: Uuid }, { additionalProperties: false });
+
+/** POST /api/admin/realities: name required (trimmed, 1–100). */
+export const CreateRealityInput = Type.Object(
+  { name: SafeText({ maxLength: ADMIN_LIMITS.realityName * 2 }), active: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false },
+);
+export type CreateRealityInput = Static<typeof CreateRealityInput>;
+
+/** PATCH /api/admin/realities/:realityId: any of name and active (the toggle sends active alone). */
+export const UpdateRealityInput = Type.Object(
+  { name: Type.Optional(SafeText({ maxLength: ADMIN_LIMITS.realityName * 2 })), active: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type UpdateRealityInput = Static<typeof UpdateRealityInput>;
+
+// --- Seasons ---------------------------------------------------------------------------------------
+
+export const SeasonView = Type.Object({
+  id: Uuid,
+  realityId: Uuid,
+  realityName: Type.String(),
+  number: Type.Integer(),
+  year: Type.Integer(),
+  startDate: Nullable(CalendarDate),
+  endDate: Nullable(CalendarDate),
+  active: Type.Boolean(),
+  createdAt: IsoDate,
+  updatedAt: IsoDate,
+});
+export type SeasonView = Static<typeof SeasonView>;
+
+export const SeasonList = Type.Object({ seasons: Type.Array(SeasonView) });
+export type SeasonList = Static<typeof SeasonList>;
+
+export const SeasonQuery = Type.Object({ realityId: Type.Optional(Uuid) }, { additionalProperties: false });
+export const SeasonParams = Type.Object({ seasonId: Uuid }, { additionalProperties: false });
+
+/**
+ * POST /api/admin/seasons. `number` defaults to the next one of the reality. Activating a season
+ * deactivates the others of its reality in the same transaction.
+ */
+export const CreateSeasonInput = Type.Object(
+  {
+    realityId: Uuid,
+    number: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
+    year: Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 }),
+    startDate: Type.Optional(Nullable(CalendarDate)),
+    endDate: Type.Optional(Nullable(CalendarDate)),
+    active: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type CreateSeasonInput = Static<typeof CreateSeasonInput>;
+
+/** PATCH /api/admin/seasons/:seasonId: any field (the badge toggle sends active alone). */
+export const UpdateSeasonInput = Type.Object(
+  {
+    realityId: Type.Optional(Uuid),
+    number: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
+    year: Type.Optional(Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 })),
+    startDate: Type.Optional(Nullable(CalendarDate)),
+    endDate: Type.Optional(Nullable(CalendarDate)),
+    active: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type UpdateSeasonInput = Static<typeof UpdateSeasonInput>;
+
+// --- Contestants -----------------------------------------------------------------------------------
+
+export const ContestantStatusSchema = Type.Union(CONTESTANT_STATUSES.map((s) => Type.Literal(s)));
+
+export const ContestantView = Type.Object({
+  id: Uuid,
+  seasonId: Uuid,
+  seasonNumber: Type.Integer(),
+  realityName: Type.String(),
+  fullName: Type.String(),
+  photoUrl: Nullable(Type.String()),
+  status: ContestantStatusSchema,
+  eliminationDate: Nullable(CalendarDate),
+  finalPosition: Nullable(Type.Integer()),
+  createdAt: IsoDate,
+  updatedAt: IsoDate,
+});
+export type ContestantView = Static<typeof ContestantView>;
+
+export const ContestantList = Type.Object({ contestants: Type.Array(ContestantView) });
+export type ContestantList = Static<typeof ContestantList>;
+
+export const ContestantQuery = Type.Object({ seasonId: Type.Optional(Uuid) }, { additionalProperties: false });
+export const ContestantParams = Type.Object({ contestantId: Uuid }, { additionalProperties: false });
+
+const contestantFields = {
+  seasonId: Uuid,
+  fullName: SafeText({ maxLength: ADMIN_LIMITS.contestantName * 2 }),
+  /** https URL (an uploaded photo's /media/ URL, from POST /api/admin/contestant-photos, is accepted too); empty → null. */
+  photoUrl: Type.Optional(Nullable(SafeText({ maxLength: 2048 }))),
+  status: Type.Optional(ContestantStatusSchema),
+  /** Only for eliminated, finalist and winner; ignored (stored null) otherwise. */
+  eliminationDate: Type.Optional(Nullable(CalendarDate)),
+  /** Only for finalist and winner, ≥ 1; ignored (stored null) otherwise. */
+  finalPosition: Type.Optional(Nullable(Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 }))),
+};
+
+export const CreateContestantInput = Type.Object(contestantFields, { additionalProperties: false });
+export type CreateContestantInput = Static<typeof CreateContestantInput>;
+
+export const UpdateContestantInput = Type.Partial(Type.Object(contestantFields), { additionalProperties: false, minProperties: 1 });
+export type UpdateContestantInput = Static<typeof UpdateContestantInput>;
+
+/** POST /api/admin/contestant-photos (multipart, field `image`): the photo through the media pipeline, cropped square. */
+export const UploadedPhoto = Type.Object({
+  url: Type.String(),
+  thumbnailUrl: Type.String(),
+  width: Type.Integer(),
+  height: Type.Integer(),
+  placeholder: Nullable(Type.String()),
+});
+export type UploadedPhoto = Static<typeof UploadedPhoto>;
