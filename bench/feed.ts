@@ -113,8 +113,17 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
     log('feed: statements per page, in-process (buildApp onQuery) on the same database');
     const inProcess = await countStatements(env, readers, seed, options);
     const statementCounts = inProcess.counts;
-    const distinctCounts = [...new Set(statementCounts.map((c) => c.statements))];
-    const statementsPerPage = distinctCounts.length === 1 ? distinctCounts[0]! : Math.max(...distinctCounts);
+    // Constant means: the same for every page of one kind of feed whatever it holds (10 posts, 3, none).
+    // The public wall (a shared page, the reader's reactions, the total) and an author's list (the
+    // page with the reader's reactions inline, the total) are two kinds.
+    const kinds = new Map<string, StatementCount[]>();
+    for (const c of statementCounts) {
+      const kind = c.case.includes('author') ? 'author' : 'wall';
+      kinds.set(kind, [...(kinds.get(kind) ?? []), c]);
+    }
+    const distinctCounts = [...kinds.values()].flatMap((group) => [...new Set(group.map((c) => c.statements))]);
+    const constantPerKind = [...kinds.values()].every((group) => new Set(group.map((c) => c.statements)).size === 1);
+    const statementsPerPage = Math.max(...distinctCounts);
     log(`feed: statements per page ${statementCounts.map((c) => `${c.case}=${c.statements} (${c.posts} posts)`).join(', ')}`);
     for (const c of inProcess.counts) if (c.posts === 0 && c.case !== 'empty author') failures.push(`statement count: ${c.case} returned no post`);
     const sqlTimings = await timeRepositoryStatements(env, readers[0]!.id, inProcess.deepPosition);
@@ -262,7 +271,7 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
       deepPageP50Ms: medianFeed.result.deep?.p50Ms,
       healthP99Ms: round(median(healthRounds.map((m) => m.result.latency.p99Ms)), 2),
       reactionsP99Ms: round(medianReact.result.latency.p99Ms, 2),
-      statementsConstant: distinctCounts.length === 1,
+      statementsConstant: constantPerKind,
       statementCounts,
       repositoryStatementMs: sqlTimings,
       openLoopRatePerSecond: openRate,
@@ -286,7 +295,7 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
       meetsTargets: {
         feedP99Ms: feedP99Ms < TARGETS.feedP99Ms,
         feedVsHealthRatio: feedVsHealthRatio >= TARGETS.feedVsHealthRatio,
-        statementsConstant: distinctCounts.length === 1,
+        statementsConstant: constantPerKind,
       },
       discardedRounds: discarded,
       method: {
@@ -328,7 +337,7 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
       ['feed / health', `${feedVsHealthRatio} (target ≥ ${TARGETS.feedVsHealthRatio})`],
       [`open loop at ${openRate}/s: p50 / p99 ms`, `${json.openLoopP50Ms} / ${json.openLoopP99Ms}`],
       ['reaction toggles/s (median round)', `${reactionsPerSecond}`],
-      ['statements per page', `${statementsPerPage} (${distinctCounts.length === 1 ? 'constant' : `NOT constant: ${statementCounts.map((c) => `${c.case} ${c.statements}`).join(', ')}`})`],
+      ['statements per page', `${statementsPerPage} at most (${constantPerKind ? 'constant per kind of feed' : 'NOT constant'}: ${statementCounts.map((c) => `${c.case} ${c.statements}`).join(', ')})`],
       ['page / total statement alone, median ms', `${sqlTimings.pageActivityMs} / ${sqlTimings.totalMs}`],
       ['seed: posts / reactions / comments / media', `${seed.counts.posts} / ${seed.counts.postReactions} / ${seed.counts.comments} / ${seed.counts.media} in ${seed.seconds} s`],
       ['reaction toggles acknowledged / (post, user) checked / mismatched', `${reactionsAcknowledged} / ${reactionIntegrity.checked} / ${reactionIntegrity.mismatches}`],
@@ -359,7 +368,8 @@ async function countStatements(
     MEDIA_DIR: path.join(WORK_DIR, 'media'),
   });
   const statements: string[] = [];
-  const app = await buildApp(config, { onQuery: (q) => void statements.push(q) });
+  // Shared pages and totals off: every request pays its full cost (a cached page or total costs fewer).
+  const app = await buildApp(config, { onQuery: (q) => void statements.push(q), wall: { pageTtlMs: 0, totalsTtlMs: 0 } });
   let nextReader = 0;
   const get = async (url: string, user?: BenchUser) => {
     const u = user ?? readers[nextReader++ % readers.length]!;

@@ -141,30 +141,27 @@ export async function feedPage(db: SqlRunner, filters: FeedFilters, viewer: View
   return [...rows];
 }
 
+/** The viewer's reactions to some posts (the personal part of a shared feed page). */
+export async function myPostReactions(db: SqlRunner, userId: string, postIds: string[]): Promise<Map<string, ReactionType>> {
+  if (postIds.length === 0) return new Map();
+  const rows = await db.execute<{ post_id: string; reaction_type: ReactionType }>(
+    sql`SELECT post_id, reaction_type FROM post_reactions WHERE user_id = ${userId} AND post_id = ANY(${`{${postIds.join(',')}}`}::uuid[])`,
+  );
+  return new Map(rows.map((r) => [r.post_id, r.reaction_type]));
+}
+
 /** How many posts the feed's filters match, for this viewer. */
 export async function feedTotal(db: SqlRunner, filters: Omit<FeedFilters, 'sort'>, viewer: Viewer | null): Promise<number> {
   const rows = await db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM posts p WHERE ${filterSql(filters, viewer)}`);
   return rows[0]?.n ?? 0;
 }
 
-/**
- * The global feed's two counts: every visible post without a group that everyone sees (public,
- * or all of them for an admin), and `ownUserId`'s own posts beyond those (followers-only), which
- * only they see. Either may be skipped (null) when the caller knows it already.
- */
-export async function globalFeedCounts(
-  db: SqlRunner,
-  options: { everyone: 'public' | 'all' | null; ownUserId: string | null },
-): Promise<{ everyone: number | null; own: number }> {
-  const everyone =
-    options.everyone === null
-      ? sql`NULL::int`
-      : sql`(SELECT count(*)::int FROM posts p WHERE NOT p.is_hidden AND p.group_id IS NULL${options.everyone === 'public' ? sql` AND p.visibility = 'public'` : sql``})`;
-  const own = options.ownUserId
-    ? sql`(SELECT count(*)::int FROM posts p WHERE p.user_id = ${options.ownUserId} AND NOT p.is_hidden AND p.group_id IS NULL AND p.visibility <> 'public')`
-    : sql`0`;
-  const rows = await db.execute<{ everyone: number | null; own: number }>(sql`SELECT ${everyone} AS everyone, ${own} AS own`);
-  return rows[0] ?? { everyone: null, own: 0 };
+/** The public wall's size: visible public posts without a group. */
+export async function publicFeedCount(db: SqlRunner): Promise<number> {
+  const rows = await db.execute<{ n: number }>(
+    sql`SELECT count(*)::int AS n FROM posts p WHERE NOT p.is_hidden AND p.group_id IS NULL AND p.visibility = 'public'`,
+  );
+  return rows[0]?.n ?? 0;
 }
 
 /** One visible post as a card, if this viewer may see it. */

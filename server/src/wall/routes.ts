@@ -20,8 +20,7 @@ import { WALL_FIELDS, WALL_LIMITS, WALL_MESSAGES } from '@tribuna/contracts/wall
 import { errorResponses } from '../http/errors.ts';
 import { readUploads } from '../media/uploads.ts';
 import { requireWriter } from '../plugins/auth.ts';
-import { createWallLive } from './live.ts';
-import { FeedTotals } from './totals.ts';
+import { createWallCache, createWallLive } from './live.ts';
 import { poolRunner } from '@tribuna/drizzle/pipelined';
 import * as wall from './service.ts';
 
@@ -40,14 +39,16 @@ const MULTIPART_NOTE =
   'multipart/form-data, read while streaming with its limits enforced as the parts arrive; the image types are sniffed from the bytes.';
 
 export interface WallRoutesOptions {
-  /** How long the global feed's total is reused (default 10 s; 0: counted on every page). */
+  /** How long the public wall's total is reused (default 10 s; 0: counted on every page). */
   totalsTtlMs?: number;
+  /** How long a page of the public wall is shared (default 1 s; 0: read for every reader). */
+  pageTtlMs?: number;
 }
 
 const wallRoutes: FastifyPluginAsyncTypebox<WallRoutesOptions> = async (app, options) => {
-  const totals = new FeedTotals(options.totalsTtlMs);
-  const live = createWallLive(app, totals);
-  const ctx: wall.WallContext = { db: app.database.db, reader: poolRunner(app.database.sql), media: app.media, publish: live.publish, totals, log: app.log };
+  const cache = createWallCache({ totalsTtlMs: options.totalsTtlMs, pageTtlMs: options.pageTtlMs });
+  const live = createWallLive(app, cache);
+  const ctx: wall.WallContext = { db: app.database.db, reader: poolRunner(app.database.sql), media: app.media, publish: live.publish, cache, log: app.log };
 
   app.get(
     '/api/posts',

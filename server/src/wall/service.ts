@@ -22,7 +22,7 @@ import { decodeCursor, encodeCursor } from './cursor.ts';
 import { presentComment, presentPost, presentReactions, presentThread } from './presenter.ts';
 import * as repo from './repository.ts';
 import type { FeedFilters, Viewer } from './repository.ts';
-import type { FeedTotals } from './totals.ts';
+import type { WallCache } from './live.ts';
 
 export type { Viewer } from './repository.ts';
 
@@ -40,8 +40,8 @@ export interface WallContext {
   media: WallMedia;
   /** Hands a change to the live viewers of every instance, after commit. Never throws. */
   publish(message: WallLiveMessage): Promise<void>;
-  /** The global feed's cached totals; dropped when posts appear or disappear. */
-  totals: FeedTotals;
+  /** The public wall's shared pages and total; dropped when posts appear, change or disappear. */
+  cache: WallCache;
   log: FastifyBaseLogger;
 }
 
@@ -95,7 +95,9 @@ export async function getFeed(ctx: WallContext, query: FeedQuery, viewer: Viewer
   if (query.groupId) await assertGroupReadable(ctx, query.groupId, viewer);
   const filters = { sort, userId: query.userId, groupId: query.groupId, visibility: query.visibility };
   const size = WALL_LIMITS.feedPageSize;
-  const [rows, total] = await Promise.all([repo.feedPage(ctx.reader, filters, viewer, after, size + 1), feedTotal(ctx, filters, viewer)]);
+  const [rows, total] = isPublicWall(filters)
+    ? await Promise.all([publicWallPage(ctx, sort, query.cursor ?? null, after, viewer), publicWallTotal(ctx)])
+    : await Promise.all([repo.feedPage(ctx.reader, filters, viewer, after, size + 1), repo.feedTotal(ctx.reader, filters, viewer)]);
   const page = rows.slice(0, size);
   const hasMore = rows.length > size;
   const last = page.at(-1);
@@ -108,20 +110,36 @@ export async function getFeed(ctx: WallContext, query: FeedQuery, viewer: Viewer
 }
 
 /**
- * The number of posts the filters match. The global feed's (no user, no group) comes from the
- * short-lived cache for what everyone sees, plus the viewer's own followers-only posts; filtered
- * feeds are small and counted as they are.
+ * The wall without a user or group filter: public posts without a group, the same for every reader
+ * (followers-only posts are shown on their author's profile, not here). Its pages and total are
+ * shared by all readers for a moment (pageCache.ts, totals.ts).
  */
-async function feedTotal(ctx: WallContext, filters: FeedFilters, viewer: Viewer | null): Promise<number> {
-  const global = !filters.userId && !filters.groupId && (filters.visibility === undefined || filters.visibility === 'public');
-  if (!global) return repo.feedTotal(ctx.reader, filters, viewer);
-  const scope = viewer?.isAdmin && filters.visibility === undefined ? 'all' : 'public';
-  const ownUserId = viewer && scope === 'public' && filters.visibility === undefined ? viewer.id : null;
-  const cached = ctx.totals.get(scope);
-  if (cached !== null && ownUserId === null) return cached;
-  const counts = await repo.globalFeedCounts(ctx.reader, { everyone: cached === null ? scope : null, ownUserId });
-  if (cached === null) ctx.totals.set(scope, counts.everyone ?? 0);
-  return (cached ?? counts.everyone ?? 0) + counts.own;
+function isPublicWall(filters: FeedFilters): boolean {
+  return !filters.userId && !filters.groupId && (filters.visibility === undefined || filters.visibility === 'public');
+}
+
+/** A shared page of the public wall, with the reader's own reactions read apart (one statement). */
+async function publicWallPage(
+  ctx: WallContext,
+  sort: FeedFilters['sort'],
+  cursor: string | null,
+  after: ReturnType<typeof decodeCursor>,
+  viewer: Viewer | null,
+): Promise<repo.PostRow[]> {
+  const rows = await ctx.cache.pages.get(`${sort}:${cursor ?? ''}`, () =>
+    repo.feedPage(ctx.reader, { sort, visibility: 'public' }, null, after, WALL_LIMITS.feedPageSize + 1),
+  );
+  if (!viewer || rows.length === 0) return rows;
+  const mine = await repo.myPostReactions(ctx.reader, viewer.id, rows.map((row) => row.id));
+  return rows.map((row) => ({ ...row, my_reaction: mine.get(row.id) ?? null }));
+}
+
+async function publicWallTotal(ctx: WallContext): Promise<number> {
+  const cached = ctx.cache.totals.get('public');
+  if (cached !== null) return cached;
+  const total = await repo.publicFeedCount(ctx.reader);
+  ctx.cache.totals.set('public', total);
+  return total;
 }
 
 async function assertGroupReadable(ctx: WallContext, groupId: string, viewer: Viewer | null): Promise<void> {
@@ -191,7 +209,7 @@ export async function createPost(ctx: WallContext, writer: Writer, input: Upload
     throw err;
   }
 
-  ctx.totals.invalidate();
+  ctx.cache.invalidate();
   const view = await getPost(ctx, postId, writer);
   if (groupId === null && visibility === 'public') {
     await ctx.publish({ type: 'feed-post', topic: 'feed', postId, authorId: writer.id });
@@ -208,6 +226,7 @@ export async function editPost(ctx: WallContext, writer: Writer, postId: string,
     if (post.userId !== writer.id) throw forbidden(WALL_MESSAGES.notAuthorizedEditPost);
     return repo.updatePostContent(tx, postId, content);
   });
+  ctx.cache.invalidate();
   await ctx.publish({ type: 'post-updated', topic: postTopic(postId), postId, content, editedAt });
   return getPost(ctx, postId, writer);
 }
@@ -220,7 +239,7 @@ export async function deletePost(ctx: WallContext, writer: Writer, postId: strin
     if (post.userId !== writer.id && !writer.isAdmin) throw forbidden(WALL_MESSAGES.notAuthorizedDeletePost);
     await repo.hidePost(tx, postId);
   });
-  ctx.totals.invalidate();
+  ctx.cache.invalidate();
   await ctx.publish({ type: 'post-deleted', topic: postTopic(postId), postId });
 }
 

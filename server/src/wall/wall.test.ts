@@ -32,8 +32,8 @@ describe('the wall API', () => {
   const mediaDir = () => resolve(config.mediaDir);
 
   beforeAll(async () => {
-    // totalsTtlMs 0: every test empties the tables, so no feed total may outlive one.
-    app = await buildApp(config, { wall: { totalsTtlMs: 0 }, onQuery: (query) => void statements.push(query), rateLimits: { 'wall.post-create': { store: 'local', perUser: { max: 1000, windowSeconds: 1 } }, 'wall.react': { store: 'local', perUser: { max: 1000, windowSeconds: 1 } }, 'wall.comment-create': { store: 'local', perUser: { max: 1000, windowSeconds: 1 } } } });
+    // No shared pages or totals: every test empties the tables, so nothing cached may outlive one.
+    app = await buildApp(config, { wall: { totalsTtlMs: 0, pageTtlMs: 0 }, onQuery: (query) => void statements.push(query), rateLimits: { 'wall.post-create': { store: 'local', perUser: { max: 1000, windowSeconds: 1 } }, 'wall.react': { store: 'local', perUser: { max: 1000, windowSeconds: 1 } }, 'wall.comment-create': { store: 'local', perUser: { max: 1000, windowSeconds: 1 } } } });
     database = testDatabase();
   });
   beforeEach(async () => {
@@ -215,7 +215,10 @@ describe('the wall API', () => {
       const contents = async (query: string, headers: Record<string, string> = {}) => (await feed(query, headers)).json<FeedPage>().posts.map((p) => p.content).sort();
       expect(await contents('')).toEqual(['public']);
       expect(await contents('', b.headers)).toEqual(['public']);
-      expect(await contents('', a.headers)).toEqual(['followers', 'public']);
+      // The wall is the public one for everybody; followers-only posts show on their author's list.
+      expect(await contents('', a.headers)).toEqual(['public']);
+      expect(await contents(`?userId=${a.user.id}`, a.headers)).toEqual(['followers', 'public']);
+      expect(await contents(`?userId=${a.user.id}`, b.headers)).toEqual(['public']);
       expect(await contents(`?userId=${b.user.id}`, a.headers)).toEqual([]);
       expect(await contents(`?groupId=${group!.id}`, a.headers)).toEqual(['in group']);
       const outsider = await feed(`?groupId=${group!.id}`, b.headers);
@@ -246,26 +249,37 @@ describe('the wall API', () => {
       expect(full.page.posts[0]!.commentCount).toBe(1);
       const last = await counted(`?cursor=${full.page.nextCursor}`);
       expect(last.page.posts).toHaveLength(2);
-      // The page and its total: two statements for 10 cards as for 2.
-      expect(full.count).toBe(2);
-      expect(last.count).toBe(2);
+      // The shared page, the reader's own reactions and the total: three statements for 10 cards as
+      // for 2 (here nothing is cached; a cached page or total costs fewer).
+      expect(full.count).toBe(3);
+      expect(last.count).toBe(3);
+      const sparse = await counted(`?userId=${user.id}`);
+      expect(sparse.page.posts).toHaveLength(0);
+      expect(sparse.count).toBe(2);
     });
 
-    it('keeps the global total for a while, and drops it when a post is published or deleted', async () => {
-      const cached = await buildApp(config, { wall: { totalsTtlMs: 60_000 } });
+    it('shares pages and the total of the public wall for a while, and drops them when a post appears, changes or goes', async () => {
+      const cached = await buildApp(config, { wall: { totalsTtlMs: 60_000, pageTtlMs: 60_000 } });
       try {
         const { user } = await fan();
         const headers = asUser(await signIn(cached, user));
-        const total = async () => (await cached.inject({ method: 'GET', url: '/api/posts' })).json<FeedPage>().total;
-        await buildPost(database.db, user.id);
-        expect(await total()).toBe(1);
-        await buildPost(database.db, user.id); // behind the API's back: the count is not read again yet
-        expect(await total()).toBe(1);
+        const read = async () => (await cached.inject({ method: 'GET', url: '/api/posts', headers })).json<FeedPage>();
+        const mine = await buildPost(database.db, user.id, { content: 'uno' });
+        expect((await read()).total).toBe(1);
+        await buildPost(database.db, user.id, { content: 'a espaldas de la API' });
+        expect((await read()).posts.map((p) => p.content)).toEqual(['uno']);
+        // The reader's own reaction is read apart: it is right at once even on a shared page.
+        await cached.inject({ method: 'POST', url: `/api/posts/${mine.id}/reactions`, headers, payload: { type: 'love' } });
+        expect((await read()).posts[0]!.myReaction).toBe('love');
+
         const body = multipart([{ name: 'content', value: 'nuevo' }]);
         const created = await cached.inject({ method: 'POST', url: '/api/posts', headers: { ...headers, ...body.headers }, payload: body.payload });
-        expect(await total()).toBe(3);
+        expect((await read()).posts.map((p) => p.content)).toEqual(['nuevo', 'a espaldas de la API', 'uno']);
+        expect((await read()).total).toBe(3);
+        await cached.inject({ method: 'PATCH', url: `/api/posts/${created.json<PostView>().id}`, headers, payload: { content: 'editado' } });
+        expect((await read()).posts[0]!.content).toBe('editado');
         await cached.inject({ method: 'DELETE', url: `/api/posts/${created.json<PostView>().id}`, headers });
-        expect(await total()).toBe(2);
+        expect(await read()).toMatchObject({ total: 2, posts: [{ content: 'a espaldas de la API' }, { content: 'uno' }] });
       } finally {
         await cached.close();
       }
