@@ -1,10 +1,10 @@
-import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { thumbHashToRGBA } from 'thumbhash';
 import { WALL_MESSAGES } from '@tribuna/contracts/wallRules';
 import { HttpError } from '../http/errors.ts';
 import { processImage } from './images.ts';
+import { hugePng } from '../testing/images.ts';
 
 /** A solid image of `width`×`height` in `format`. */
 const solid = (width: number, height: number, background: string) => sharp({ create: { width, height, channels: 3, background } });
@@ -18,39 +18,6 @@ async function phoneJpeg(): Promise<Buffer> {
     .withMetadata({ orientation: 6 })
     .withExifMerge({ IFD0: { Make: 'PhoneMaker' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '19/1 25/1 0/1', GPSMapDatum: 'WGS-84' } })
     .toBuffer();
-}
-
-/** A valid PNG header declaring `width`×`height` one-bit grey pixels, all black: a few kilobytes for gigapixels. */
-function hugePng(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([1, 0, 0, 0, 0], 8); // bit depth 1, greyscale, deflate, no filter, no interlace
-  const row = Buffer.alloc(1 + Math.ceil(width / 8));
-  const rows = Buffer.alloc(row.length * height);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(rows, { level: 9 })),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-
-function crc32(data: Buffer): number {
-  let crc = 0xffffffff;
-  for (const byte of data) {
-    crc ^= byte;
-    for (let k = 0; k < 8; k++) crc = crc & 1 ? (crc >>> 1) ^ 0xedb88320 : crc >>> 1;
-  }
-  return (crc ^ 0xffffffff) >>> 0;
 }
 
 /** The RGB of the pixel at (x, y) of an encoded image. */
@@ -113,6 +80,25 @@ describe('processImage', () => {
 
     const small = await processImage(await solid(64, 48, 'green').jpeg().toBuffer(), { declaredType: 'image/jpg' });
     expect([small.width, small.height, small.thumbWidth, small.thumbHeight]).toEqual([64, 48, 64, 48]);
+  });
+
+  it('crops square on request (contestant photos): at most the given side, never enlarged, thumbnail square too', async () => {
+    const large = await processImage(await solid(1600, 1200, '#336699').jpeg().toBuffer(), { square: 800 });
+    expect([large.width, large.height, large.thumbWidth, large.thumbHeight]).toEqual([800, 800, 480, 480]);
+    expect((await sharp(large.data).metadata()).format).toBe('webp');
+    expect(large.placeholder.length).toBeGreaterThan(0);
+
+    const small = await processImage(await solid(300, 200, 'green').png().toBuffer(), { square: 800 });
+    expect([small.width, small.height]).toEqual([200, 200]);
+
+    // The phone photo is 40×20 stored sideways: upright it is 20×40, cropped to 20×20.
+    const rotated = await processImage(await phoneJpeg(), { square: 800 });
+    expect([rotated.width, rotated.height]).toEqual([20, 20]);
+
+    const frames = await Promise.all(['red', 'blue'].map((c) => solid(10, 30, c).png().toBuffer()));
+    const gif = await sharp(frames, { join: { animated: true } }).gif().toBuffer();
+    const animated = await processImage(gif, { square: 800 });
+    expect([animated.width, animated.height]).toEqual([10, 10]);
   });
 
   it('keeps only the first frame of an animated GIF', async () => {

@@ -12,6 +12,7 @@ import { testConfig } from '../../../test/support/env.ts';
 import { buildComment, buildPost, buildUser } from '../../../test/support/factories.ts';
 import { buildApp, type App } from '../app.ts';
 import { SUSPENDED_MESSAGE } from '../plugins/auth.ts';
+import { hugePng } from '../testing/images.ts';
 import { multipart, type MultipartPart } from '../testing/multipart.ts';
 import { asUser, signIn } from '../testing/sessions.ts';
 
@@ -148,6 +149,28 @@ describe('the wall API', () => {
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toBe(WALL_MESSAGES.imagesOnly);
       expect(await count(sql`SELECT (SELECT count(*) FROM posts) + (SELECT count(*) FROM post_media) + (SELECT count(*) FROM media) AS n`)).toBe(0);
+      expect(await listFiles(mediaDir())).toEqual(before);
+    });
+
+    it('answers every bad image with a clear 4xx and stores nothing', async () => {
+      const { headers } = await fan();
+      const goodJpeg = await jpeg(200, 150);
+      const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#0af' } }).png().toBuffer();
+      const huge = hugePng(20_000, 20_000);
+      const cases: [string, Buffer, string, number, string][] = [
+        ['an executable renamed .jpg', Buffer.concat([Buffer.from('\x7fELF\x02\x01\x01', 'latin1'), Buffer.alloc(4096, 1)]), 'image/jpeg', 400, WALL_MESSAGES.imagesOnly],
+        ['a PNG sent as image/gif', png, 'image/gif', 400, WALL_MESSAGES.typeMismatch],
+        ['a 20000×20000 image', huge, 'image/png', 400, WALL_MESSAGES.imageTooManyPixels],
+        ['a truncated JPEG', goodJpeg.subarray(0, Math.floor(goodJpeg.length * 0.6)), 'image/jpeg', 400, WALL_MESSAGES.imageUnreadable],
+        ['a GIF/JavaScript polyglot', Buffer.from('GIF89a/*\x01\x00\x01\x00\x00\x00\x00*/=alert(document.domain)//;', 'latin1'), 'image/gif', 400, WALL_MESSAGES.imageUnreadable],
+      ];
+      const before = await listFiles(mediaDir());
+      for (const [name, data, type, status, message] of cases) {
+        const res = await publish(headers, [{ name: 'content', value: name }, { name: 'images', filename: 'x.jpg', type, data }]);
+        expect(res.statusCode, name).toBe(status);
+        expect(res.json().message, name).toBe(message);
+      }
+      expect(await count(sql`SELECT (SELECT count(*) FROM posts) + (SELECT count(*) FROM media) AS n`)).toBe(0);
       expect(await listFiles(mediaDir())).toEqual(before);
     });
 
