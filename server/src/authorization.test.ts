@@ -149,6 +149,76 @@ const ACCESS: Record<string, RouteAccess> = {
     request: (c) => ({ method: 'POST', url: '/api/auth/dev/login', headers: c.headers, payload: { displayName: 'Fan nuevo' } }),
   },
   // --- admin catalogue (realities, seasons, contestants, contestant photos) ---
+  'GET /api/admin/realities': { audience: 'admin', request: get('/api/admin/realities') },
+  'POST /api/admin/realities': {
+    audience: 'admin',
+    request: (c) => ({ method: 'POST', url: '/api/admin/realities', headers: c.headers, payload: { name: 'Reality nuevo' } }),
+  },
+  'PATCH /api/admin/realities/:realityId': {
+    audience: 'admin',
+    request: (c) => ({ method: 'PATCH', url: `/api/admin/realities/${c.world.poll.reality.id}`, headers: c.headers, payload: { active: false } }),
+  },
+  'DELETE /api/admin/realities/:realityId': {
+    audience: 'admin',
+    request: async (c) => ({
+      method: 'DELETE',
+      url: `/api/admin/realities/${(await buildPoll(c.world.app.database.db, { options: 0 })).reality.id}`,
+      headers: c.headers,
+    }),
+  },
+  'GET /api/admin/seasons': { audience: 'admin', request: (c) => get(`/api/admin/seasons?realityId=${c.world.poll.reality.id}`)(c) },
+  'POST /api/admin/seasons': {
+    audience: 'admin',
+    request: (c) => ({ method: 'POST', url: '/api/admin/seasons', headers: c.headers, payload: { realityId: c.world.poll.reality.id, year: 2026 } }),
+  },
+  'PATCH /api/admin/seasons/:seasonId': {
+    audience: 'admin',
+    request: (c) => ({ method: 'PATCH', url: `/api/admin/seasons/${c.world.poll.season.id}`, headers: c.headers, payload: { year: 2026 } }),
+  },
+  'DELETE /api/admin/seasons/:seasonId': {
+    audience: 'admin',
+    request: async (c) => ({
+      method: 'DELETE',
+      url: `/api/admin/seasons/${(await buildPoll(c.world.app.database.db, { options: 0 })).season.id}`,
+      headers: c.headers,
+    }),
+  },
+  'GET /api/admin/contestants': { audience: 'admin', request: (c) => get(`/api/admin/contestants?seasonId=${c.world.poll.season.id}`)(c) },
+  'POST /api/admin/contestants': {
+    audience: 'admin',
+    request: (c) => ({
+      method: 'POST',
+      url: '/api/admin/contestants',
+      headers: c.headers,
+      payload: { seasonId: c.world.poll.season.id, fullName: 'Concursante nueva' },
+    }),
+  },
+  'PATCH /api/admin/contestants/:contestantId': {
+    audience: 'admin',
+    request: (c) => ({
+      method: 'PATCH',
+      url: `/api/admin/contestants/${c.world.poll.options[0]!.contestantId}`,
+      headers: c.headers,
+      payload: { status: 'eliminated', eliminationDate: '2025-05-01' },
+    }),
+  },
+  'DELETE /api/admin/contestants/:contestantId': {
+    audience: 'admin',
+    request: async (c) => ({
+      method: 'DELETE',
+      url: `/api/admin/contestants/${(await buildPoll(c.world.app.database.db, { options: 1 })).options[0]!.contestantId}`,
+      headers: c.headers,
+    }),
+  },
+  'POST /api/admin/contestant-photos': {
+    audience: 'admin',
+    request: (c) => {
+      // A 1×1 PNG.
+      const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+      const body = multipart([{ name: 'image', filename: 'foto.png', type: 'image/png', data: png }]);
+      return { method: 'POST', url: '/api/admin/contestant-photos', headers: { ...c.headers, ...body.headers }, payload: body.payload };
+    },
+  },
   // --- admin polls and dashboard ---
   'POST /api/admin/users/:userId/suspend': {
     audience: 'admin',

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { adminGuard } from './guard.ts';
 import adminUserRoutes from './users/routes.ts';
+import catalogRoutes from './catalog/routes.ts';
 
 /**
  * Every back-office route lives in this encapsulated context, registered with the prefix
@@ -10,6 +11,7 @@ import adminUserRoutes from './users/routes.ts';
 const adminRoutes: FastifyPluginAsyncTypebox = async (admin) => {
   admin.addHook('onRequest', adminGuard(admin.config.requireAdminMfa));
   await admin.register(adminUserRoutes, { prefix: '/users' });
+  await admin.register(catalogRoutes);
 };
 
 export default adminRoutes;

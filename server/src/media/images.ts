@@ -25,6 +25,11 @@ export interface ProcessImageOptions {
   /** The Content-Type the client sent for the file; only used to refuse a lie. */
   declaredType?: string;
   maxPixels?: number;
+  /**
+   * Crop to a square of this side (never enlarged: a smaller image gives a square of its shorter
+   * side), keeping the most salient region (libvips' attention strategy). Contestant photos.
+   */
+  square?: number;
 }
 
 export interface ProcessedImage {
@@ -68,7 +73,7 @@ async function sniffImageType(input: Buffer, declaredType: string | undefined): 
  * Re-encodes an upload into what the site stores and serves: auto-oriented, first frame only,
  * within 2048×2048, WebP, with no metadata (sharp writes none unless asked: EXIF with its GPS
  * position, XMP, IPTC and foreign ICC profiles are dropped and pixels are converted to sRGB),
- * plus a 480×480 thumbnail and a ThumbHash placeholder. Re-encoding also neutralises polyglots:
+ * plus a 480×480 thumbnail and a ThumbHash placeholder (with `square`: cropped square first). Re-encoding also neutralises polyglots:
  * what is served is pixels sharp wrote, never bytes the client sent.
  * Throws HttpError 400 (imagesOnly, typeMismatch, imageTooManyPixels, imageUnreadable).
  */
@@ -90,11 +95,18 @@ export async function processImage(input: Buffer, options: ProcessImageOptions =
   if (!metadata.width || !metadata.height) throw badRequest(WALL_MESSAGES.imageUnreadable);
   if (metadata.width * metadata.height > maxPixels) throw badRequest(WALL_MESSAGES.imageTooManyPixels);
 
+  // Square: the side is what both dimensions allow (rotation swaps them, the shorter stays the
+  // shorter), so a small photo is cropped square without being enlarged. pageHeight: one frame.
+  const side = options.square ? Math.min(options.square, metadata.width, metadata.pageHeight ?? metadata.height) : 0;
   let main: { data: Buffer; info: OutputInfo };
   try {
     main = await sharp(input, inputOptions)
       .rotate()
-      .resize(MAX_DIMENSION, MAX_DIMENSION, { fit: 'inside', withoutEnlargement: true })
+      .resize(
+        side > 0
+          ? { width: side, height: side, fit: 'cover', position: sharp.strategy.attention }
+          : { width: MAX_DIMENSION, height: MAX_DIMENSION, fit: 'inside', withoutEnlargement: true },
+      )
       .webp({ quality: WEBP_QUALITY })
       .toBuffer({ resolveWithObject: true });
   } catch {

@@ -19,6 +19,11 @@ export interface StoredImage {
   thumbnailUrl: string;
 }
 
+export interface IngestOptions {
+  /** Crop the image square to at most this many pixels a side (contestant photos); see processImage. */
+  square?: number;
+}
+
 /** The media pipeline as the domains use it (app.media). */
 export interface MediaService {
   storage: MediaStorage;
@@ -27,7 +32,7 @@ export interface MediaService {
    * limiter. Throws HttpError 400 for a file that is not a usable image, 503 when too many wait.
    * Files are stored before any row names them: call `discard` if the transaction then fails.
    */
-  ingest(file: { data: Buffer; declaredType: string }): Promise<StoredImage>;
+  ingest(file: { data: Buffer; declaredType: string }, options?: IngestOptions): Promise<StoredImage>;
   /**
    * Deletes the files of `images` that no media row names (after a failed transaction). Files
    * another row shares (the same image uploaded before) stay. What this misses, the worker's
@@ -46,8 +51,8 @@ export function createMediaService(deps: { storage: MediaStorage; db: DbOrTx; li
 
   return {
     storage,
-    async ingest(file) {
-      const image = await limiter.run(() => processImage(file.data, { declaredType: file.declaredType }));
+    async ingest(file, options = {}) {
+      const image = await limiter.run(() => processImage(file.data, { declaredType: file.declaredType, ...options }));
       await putOnce(image.key, image.data, image.contentType);
       await putOnce(image.thumbKey, image.thumb, image.contentType);
       return {

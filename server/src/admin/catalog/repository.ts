@@ -1,0 +1,209 @@
+import { and, asc, desc, eq, inArray, isNull, ne, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '@tribuna/drizzle/client';
+import { contestants, realities, seasons } from '@tribuna/drizzle/schema/index';
+
+// The only SQL of the back-office catalogue. Soft-deleted rows (deleted_at set) are invisible here
+// except where a write needs them (season numbers stay taken by deleted seasons).
+
+export type RealityRow = typeof realities.$inferSelect;
+export type SeasonRow = typeof seasons.$inferSelect;
+export type ContestantRow = typeof contestants.$inferSelect;
+export type RealityListRow = RealityRow & { seasonCount: number };
+export type SeasonListRow = SeasonRow & { realityName: string };
+export type ContestantListRow = ContestantRow & { seasonNumber: number; realityName: string };
+
+// --- Realities ---------------------------------------------------------------------------------
+
+// Qualified by hand: drizzle writes a column of the only table of a query without its table name.
+const liveSeasonCount = sql<number>`(SELECT count(*)::int FROM seasons s WHERE s.reality_id = realities.id AND s.deleted_at IS NULL)`;
+
+async function selectRealities(db: DbOrTx, where?: SQL): Promise<RealityListRow[]> {
+  const rows = await db
+    .select({ reality: realities, seasonCount: liveSeasonCount })
+    .from(realities)
+    .where(and(isNull(realities.deletedAt), where))
+    .orderBy(sql`lower(${realities.name})`, asc(realities.id));
+  return rows.map((r) => ({ ...r.reality, seasonCount: r.seasonCount }));
+}
+
+/** Every reality not deleted, by name, with its number of seasons (not deleted). */
+export const listRealities = (db: DbOrTx) => selectRealities(db);
+
+export async function realityView(db: DbOrTx, realityId: string): Promise<RealityListRow | undefined> {
+  return (await selectRealities(db, eq(realities.id, realityId)))[0];
+}
+
+/**
+ * Locks the realities of `ids` that are not deleted (FOR NO KEY UPDATE, in id order so that two
+ * writers never wait on each other crosswise) and returns them. Every season write holds the lock
+ * of its reality: activations, numbering and moves of one reality's seasons happen one at a time.
+ */
+export async function lockRealities(tx: Tx, ids: string[]): Promise<RealityRow[]> {
+  const sorted = [...new Set(ids)].sort();
+  if (sorted.length === 0) return [];
+  return tx
+    .select()
+    .from(realities)
+    .where(and(inArray(realities.id, sorted), isNull(realities.deletedAt)))
+    .orderBy(asc(realities.id))
+    .for('no key update');
+}
+
+export async function insertReality(tx: Tx, values: { name: string; active: boolean }): Promise<RealityRow> {
+  const [row] = await tx.insert(realities).values(values).returning();
+  return row!;
+}
+
+/** Updates a reality that is not deleted; undefined when there is none. */
+export async function updateReality(
+  tx: Tx,
+  realityId: string,
+  set: Partial<Pick<RealityRow, 'name' | 'active' | 'deletedAt'>>,
+  now: Date,
+): Promise<RealityRow | undefined> {
+  const [row] = await tx
+    .update(realities)
+    .set({ ...set, updatedAt: now })
+    .where(and(eq(realities.id, realityId), isNull(realities.deletedAt)))
+    .returning();
+  return row;
+}
+
+// --- Seasons -----------------------------------------------------------------------------------
+
+async function selectSeasons(db: DbOrTx, where?: SQL): Promise<SeasonListRow[]> {
+  const rows = await db
+    .select({ season: seasons, realityName: realities.name })
+    .from(seasons)
+    .innerJoin(realities, eq(realities.id, seasons.realityId))
+    .where(and(isNull(seasons.deletedAt), isNull(realities.deletedAt), where))
+    .orderBy(desc(seasons.year), desc(seasons.number), asc(realities.name), asc(seasons.id));
+  return rows.map((r) => ({ ...r.season, realityName: r.realityName }));
+}
+
+/** Seasons not deleted (of realities not deleted), newest year and number first; optionally of one reality. */
+export const listSeasons = (db: DbOrTx, realityId?: string) => selectSeasons(db, realityId ? eq(seasons.realityId, realityId) : undefined);
+
+export async function seasonView(db: DbOrTx, seasonId: string): Promise<SeasonListRow | undefined> {
+  return (await selectSeasons(db, eq(seasons.id, seasonId)))[0];
+}
+
+/** A season that is not deleted, of a reality that is not deleted; `lock` takes its row lock. */
+export async function findSeason(db: DbOrTx, seasonId: string, lock: 'no key update' | 'share' | null = null): Promise<SeasonRow | undefined> {
+  const query = db
+    .select()
+    .from(seasons)
+    .where(
+      and(
+        eq(seasons.id, seasonId),
+        isNull(seasons.deletedAt),
+        sql`EXISTS (SELECT 1 FROM realities r WHERE r.id = seasons.reality_id AND r.deleted_at IS NULL)`,
+      ),
+    );
+  const [row] = lock ? await query.for(lock) : await query;
+  return row;
+}
+
+/** The next season number of a reality: deleted seasons keep theirs (the unique index covers them). */
+export async function nextSeasonNumber(tx: Tx, realityId: string): Promise<number> {
+  const [row] = await tx
+    .select({ next: sql<number>`coalesce(max(${seasons.number}), 0)::int + 1` })
+    .from(seasons)
+    .where(eq(seasons.realityId, realityId));
+  return row!.next;
+}
+
+/** Whether another season of the reality (deleted ones included) has this number. */
+export async function seasonNumberTaken(tx: Tx, realityId: string, number: number, exceptSeasonId: string | null): Promise<boolean> {
+  const rows = await tx
+    .select({ id: seasons.id })
+    .from(seasons)
+    .where(and(eq(seasons.realityId, realityId), eq(seasons.number, number), exceptSeasonId ? ne(seasons.id, exceptSeasonId) : undefined))
+    .limit(1);
+  return rows.length > 0;
+}
+
+/** Deactivates every active season of the reality but `keepSeasonId`; returns them as they are now. */
+export async function deactivateOtherSeasons(tx: Tx, realityId: string, keepSeasonId: string | null, now: Date): Promise<SeasonRow[]> {
+  return tx
+    .update(seasons)
+    .set({ active: false, updatedAt: now })
+    .where(and(eq(seasons.realityId, realityId), eq(seasons.active, true), keepSeasonId ? ne(seasons.id, keepSeasonId) : undefined))
+    .returning();
+}
+
+export type SeasonValues = Pick<SeasonRow, 'realityId' | 'number' | 'year' | 'startDate' | 'endDate' | 'active'>;
+
+export async function insertSeason(tx: Tx, values: SeasonValues): Promise<SeasonRow> {
+  const [row] = await tx.insert(seasons).values(values).returning();
+  return row!;
+}
+
+export async function updateSeason(
+  tx: Tx,
+  seasonId: string,
+  set: Partial<SeasonValues> & { deletedAt?: Date },
+  now: Date,
+): Promise<SeasonRow | undefined> {
+  const [row] = await tx
+    .update(seasons)
+    .set({ ...set, updatedAt: now })
+    .where(and(eq(seasons.id, seasonId), isNull(seasons.deletedAt)))
+    .returning();
+  return row;
+}
+
+// --- Contestants -------------------------------------------------------------------------------
+
+async function selectContestants(db: DbOrTx, where: SQL | undefined, order: SQL[]): Promise<ContestantListRow[]> {
+  const rows = await db
+    .select({ contestant: contestants, seasonNumber: seasons.number, realityName: realities.name })
+    .from(contestants)
+    .innerJoin(seasons, eq(seasons.id, contestants.seasonId))
+    .innerJoin(realities, eq(realities.id, seasons.realityId))
+    .where(and(isNull(contestants.deletedAt), isNull(seasons.deletedAt), isNull(realities.deletedAt), where))
+    .orderBy(...order);
+  return rows.map((r) => ({ ...r.contestant, seasonNumber: r.seasonNumber, realityName: r.realityName }));
+}
+
+/** Contestants not deleted (of seasons and realities not deleted): of one season by name, else all newest first. */
+export function listContestants(db: DbOrTx, seasonId?: string): Promise<ContestantListRow[]> {
+  return seasonId
+    ? selectContestants(db, eq(contestants.seasonId, seasonId), [asc(contestants.fullName), asc(contestants.id)])
+    : selectContestants(db, undefined, [desc(contestants.createdAt), desc(contestants.id)]);
+}
+
+export async function contestantView(db: DbOrTx, contestantId: string): Promise<ContestantListRow | undefined> {
+  return (await selectContestants(db, eq(contestants.id, contestantId), []))[0];
+}
+
+/** A contestant that is not deleted, locked for the update that follows. */
+export async function lockContestant(tx: Tx, contestantId: string): Promise<ContestantRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(contestants)
+    .where(and(eq(contestants.id, contestantId), isNull(contestants.deletedAt)))
+    .for('no key update');
+  return row;
+}
+
+export type ContestantValues = Pick<ContestantRow, 'seasonId' | 'fullName' | 'photoUrl' | 'status' | 'eliminationDate' | 'finalPosition'>;
+
+export async function insertContestant(tx: Tx, values: ContestantValues): Promise<ContestantRow> {
+  const [row] = await tx.insert(contestants).values(values).returning();
+  return row!;
+}
+
+export async function updateContestant(
+  tx: Tx,
+  contestantId: string,
+  set: Partial<ContestantValues> & { deletedAt?: Date },
+  now: Date,
+): Promise<ContestantRow | undefined> {
+  const [row] = await tx
+    .update(contestants)
+    .set({ ...set, updatedAt: now })
+    .where(and(eq(contestants.id, contestantId), isNull(contestants.deletedAt)))
+    .returning();
+  return row;
+}
