@@ -1,6 +1,206 @@
-import { ComingSoon } from '../../../components/ComingSoon';
+import { useState } from 'react';
+import type { ContestantView } from '@tribuna/contracts/api/admin/catalog';
+import { ADMIN_MESSAGES, CONTESTANT_STATUS_LABELS, type ContestantStatus } from '@tribuna/contracts/adminRules';
+import { Avatar } from '../../../components/Avatar';
+import { callApi } from '../../../lib/api';
+import { useQuery } from '../../../lib/useQuery';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { EmptyState } from '../components/EmptyState';
+import { ErrorBanner } from '../components/ErrorBanner';
+import { PageHeader } from '../components/PageHeader';
+import { ListSkeleton } from '../components/Skeletons';
+import { StatusBadge, type BadgeTone } from '../components/StatusBadge';
+import { panel, primaryButton, rowButton, rowDangerButton } from '../components/buttons';
+import { useCreateParam } from '../components/useCreateParam';
+import { PlusIcon } from '../icons';
+import { SeasonFilter, seasonLabel, useAdminSeasons } from './adminUi';
+import { ContestantFormModal } from './ContestantFormModal';
 
-// Placeholder while the screen is built (replaced by the back-office work in progress).
+const STATUS_TONES: Record<ContestantStatus, BadgeTone> = { active: 'green', eliminated: 'rose', finalist: 'sky', winner: 'amber' };
+
+export function ContestantStatusBadge({ status }: { status: ContestantStatus }) {
+  return <StatusBadge tone={STATUS_TONES[status]}>{CONTESTANT_STATUS_LABELS[status]}</StatusBadge>;
+}
+
+type Editing = { contestant: ContestantView | null } | null;
+
+/** /admin/concursantes: contestants by season, their create/edit modal and delete (spec §2 Contestants). */
 export function ContestantsPage() {
-  return <ComingSoon title="Concursantes" />;
+  const [createRequested, clearCreate] = useCreateParam();
+  const [seasonId, setSeasonId] = useState('');
+  const [editingState, setEditing] = useState<Editing>(null);
+  const [deleting, setDeleting] = useState<ContestantView | null>(null);
+  const [deleteBusy, setDeleteBusy] = useState(false);
+  const [deleteError, setDeleteError] = useState<unknown>(null);
+  const seasons = useAdminSeasons();
+  const contestants = useQuery(['admin-contestants', seasonId], (signal) =>
+    callApi('adminContestants', { signal, query: { seasonId: seasonId || undefined } }).then((r) => r.contestants),
+  );
+
+  // ?nuevo=1 (the dashboard's quick action) opens the create modal.
+  const editing: Editing = editingState ?? (createRequested ? { contestant: null } : null);
+
+  function closeForm() {
+    setEditing(null);
+    if (createRequested) clearCreate();
+  }
+
+  function onSaved(saved: ContestantView, created: boolean) {
+    const matches = !seasonId || saved.seasonId === seasonId;
+    contestants.setData((list) => {
+      if (created) return matches ? [saved, ...list] : list;
+      return matches ? list.map((c) => (c.id === saved.id ? saved : c)) : list.filter((c) => c.id !== saved.id);
+    });
+    closeForm();
+  }
+
+  async function confirmDelete() {
+    if (!deleting || deleteBusy) return;
+    setDeleteBusy(true);
+    setDeleteError(null);
+    try {
+      await callApi('deleteContestant', { params: { contestantId: deleting.id } });
+      const goneId = deleting.id;
+      contestants.setData((list) => list.filter((c) => c.id !== goneId));
+      setDeleting(null);
+    } catch (failure) {
+      console.debug(ADMIN_MESSAGES.deleteContestantFailed, failure);
+      setDeleteError(failure);
+    } finally {
+      setDeleteBusy(false);
+    }
+  }
+
+  const list = contestants.status === 'ready' ? contestants.data : null;
+  const seasonList = seasons.status === 'ready' ? seasons.data : [];
+  const seasonName = (c: ContestantView) => seasonLabel({ realityName: c.realityName, number: c.seasonNumber });
+  const actions = (contestant: ContestantView) => (
+    <div className="flex flex-wrap gap-1">
+      <button type="button" onClick={() => setEditing({ contestant })} aria-label={`Editar ${contestant.fullName}`} className={rowButton}>
+        Editar
+      </button>
+      <button
+        type="button"
+        onClick={() => {
+          setDeleteError(null);
+          setDeleting(contestant);
+        }}
+        aria-label={`Eliminar ${contestant.fullName}`}
+        className={rowDangerButton}
+      >
+        Eliminar
+      </button>
+    </div>
+  );
+
+  return (
+    <div className="space-y-5">
+      <PageHeader title="Concursantes" description="Los participantes de cada temporada, su estado y su posición final.">
+        <button type="button" onClick={() => setEditing({ contestant: null })} className={primaryButton}>
+          <PlusIcon className="size-4" />
+          Nuevo concursante
+        </button>
+      </PageHeader>
+
+      <SeasonFilter seasons={seasonList} value={seasonId} onChange={setSeasonId} />
+      <ErrorBanner error={seasons.status === 'error' ? seasons.error : null} fallback={ADMIN_MESSAGES.loadSeasonsFailed} onRetry={seasons.refetch} />
+
+      {contestants.status === 'error' ? (
+        <ErrorBanner error={contestants.error} fallback={ADMIN_MESSAGES.loadContestantsFailed} onRetry={contestants.refetch} />
+      ) : !list ? (
+        <ListSkeleton label="Cargando concursantes…" />
+      ) : list.length === 0 ? (
+        <EmptyState message={ADMIN_MESSAGES.noContestants} />
+      ) : (
+        <>
+          {/* Phone: cards */}
+          <ul aria-label="Concursantes" className="space-y-3 md:hidden">
+            {list.map((contestant) => (
+              <li key={contestant.id} className={`${panel} p-4`}>
+                <div className="flex items-start gap-3">
+                  <Avatar name={contestant.fullName} src={contestant.photoUrl} size="lg" />
+                  <div className="min-w-0 flex-1">
+                    <p className="truncate font-bold">{contestant.fullName}</p>
+                    <p className="truncate text-sm text-slate-600 dark:text-slate-400">{seasonName(contestant)}</p>
+                    <div className="mt-2 flex flex-wrap items-center gap-2 text-sm">
+                      <ContestantStatusBadge status={contestant.status} />
+                      {contestant.finalPosition !== null && <span className="text-slate-600 dark:text-slate-400">Posición {contestant.finalPosition}</span>}
+                    </div>
+                  </div>
+                </div>
+                <div className="mt-3 border-t border-slate-100 pt-2 dark:border-white/5">{actions(contestant)}</div>
+              </li>
+            ))}
+          </ul>
+
+          {/* Desktop: table */}
+          <div className={`${panel} hidden overflow-x-auto md:block`}>
+            <table className="w-full text-left text-sm">
+              <caption className="sr-only">Concursantes</caption>
+              <thead className="border-b border-slate-200 text-xs tracking-wide text-slate-500 uppercase dark:border-white/10 dark:text-slate-400">
+                <tr>
+                  <th scope="col" className="px-4 py-3 font-semibold">
+                    Concursante
+                  </th>
+                  <th scope="col" className="px-4 py-3 font-semibold">
+                    Temporada
+                  </th>
+                  <th scope="col" className="px-4 py-3 font-semibold">
+                    Estado
+                  </th>
+                  <th scope="col" className="px-4 py-3 font-semibold">
+                    Posición
+                  </th>
+                  <th scope="col" className="px-4 py-3 font-semibold">
+                    Acciones
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100 dark:divide-white/5">
+                {list.map((contestant) => (
+                  <tr key={contestant.id}>
+                    <td className="px-4 py-3">
+                      <div className="flex items-center gap-3">
+                        <Avatar name={contestant.fullName} src={contestant.photoUrl} />
+                        <span className="font-semibold">{contestant.fullName}</span>
+                      </div>
+                    </td>
+                    <td className="px-4 py-3 text-slate-600 dark:text-slate-300">{seasonName(contestant)}</td>
+                    <td className="px-4 py-3">
+                      <ContestantStatusBadge status={contestant.status} />
+                    </td>
+                    <td className="px-4 py-3 tabular-nums">
+                      {contestant.finalPosition ?? (
+                        <>
+                          <span aria-hidden="true" className="text-slate-400">
+                            —
+                          </span>
+                          <span className="sr-only">Sin posición</span>
+                        </>
+                      )}
+                    </td>
+                    <td className="px-4 py-3">{actions(contestant)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+
+      {editing && <ContestantFormModal contestant={editing.contestant} seasons={seasonList} defaultSeasonId={seasonId} onSaved={onSaved} onClose={closeForm} />}
+      {deleting && (
+        <ConfirmDialog
+          title="Eliminar concursante"
+          message={ADMIN_MESSAGES.confirmDeleteContestant}
+          confirmLabel="Eliminar"
+          busy={deleteBusy}
+          error={deleteError}
+          errorFallback={ADMIN_MESSAGES.deleteContestantFailed}
+          onConfirm={() => void confirmDelete()}
+          onCancel={() => setDeleting(null)}
+        />
+      )}
+    </div>
+  );
 }

@@ -1,6 +1,271 @@
-import { ComingSoon } from '../../../components/ComingSoon';
+import { useState } from 'react';
+import type { AdminPollView } from '@tribuna/contracts/api/admin/polls';
+import type { PollStatus } from '@tribuna/contracts/api/pollStatus';
+import { ADMIN_MESSAGES } from '@tribuna/contracts/adminRules';
+import { callApi } from '../../../lib/api';
+import { useQuery } from '../../../lib/useQuery';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { EmptyState } from '../components/EmptyState';
+import { ErrorBanner } from '../components/ErrorBanner';
+import { PageHeader } from '../components/PageHeader';
+import { ListSkeleton } from '../components/Skeletons';
+import { StatusBadge, type BadgeTone } from '../components/StatusBadge';
+import { panel, primaryButton, rowButton, rowDangerButton } from '../components/buttons';
+import { useCreateParam } from '../components/useCreateParam';
+import { PlusIcon } from '../icons';
+import { SeasonFilter, plural, seasonLabel, useAdminSeasons } from '../contestants/adminUi';
+import { POLL_STATUS_LABELS } from './pollForm';
+import { PollFormModal } from './PollFormModal';
 
-// Placeholder while the screen is built (replaced by the back-office work in progress).
+const STATUS_TONES: Record<PollStatus, BadgeTone> = { active: 'green', draft: 'amber', closed: 'slate' };
+
+type Action = 'activate' | 'close' | 'reopen' | 'feature';
+const ACTION_FALLBACKS: Record<Action, string> = {
+  activate: ADMIN_MESSAGES.activatePollFailed,
+  close: ADMIN_MESSAGES.closePollFailed,
+  reopen: ADMIN_MESSAGES.activatePollFailed,
+  feature: ADMIN_MESSAGES.featurePollFailed,
+};
+
+/**
+ * The row actions a poll offers (spec §2): Editar always, Fijar en Landing unless featured, Cerrar
+ * while it is active (an active poll past its end date already shows as closed), Reabrir when it was
+ * closed, Activar for a draft, Eliminar always.
+ */
+export function pollActions(poll: Pick<AdminPollView, 'status' | 'effectiveStatus' | 'isFeatured'>): Array<Action | 'edit' | 'delete'> {
+  const actions: Array<Action | 'edit' | 'delete'> = ['edit'];
+  if (poll.status === 'draft') actions.push('activate');
+  if (!poll.isFeatured) actions.push('feature');
+  if (poll.effectiveStatus === 'active') actions.push('close');
+  if (poll.status === 'closed') actions.push('reopen');
+  actions.push('delete');
+  return actions;
+}
+
+const ACTION_LABELS: Record<Action | 'edit' | 'delete', string> = {
+  edit: 'Editar',
+  activate: 'Activar',
+  feature: 'Fijar en Landing',
+  close: 'Cerrar',
+  reopen: 'Reabrir',
+  delete: 'Eliminar',
+};
+
+type Editing = { poll: AdminPollView | null } | null;
+type Failure = { error: unknown; fallback: string };
+
+/** /admin/encuestas: polls by season, their actions, the create/edit modal and delete (spec §2 Polls). */
 export function PollsPage() {
-  return <ComingSoon title="Encuestas" />;
+  const [createRequested, clearCreate] = useCreateParam();
+  const [seasonId, setSeasonId] = useState('');
+  const [editingState, setEditing] = useState<Editing>(null);
+  const [deleting, setDeleting] = useState<AdminPollView | null>(null);
+  const [deleteBusy, setDeleteBusy] = useState(false);
+  const [deleteError, setDeleteError] = useState<unknown>(null);
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const [pending, setPending] = useState<ReadonlySet<string>>(new Set());
+  const seasons = useAdminSeasons();
+  const polls = useQuery(['admin-polls', seasonId], (signal) => callApi('adminPolls', { signal, query: { seasonId: seasonId || undefined } }).then((r) => r.polls));
+  const { setData } = polls;
+
+  // ?nuevo=1 (the dashboard's quick action) opens the create modal.
+  const editing: Editing = editingState ?? (createRequested ? { poll: null } : null);
+
+  function closeForm() {
+    setEditing(null);
+    if (createRequested) clearCreate();
+  }
+
+  /** Puts a poll the server answered in the list; a featured one is the only featured one. */
+  function replace(updated: AdminPollView) {
+    setData((list) =>
+      list.map((p) => {
+        if (p.id === updated.id) return updated;
+        return updated.isFeatured && p.isFeatured ? { ...p, isFeatured: false } : p;
+      }),
+    );
+  }
+
+  function onSaved(saved: AdminPollView, created: boolean) {
+    const matches = !seasonId || saved.seasonId === seasonId;
+    if (created) {
+      if (matches) setData((list) => [saved, ...list.map((p) => (saved.isFeatured && p.isFeatured ? { ...p, isFeatured: false } : p))]);
+    } else {
+      replace(saved);
+    }
+    closeForm();
+  }
+
+  async function run(poll: AdminPollView, action: Action) {
+    if (pending.has(poll.id)) return;
+    setFailure(null);
+    setPending((s) => new Set(s).add(poll.id));
+    try {
+      const updated =
+        action === 'feature'
+          ? await callApi('featurePoll', { params: { pollId: poll.id } })
+          : await callApi('setPollStatus', { params: { pollId: poll.id }, body: { status: action === 'close' ? 'closed' : 'active' } });
+      replace(updated);
+    } catch (error) {
+      console.debug(ACTION_FALLBACKS[action], error);
+      setFailure({ error, fallback: ACTION_FALLBACKS[action] });
+    } finally {
+      setPending((s) => {
+        const next = new Set(s);
+        next.delete(poll.id);
+        return next;
+      });
+    }
+  }
+
+  async function confirmDelete() {
+    if (!deleting || deleteBusy) return;
+    setDeleteBusy(true);
+    setDeleteError(null);
+    try {
+      await callApi('deletePoll', { params: { pollId: deleting.id } });
+      const goneId = deleting.id;
+      setData((list) => list.filter((p) => p.id !== goneId));
+      setDeleting(null);
+    } catch (error) {
+      console.debug(ADMIN_MESSAGES.deletePollFailed, error);
+      setDeleteError(error);
+    } finally {
+      setDeleteBusy(false);
+    }
+  }
+
+  const list = polls.status === 'ready' ? polls.data : null;
+  const seasonList = seasons.status === 'ready' ? seasons.data : [];
+  const seasonName = (p: AdminPollView) => seasonLabel({ realityName: p.realityName, number: p.seasonNumber });
+
+  const badges = (poll: AdminPollView) => (
+    <div className="flex flex-wrap items-center gap-1.5">
+      <StatusBadge tone={STATUS_TONES[poll.effectiveStatus]}>
+        {poll.effectiveStatus === 'active' && <span aria-hidden="true" className="size-1.5 rounded-full bg-emerald-500" />}
+        {POLL_STATUS_LABELS[poll.effectiveStatus]}
+      </StatusBadge>
+      {poll.isFeatured && <StatusBadge tone="fuchsia">Principal</StatusBadge>}
+    </div>
+  );
+
+  const actions = (poll: AdminPollView) => (
+    <div className="flex flex-wrap gap-1">
+      {pollActions(poll).map((action) => {
+        const label = ACTION_LABELS[action];
+        const onClick =
+          action === 'edit'
+            ? () => setEditing({ poll })
+            : action === 'delete'
+              ? () => {
+                  setDeleteError(null);
+                  setDeleting(poll);
+                }
+              : () => void run(poll, action);
+        return (
+          <button
+            key={action}
+            type="button"
+            onClick={onClick}
+            disabled={pending.has(poll.id) && action !== 'edit'}
+            aria-label={`${label}: ${poll.title}`}
+            className={`${action === 'delete' ? rowDangerButton : rowButton} disabled:cursor-wait disabled:opacity-60`}
+          >
+            {label}
+          </button>
+        );
+      })}
+    </div>
+  );
+
+  return (
+    <div className="space-y-5">
+      <PageHeader title="Encuestas" description="Crea, activa, cierra y destaca las encuestas de cada temporada.">
+        <button type="button" onClick={() => setEditing({ poll: null })} className={primaryButton}>
+          <PlusIcon className="size-4" />
+          Nueva encuesta
+        </button>
+      </PageHeader>
+
+      <SeasonFilter seasons={seasonList} value={seasonId} onChange={setSeasonId} />
+      <ErrorBanner error={seasons.status === 'error' ? seasons.error : null} fallback={ADMIN_MESSAGES.loadSeasonsFailed} onRetry={seasons.refetch} />
+      <ErrorBanner error={failure?.error ?? null} fallback={failure?.fallback ?? ''} />
+
+      {polls.status === 'error' ? (
+        <ErrorBanner error={polls.error} fallback={ADMIN_MESSAGES.loadPollsFailed} onRetry={polls.refetch} />
+      ) : !list ? (
+        <ListSkeleton label="Cargando encuestas…" />
+      ) : list.length === 0 ? (
+        <EmptyState message={ADMIN_MESSAGES.noPolls} />
+      ) : (
+        <>
+          {/* Phone: cards */}
+          <ul aria-label="Encuestas" className="space-y-3 md:hidden">
+            {list.map((poll) => (
+              <li key={poll.id} className={`${panel} p-4`}>
+                <p className="font-bold break-words">{poll.title}</p>
+                <p className="text-sm text-slate-600 dark:text-slate-400">{seasonName(poll)}</p>
+                <div className="mt-2 flex flex-wrap items-center gap-2">
+                  {badges(poll)}
+                  <span className="text-sm text-slate-600 tabular-nums dark:text-slate-400">{plural(poll.voteCount, 'voto', 'votos')}</span>
+                </div>
+                <div className="mt-3 border-t border-slate-100 pt-2 dark:border-white/5">{actions(poll)}</div>
+              </li>
+            ))}
+          </ul>
+
+          {/* Desktop: table */}
+          <div className={`${panel} hidden overflow-x-auto md:block`}>
+            <table className="w-full text-left text-sm">
+              <caption className="sr-only">Encuestas</caption>
+              <thead className="border-b border-slate-200 text-xs tracking-wide text-slate-500 uppercase dark:border-white/10 dark:text-slate-400">
+                <tr>
+                  <th scope="col" className="px-4 py-3 font-semibold">
+                    Encuesta
+                  </th>
+                  <th scope="col" className="px-4 py-3 font-semibold">
+                    Temporada
+                  </th>
+                  <th scope="col" className="px-4 py-3 font-semibold">
+                    Estado
+                  </th>
+                  <th scope="col" className="px-4 py-3 text-right font-semibold">
+                    Votos
+                  </th>
+                  <th scope="col" className="px-4 py-3 font-semibold">
+                    Acciones
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100 dark:divide-white/5">
+                {list.map((poll) => (
+                  <tr key={poll.id}>
+                    <td className="max-w-xs px-4 py-3 font-semibold break-words">{poll.title}</td>
+                    <td className="px-4 py-3 text-slate-600 dark:text-slate-300">{seasonName(poll)}</td>
+                    <td className="px-4 py-3">{badges(poll)}</td>
+                    <td className="px-4 py-3 text-right tabular-nums">{poll.voteCount.toLocaleString('es')}</td>
+                    <td className="px-4 py-3">{actions(poll)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+
+      {editing && <PollFormModal poll={editing.poll} seasons={seasonList} defaultSeasonId={seasonId} onSaved={onSaved} onClose={closeForm} />}
+      {deleting && (
+        <ConfirmDialog
+          title="Eliminar encuesta"
+          message={ADMIN_MESSAGES.confirmDeletePoll}
+          confirmLabel="Eliminar"
+          busy={deleteBusy}
+          error={deleteError}
+          errorFallback={ADMIN_MESSAGES.deletePollFailed}
+          onConfirm={() => void confirmDelete()}
+          onCancel={() => setDeleting(null)}
+        />
+      )}
+    </div>
+  );
 }
