@@ -1,6 +1,32 @@
-import { ComingSoon } from '../../components/ComingSoon';
+import { lazy } from 'react';
+import { Navigate, Route, Routes } from 'react-router-dom';
+import { AdminLayout } from './AdminLayout';
 
-// Placeholder until the back-office lands; mounted under /admin/*.
+// The back-office (spec admin-backoffice.md §2), mounted by app/routes.tsx under /admin/* as one
+// lazy chunk behind RequireAuth role="admin". Its routes live here, not in the app's route table,
+// so the home page's bundle carries nothing of the admin area; each screen is a chunk of its own.
+const DashboardPage = lazy(() => import('./dashboard/DashboardPage').then((m) => ({ default: m.DashboardPage })));
+const RealitiesPage = lazy(() => import('./realities/RealitiesPage').then((m) => ({ default: m.RealitiesPage })));
+const SeasonsPage = lazy(() => import('./seasons/SeasonsPage').then((m) => ({ default: m.SeasonsPage })));
+const ContestantsPage = lazy(() => import('./contestants/ContestantsPage').then((m) => ({ default: m.ContestantsPage })));
+const PollsPage = lazy(() => import('./polls/PollsPage').then((m) => ({ default: m.PollsPage })));
+const AdminComingSoon = lazy(() => import('./AdminComingSoon').then((m) => ({ default: m.AdminComingSoon })));
+
+/** /admin/*: the shell around the screen of the path; any other path under /admin goes to /admin. */
 export function AdminPage() {
-  return <ComingSoon title="Administración" />;
+  return (
+    <Routes>
+      <Route element={<AdminLayout />}>
+        <Route index element={<DashboardPage />} />
+        <Route path="realitys" element={<RealitiesPage />} />
+        <Route path="temporadas" element={<SeasonsPage />} />
+        <Route path="concursantes" element={<ContestantsPage />} />
+        <Route path="encuestas" element={<PollsPage />} />
+        <Route path="informes" element={<AdminComingSoon title="Informes" />} />
+        <Route path="usuarios" element={<AdminComingSoon title="Usuarios" />} />
+        <Route path="abuse-report" element={<AdminComingSoon title="Detección de abuso" />} />
+        <Route path="*" element={<Navigate to="/admin" replace />} />
+      </Route>
+    </Routes>
+  );
 }

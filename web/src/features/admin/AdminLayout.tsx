@@ -1,0 +1,180 @@
+import { Suspense, useCallback, useEffect, useId, useRef, useState, type ComponentType, type KeyboardEvent, type SVGProps } from 'react';
+import { Link, NavLink, Outlet, useLocation } from 'react-router-dom';
+import { ADMIN_NAV } from '@tribuna/contracts/adminRules';
+import { Avatar } from '../../components/Avatar';
+import { CloseIcon, HomeIcon, LogoutIcon } from '../../components/icons';
+import { displayNameOf } from '../auth/displayName';
+import { useSessionStore } from '../auth/sessionStore';
+import { useSignOut } from '../auth/useSignOut';
+import { ThemeToggle } from '../theme/ThemeToggle';
+import { ListSkeleton } from './components/Skeletons';
+import { CalendarIcon, ChartIcon, GridIcon, MenuIcon, PeopleIcon, ReportIcon, ShieldAlertIcon, StarIcon, TvIcon } from './icons';
+
+type Icon = ComponentType<SVGProps<SVGSVGElement>>;
+
+const NAV_ICONS: Record<(typeof ADMIN_NAV)[number]['path'], Icon> = {
+  '/admin': GridIcon,
+  '/admin/realitys': TvIcon,
+  '/admin/temporadas': CalendarIcon,
+  '/admin/concursantes': StarIcon,
+  '/admin/encuestas': ChartIcon,
+  '/admin/informes': ReportIcon,
+  '/admin/usuarios': PeopleIcon,
+  '/admin/abuse-report': ShieldAlertIcon,
+};
+
+const FOCUSABLE = 'a[href], button:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+const navLinkClass = ({ isActive }: { isActive: boolean }) =>
+  `flex min-h-11 items-center gap-3 rounded-xl px-3 py-2 text-sm font-semibold transition ${
+    isActive
+      ? 'bg-fuchsia-600/10 text-fuchsia-700 dark:bg-fuchsia-400/15 dark:text-fuchsia-300'
+      : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-white/10 dark:hover:text-white'
+  }`;
+
+const footerItemClass =
+  'flex min-h-11 w-full items-center gap-3 rounded-xl px-3 py-2 text-left text-sm font-semibold text-slate-600 transition hover:bg-slate-100 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-white/10 dark:hover:text-white';
+
+/**
+ * The back-office shell (spec §2): a sidebar with the 8 entries, the admin's name, 'Volver al inicio'
+ * and 'Cerrar sesión'; a header titled 'Administración'; the screen (a lazy chunk) beside them.
+ * Below md the sidebar is off-screen and slides in from the menu button as a modal panel: focus
+ * moves into it and stays there, Escape or the overlay closes it, focus goes back to the button.
+ */
+export function AdminLayout() {
+  const user = useSessionStore((state) => state.user);
+  const signOut = useSignOut();
+  const { pathname } = useLocation();
+  const [open, setOpen] = useState(false);
+  const sidebarRef = useRef<HTMLElement>(null);
+  const menuButtonRef = useRef<HTMLButtonElement>(null);
+  const sidebarId = useId();
+  const name = user ? displayNameOf(user) : 'Administrador';
+
+  const close = useCallback((restoreFocus = true) => {
+    setOpen(false);
+    if (restoreFocus) menuButtonRef.current?.focus();
+  }, []);
+
+  // Following a link closes the panel (the new screen takes the focus flow from there).
+  useEffect(() => setOpen(false), [pathname]);
+
+  useEffect(() => {
+    if (!open) return;
+    sidebarRef.current?.querySelector<HTMLElement>(FOCUSABLE)?.focus();
+    const previousOverflow = document.body.style.overflow;
+    document.body.style.overflow = 'hidden';
+    return () => {
+      document.body.style.overflow = previousOverflow;
+    };
+  }, [open]);
+
+  function onSidebarKeyDown(event: KeyboardEvent<HTMLElement>) {
+    if (!open) return;
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      close();
+      return;
+    }
+    if (event.key !== 'Tab') return;
+    const focusables = Array.from(sidebarRef.current?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? []);
+    const first = focusables[0];
+    const last = focusables[focusables.length - 1];
+    if (!first || !last) return;
+    if (event.shiftKey && document.activeElement === first) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && document.activeElement === last) {
+      event.preventDefault();
+      first.focus();
+    }
+  }
+
+  return (
+    <div className="md:flex md:min-h-dvh">
+      {open && <div data-testid="admin-overlay" aria-hidden="true" onClick={() => close()} className="fixed inset-0 z-40 bg-black/60 backdrop-blur-sm md:hidden" />}
+
+      <aside
+        ref={sidebarRef}
+        id={sidebarId}
+        aria-label="Menú de administración"
+        role={open ? 'dialog' : undefined}
+        aria-modal={open || undefined}
+        data-state={open ? 'open' : 'closed'}
+        onKeyDown={onSidebarKeyDown}
+        className={`fixed inset-y-0 left-0 z-50 flex w-72 max-w-[85vw] flex-col border-r border-slate-200 bg-white shadow-2xl transition-[translate,visibility] duration-200 md:sticky md:top-0 md:z-auto md:h-dvh md:w-64 md:translate-x-0 md:shadow-none md:visible dark:border-white/10 dark:bg-ink-900 ${
+          open ? 'visible translate-x-0' : 'invisible -translate-x-full'
+        }`}
+      >
+        <div className="flex items-start gap-3 border-b border-slate-200 px-4 py-4 dark:border-white/10">
+          <Avatar name={name} src={user?.avatarUrl ?? null} />
+          <div className="min-w-0 flex-1">
+            <p className="truncate font-bold">{name}</p>
+            {user?.username && <p className="truncate text-sm text-slate-500 dark:text-slate-400">@{user.username}</p>}
+            <p className="mt-1 text-xs font-semibold tracking-wide text-fuchsia-700 uppercase dark:text-fuchsia-300">Administrador</p>
+          </div>
+          <button
+            type="button"
+            onClick={() => close()}
+            aria-label="Cerrar menú"
+            className="inline-flex size-10 shrink-0 items-center justify-center rounded-full text-slate-500 hover:bg-slate-100 md:hidden dark:text-slate-400 dark:hover:bg-white/10"
+          >
+            <CloseIcon className="size-5" />
+          </button>
+        </div>
+
+        <nav aria-label="Secciones de administración" className="flex-1 overflow-y-auto px-3 py-4">
+          <ul className="space-y-1">
+            {ADMIN_NAV.map((entry) => {
+              const EntryIcon = NAV_ICONS[entry.path];
+              return (
+                <li key={entry.path}>
+                  <NavLink to={entry.path} end={entry.path === '/admin'} className={navLinkClass}>
+                    <EntryIcon className="size-5 shrink-0" />
+                    {entry.label}
+                  </NavLink>
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+
+        <div className="space-y-1 border-t border-slate-200 px-3 py-3 dark:border-white/10">
+          <Link to="/" className={footerItemClass}>
+            <HomeIcon className="size-5 shrink-0" />
+            Volver al inicio
+          </Link>
+          <button type="button" onClick={() => void signOut()} className={footerItemClass}>
+            <LogoutIcon className="size-5 shrink-0" />
+            Cerrar sesión
+          </button>
+        </div>
+      </aside>
+
+      <div className="min-w-0 flex-1">
+        <header className="sticky top-0 z-30 flex h-16 items-center gap-2 border-b border-slate-200/80 bg-white/85 px-3 backdrop-blur-lg sm:px-6 dark:border-white/10 dark:bg-ink-950/85">
+          <button
+            ref={menuButtonRef}
+            type="button"
+            onClick={() => setOpen(true)}
+            aria-label="Abrir menú"
+            aria-controls={sidebarId}
+            aria-expanded={open}
+            className="inline-flex size-11 items-center justify-center rounded-full text-slate-700 hover:bg-slate-200/70 md:hidden dark:text-slate-200 dark:hover:bg-white/10"
+          >
+            <MenuIcon className="size-6" />
+          </button>
+          <h1 className="text-lg font-black tracking-tight sm:text-xl">Administración</h1>
+          <div className="ml-auto">
+            <ThemeToggle />
+          </div>
+        </header>
+        <div className="mx-auto w-full max-w-6xl px-3 py-5 sm:px-6 md:py-8">
+          <Suspense fallback={<ListSkeleton label="Cargando sección…" />}>
+            <Outlet />
+          </Suspense>
+        </div>
+      </div>
+    </div>
+  );
+}
