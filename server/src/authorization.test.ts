@@ -220,6 +220,51 @@ const ACCESS: Record<string, RouteAccess> = {
     },
   },
   // --- admin polls and dashboard ---
+  'GET /api/admin/dashboard': { audience: 'admin', request: get('/api/admin/dashboard') },
+  'GET /api/admin/polls': { audience: 'admin', request: get('/api/admin/polls') },
+  'POST /api/admin/polls': {
+    audience: 'admin',
+    request: (c) => ({
+      method: 'POST',
+      url: '/api/admin/polls',
+      headers: c.headers,
+      payload: {
+        title: 'Nueva encuesta',
+        seasonId: c.world.poll.season.id,
+        voteMode: 'single',
+        optionType: 'contestants',
+        status: 'draft',
+        options: c.world.poll.options.map((o) => ({ contestantId: o.contestantId! })),
+      },
+    }),
+  },
+  'PUT /api/admin/polls/:pollId': {
+    audience: 'admin',
+    request: (c) => ({
+      method: 'PUT',
+      url: `/api/admin/polls/${c.world.poll.poll.id}`,
+      headers: c.headers,
+      payload: { title: 'Editada', options: c.world.poll.options.map((o) => ({ id: o.id, contestantId: o.contestantId! })) },
+    }),
+  },
+  'POST /api/admin/polls/:pollId/status': {
+    audience: 'admin',
+    // A poll of its own per caller: closing it twice would be refused.
+    request: async (c) => ({
+      method: 'POST',
+      url: `/api/admin/polls/${(await buildPoll(c.world.app.database.db)).poll.id}/status`,
+      headers: c.headers,
+      payload: { status: 'closed' },
+    }),
+  },
+  'POST /api/admin/polls/:pollId/feature': {
+    audience: 'admin',
+    request: (c) => ({ method: 'POST', url: `/api/admin/polls/${c.world.poll.poll.id}/feature`, headers: c.headers }),
+  },
+  'DELETE /api/admin/polls/:pollId': {
+    audience: 'admin',
+    request: async (c) => ({ method: 'DELETE', url: `/api/admin/polls/${(await buildPoll(c.world.app.database.db)).poll.id}`, headers: c.headers }),
+  },
   'POST /api/admin/users/:userId/suspend': {
     audience: 'admin',
     request: (c) => ({ method: 'POST', url: `/api/admin/users/${c.world.target.id}/suspend`, headers: c.headers }),

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, date, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, check, date, foreignKey, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { SHARE_PLATFORMS } from '@tribuna/contracts/api/shares';
 import { createdAt, id, lengthBetween, oneOf } from './columns.ts';
 import { pollOptions, polls } from './polls.ts';
@@ -56,6 +56,36 @@ export const voteTallies = pgTable(
     lastVotedAt: timestamp('last_voted_at', { withTimezone: true }).notNull(),
   },
   (t) => [primaryKey({ name: 'vote_tallies_pk', columns: [t.userId, t.pollId, t.optionId] })],
+);
+
+/** Rows per (poll, option) in poll_vote_counts: concurrent vote transactions mostly land on different rows. */
+export const VOTE_COUNT_SHARDS = 8;
+
+/**
+ * Vote rows and points per poll option, for the back-office (poll list, dashboard) without counting
+ * `votes`: derived data kept by statement-level triggers on `votes` (migration 0010), one
+ * aggregated upsert per statement. Each option has up to VOTE_COUNT_SHARDS rows (shard =
+ * pg_backend_pid() % VOTE_COUNT_SHARDS of the writing connection), so concurrent vote batches on one
+ * poll do not queue behind a single hot row until their COMMIT; readers sum the shards. Deleted with
+ * the option (its votes go with it).
+ */
+export const pollVoteCounts = pgTable(
+  'poll_vote_counts',
+  {
+    pollId: uuid('poll_id').notNull(),
+    optionId: uuid('option_id').notNull(),
+    shard: smallint('shard').notNull(),
+    votes: bigint('votes', { mode: 'number' }).notNull(),
+    points: bigint('points', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'poll_vote_counts_pk', columns: [t.pollId, t.optionId, t.shard] }),
+    foreignKey({
+      name: 'poll_vote_counts_option_fk',
+      columns: [t.pollId, t.optionId],
+      foreignColumns: [pollOptions.pollId, pollOptions.id],
+    }).onDelete('cascade'),
+  ],
 );
 
 /**

@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { adminGuard } from './guard.ts';
 import adminUserRoutes from './users/routes.ts';
 import catalogRoutes from './catalog/routes.ts';
+import adminPollRoutes from './polls/routes.ts';
+import dashboardRoutes from './dashboard/routes.ts';
 
 /**
  * Every back-office route lives in this encapsulated context, registered with the prefix
@@ -12,6 +14,8 @@ const adminRoutes: FastifyPluginAsyncTypebox = async (admin) => {
   admin.addHook('onRequest', adminGuard(admin.config.requireAdminMfa));
   await admin.register(adminUserRoutes, { prefix: '/users' });
   await admin.register(catalogRoutes);
+  await admin.register(adminPollRoutes);
+  await admin.register(dashboardRoutes);
 };
 
 export default adminRoutes;

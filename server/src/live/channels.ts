@@ -20,6 +20,8 @@ export const SEND_TEXT = { binary: false } as const;
 export interface LiveUser {
   id: string;
   role: string;
+  /** The session's assurance level ('aal2': verified with a second factor); the admin topic may require it. */
+  level?: string;
 }
 
 /** One socket. Its user is fixed for the socket's life (null: a visitor). */

@@ -60,7 +60,18 @@ export async function listPublicPolls(db: DbOrTx, limit: number) {
     .limit(limit);
 }
 
-/** Options of several polls at once (no N+1), with their contestant when there is one. */
+/**
+ * The options on a poll's ballot: an option an admin removed (it had votes) is left out of the
+ * ballot, the results and the live totals; its votes stay in the database.
+ */
+export function ballotOptionIds(db: DbOrTx, pollId: string) {
+  return db
+    .select({ id: pollOptions.id })
+    .from(pollOptions)
+    .where(and(eq(pollOptions.pollId, pollId), isNull(pollOptions.removedAt)));
+}
+
+/** Options on the ballot of several polls at once (no N+1), with their contestant when there is one. */
 export async function listOptions(db: DbOrTx, pollIds: string[]) {
   if (pollIds.length === 0) return [];
   return db
@@ -75,7 +86,7 @@ export async function listOptions(db: DbOrTx, pollIds: string[]) {
     })
     .from(pollOptions)
     .leftJoin(contestants, eq(contestants.id, pollOptions.contestantId))
-    .where(inArray(pollOptions.pollId, pollIds))
+    .where(and(inArray(pollOptions.pollId, pollIds), isNull(pollOptions.removedAt)))
     .orderBy(asc(pollOptions.pollId), asc(pollOptions.order));
 }
 
@@ -95,7 +106,7 @@ export async function countVotes(db: DbOrTx, pollId: string) {
       totalVoters: sql<number>`count(distinct ${votes.userId})::int`,
     })
     .from(votes)
-    .where(eq(votes.pollId, pollId))
+    .where(and(eq(votes.pollId, pollId), inArray(votes.optionId, ballotOptionIds(db, pollId))))
     .groupBy(sql`grouping sets ((${votes.optionId}), ())`);
 }
 
@@ -113,7 +124,7 @@ export async function listVoters(db: DbOrTx, pollId: string, perOption: number) 
       ),
     })
     .from(votes)
-    .where(eq(votes.pollId, pollId))
+    .where(and(eq(votes.pollId, pollId), inArray(votes.optionId, ballotOptionIds(db, pollId))))
     .groupBy(votes.optionId, votes.userId)
     .as('per_user');
 
@@ -153,7 +164,7 @@ export async function findVotingPoll(db: DbOrTx, pollId: string) {
       .leftJoin(pollPointsConfig, eq(pollPointsConfig.pollId, polls.id))
       .where(and(eq(polls.id, pollId), ne(polls.status, 'draft')))
       .limit(1),
-    db.select({ id: pollOptions.id }).from(pollOptions).where(eq(pollOptions.pollId, pollId)),
+    ballotOptionIds(db, pollId),
   ]);
   const row = rows[0];
   return row ? { ...row, optionIds: options.map((o) => o.id) } : null;

@@ -85,9 +85,8 @@ describe('VoteBatcher', () => {
     const batcher = new VoteBatcher({ sql: database.sql, timeZone: TZ });
     const { poll, a } = await pointsPoll(10);
     const user = await buildUser(db);
-    // The option was deleted after the poll was cached: the insert breaks its foreign key.
-    await db.delete(schema.pollOptions).where(eq(schema.pollOptions.id, a));
-    const [result] = await settleAll([batcher.submit(command(user.id, poll, [[a, 1]]))]);
+    // A fingerprint past the column's check: the insert breaks a constraint.
+    const [result] = await settleAll([batcher.submit({ ...command(user.id, poll, [[a, 1]]), deviceFingerprint: 'x'.repeat(200) })]);
     await batcher.close();
     expect(result!.status).toBe('rejected');
     const error = (result as PromiseRejectedResult).reason as HttpError;
@@ -107,6 +106,8 @@ describe('VoteBatcher', () => {
     ]);
     await batcher.close();
     expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled']);
+    // PostgreSQL refuses the deleted option like the poll cache would have.
+    expect(((results[0] as PromiseRejectedResult).reason as HttpError).message).toBe(VOTE_MESSAGES.foreignOption);
     const rows = await db.select().from(schema.votes);
     expect(rows.map((r) => [r.userId, r.optionId, r.points])).toEqual([[luis.id, b, 3]]);
   });

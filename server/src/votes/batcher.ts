@@ -3,7 +3,7 @@ import type { MyVotesResponse } from '@tribuna/contracts/api/votes';
 import { VOTE_MESSAGES } from '@tribuna/contracts/api/votes';
 import type { CommittedVotes, VoterChange } from '@tribuna/contracts/live';
 import type postgres from 'postgres';
-import { badRequest, errorBody, HttpError } from '../http/errors.ts';
+import { badRequest, conflict, errorBody, HttpError } from '../http/errors.ts';
 import type { VotingPoll } from '../polls/pollCache.ts';
 import { presentMyVotes, voterName, type OptionStanding } from './presenter.ts';
 import * as repo from './repository.ts';
@@ -502,6 +502,8 @@ export async function applyBatch(
     const ledger = ledgers.get(keyOf(command.userId, command.poll.id))!;
     const decision = written.decisions[i]!;
     if (decision.kind === 'earlier') return decision;
+    // Closed or changed by an admin after this instance's poll cache read it: refused like the cache would have.
+    if (decision.kind === 'refused') return decision.reason === 'closed' ? conflict(VOTE_MESSAGES.pollClosed) : badRequest(VOTE_MESSAGES.foreignOption);
     if (!isPointsPoll(command.poll)) {
       const allocation = command.allocations[0]!;
       ledger.options = new Map([[allocation.optionId, { optionId: allocation.optionId, points: 1, lastVotedAt: votedAt }]]);

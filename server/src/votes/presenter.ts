@@ -39,6 +39,8 @@ export function presentMyVotes(
   now: Date,
 ): MyVotesResponse {
   const votes = [...standings]
+    // Votes on options an admin removed stay in the database (and count as spent), not on the ballot.
+    .filter((s) => poll.optionIds.has(s.optionId))
     .sort((a, b) => b.lastVotedAt.getTime() - a.lastVotedAt.getTime() || a.optionId.localeCompare(b.optionId))
     .map((s) => ({ optionId: s.optionId, points: s.points, createdAt: s.lastVotedAt.toISOString() }));
   return { votes, availablePoints: presentAvailablePoints(poll, spent, timeZone, now) };

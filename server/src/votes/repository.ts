@@ -134,6 +134,16 @@ export interface CommandDecision {
   available: number | null;
 }
 
+/**
+ * A command the batch statement refused although the poll cache let it through: the poll is no
+ * longer open ('closed') or an option is no longer on the ballot ('option'), as committed before
+ * the statement began. Nothing of it was written.
+ */
+export interface RefusedCommand {
+  kind: 'refused';
+  reason: 'closed' | 'option';
+}
+
 /** The answer a vote request got, as stored under its idempotency key. */
 export interface StoredVoteAnswer {
   status: number;
@@ -162,7 +172,7 @@ export interface BatchWrite {
   /** Each (user, poll) before the batch. */
   standing: VoterState[];
   /** One per command, in the batch's order. */
-  decisions: (CommandDecision | EarlierRequest)[];
+  decisions: (CommandDecision | EarlierRequest | RefusedCommand)[];
   added: VoteRow[];
   removed: VoteRow[];
   profiles: VoterProfile[];
@@ -179,6 +189,8 @@ interface BatchWriteRow extends Record<string, unknown> {
   decided: string | [number, boolean, number | null][] | null;
   /** [command index, poll of the key, stored answer or null]: commands whose key was claimed before */
   earlier: string | [number, string, StoredVoteAnswer | null][] | null;
+  /** [command index, 'closed' | 'option']: commands PostgreSQL refused (see RefusedCommand) */
+  refused: string | [number, RefusedCommand['reason']][] | null;
   /** [user, poll, option, points] */
   added: string | [string, string, string, number][] | null;
   removed: string | [string, string, string, number][] | null;
@@ -225,7 +237,7 @@ export async function writeVoteBatch(db: Runner, commands: VoteCommandRow[]): Pr
   );
   const columns = sql.raw('i int, u uuid, p uuid, single boolean, max int, s timestamptz, a json, fp text, ua text');
   // Without keys the commands are read straight from the JSON; with keys, those already claimed are left out.
-  const commandsCte = keyed
+  const incomingCte = keyed
     ? sql`
     input AS (
       SELECT * FROM json_to_recordset(${json}::json) AS c(${columns}, k text)
@@ -233,21 +245,45 @@ export async function writeVoteBatch(db: Runner, commands: VoteCommandRow[]): Pr
     earlier AS (
       SELECT input.i, r.poll_id, r.response FROM input JOIN ${voteRequests} r ON r.user_id = input.u AND r.key = input.k
     ),
-    cmd AS (
-      SELECT c.i, c.u, c.p, c.single, c.max, c.s, c.a, c.fp, c.ua, c.k,
-        (SELECT coalesce(sum(x.pts), 0) FROM json_to_recordset(c.a) AS x(o uuid, pts int))::int AS wanted,
-        row_number() OVER (PARTITION BY c.u, c.p ORDER BY c.i)::int AS rn,
-        count(*) OVER (PARTITION BY c.u, c.p)::int AS n
-      FROM input c
-      WHERE NOT EXISTS (SELECT 1 FROM earlier WHERE earlier.i = c.i)
+    incoming AS (
+      SELECT * FROM input c WHERE NOT EXISTS (SELECT 1 FROM earlier WHERE earlier.i = c.i)
     ),`
     : sql`
+    incoming AS (
+      SELECT * FROM json_to_recordset(${json}::json) AS c(${columns})
+    ),`;
+  // The poll cache let these commands through; PostgreSQL has the last word, in the statement's
+  // snapshot: a poll closed (or an option removed) by an admin whose COMMIT came before this
+  // statement refuses the vote on every instance, whatever their caches still say. One index
+  // lookup per distinct poll and option of the batch.
+  const commandsCte = sql`
+    ${incomingCte}
+    open_poll AS (
+      SELECT p.id FROM ${polls} p
+      WHERE p.id IN (SELECT incoming.p FROM incoming)
+        AND p.status = 'active' AND (p.end_date IS NULL OR p.end_date > now())
+    ),
+    ballot AS (
+      SELECT o.poll_id, o.id FROM ${pollOptions} o
+      WHERE o.id IN (SELECT x.o FROM incoming CROSS JOIN LATERAL json_to_recordset(incoming.a) AS x(o uuid, pts int))
+        AND o.removed_at IS NULL
+    ),
+    refused AS (
+      SELECT c.i, CASE WHEN NOT EXISTS (SELECT 1 FROM open_poll WHERE open_poll.id = c.p) THEN 'closed' ELSE 'option' END AS reason
+      FROM incoming c
+      WHERE NOT EXISTS (SELECT 1 FROM open_poll WHERE open_poll.id = c.p)
+        OR EXISTS (
+          SELECT 1 FROM json_to_recordset(c.a) AS x(o uuid, pts int)
+          WHERE NOT EXISTS (SELECT 1 FROM ballot b WHERE b.poll_id = c.p AND b.id = x.o)
+        )
+    ),
     cmd AS (
-      SELECT c.i, c.u, c.p, c.single, c.max, c.s, c.a, c.fp, c.ua,
+      SELECT c.i, c.u, c.p, c.single, c.max, c.s, c.a, c.fp, c.ua${keyed ? sql`, c.k` : sql``},
         (SELECT coalesce(sum(x.pts), 0) FROM json_to_recordset(c.a) AS x(o uuid, pts int))::int AS wanted,
         row_number() OVER (PARTITION BY c.u, c.p ORDER BY c.i)::int AS rn,
         count(*) OVER (PARTITION BY c.u, c.p)::int AS n
-      FROM json_to_recordset(${json}::json) AS c(${columns})
+      FROM incoming c
+      WHERE NOT EXISTS (SELECT 1 FROM refused r WHERE r.i = c.i)
     ),`;
   const claimCte = keyed
     ? sql`
@@ -265,7 +301,13 @@ export async function writeVoteBatch(db: Runner, commands: VoteCommandRow[]): Pr
       DELETE FROM ${votes} v
       WHERE v.id = ANY (ARRAY(
         SELECT x.id FROM pair
-        CROSS JOIN LATERAL (SELECT id FROM ${votes} WHERE user_id = pair.u AND poll_id = pair.p OFFSET 0) AS x
+        CROSS JOIN LATERAL (
+          SELECT v.id FROM ${votes} v
+          WHERE v.user_id = pair.u AND v.poll_id = pair.p
+            -- Votes on an option an admin removed stay (the voter's history): only ballot votes are replaced.
+            AND NOT EXISTS (SELECT 1 FROM ${pollOptions} o WHERE o.id = v.option_id AND o.removed_at IS NOT NULL)
+          OFFSET 0
+        ) AS x
         WHERE pair.single
       ))
       RETURNING v.poll_id, v.option_id, v.user_id, v.points
@@ -331,6 +373,7 @@ export async function writeVoteBatch(db: Runner, commands: VoteCommandRow[]): Pr
       (SELECT json_agg(json_build_array(u, p, o, points, date_part('epoch', last_voted_at) * 1000)) FROM tally) AS tallies,
       (SELECT json_agg(json_build_array(i, accepted, available)) FROM decided) AS decided,
       ${earlierJson} AS earlier,
+      (SELECT json_agg(json_build_array(i, reason)) FROM refused) AS refused,
       (SELECT json_agg(json_build_array(user_id, poll_id, option_id, points)) FROM added) AS added,
       ${removedJson} AS removed,
       (SELECT json_agg(json_build_array(pr.id, pr.display_name, pr.avatar_url))
@@ -345,9 +388,10 @@ export async function writeVoteBatch(db: Runner, commands: VoteCommandRow[]): Pr
   for (const [userId, pollId, optionId, points, at] of jsonList(row.tallies)) {
     standing.get(`${userId}|${pollId}`)?.options.push({ optionId, points, lastVotedAt: new Date(at) });
   }
-  const decisions: (CommandDecision | EarlierRequest | undefined)[] = new Array(commands.length);
+  const decisions: (CommandDecision | EarlierRequest | RefusedCommand | undefined)[] = new Array(commands.length);
   for (const [i, accepted, available] of jsonList(row.decided)) decisions[i] = { kind: 'decided', accepted, available };
   for (const [i, pollId, answer] of jsonList(row.earlier)) decisions[i] = { kind: 'earlier', pollId, answer };
+  for (const [i, reason] of jsonList(row.refused)) decisions[i] = { kind: 'refused', reason };
   const settled = decisions.filter((d) => d !== undefined);
   if (settled.length !== commands.length) throw new Error(`vote batch statement settled ${settled.length} of ${commands.length} commands`);
   const voteRow = ([userId, pollId, optionId, points]: [string, string, string, number]): VoteRow => ({ pollId, optionId, userId, points });

@@ -144,5 +144,7 @@ export const AdminDashboardMessage = Type.Object({
   topic: Type.Literal('admin'),
   stats: DashboardStats,
   recentActivity: Type.Array(ActivityItem),
+  /** Increases whenever the content changes (the hub's snapshot order); a client may ignore it. */
+  seq: Type.Optional(Type.Integer({ minimum: 0 })),
 });
 export type AdminDashboardMessage = Static<typeof AdminDashboardMessage>;

@@ -1,14 +1,14 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '@tribuna/drizzle/client';
 import { votes } from '@tribuna/drizzle/schema/index';
-import { countVotes, listOptions } from '../repository.ts';
+import { ballotOptionIds, countVotes, listOptions } from '../repository.ts';
 
-/** Vote rows per user on a poll: the voters hash of the live totals. */
+/** Vote rows per user on the options on a poll's ballot: the voters hash of the live totals. */
 export async function countRowsPerVoter(db: DbOrTx, pollId: string) {
   return db
     .select({ userId: votes.userId, rows: sql<number>`count(*)::int` })
     .from(votes)
-    .where(eq(votes.pollId, pollId))
+    .where(and(eq(votes.pollId, pollId), inArray(votes.optionId, ballotOptionIds(db, pollId))))
     .groupBy(votes.userId);
 }
 

@@ -147,6 +147,27 @@ export class LiveStore {
     }
   }
 
+  /**
+   * Drops a poll's totals: its ballot changed (an option removed, restored or added) or it was
+   * deleted. With `notify`, every instance's viewers of the poll read it again, and so rebuild the
+   * totals from PostgreSQL. When Redis is unavailable the poll waits with the lost batches and is
+   * dropped once Redis is back (repairFailed).
+   */
+  async drop(pollId: string, { notify = true }: { notify?: boolean } = {}): Promise<void> {
+    try {
+      this.assertReady();
+      const multi = this.redis.multi().del(...this.keys(pollId));
+      if (notify) {
+        const refresh = eventHead({ kind: 'votes', pollId, committedAt: 0, added: [], removed: [] });
+        multi.publish(this.channel, `${refresh}0}`);
+      }
+      await multi.exec();
+    } catch (err) {
+      this.failedPolls.add(pollId);
+      throw err;
+    }
+  }
+
   /** The live seq of a poll (null when its totals are missing or Redis is unavailable). Never throws. */
   async currentSeq(pollId: string): Promise<number | null> {
     if (this.redis.status !== 'ready') return null;
