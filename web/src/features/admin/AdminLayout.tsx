@@ -61,22 +61,29 @@ export function AdminLayout() {
 
   useEffect(() => {
     if (!open) return;
-    sidebarRef.current?.querySelector<HTMLElement>(FOCUSABLE)?.focus();
+    const sidebar = sidebarRef.current;
+    const focusFirst = () => sidebar?.querySelector<HTMLElement>(FOCUSABLE)?.focus();
+    focusFirst();
+    // Should the browser not take the focus yet (the panel still counted as hidden), try on the next frame.
+    const frame = sidebar?.contains(document.activeElement) ? 0 : requestAnimationFrame(focusFirst);
     const previousOverflow = document.body.style.overflow;
     document.body.style.overflow = 'hidden';
-    return () => {
-      document.body.style.overflow = previousOverflow;
-    };
-  }, [open]);
-
-  function onSidebarKeyDown(event: KeyboardEvent<HTMLElement>) {
-    if (!open) return;
-    if (event.key === 'Escape') {
+    function onKeyDown(event: globalThis.KeyboardEvent) {
+      if (event.key !== 'Escape') return;
       event.preventDefault();
       close();
-      return;
     }
-    if (event.key !== 'Tab') return;
+    document.addEventListener('keydown', onKeyDown);
+    return () => {
+      cancelAnimationFrame(frame);
+      document.removeEventListener('keydown', onKeyDown);
+      document.body.style.overflow = previousOverflow;
+    };
+  }, [open, close]);
+
+  /** Tab and Shift+Tab cycle inside the open panel. */
+  function onSidebarKeyDown(event: KeyboardEvent<HTMLElement>) {
+    if (!open || event.key !== 'Tab') return;
     const focusables = Array.from(sidebarRef.current?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? []);
     const first = focusables[0];
     const last = focusables[focusables.length - 1];
@@ -102,8 +109,10 @@ export function AdminLayout() {
         aria-modal={open || undefined}
         data-state={open ? 'open' : 'closed'}
         onKeyDown={onSidebarKeyDown}
-        className={`fixed inset-y-0 left-0 z-50 flex w-72 max-w-[85vw] flex-col border-r border-slate-200 bg-white shadow-2xl transition-[translate,visibility] duration-200 md:sticky md:top-0 md:z-auto md:h-dvh md:w-64 md:translate-x-0 md:shadow-none md:visible dark:border-white/10 dark:bg-ink-900 ${
-          open ? 'visible translate-x-0' : 'invisible -translate-x-full'
+        className={`fixed inset-y-0 left-0 z-50 flex w-72 max-w-[85vw] flex-col border-r border-slate-200 bg-white shadow-2xl duration-200 md:sticky md:top-0 md:z-auto md:h-dvh md:w-64 md:translate-x-0 md:shadow-none md:visible dark:border-white/10 dark:bg-ink-900 ${
+          // Opening shows the panel at once (so it can take the focus) and slides it in; closing
+          // slides it out and hides it (from the keyboard and screen readers too) once out of sight.
+          open ? 'visible translate-x-0 transition-[translate]' : 'invisible -translate-x-full transition-[translate,visibility]'
         }`}
       >
         <div className="flex items-start gap-3 border-b border-slate-200 px-4 py-4 dark:border-white/10">

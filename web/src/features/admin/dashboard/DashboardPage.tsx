@@ -116,8 +116,8 @@ export function DashboardPage() {
         </div>
       </section>
 
-      <div className="grid gap-6 lg:grid-cols-2">
-        <section aria-labelledby="admin-recent-polls" className={`${panel} p-4 sm:p-5`}>
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
+        <section aria-labelledby="admin-recent-polls" className={`${panel} min-w-0 p-4 sm:p-5`}>
           <div className="mb-4 flex items-center justify-between gap-2">
             <h3 id="admin-recent-polls" className="text-lg font-bold">
               Encuestas recientes
@@ -130,7 +130,7 @@ export function DashboardPage() {
           {data && <RecentPolls polls={data.recentPolls.slice(0, ADMIN_LIMITS.recentPolls)} />}
         </section>
 
-        <section aria-labelledby="admin-recent-activity" className={`${panel} p-4 sm:p-5`}>
+        <section aria-labelledby="admin-recent-activity" className={`${panel} min-w-0 p-4 sm:p-5`}>
           <h3 id="admin-recent-activity" className="mb-4 text-lg font-bold">
             Actividad reciente
           </h3>
@@ -149,7 +149,9 @@ function RecentPolls({ polls }: { polls: RecentPoll[] }) {
       {polls.map((poll) => (
         <li key={poll.id} className="flex items-center gap-3 py-3 first:pt-0 last:pb-0">
           <div className="min-w-0 flex-1">
-            <p className="truncate font-semibold">{poll.title}</p>
+            <p className="truncate font-semibold" title={poll.title}>
+              {poll.title}
+            </p>
             <p className="text-sm text-slate-500 tabular-nums dark:text-slate-400">
               {formatCount(poll.voteCount)} {poll.voteCount === 1 ? 'voto' : 'votos'}
             </p>
