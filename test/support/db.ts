@@ -12,5 +12,16 @@ export async function truncateAll(database: Database): Promise<void> {
     SELECT tablename FROM pg_tables WHERE schemaname = 'public'`;
   if (rows.length === 0) return;
   const list = rows.map((r) => `"${r.tablename}"`).join(', ');
-  await database.sql.unsafe(`TRUNCATE ${list} RESTART IDENTITY CASCADE`);
+  // TRUNCATE takes its exclusive locks table by table, while the app under test may still be
+  // reading a few of those tables (a live reconcile, a dashboard refresh): PostgreSQL may then pick
+  // the TRUNCATE as a deadlock victim. Nothing was emptied in that case: try again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await database.sql.unsafe(`TRUNCATE ${list} RESTART IDENTITY CASCADE`);
+      return;
+    } catch (err) {
+      if ((err as { code?: string }).code !== '40P01' || attempt >= 5) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+    }
+  }
 }
