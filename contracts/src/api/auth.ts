@@ -14,6 +14,8 @@ export const AuthSession = Type.Object({
   status: Type.Union([Type.Literal('signed_out'), Type.Literal('mfa_required'), Type.Literal('signed_in')]),
   user: Type.Union([Profile, Type.Null()]),
   factorId: Type.Union([Uuid, Type.Null()]),
+  /** The signed-in user's own e-mail (the admin area's header shows it); never anyone else's. */
+  email: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 export type AuthSession = Static<typeof AuthSession>;
 

@@ -4,8 +4,8 @@ import { presentProfile } from '../profiles/presenter.ts';
 
 export const SIGNED_OUT: AuthSession = { status: 'signed_out', user: null, factorId: null };
 
-export function presentSignedIn(profile: ProfileRow): AuthSession {
-  return { status: 'signed_in', user: presentProfile(profile), factorId: null };
+export function presentSignedIn(profile: ProfileRow, email?: string | null): AuthSession {
+  return { status: 'signed_in', user: presentProfile(profile), factorId: null, ...(email === undefined ? {} : { email }) };
 }
 
 /** A sign-in owing its second factor: no profile yet, only the factor to challenge. */

@@ -1,5 +1,6 @@
 import type { AuthSession } from '@tribuna/contracts/api/auth';
 import type { DbOrTx } from '@tribuna/drizzle/client';
+import * as accounts from '../accounts/repository.ts';
 import * as factors from '../factors/repository.ts';
 import * as profiles from '../profiles/repository.ts';
 import * as sessions from '../sessions/service.ts';
@@ -39,8 +40,8 @@ export async function describeSession(
     const factor = await factors.findVerifiedFactor(db, session.userId);
     return presentMfaRequired(factor?.id ?? null);
   }
-  const profile = await profiles.findProfile(db, session.userId);
-  return profile ? presentSignedIn(profile) : SIGNED_OUT;
+  const [profile, account] = await Promise.all([profiles.findProfile(db, session.userId), accounts.findAccount(db, session.userId)]);
+  return profile ? presentSignedIn(profile, account?.email ?? null) : SIGNED_OUT;
 }
 
 /** POST /auth/logout: the session stops working at once, wherever its cookie is. */

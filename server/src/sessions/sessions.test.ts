@@ -65,7 +65,10 @@ describe('sessions', () => {
 
     const user = await buildUser(database.db);
     const full = await get('/api/auth/session', (await signIn(app, user)).cookie);
-    expect(full.json()).toMatchObject({ status: 'signed_in', user: { id: user.id, role: 'user' }, factorId: null });
+    expect(full.json()).toMatchObject({ status: 'signed_in', user: { id: user.id, role: 'user' }, factorId: null, email: null });
+    // The user's own e-mail comes with their session (the admin header shows it).
+    await database.db.insert(schema.accounts).values({ userId: user.id, email: 'fan@example.com', oidcIssuer: 'https://issuer.test', oidcSubject: `sub-${user.id}` });
+    expect((await get('/api/auth/session', (await signIn(app, user)).cookie)).json()).toMatchObject({ status: 'signed_in', email: 'fan@example.com' });
 
     const [factor] = await database.db
       .insert(schema.authFactors)

@@ -48,7 +48,7 @@ describe('app routes', () => {
     expect(JSON.parse((call?.[1] as RequestInit).body as string)).toMatchObject({ path: '/terminos' });
   });
 
-  it.each(['/wall', '/grupos', '/notificaciones', '/perfil', '/admin', '/admin/polls'])(
+  it.each(['/wall', '/grupos', '/notificaciones', '/perfil', '/admin', '/admin/encuestas'])(
     'sends a visitor from %s to /login',
     async (path) => {
       const router = renderApp(path);
@@ -82,14 +82,14 @@ describe('app routes', () => {
 
   it('sends a user or moderator away from /admin to /', () => {
     signIn('moderator');
-    const router = renderApp('/admin/polls');
+    const router = renderApp('/admin/encuestas');
     expect(router.state.location.pathname).toBe('/');
   });
 
   it('lets an admin into /admin without the navigation bar', async () => {
     signIn('admin');
-    const router = renderApp('/admin/polls');
-    expect(router.state.location.pathname).toBe('/admin/polls');
+    const router = renderApp('/admin/encuestas');
+    expect(router.state.location.pathname).toBe('/admin/encuestas');
     expect(await screen.findByRole('heading', { name: 'Administración' })).toBeTruthy();
     expect(screen.queryByRole('navigation', { name: 'Navegación principal' })).toBeNull();
   });

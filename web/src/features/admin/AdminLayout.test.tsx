@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { RouterProvider, createMemoryRouter } from 'react-router-dom';
 import { ADMIN_NAV } from '@tribuna/contracts/adminRules';
@@ -23,7 +23,7 @@ const sections = () => within(screen.getByRole('navigation', { name: 'Secciones 
 describe('AdminLayout (the back-office shell)', () => {
   let fetchMock: ReturnType<typeof stubApi>;
   beforeEach(() => {
-    useSessionStore.setState({ user: admin, status: 'ready' });
+    useSessionStore.setState({ user: admin, email: null, status: 'ready' });
     spyLive();
     vi.spyOn(console, 'debug').mockImplementation(() => {});
     fetchMock = stubApi({
@@ -47,6 +47,9 @@ describe('AdminLayout (the back-office shell)', () => {
     expect(within(sidebar()).getByText('Marta Admin')).toBeTruthy();
     expect(within(sidebar()).getByText('@marta')).toBeTruthy();
     expect(within(sidebar()).getByRole('link', { name: 'Volver al inicio' }).getAttribute('href')).toBe('/');
+    // The admin's e-mail (from the session answer) when there is one.
+    act(() => useSessionStore.setState({ email: 'marta@tribuna.mx' }));
+    expect(within(sidebar()).getByText('marta@tribuna.mx')).toBeTruthy();
     // The public site's navigation bar is not shown on /admin.
     expect(screen.queryByRole('navigation', { name: 'Navegación principal' })).toBeNull();
   });

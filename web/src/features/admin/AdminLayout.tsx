@@ -43,6 +43,7 @@ const footerItemClass =
  */
 export function AdminLayout() {
   const user = useSessionStore((state) => state.user);
+  const email = useSessionStore((state) => state.email);
   const signOut = useSignOut();
   const { pathname } = useLocation();
   const [open, setOpen] = useState(false);
@@ -119,7 +120,11 @@ export function AdminLayout() {
           <Avatar name={name} src={user?.avatarUrl ?? null} />
           <div className="min-w-0 flex-1">
             <p className="truncate font-bold">{name}</p>
-            {user?.username && <p className="truncate text-sm text-slate-500 dark:text-slate-400">@{user.username}</p>}
+            {email ? (
+              <p className="truncate text-sm text-slate-500 dark:text-slate-400">{email}</p>
+            ) : (
+              user?.username && <p className="truncate text-sm text-slate-500 dark:text-slate-400">@{user.username}</p>
+            )}
             <p className="mt-1 text-xs font-semibold tracking-wide text-fuchsia-700 uppercase dark:text-fuchsia-300">Administrador</p>
           </div>
           <button

@@ -8,6 +8,8 @@ export type SessionStatus = 'loading' | 'ready';
 
 interface SessionState {
   user: Profile | null;
+  /** The signed-in user's own e-mail, when the session answer carries it (the admin header shows it). */
+  email: string | null;
   status: SessionStatus;
   /**
    * Set while Google sign-in succeeded but the second step (a TOTP code) is still missing: the
@@ -23,10 +25,10 @@ interface SessionState {
   setUser: (user: Profile | null) => void;
 }
 
-function fromAuthSession(session: AuthSession): Pick<SessionState, 'user' | 'mfaFactorId'> {
-  if (session.status === 'signed_in' && session.user) return { user: session.user, mfaFactorId: null };
-  if (session.status === 'mfa_required' && session.factorId) return { user: null, mfaFactorId: session.factorId };
-  return { user: null, mfaFactorId: null };
+function fromAuthSession(session: AuthSession): Pick<SessionState, 'user' | 'email' | 'mfaFactorId'> {
+  if (session.status === 'signed_in' && session.user) return { user: session.user, email: session.email ?? null, mfaFactorId: null };
+  if (session.status === 'mfa_required' && session.factorId) return { user: null, email: null, mfaFactorId: session.factorId };
+  return { user: null, email: null, mfaFactorId: null };
 }
 
 // Bumped by every change of session; a `load` that started before one must not overwrite it
@@ -35,17 +37,18 @@ let revision = 0;
 
 export const useSessionStore = create<SessionState>()((set) => ({
   user: null,
+  email: null,
   status: 'loading',
   mfaFactorId: null,
 
   async load() {
     const started = revision;
-    let next: Pick<SessionState, 'user' | 'mfaFactorId'>;
+    let next: Pick<SessionState, 'user' | 'email' | 'mfaFactorId'>;
     try {
       next = fromAuthSession(await fetchAuthSession());
     } catch (error) {
       console.debug('No se pudo cargar la sesión', error);
-      next = { user: null, mfaFactorId: null };
+      next = { user: null, email: null, mfaFactorId: null };
     }
     if (started === revision) set({ ...next, status: 'ready' });
   },
@@ -62,7 +65,7 @@ export const useSessionStore = create<SessionState>()((set) => ({
       console.debug('Error al cerrar sesión', error);
     }
     revision += 1;
-    set({ user: null, mfaFactorId: null, status: 'ready' });
+    set({ user: null, email: null, mfaFactorId: null, status: 'ready' });
   },
 
   setUser(user) {

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { render, screen, within } from '@testing-library/react';
+import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import type { HomePollResponse } from '@tribuna/contracts/api/polls';
@@ -7,6 +7,7 @@ import { useSessionStore } from '../auth/sessionStore';
 import { useSiteStore } from '../site/siteStore';
 import { buildPoll, buildProfile, buildResults, jsonResponse } from '../../test/fixtures';
 import { HomePage } from './HomePage';
+import { useLiveResultsStore } from './liveResultsStore';
 
 const poll = buildPoll({ description: 'La gala del domingo' });
 const voters = [
@@ -133,5 +134,23 @@ describe('HomePage', () => {
     renderHome();
     expect(await screen.findByText('Cerrada')).toBeTruthy();
     expect(screen.queryByRole('link', { name: 'Inicia sesión para votar' })).toBeNull();
+  });
+
+  it('loads the home poll again when the poll shown stops being the featured one (another was featured)', async () => {
+    const featured = { ...poll, isFeatured: true };
+    const next = buildPoll({ id: '20000000-0000-4000-8000-000000000009', title: 'La nueva encuesta principal', isFeatured: true });
+    useLiveResultsStore.setState({ statuses: {} });
+    const fetchMock = serveHome({ poll: featured, results }, { poll: next, results: buildResults(next, [{ votes: 0, points: 0 }, { votes: 0, points: 0 }]) });
+    const homeLoads = () => fetchMock.mock.calls.filter(([path]) => path.startsWith('/api/polls/home')).length;
+    renderHome();
+    await screen.findByRole('heading', { level: 1, name: poll.title });
+    expect(homeLoads()).toBe(1);
+
+    // The poll is closed while still featured: shown closed, not replaced.
+    act(() => useLiveResultsStore.getState().applyPollStatus({ type: 'poll-status', topic: `poll:${poll.id}`, pollId: poll.id, status: 'closed', isFeatured: true }));
+    expect(homeLoads()).toBe(1);
+    act(() => useLiveResultsStore.getState().applyPollStatus({ type: 'poll-status', topic: `poll:${poll.id}`, pollId: poll.id, status: 'closed', isFeatured: false }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'La nueva encuesta principal' })).toBeTruthy();
+    expect(homeLoads()).toBe(2);
   });
 });
