@@ -24,7 +24,7 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-function isErrorBody(value: unknown): value is ErrorBody {
+export function isErrorBody(value: unknown): value is ErrorBody {
   return (
     typeof value === 'object' &&
     value !== null &&

@@ -1,6 +1,6 @@
 import { useState, type CSSProperties } from 'react';
 import type { MediaView } from '@tribuna/contracts/api/wall';
-import { placeholderUrl } from './placeholder';
+import { placeholderUrl } from '../../lib/placeholder';
 
 interface TileImageProps {
   media: MediaView;
