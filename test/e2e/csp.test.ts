@@ -30,6 +30,11 @@ interface Reports {
 
 const POLICY_MESSAGE = /content[ -]security[ -]policy|permissions[ -]policy/i;
 
+/** An admin screen (a lazy chunk under the shell's h1) has rendered its own heading; others were sent elsewhere. */
+const adminScreen = (title: string) => async (page: Page) => {
+  if (new URL(page.url()).pathname.startsWith('/admin')) await page.getByRole('heading', { level: 2, name: title, exact: true }).waitFor();
+};
+
 describe('every web page under the Content-Security-Policy', () => {
   const database = testDatabase();
   const mediaDir = mkdtempSync(path.join(tmpdir(), 'tribuna-e2e-csp-media-'));
@@ -65,7 +70,11 @@ describe('every web page under the Content-Security-Policy', () => {
       { path: '/grupos', landsOn: toLogin },
       { path: '/notificaciones', landsOn: toLogin },
       { path: '/perfil', landsOn: toLogin },
-      { path: '/admin', landsOn: { visitor: '/login', fan: '/' } },
+      { path: '/admin', landsOn: { visitor: '/login', fan: '/' }, ready: adminScreen('Dashboard') },
+      { path: '/admin/realitys', landsOn: { visitor: '/login', fan: '/' }, ready: adminScreen('Realities') },
+      { path: '/admin/temporadas', landsOn: { visitor: '/login', fan: '/' }, ready: adminScreen('Temporadas') },
+      { path: '/admin/concursantes', landsOn: { visitor: '/login', fan: '/' }, ready: adminScreen('Concursantes') },
+      { path: '/admin/encuestas', landsOn: { visitor: '/login', fan: '/' }, ready: adminScreen('Encuestas') },
       { path: '/no-existe/para-nada', landsOn: { visitor: '/', fan: '/', admin: '/' } },
     ];
   });
@@ -151,7 +160,7 @@ describe('every web page under the Content-Security-Policy', () => {
   it('keeps a fan out of /admin without a policy violation', async () => {
     const { context, reports } = await openContext('fan', 'dark');
     const page = await context.newPage();
-    for (const webPage of pages.filter((p) => ['/admin', '/perfil', '/login'].includes(p.path))) await visit(page, webPage, 'fan');
+    for (const webPage of pages.filter((p) => p.path.startsWith('/admin') || ['/perfil', '/login'].includes(p.path))) await visit(page, webPage, 'fan');
     expect(reports.violations).toEqual([]);
     expect(reports.console).toEqual([]);
     await context.close();

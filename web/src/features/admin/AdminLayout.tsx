@@ -47,7 +47,7 @@ export function AdminLayout() {
   const signOut = useSignOut();
   const { pathname } = useLocation();
   const [open, setOpen] = useState(false);
-  const sidebarRef = useRef<HTMLElement>(null);
+  const sidebarRef = useRef<HTMLDivElement>(null);
   const menuButtonRef = useRef<HTMLButtonElement>(null);
   const sidebarId = useId();
   const name = user ? displayNameOf(user) : 'Administrador';
@@ -83,7 +83,7 @@ export function AdminLayout() {
   }, [open, close]);
 
   /** Tab and Shift+Tab cycle inside the open panel. */
-  function onSidebarKeyDown(event: KeyboardEvent<HTMLElement>) {
+  function onSidebarKeyDown(event: KeyboardEvent<HTMLDivElement>) {
     if (!open || event.key !== 'Tab') return;
     const focusables = Array.from(sidebarRef.current?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? []);
     const first = focusables[0];
@@ -102,11 +102,12 @@ export function AdminLayout() {
     <div className="md:flex md:min-h-dvh">
       {open && <div data-testid="admin-overlay" aria-hidden="true" onClick={() => close()} className="fixed inset-0 z-40 bg-black/60 backdrop-blur-sm md:hidden" />}
 
-      <aside
+      {/* A div, not an aside: <aside> may not take role="dialog" while the phone panel is open. */}
+      <div
         ref={sidebarRef}
         id={sidebarId}
         aria-label="Menú de administración"
-        role={open ? 'dialog' : undefined}
+        role={open ? 'dialog' : 'complementary'}
         aria-modal={open || undefined}
         data-state={open ? 'open' : 'closed'}
         onKeyDown={onSidebarKeyDown}
@@ -163,7 +164,7 @@ export function AdminLayout() {
             Cerrar sesión
           </button>
         </div>
-      </aside>
+      </div>
 
       <div className="min-w-0 flex-1">
         <header className="sticky top-0 z-30 flex h-16 items-center gap-2 border-b border-slate-200/80 bg-white/85 px-3 backdrop-blur-lg sm:px-6 dark:border-white/10 dark:bg-ink-950/85">

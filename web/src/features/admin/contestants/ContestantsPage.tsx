@@ -121,7 +121,10 @@ export function ContestantsPage() {
                   <Avatar name={contestant.fullName} src={contestant.photoUrl} size="lg" />
                   <div className="min-w-0 flex-1">
                     <p className="truncate font-bold">{contestant.fullName}</p>
-                    <p className="truncate text-sm text-slate-600 dark:text-slate-400">{seasonName(contestant)}</p>
+                    <p className="text-sm break-words text-slate-600 dark:text-slate-400">
+                      {/* Wraps between the reality and 'Temporada N', never inside 'Temporada N'. */}
+                      {contestant.realityName} · <span className="whitespace-nowrap">Temporada {contestant.seasonNumber}</span>
+                    </p>
                     <div className="mt-2 flex flex-wrap items-center gap-2 text-sm">
                       <ContestantStatusBadge status={contestant.status} />
                       {contestant.finalPosition !== null && <span className="text-slate-600 dark:text-slate-400">Posición {contestant.finalPosition}</span>}

@@ -121,7 +121,7 @@ export function PhotoField({ value, onChange, error, onUploadingChange, name }: 
         ).map(([option, label]) => (
           <label
             key={option}
-            className="cursor-pointer rounded-full px-3 py-1.5 text-sm font-semibold text-slate-600 has-checked:bg-white has-checked:text-fuchsia-700 has-checked:shadow-sm has-focus-visible:outline-2 has-focus-visible:outline-fuchsia-500 dark:text-slate-300 dark:has-checked:bg-ink-800 dark:has-checked:text-fuchsia-300"
+            className="relative cursor-pointer rounded-full px-3 py-1.5 text-sm font-semibold text-slate-600 has-checked:bg-white has-checked:text-fuchsia-700 has-checked:shadow-sm has-focus-visible:outline-2 has-focus-visible:outline-fuchsia-500 dark:text-slate-300 dark:has-checked:bg-ink-800 dark:has-checked:text-fuchsia-300"
           >
             <input type="radio" name={`${groupId}-mode`} value={option} checked={mode === option} onChange={() => switchMode(option)} disabled={uploading} className="sr-only" />
             {label}
@@ -138,10 +138,10 @@ export function PhotoField({ value, onChange, error, onUploadingChange, name }: 
             {shown ? (
               <img src={shown} alt={`Vista previa de la foto de ${name || 'el concursante'}`} className="size-full object-cover" />
             ) : (
-              <span className="flex size-full items-center justify-center px-2 text-center text-xs font-medium text-slate-500 dark:text-slate-400">Sin foto</span>
+              <span className="flex size-full items-center justify-center px-2 text-center text-xs font-medium text-slate-600 dark:text-slate-300">Sin foto</span>
             )}
           </div>
-          <div className="min-w-0 flex-1 space-y-2">
+          <div className="relative min-w-0 flex-1 space-y-2">
             <input
               ref={fileRef}
               type="file"

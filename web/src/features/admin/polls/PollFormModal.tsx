@@ -435,7 +435,7 @@ function Choice<T extends string>({ legend, value, choices, onChange, disabled =
         {choices.map(([choice, label]) => (
           <label
             key={choice}
-            className="inline-flex min-h-10 cursor-pointer items-center gap-2 rounded-full px-4 py-2 text-sm font-semibold text-slate-700 ring-1 ring-slate-300 transition has-checked:bg-fuchsia-600 has-checked:text-white has-checked:ring-fuchsia-600 has-disabled:cursor-not-allowed has-disabled:opacity-60 has-focus-visible:outline-2 has-focus-visible:outline-offset-2 has-focus-visible:outline-fuchsia-500 dark:text-slate-200 dark:ring-white/15"
+            className="relative inline-flex min-h-10 cursor-pointer items-center gap-2 rounded-full px-4 py-2 text-sm font-semibold text-slate-700 ring-1 ring-slate-300 transition has-checked:bg-fuchsia-600 has-checked:text-white has-checked:ring-fuchsia-600 has-disabled:cursor-not-allowed has-disabled:opacity-60 has-focus-visible:outline-2 has-focus-visible:outline-offset-2 has-focus-visible:outline-fuchsia-500 dark:text-slate-200 dark:ring-white/15"
           >
             <input type="radio" name={name} value={choice} checked={value === choice} disabled={disabled} onChange={() => onChange(choice)} className="sr-only" />
             {label}
