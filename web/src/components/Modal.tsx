@@ -83,7 +83,8 @@ export function Modal({ title, onClose, children, size = 'md' }: ModalProps) {
             iconClassName="size-5"
           />
         </div>
-        <div className="overflow-y-auto px-5 py-4">{children}</div>
+        {/* relative: visually hidden inputs (absolute) inside stay in this scroller, so focusing one never scrolls the frame and hides the title */}
+        <div className="relative overflow-y-auto px-5 py-4">{children}</div>
       </div>
     </div>,
     document.body,
