@@ -23,5 +23,15 @@ function subscribe(listener: () => void) {
   };
 }
 
+/**
+ * The clock's time: while no card ticks it (before the first one subscribes, or after the last left)
+ * it is read afresh, so a card shown after a quiet while never starts from an old time. Within a
+ * second the same value comes back, as useSyncExternalStore requires of repeated reads.
+ */
+function snapshot(): number {
+  if (!timer && Date.now() - now > 1_000) now = Date.now();
+  return now;
+}
+
 /** The current time, refreshed every minute. */
-export const useMinuteClock = () => useSyncExternalStore(subscribe, () => now, () => now);
+export const useMinuteClock = () => useSyncExternalStore(subscribe, snapshot, snapshot);
