@@ -98,7 +98,8 @@ const wallRoutes: FastifyPluginAsyncTypebox<WallRoutesOptions> = async (app, opt
         fileFields: [WALL_FIELDS.images],
         textFields: [WALL_FIELDS.content, WALL_FIELDS.groupId, WALL_FIELDS.visibility, WALL_FIELDS.alt],
         maxFiles: WALL_LIMITS.postImages,
-        maxFileBytes: WALL_LIMITS.postImageBytes,
+        // "Each under 10 MB": 10 MiB itself is refused, as the composer does.
+        maxFileBytes: WALL_LIMITS.postImageBytes - 1,
         tooManyFilesMessage: WALL_MESSAGES.tooManyFiles,
         fileTooLargeMessage: WALL_MESSAGES.postImageTooLarge,
       });

@@ -209,9 +209,10 @@ export async function createPost(ctx: WallContext, writer: Writer, input: Upload
     throw err;
   }
 
-  ctx.cache.invalidate();
+  const onPublicWall = groupId === null && visibility === 'public';
+  if (onPublicWall) ctx.cache.invalidate();
   const view = await getPost(ctx, postId, writer);
-  if (groupId === null && visibility === 'public') {
+  if (onPublicWall) {
     await ctx.publish({ type: 'feed-post', topic: 'feed', postId, authorId: writer.id });
   }
   return view;

@@ -206,7 +206,7 @@ describe('WallPage feed', () => {
     FakeIntersectionObserver.trigger(screen.getByRole('article'), true);
     await waitFor(() => expect(live.topics()).toContain(`post:${a.id}`));
     await live.resync(`post:${a.id}`);
-    await waitFor(() => expect(screen.queryByText('Post A')).toBeNull());
+    await waitFor(() => expect(screen.queryByText('Post A')).toBeNull(), { timeout: 5_000 });
     expect(screen.getByText('No hay publicaciones')).toBeTruthy();
   });
 });

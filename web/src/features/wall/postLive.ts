@@ -70,8 +70,8 @@ export function postLiveHandler(target: PostLiveTarget): LiveTopicHandler {
           break;
       }
     },
-    // Messages may have been lost while away: read the post again (both hooks, coalesced into one read).
-    onReconnect: () => void refresh().catch((error: unknown) => console.debug('No se pudo actualizar la publicación', error)),
+    // Messages may have been lost while the socket was away: read the post again. Only then (the
+    // client's onResync), not on every connection: a freshly loaded wall has just read its posts.
     onResync: () => refresh(),
   };
 }
