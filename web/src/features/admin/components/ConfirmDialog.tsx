@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Modal } from '../../../components/Modal';
 import { ErrorBanner } from './ErrorBanner';
 import { dangerButton, secondaryButton } from './buttons';
@@ -8,15 +8,38 @@ interface ConfirmDialogProps {
   /** The question or what the action does. */
   message: ReactNode;
   confirmLabel?: string;
-  busy?: boolean;
-  error?: unknown;
-  errorFallback?: string;
-  onConfirm: () => void;
+  /** What confirming does (e.g. the DELETE call; its answer is ignored); the dialog is busy while it runs. */
+  action: () => Promise<unknown>;
+  /** The §8 fallback shown when the action fails without a message of its own. */
+  errorFallback: string;
+  /** Called once the action succeeded (e.g. drop the row and close). */
+  onDone: () => void;
   onCancel: () => void;
 }
 
-/** A yes/no dialog for a destructive action (instead of window.confirm): Cancelar and the action. */
-export function ConfirmDialog({ title, message, confirmLabel = 'Eliminar', busy = false, error = null, errorFallback = '', onConfirm, onCancel }: ConfirmDialogProps) {
+/**
+ * A yes/no dialog for a destructive action (instead of window.confirm): Cancelar and the action,
+ * which it runs itself: "Eliminando…" while it runs, the error in its banner if it fails.
+ */
+export function ConfirmDialog({ title, message, confirmLabel = 'Eliminar', action, errorFallback, onDone, onCancel }: ConfirmDialogProps) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+
+  async function confirm() {
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+    } catch (failure) {
+      console.debug(errorFallback, failure);
+      setError(failure);
+      setBusy(false);
+      return;
+    }
+    onDone();
+  }
+
   return (
     <Modal title={title} onClose={onCancel}>
       <div className="space-y-4">
@@ -26,7 +49,7 @@ export function ConfirmDialog({ title, message, confirmLabel = 'Eliminar', busy 
           <button type="button" onClick={onCancel} className={secondaryButton}>
             Cancelar
           </button>
-          <button type="button" onClick={onConfirm} disabled={busy} className={dangerButton}>
+          <button type="button" onClick={() => void confirm()} disabled={busy} className={dangerButton}>
             {busy ? 'Eliminando…' : confirmLabel}
           </button>
         </div>

@@ -30,8 +30,6 @@ export function ContestantsPage() {
   const [seasonId, setSeasonId] = useState('');
   const [editingState, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<ContestantView | null>(null);
-  const [deleteBusy, setDeleteBusy] = useState(false);
-  const [deleteError, setDeleteError] = useState<unknown>(null);
   const seasons = useAdminSeasons();
   const contestants = useQuery(['admin-contestants', seasonId], (signal) =>
     callApi('adminContestants', { signal, query: { seasonId: seasonId || undefined } }).then((r) => r.contestants),
@@ -54,23 +52,6 @@ export function ContestantsPage() {
     closeForm();
   }
 
-  async function confirmDelete() {
-    if (!deleting || deleteBusy) return;
-    setDeleteBusy(true);
-    setDeleteError(null);
-    try {
-      await callApi('deleteContestant', { params: { contestantId: deleting.id } });
-      const goneId = deleting.id;
-      contestants.setData((list) => list.filter((c) => c.id !== goneId));
-      setDeleting(null);
-    } catch (failure) {
-      console.debug(ADMIN_MESSAGES.deleteContestantFailed, failure);
-      setDeleteError(failure);
-    } finally {
-      setDeleteBusy(false);
-    }
-  }
-
   const list = contestants.status === 'ready' ? contestants.data : null;
   const seasonList = seasons.status === 'ready' ? seasons.data : [];
   const seasonName = (c: ContestantView) => seasonLabel({ realityName: c.realityName, number: c.seasonNumber });
@@ -79,15 +60,7 @@ export function ContestantsPage() {
       <button type="button" onClick={() => setEditing({ contestant })} aria-label={`Editar ${contestant.fullName}`} className={rowButton}>
         Editar
       </button>
-      <button
-        type="button"
-        onClick={() => {
-          setDeleteError(null);
-          setDeleting(contestant);
-        }}
-        aria-label={`Eliminar ${contestant.fullName}`}
-        className={rowDangerButton}
-      >
+      <button type="button" onClick={() => setDeleting(contestant)} aria-label={`Eliminar ${contestant.fullName}`} className={rowDangerButton}>
         Eliminar
       </button>
     </div>
@@ -197,10 +170,12 @@ export function ContestantsPage() {
           title="Eliminar concursante"
           message={ADMIN_MESSAGES.confirmDeleteContestant}
           confirmLabel="Eliminar"
-          busy={deleteBusy}
-          error={deleteError}
+          action={() => callApi('deleteContestant', { params: { contestantId: deleting.id } })}
           errorFallback={ADMIN_MESSAGES.deleteContestantFailed}
-          onConfirm={() => void confirmDelete()}
+          onDone={() => {
+            contestants.setData((list) => list.filter((c) => c.id !== deleting.id));
+            setDeleting(null);
+          }}
           onCancel={() => setDeleting(null)}
         />
       )}

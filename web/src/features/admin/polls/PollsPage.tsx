@@ -60,8 +60,6 @@ export function PollsPage() {
   const [seasonId, setSeasonId] = useState('');
   const [editingState, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<AdminPollView | null>(null);
-  const [deleteBusy, setDeleteBusy] = useState(false);
-  const [deleteError, setDeleteError] = useState<unknown>(null);
   const [failure, setFailure] = useState<Failure | null>(null);
   const [pending, setPending] = useState<ReadonlySet<string>>(new Set());
   const seasons = useAdminSeasons();
@@ -118,23 +116,6 @@ export function PollsPage() {
     }
   }
 
-  async function confirmDelete() {
-    if (!deleting || deleteBusy) return;
-    setDeleteBusy(true);
-    setDeleteError(null);
-    try {
-      await callApi('deletePoll', { params: { pollId: deleting.id } });
-      const goneId = deleting.id;
-      setData((list) => list.filter((p) => p.id !== goneId));
-      setDeleting(null);
-    } catch (error) {
-      console.debug(ADMIN_MESSAGES.deletePollFailed, error);
-      setDeleteError(error);
-    } finally {
-      setDeleteBusy(false);
-    }
-  }
-
   const list = polls.status === 'ready' ? polls.data : null;
   const seasonList = seasons.status === 'ready' ? seasons.data : [];
   const seasonName = (p: AdminPollView) => seasonLabel({ realityName: p.realityName, number: p.seasonNumber });
@@ -157,10 +138,7 @@ export function PollsPage() {
           action === 'edit'
             ? () => setEditing({ poll })
             : action === 'delete'
-              ? () => {
-                  setDeleteError(null);
-                  setDeleting(poll);
-                }
+              ? () => setDeleting(poll)
               : () => void run(poll, action);
         return (
           <button
@@ -259,10 +237,12 @@ export function PollsPage() {
           title="Eliminar encuesta"
           message={ADMIN_MESSAGES.confirmDeletePoll}
           confirmLabel="Eliminar"
-          busy={deleteBusy}
-          error={deleteError}
+          action={() => callApi('deletePoll', { params: { pollId: deleting.id } })}
           errorFallback={ADMIN_MESSAGES.deletePollFailed}
-          onConfirm={() => void confirmDelete()}
+          onDone={() => {
+            setData((list) => list.filter((p) => p.id !== deleting.id));
+            setDeleting(null);
+          }}
           onCancel={() => setDeleting(null)}
         />
       )}

@@ -202,19 +202,6 @@ function RealityDialog({ editing, onSaved, onClose }: { editing: Editing; onSave
 }
 
 function DeleteRealityDialog({ reality, onDeleted, onCancel }: { reality: RealityView; onDeleted: () => void; onCancel: () => void }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  async function confirm() {
-    setBusy(true);
-    setError(null);
-    try {
-      await callApi('deleteReality', { params: { realityId: reality.id } });
-      onDeleted();
-    } catch (failure) {
-      setError(failure);
-      setBusy(false);
-    }
-  }
   return (
     <ConfirmDialog
       title="Eliminar reality"
@@ -223,10 +210,9 @@ function DeleteRealityDialog({ reality, onDeleted, onCancel }: { reality: Realit
           ¿Estás seguro de eliminar <strong className="text-slate-900 dark:text-white">{reality.name}</strong>? Dejará de aparecer en el panel.
         </p>
       }
-      busy={busy}
-      error={error}
+      action={() => callApi('deleteReality', { params: { realityId: reality.id } })}
       errorFallback={DELETE_REALITY_FAILED}
-      onConfirm={() => void confirm()}
+      onDone={onDeleted}
       onCancel={onCancel}
     />
   );

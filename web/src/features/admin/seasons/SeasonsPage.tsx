@@ -416,19 +416,6 @@ function SeasonDialog({ editing, realities, seasons, defaultRealityId, onSaved, 
 }
 
 function DeleteSeasonDialog({ season, onDeleted, onCancel }: { season: SeasonView; onDeleted: () => void; onCancel: () => void }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  async function confirm() {
-    setBusy(true);
-    setError(null);
-    try {
-      await callApi('deleteSeason', { params: { seasonId: season.id } });
-      onDeleted();
-    } catch (failure) {
-      setError(failure);
-      setBusy(false);
-    }
-  }
   return (
     <ConfirmDialog
       title="Eliminar temporada"
@@ -437,10 +424,9 @@ function DeleteSeasonDialog({ season, onDeleted, onCancel }: { season: SeasonVie
           ¿Estás seguro de eliminar <strong className="text-slate-900 dark:text-white">{seasonName(season)}</strong>? Dejará de aparecer en el panel.
         </p>
       }
-      busy={busy}
-      error={error}
+      action={() => callApi('deleteSeason', { params: { seasonId: season.id } })}
       errorFallback={DELETE_SEASON_FAILED}
-      onConfirm={() => void confirm()}
+      onDone={onDeleted}
       onCancel={onCancel}
     />
   );
