@@ -2,6 +2,7 @@
 export { ConfirmDialog } from './ConfirmDialog';
 export { EmptyState } from './EmptyState';
 export { ErrorBanner } from './ErrorBanner';
+export { ListState } from './ListState';
 export { FormDialog } from './FormDialog';
 export { PageHeader } from './PageHeader';
 export { CounterSkeleton, LinesSkeleton, ListSkeleton } from './Skeletons';

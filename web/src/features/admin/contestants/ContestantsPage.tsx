@@ -5,10 +5,9 @@ import { Avatar } from '../../../components/Avatar';
 import { callApi } from '../../../lib/api';
 import { useQuery } from '../../../lib/useQuery';
 import { ConfirmDialog } from '../components/ConfirmDialog';
-import { EmptyState } from '../components/EmptyState';
 import { ErrorBanner } from '../components/ErrorBanner';
+import { ListState } from '../components/ListState';
 import { PageHeader } from '../components/PageHeader';
-import { ListSkeleton } from '../components/Skeletons';
 import { StatusBadge, type BadgeTone } from '../components/StatusBadge';
 import { panel, primaryButton, rowButton, rowDangerButton } from '../components/buttons';
 import { useCreateParam } from '../components/useCreateParam';
@@ -52,7 +51,6 @@ export function ContestantsPage() {
     closeForm();
   }
 
-  const list = contestants.status === 'ready' ? contestants.data : null;
   const seasonList = seasons.status === 'ready' ? seasons.data : [];
   const seasonName = (c: ContestantView) => seasonLabel({ realityName: c.realityName, number: c.seasonNumber });
   const actions = (contestant: ContestantView) => (
@@ -78,91 +76,87 @@ export function ContestantsPage() {
       <SeasonFilter seasons={seasonList} value={seasonId} onChange={setSeasonId} />
       <ErrorBanner error={seasons.status === 'error' ? seasons.error : null} fallback={ADMIN_MESSAGES.loadSeasonsFailed} onRetry={seasons.refetch} />
 
-      {contestants.status === 'error' ? (
-        <ErrorBanner error={contestants.error} fallback={ADMIN_MESSAGES.loadContestantsFailed} onRetry={contestants.refetch} />
-      ) : !list ? (
-        <ListSkeleton label="Cargando concursantes…" />
-      ) : list.length === 0 ? (
-        <EmptyState message={ADMIN_MESSAGES.noContestants} />
-      ) : (
-        <>
-          {/* Phone: cards */}
-          <ul aria-label="Concursantes" className="space-y-3 md:hidden">
-            {list.map((contestant) => (
-              <li key={contestant.id} className={`${panel} p-4`}>
-                <div className="flex items-start gap-3">
-                  <Avatar name={contestant.fullName} src={contestant.photoUrl} size="lg" />
-                  <div className="min-w-0 flex-1">
-                    <p className="truncate font-bold">{contestant.fullName}</p>
-                    <p className="text-sm break-words text-slate-600 dark:text-slate-400">
-                      {/* Wraps between the reality and 'Temporada N', never inside 'Temporada N'. */}
-                      {contestant.realityName} · <span className="whitespace-nowrap">Temporada {contestant.seasonNumber}</span>
-                    </p>
-                    <div className="mt-2 flex flex-wrap items-center gap-2 text-sm">
-                      <ContestantStatusBadge status={contestant.status} />
-                      {contestant.finalPosition !== null && <span className="text-slate-600 dark:text-slate-400">Posición {contestant.finalPosition}</span>}
+      <ListState query={contestants} loadingLabel="Cargando concursantes…" fallback={ADMIN_MESSAGES.loadContestantsFailed} empty={ADMIN_MESSAGES.noContestants}>
+        {(list) => (
+          <>
+            {/* Phone: cards */}
+            <ul aria-label="Concursantes" className="space-y-3 md:hidden">
+              {list.map((contestant) => (
+                <li key={contestant.id} className={`${panel} p-4`}>
+                  <div className="flex items-start gap-3">
+                    <Avatar name={contestant.fullName} src={contestant.photoUrl} size="lg" />
+                    <div className="min-w-0 flex-1">
+                      <p className="truncate font-bold">{contestant.fullName}</p>
+                      <p className="text-sm break-words text-slate-600 dark:text-slate-400">
+                        {/* Wraps between the reality and 'Temporada N', never inside 'Temporada N'. */}
+                        {contestant.realityName} · <span className="whitespace-nowrap">Temporada {contestant.seasonNumber}</span>
+                      </p>
+                      <div className="mt-2 flex flex-wrap items-center gap-2 text-sm">
+                        <ContestantStatusBadge status={contestant.status} />
+                        {contestant.finalPosition !== null && <span className="text-slate-600 dark:text-slate-400">Posición {contestant.finalPosition}</span>}
+                      </div>
                     </div>
                   </div>
-                </div>
-                <div className="mt-3 border-t border-slate-100 pt-2 dark:border-white/5">{actions(contestant)}</div>
-              </li>
-            ))}
-          </ul>
+                  <div className="mt-3 border-t border-slate-100 pt-2 dark:border-white/5">{actions(contestant)}</div>
+                </li>
+              ))}
+            </ul>
 
-          {/* Desktop: table */}
-          <div className={`${panel} hidden overflow-x-auto md:block`}>
-            <table className="w-full text-left text-sm">
-              <caption className="sr-only">Concursantes</caption>
-              <thead className="border-b border-slate-200 text-xs tracking-wide text-slate-500 uppercase dark:border-white/10 dark:text-slate-400">
-                <tr>
-                  <th scope="col" className="px-4 py-3 font-semibold">
-                    Concursante
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-semibold">
-                    Temporada
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-semibold">
-                    Estado
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-semibold">
-                    Posición
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-semibold">
-                    Acciones
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100 dark:divide-white/5">
-                {list.map((contestant) => (
-                  <tr key={contestant.id}>
-                    <td className="px-4 py-3">
-                      <div className="flex items-center gap-3">
-                        <Avatar name={contestant.fullName} src={contestant.photoUrl} />
-                        <span className="font-semibold">{contestant.fullName}</span>
-                      </div>
-                    </td>
-                    <td className="px-4 py-3 text-slate-600 dark:text-slate-300">{seasonName(contestant)}</td>
-                    <td className="px-4 py-3">
-                      <ContestantStatusBadge status={contestant.status} />
-                    </td>
-                    <td className="px-4 py-3 tabular-nums">
-                      {contestant.finalPosition ?? (
-                        <>
-                          <span aria-hidden="true" className="text-slate-400">
-                            —
-                          </span>
-                          <span className="sr-only">Sin posición</span>
-                        </>
-                      )}
-                    </td>
-                    <td className="px-4 py-3">{actions(contestant)}</td>
+            {/* Desktop: table */}
+            <div className={`${panel} hidden overflow-x-auto md:block`}>
+              <table className="w-full text-left text-sm">
+                <caption className="sr-only">Concursantes</caption>
+                <thead className="border-b border-slate-200 text-xs tracking-wide text-slate-500 uppercase dark:border-white/10 dark:text-slate-400">
+                  <tr>
+                    <th scope="col" className="px-4 py-3 font-semibold">
+                      Concursante
+                    </th>
+                    <th scope="col" className="px-4 py-3 font-semibold">
+                      Temporada
+                    </th>
+                    <th scope="col" className="px-4 py-3 font-semibold">
+                      Estado
+                    </th>
+                    <th scope="col" className="px-4 py-3 font-semibold">
+                      Posición
+                    </th>
+                    <th scope="col" className="px-4 py-3 font-semibold">
+                      Acciones
+                    </th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </>
-      )}
+                </thead>
+                <tbody className="divide-y divide-slate-100 dark:divide-white/5">
+                  {list.map((contestant) => (
+                    <tr key={contestant.id}>
+                      <td className="px-4 py-3">
+                        <div className="flex items-center gap-3">
+                          <Avatar name={contestant.fullName} src={contestant.photoUrl} />
+                          <span className="font-semibold">{contestant.fullName}</span>
+                        </div>
+                      </td>
+                      <td className="px-4 py-3 text-slate-600 dark:text-slate-300">{seasonName(contestant)}</td>
+                      <td className="px-4 py-3">
+                        <ContestantStatusBadge status={contestant.status} />
+                      </td>
+                      <td className="px-4 py-3 tabular-nums">
+                        {contestant.finalPosition ?? (
+                          <>
+                            <span aria-hidden="true" className="text-slate-400">
+                              —
+                            </span>
+                            <span className="sr-only">Sin posición</span>
+                          </>
+                        )}
+                      </td>
+                      <td className="px-4 py-3">{actions(contestant)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </>
+        )}
+      </ListState>
 
       {editing && <ContestantFormModal contestant={editing.contestant} seasons={seasonList} defaultSeasonId={seasonId} onSaved={onSaved} onClose={closeForm} />}
       {deleting && (

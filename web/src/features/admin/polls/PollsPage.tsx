@@ -5,10 +5,9 @@ import { ADMIN_MESSAGES } from '@tribuna/contracts/adminRules';
 import { callApi } from '../../../lib/api';
 import { useQuery } from '../../../lib/useQuery';
 import { ConfirmDialog } from '../components/ConfirmDialog';
-import { EmptyState } from '../components/EmptyState';
 import { ErrorBanner } from '../components/ErrorBanner';
+import { ListState } from '../components/ListState';
 import { PageHeader } from '../components/PageHeader';
-import { ListSkeleton } from '../components/Skeletons';
 import { StatusBadge, type BadgeTone } from '../components/StatusBadge';
 import { panel, primaryButton, rowButton, rowDangerButton } from '../components/buttons';
 import { useCreateParam } from '../components/useCreateParam';
@@ -116,7 +115,6 @@ export function PollsPage() {
     }
   }
 
-  const list = polls.status === 'ready' ? polls.data : null;
   const seasonList = seasons.status === 'ready' ? seasons.data : [];
   const seasonName = (p: AdminPollView) => seasonLabel({ realityName: p.realityName, number: p.seasonNumber });
 
@@ -169,67 +167,63 @@ export function PollsPage() {
       <ErrorBanner error={seasons.status === 'error' ? seasons.error : null} fallback={ADMIN_MESSAGES.loadSeasonsFailed} onRetry={seasons.refetch} />
       <ErrorBanner error={failure?.error ?? null} fallback={failure?.fallback ?? ''} />
 
-      {polls.status === 'error' ? (
-        <ErrorBanner error={polls.error} fallback={ADMIN_MESSAGES.loadPollsFailed} onRetry={polls.refetch} />
-      ) : !list ? (
-        <ListSkeleton label="Cargando encuestas…" />
-      ) : list.length === 0 ? (
-        <EmptyState message={ADMIN_MESSAGES.noPolls} />
-      ) : (
-        <>
-          {/* Phone: cards */}
-          <ul aria-label="Encuestas" className="space-y-3 md:hidden">
-            {list.map((poll) => (
-              <li key={poll.id} className={`${panel} p-4`}>
-                <p className="font-bold break-words">{poll.title}</p>
-                <p className="text-sm text-slate-600 dark:text-slate-400">{seasonName(poll)}</p>
-                <div className="mt-2 flex flex-wrap items-center gap-2">
-                  {badges(poll)}
-                  <span className="text-sm text-slate-600 tabular-nums dark:text-slate-400">{plural(poll.voteCount, 'voto', 'votos')}</span>
-                </div>
-                <div className="mt-3 border-t border-slate-100 pt-2 dark:border-white/5">{actions(poll)}</div>
-              </li>
-            ))}
-          </ul>
+      <ListState query={polls} loadingLabel="Cargando encuestas…" fallback={ADMIN_MESSAGES.loadPollsFailed} empty={ADMIN_MESSAGES.noPolls}>
+        {(list) => (
+          <>
+            {/* Phone: cards */}
+            <ul aria-label="Encuestas" className="space-y-3 md:hidden">
+              {list.map((poll) => (
+                <li key={poll.id} className={`${panel} p-4`}>
+                  <p className="font-bold break-words">{poll.title}</p>
+                  <p className="text-sm text-slate-600 dark:text-slate-400">{seasonName(poll)}</p>
+                  <div className="mt-2 flex flex-wrap items-center gap-2">
+                    {badges(poll)}
+                    <span className="text-sm text-slate-600 tabular-nums dark:text-slate-400">{plural(poll.voteCount, 'voto', 'votos')}</span>
+                  </div>
+                  <div className="mt-3 border-t border-slate-100 pt-2 dark:border-white/5">{actions(poll)}</div>
+                </li>
+              ))}
+            </ul>
 
-          {/* Desktop: table */}
-          <div className={`${panel} hidden overflow-x-auto md:block`}>
-            <table className="w-full text-left text-sm">
-              <caption className="sr-only">Encuestas</caption>
-              <thead className="border-b border-slate-200 text-xs tracking-wide text-slate-500 uppercase dark:border-white/10 dark:text-slate-400">
-                <tr>
-                  <th scope="col" className="px-4 py-3 font-semibold">
-                    Encuesta
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-semibold">
-                    Temporada
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-semibold">
-                    Estado
-                  </th>
-                  <th scope="col" className="px-4 py-3 text-right font-semibold">
-                    Votos
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-semibold">
-                    Acciones
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100 dark:divide-white/5">
-                {list.map((poll) => (
-                  <tr key={poll.id}>
-                    <td className="max-w-xs px-4 py-3 font-semibold break-words">{poll.title}</td>
-                    <td className="px-4 py-3 text-slate-600 dark:text-slate-300">{seasonName(poll)}</td>
-                    <td className="px-4 py-3">{badges(poll)}</td>
-                    <td className="px-4 py-3 text-right tabular-nums">{poll.voteCount.toLocaleString('es')}</td>
-                    <td className="px-4 py-3">{actions(poll)}</td>
+            {/* Desktop: table */}
+            <div className={`${panel} hidden overflow-x-auto md:block`}>
+              <table className="w-full text-left text-sm">
+                <caption className="sr-only">Encuestas</caption>
+                <thead className="border-b border-slate-200 text-xs tracking-wide text-slate-500 uppercase dark:border-white/10 dark:text-slate-400">
+                  <tr>
+                    <th scope="col" className="px-4 py-3 font-semibold">
+                      Encuesta
+                    </th>
+                    <th scope="col" className="px-4 py-3 font-semibold">
+                      Temporada
+                    </th>
+                    <th scope="col" className="px-4 py-3 font-semibold">
+                      Estado
+                    </th>
+                    <th scope="col" className="px-4 py-3 text-right font-semibold">
+                      Votos
+                    </th>
+                    <th scope="col" className="px-4 py-3 font-semibold">
+                      Acciones
+                    </th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </>
-      )}
+                </thead>
+                <tbody className="divide-y divide-slate-100 dark:divide-white/5">
+                  {list.map((poll) => (
+                    <tr key={poll.id}>
+                      <td className="max-w-xs px-4 py-3 font-semibold break-words">{poll.title}</td>
+                      <td className="px-4 py-3 text-slate-600 dark:text-slate-300">{seasonName(poll)}</td>
+                      <td className="px-4 py-3">{badges(poll)}</td>
+                      <td className="px-4 py-3 text-right tabular-nums">{poll.voteCount.toLocaleString('es')}</td>
+                      <td className="px-4 py-3">{actions(poll)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </>
+        )}
+      </ListState>
 
       {editing && <PollFormModal poll={editing.poll} seasons={seasonList} defaultSeasonId={seasonId} onSaved={onSaved} onClose={closeForm} />}
       {deleting && (

@@ -4,11 +4,10 @@ import type { RealityView } from '@tribuna/contracts/api/admin/catalog';
 import { callApi } from '../../../lib/api';
 import { useQuery } from '../../../lib/useQuery';
 import { ConfirmDialog } from '../components/ConfirmDialog';
-import { EmptyState } from '../components/EmptyState';
 import { ErrorBanner } from '../components/ErrorBanner';
 import { FormDialog } from '../components/FormDialog';
+import { ListState } from '../components/ListState';
 import { PageHeader } from '../components/PageHeader';
-import { ListSkeleton } from '../components/Skeletons';
 import { ToggleBadge } from '../components/StatusBadge';
 import { panel, primaryButton, rowButton, rowDangerButton } from '../components/buttons';
 import { Checkbox, TextField } from '../components/fields';
@@ -84,19 +83,21 @@ export function RealitiesPage() {
 
       {failure && <ErrorBanner error={failure.error} fallback={failure.fallback} />}
 
-      {realities.status === 'error' && <ErrorBanner error={realities.error} fallback={ADMIN_MESSAGES.loadRealitiesFailed} onRetry={realities.refetch} />}
-      {(realities.status === 'loading' || realities.status === 'idle') && <ListSkeleton label="Cargando realities…" />}
-      {realities.status === 'ready' &&
-        (realities.data.length === 0 ? (
-          <EmptyState message={ADMIN_MESSAGES.noRealities}>
-            <button type="button" className={primaryButton} onClick={() => setEditing({ mode: 'create' })}>
-              <PlusIcon className="size-4" />
-              Nuevo reality
-            </button>
-          </EmptyState>
-        ) : (
+      <ListState
+        query={realities}
+        loadingLabel="Cargando realities…"
+        fallback={ADMIN_MESSAGES.loadRealitiesFailed}
+        empty={ADMIN_MESSAGES.noRealities}
+        emptyAction={
+          <button type="button" className={primaryButton} onClick={() => setEditing({ mode: 'create' })}>
+            <PlusIcon className="size-4" />
+            Nuevo reality
+          </button>
+        }
+      >
+        {(list) => (
           <ul className="space-y-3" aria-label="Realities">
-            {realities.data.map((reality) => (
+            {list.map((reality) => (
               <li key={reality.id} className={`${panel} flex flex-col gap-3 p-4 sm:flex-row sm:items-center`}>
                 <div className="min-w-0 flex-1">
                   <p className="truncate font-bold">{reality.name}</p>
@@ -123,7 +124,8 @@ export function RealitiesPage() {
               </li>
             ))}
           </ul>
-        ))}
+        )}
+      </ListState>
 
       {editing && <RealityDialog editing={editing} onSaved={saved} onClose={closeEditor} />}
       {deleting && (
