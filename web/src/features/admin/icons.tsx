@@ -1,16 +1,6 @@
-import type { ReactNode, SVGProps } from 'react';
+import { Icon, type IconProps } from '../../components/icons';
 
-type IconProps = SVGProps<SVGSVGElement>;
-
-/** Outline icons of the back-office (24×24, stroke = currentColor), decorative. */
-function Icon({ children, ...props }: IconProps & { children: ReactNode }) {
-  return (
-    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false" {...props}>
-      {children}
-    </svg>
-  );
-}
-
+/** Outline icons of the back-office (the shared Icon frame of components/icons), decorative. */
 export const GridIcon = (p: IconProps) => (
   <Icon {...p}>
     <rect x="3" y="3" width="7" height="7" rx="1.5" />

@@ -1,16 +1,6 @@
-import type { ReactNode, SVGProps } from 'react';
+import { Icon, type IconProps } from '../../components/icons';
 
-type IconProps = SVGProps<SVGSVGElement>;
-
-// The wall's own outline icons (same style as components/icons, kept here so they stay in the wall chunk).
-function Icon({ children, ...props }: IconProps & { children: ReactNode }) {
-  return (
-    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false" {...props}>
-      {children}
-    </svg>
-  );
-}
-
+// The wall's own outline icons (the shared Icon frame of components/icons; kept here so they stay in the wall chunk).
 export const ImageIcon = (p: IconProps) => (
   <Icon {...p}>
     <rect x="3" y="3" width="18" height="18" rx="3" />
