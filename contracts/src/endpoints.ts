@@ -36,6 +36,17 @@ import {
   UploadedPhoto,
 } from './api/admin/catalog.ts';
 import { AdminPollList, AdminPollView, CreatePollInput, Dashboard, PollStatusInput, UpdatePollInput } from './api/admin/polls.ts';
+import { DeleteAccountInput, Profile } from './api/me.ts';
+import {
+  ProfileCommentPage,
+  ProfileGroupList,
+  ProfileStats,
+  PublicProfile,
+  UpdateProfileInput,
+  UploadedProfileImage,
+  VoteHistory,
+} from './api/profiles.ts';
+import { MarkReadInput, NotificationPage, UnreadCount } from './api/notifications.ts';
 import type { EndpointName } from './endpointRoutes.ts';
 
 const NoContent = Type.Null();
@@ -71,6 +82,19 @@ export const ENDPOINTS = {
   editComment: { body: EditCommentInput, response: ReplyView },
   deleteComment: { response: DeletedComment },
   reactToComment: { body: ReactInput, response: ReactionState },
+  me: { response: Profile },
+  updateProfile: { body: UpdateProfileInput, response: Profile },
+  deleteAccount: { body: DeleteAccountInput, response: NoContent },
+  uploadAvatar: { response: UploadedProfileImage },
+  uploadBanner: { response: UploadedProfileImage },
+  profile: { response: PublicProfile },
+  profileStats: { response: ProfileStats },
+  profileVotes: { response: VoteHistory },
+  profileComments: { response: ProfileCommentPage },
+  profileGroups: { response: ProfileGroupList },
+  notifications: { response: NotificationPage },
+  unreadNotifications: { response: UnreadCount },
+  markNotificationsRead: { body: MarkReadInput, response: UnreadCount },
   adminDashboard: { response: Dashboard },
   adminRealities: { response: RealityList },
   createReality: { body: CreateRealityInput, response: RealityView },

@@ -4,6 +4,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { PollStatus } from './api/pollStatus.ts';
 import { WallLiveMessage } from './api/wall.ts';
+import { NotificationsLiveMessage } from './api/notifications.ts';
 
 /** A poll's status, featured flag or options changed (an admin edit): caches drop it, viewers are told. */
 export const PollChanged = Type.Object({
@@ -17,6 +18,8 @@ export const CLUSTER_EVENTS = {
   'poll.changed': PollChanged,
   /** A wall change for the viewers of a topic (`feed`, `post:{id}`), published after commit. */
   'wall.live': WallLiveMessage,
+  /** A user's notifications changed (badge count), for the viewers of `user:{id}` on every instance. */
+  'notifications.live': NotificationsLiveMessage,
 } as const;
 
 export type ClusterEventName = keyof typeof CLUSTER_EVENTS;

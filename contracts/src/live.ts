@@ -89,6 +89,7 @@ export {
 import type { LiveErrorCode } from './liveTopics.ts';
 import type { WallLiveMessage } from './api/wall.ts';
 import type { AdminDashboardMessage } from './api/admin/polls.ts';
+import type { NotificationsLiveMessage } from './api/notifications.ts';
 
 /** A subscribe (or other client message) the server refused, naming its topic when it had one. The socket stays open. */
 export interface LiveErrorMessage {
@@ -106,7 +107,7 @@ export type ServerMessage =
   | { type: 'pong'; serverTime: string };
 
 /** Every message about a topic names it (`topic`), so the client routes it to the feature that subscribed. */
-export type LiveServerMessage = ResultsSnapshot | VotersMessage | PollStatusMessage | PointsResetMessage | WallLiveMessage | AdminDashboardMessage | LiveErrorMessage;
+export type LiveServerMessage = ResultsSnapshot | VotersMessage | PollStatusMessage | PointsResetMessage | WallLiveMessage | AdminDashboardMessage | NotificationsLiveMessage | LiveErrorMessage;
 
 /** The longest topic a client may name (`post:` and a uuid fit with room to spare). */
 export const LIVE_MAX_TOPIC_LENGTH = 100;

@@ -16,5 +16,12 @@ export const Profile = Type.Object({
 export type Profile = Static<typeof Profile>;
 
 /** DELETE /api/me: anonymises the signed-in account; the user must type ELIMINAR. */
-export const DeleteAccountInput = Type.Object({ confirm: Type.String({ maxLength: 100 }) }, { additionalProperties: false });
+export const DeleteAccountInput = Type.Object(
+  {
+    confirm: Type.String({ maxLength: 100 }),
+    /** A hard delete (erasing the posts too) is refused: 'Hard delete must be requested through support'. */
+    hard: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
 export type DeleteAccountInput = Static<typeof DeleteAccountInput>;

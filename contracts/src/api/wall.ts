@@ -45,6 +45,8 @@ export const PostView = Type.Object({
   id: Uuid,
   author: AuthorView,
   groupId: Type.Union([Uuid, Type.Null()]),
+  /** The group's name ('En {group}' on profiles), null without a group. */
+  groupName: Type.Union([Type.String(), Type.Null()]),
   content: Type.String(),
   visibility: PostVisibilitySchema,
   isPinned: Type.Boolean(),
@@ -60,7 +62,12 @@ export const PostView = Type.Object({
 });
 export type PostView = Static<typeof PostView>;
 
-/** GET /api/posts: the feed. `cursor` comes from the previous page's nextCursor (keyset paging). */
+/**
+ * GET /api/posts: the feed. `cursor` comes from the previous page's nextCursor (keyset paging).
+ * Without `userId`: the wall (posts without a group, or one group's with `groupId`), pages of 10.
+ * With `userId` (a profile's posts tab): that user's posts in and out of groups, pages of 20; the
+ * owner sees all of them, anybody else (admins included) only public ones they may read.
+ */
 export const FeedQuery = Type.Object(
   {
     sort: Type.Optional(FeedSortSchema),

@@ -7,3 +7,4 @@ export * from './wall.ts';
 export * from './analytics.ts';
 export * from './media.ts';
 export * from './audit.ts';
+export * from './notifications.ts';

@@ -18,6 +18,7 @@ export function presentPost(row: PostRow): PostView {
     id: row.id,
     author: author(row),
     groupId: row.group_id,
+    groupName: row.group_name,
     content: row.content,
     visibility: row.visibility,
     isPinned: row.is_pinned,

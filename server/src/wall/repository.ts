@@ -43,6 +43,7 @@ export type ReactionCountsRow = Partial<Record<ReactionType, number>>;
 export type PostRow = AuthorColumns & {
   id: string;
   group_id: string | null;
+  group_name: string | null;
   content: string;
   visibility: PostVisibility;
   is_pinned: boolean;
@@ -107,6 +108,7 @@ const sortColumn = (sort: FeedSort) => (sort === 'recent' ? sql.raw('p.created_a
 function cardSelect(viewer: Viewer | null): SQL {
   return sql`
     p.id, p.group_id, p.content, p.visibility, p.is_pinned,
+    (SELECT g.name FROM groups g WHERE g.id = p.group_id) AS group_name,
     ${ts(sql`p.edited_at`)} AS edited_at, ${ts(sql`p.created_at`)} AS created_at, ${ts(sql`p.last_activity_at`)} AS last_activity_at,
     pr.id AS author_id, pr.display_name AS author_display_name, pr.username AS author_username, pr.avatar_url AS author_avatar_url,
     (SELECT coalesce(json_agg(json_build_object(

@@ -16,6 +16,7 @@ export function buildPost(overrides: Partial<PostView> = {}): PostView {
     id: wallId(),
     author: buildAuthor(),
     groupId: null,
+    groupName: null,
     content: 'Qué gala la de anoche',
     visibility: 'public',
     isPinned: false,

@@ -1,0 +1,127 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { PROFILE_LIMITS } from '../profileRules.ts';
+import { GROUP_PRIVACIES, GROUP_ROLES } from '../groupRules.ts';
+import { IsoDate, SafeMultilineText, SafeText, Uuid } from './common.ts';
+import { AuthorView } from './wall.ts';
+
+const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const ProfileParams = Type.Object({ userId: Uuid }, { additionalProperties: false });
+export type ProfileParams = Static<typeof ProfileParams>;
+
+/** GET /api/profiles/:userId: what anybody may see of a profile (visitors included). */
+export const PublicProfile = Type.Object({
+  id: Uuid,
+  displayName: Nullable(Type.String()),
+  username: Nullable(Type.String()),
+  bio: Nullable(Type.String()),
+  avatarUrl: Nullable(Type.String()),
+  bannerUrl: Nullable(Type.String()),
+  /** The account was deleted (anonymised): 'Usuario eliminado', nothing else. */
+  isDeleted: Type.Boolean(),
+  createdAt: IsoDate,
+});
+export type PublicProfile = Static<typeof PublicProfile>;
+
+/** GET /api/profiles/:userId/stats: the counters (for others: the posts and comments they may see). */
+export const ProfileStats = Type.Object({
+  votes: Type.Integer({ minimum: 0 }),
+  posts: Type.Integer({ minimum: 0 }),
+  comments: Type.Integer({ minimum: 0 }),
+});
+export type ProfileStats = Static<typeof ProfileStats>;
+
+/** A poll's status as the voting history shows it: past its end date counts as closed; anything else is a draft. */
+export const HistoryPollStatus = Type.Union([Type.Literal('active'), Type.Literal('closed'), Type.Literal('draft')]);
+
+/** One vote row of the own voting history (a points vote spread over options is one row per option). */
+export const VoteHistoryItem = Type.Object({
+  id: Uuid,
+  pollId: Uuid,
+  pollTitle: Type.String(),
+  pollStatus: HistoryPollStatus,
+  /** The option's text, or the contestant's name when it has one; null when the option was removed ('Opción eliminada'). */
+  optionText: Nullable(Type.String()),
+  contestantName: Nullable(Type.String()),
+  contestantPhotoUrl: Nullable(Type.String()),
+  optionRemoved: Type.Boolean(),
+  points: Type.Integer(),
+  createdAt: IsoDate,
+});
+export type VoteHistoryItem = Static<typeof VoteHistoryItem>;
+
+/** GET /api/profiles/:userId/votes: the owner's latest 50 votes, newest first ('Voting history is private' for anybody else). */
+export const VoteHistory = Type.Object({ items: Type.Array(VoteHistoryItem) });
+export type VoteHistory = Static<typeof VoteHistory>;
+
+/** `cursor` from the previous page's nextCursor (keyset paging). */
+export const ProfileListQuery = Type.Object(
+  { cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_-]+$' })) },
+  { additionalProperties: false },
+);
+export type ProfileListQuery = Static<typeof ProfileListQuery>;
+
+/** A comment on the profile's comments tab, with a quote of its post and the post's author. */
+export const ProfileComment = Type.Object({
+  id: Uuid,
+  content: Type.String(),
+  parentCommentId: Type.Union([Uuid, Type.Null()]),
+  editedAt: Type.Union([IsoDate, Type.Null()]),
+  createdAt: IsoDate,
+  post: Type.Object({
+    id: Uuid,
+    /** The post's text, cut to 280 characters. */
+    excerpt: Type.String(),
+    author: AuthorView,
+  }),
+});
+export type ProfileComment = Static<typeof ProfileComment>;
+
+/** GET /api/profiles/:userId/comments: pages of 20, newest first; others see comments on posts they may see. */
+export const ProfileCommentPage = Type.Object({
+  items: Type.Array(ProfileComment),
+  nextCursor: Type.Union([Type.String(), Type.Null()]),
+});
+export type ProfileCommentPage = Static<typeof ProfileCommentPage>;
+
+export const ProfileGroup = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  description: Nullable(Type.String()),
+  avatarUrl: Nullable(Type.String()),
+  coverUrl: Nullable(Type.String()),
+  privacy: Type.Union(GROUP_PRIVACIES.map((p) => Type.Literal(p))),
+  role: Type.Union(GROUP_ROLES.map((r) => Type.Literal(r))),
+  joinedAt: IsoDate,
+});
+export type ProfileGroup = Static<typeof ProfileGroup>;
+
+/** GET /api/profiles/:userId/groups: memberships, newest first; others see public groups only. */
+export const ProfileGroupList = Type.Object({ items: Type.Array(ProfileGroup) });
+export type ProfileGroupList = Static<typeof ProfileGroupList>;
+
+/**
+ * PATCH /api/me: the edit dialog. Only the fields sent change. Texts are trimmed; an empty username,
+ * bio, avatar or banner clears it. Limits are checked after trimming, with the spec's messages, so
+ * the schema only bounds the size.
+ */
+export const UpdateProfileInput = Type.Object(
+  {
+    displayName: Type.Optional(SafeText({ maxLength: PROFILE_LIMITS.displayName * 4 })),
+    username: Type.Optional(Type.Union([SafeText({ maxLength: PROFILE_LIMITS.usernameMax * 4 }), Type.Null()])),
+    bio: Type.Optional(Type.Union([SafeMultilineText({ maxLength: PROFILE_LIMITS.bio * 4 }), Type.Null()])),
+    avatarUrl: Type.Optional(Type.Union([Type.String({ maxLength: PROFILE_LIMITS.url * 2 }), Type.Null()])),
+    bannerUrl: Type.Optional(Type.Union([Type.String({ maxLength: PROFILE_LIMITS.url * 2 }), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+export type UpdateProfileInput = Static<typeof UpdateProfileInput>;
+
+/** POST /api/me/avatar and /api/me/banner (multipart, field `image`): stored and cropped; saved by PATCH /api/me. */
+export const UploadedProfileImage = Type.Object({
+  url: Type.String(),
+  thumbnailUrl: Type.String(),
+  width: Type.Integer({ minimum: 1 }),
+  height: Type.Integer({ minimum: 1 }),
+});
+export type UploadedProfileImage = Static<typeof UploadedProfileImage>;
