@@ -4,7 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { useSessionStore } from '../auth/sessionStore';
 import { useThemeStore } from '../theme/themeStore';
-import { buildProfile } from '../../test/fixtures';
+import { stubApi } from '../../test/apiStub';
+import { buildProfile, jsonResponse } from '../../test/fixtures';
 import { NavBar } from './NavBar';
 
 function renderAt(path: string) {
@@ -35,6 +36,8 @@ describe('NavBar', () => {
   beforeEach(() => {
     useSessionStore.setState({ user: null, status: 'ready' });
     useThemeStore.setState({ theme: 'dark' });
+    // The badge's count (its own tests are in UnreadBadge.test.tsx).
+    stubApi({ 'GET /api/notifications/unread': () => jsonResponse(200, { unreadCount: 0 }) });
   });
 
   it('is hidden from visitors', () => {

@@ -2,7 +2,10 @@ import type { ComponentType, SVGProps } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import { BellIcon, HomeIcon, WallIcon } from '../../components/icons';
 import { useSessionStore } from '../auth/sessionStore';
+import { useUnreadStore, withUnread } from '../notifications/unreadStore';
+import { useNotificationsLive } from '../notifications/useNotificationsLive';
 import { ThemeToggle } from '../theme/ThemeToggle';
+import { UnreadBadge } from './UnreadBadge';
 import { UserMenu } from './UserMenu';
 import { useNavBarVisible } from './navVisibility';
 
@@ -20,19 +23,34 @@ const barLinkClass = ({ isActive }: { isActive: boolean }) =>
       : 'text-slate-600 hover:bg-slate-200/70 dark:text-slate-300 dark:hover:bg-white/10'
   }`;
 
-function Tab({ to, label, icon: TabIcon, end }: { to: string; label: string; icon: Icon; end?: boolean }) {
+interface LinkProps {
+  to: string;
+  label: string;
+  icon: Icon;
+  end?: boolean;
+  /** Unread entries to show on the icon (the notifications link); its name then says how many. */
+  unread?: number;
+}
+
+function Tab({ to, label, icon: TabIcon, end, unread = 0 }: LinkProps) {
   return (
-    <NavLink to={to} end={end} className={tabClass}>
-      <TabIcon className="size-6" />
+    <NavLink to={to} end={end} className={tabClass} aria-label={unread > 0 ? withUnread(label, unread) : undefined}>
+      <span className="relative">
+        <TabIcon className="size-6" />
+        <UnreadBadge count={unread} className="-top-1.5 left-3.5" />
+      </span>
       {label}
     </NavLink>
   );
 }
 
-function BarLink({ to, label, icon: LinkIcon, end }: { to: string; label: string; icon: Icon; end?: boolean }) {
+function BarLink({ to, label, icon: LinkIcon, end, unread = 0 }: LinkProps) {
   return (
-    <NavLink to={to} end={end} className={barLinkClass}>
-      <LinkIcon className="size-5" />
+    <NavLink to={to} end={end} className={barLinkClass} aria-label={unread > 0 ? withUnread(label, unread) : undefined}>
+      <span className="relative">
+        <LinkIcon className="size-5" />
+        <UnreadBadge count={unread} className="-top-2 left-2.5" />
+      </span>
       {label}
     </NavLink>
   );
@@ -45,6 +63,9 @@ function BarLink({ to, label, icon: LinkIcon, end }: { to: string; label: string
 export function NavBar() {
   const user = useSessionStore((state) => state.user);
   const visible = useNavBarVisible();
+  // The badge stays live on every page while signed in, the back-office included.
+  useNotificationsLive();
+  const unread = useUnreadStore((state) => state.count);
   if (!visible || !user) return null;
 
   return (
@@ -58,7 +79,7 @@ export function NavBar() {
           <BarLink to="/wall" label="Muro" icon={WallIcon} />
           <div className="ml-auto flex items-center gap-1">
             <ThemeToggle variant="pill" />
-            <BarLink to="/notificaciones" label="Notificaciones" icon={BellIcon} />
+            <BarLink to="/notificaciones" label="Notificaciones" icon={BellIcon} unread={unread} />
             <UserMenu user={user} variant="bar" />
           </div>
         </nav>
@@ -75,7 +96,7 @@ export function NavBar() {
             variant="tab"
             className="flex flex-1 flex-col items-center gap-0.5 py-2 text-slate-500 hover:text-slate-800 dark:text-slate-400 dark:hover:text-white"
           />
-          <Tab to="/notificaciones" label="Avisos" icon={BellIcon} />
+          <Tab to="/notificaciones" label="Avisos" icon={BellIcon} unread={unread} />
           <UserMenu user={user} variant="tab" />
         </div>
       </nav>

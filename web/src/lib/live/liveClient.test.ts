@@ -71,6 +71,18 @@ describe('LiveClient (any topic)', () => {
     }
   });
 
+  it("routes a user's notifications message to that user's topic only", () => {
+    const mine = spyHandler();
+    const other = spyHandler();
+    client.subscribe('user:00000000-0000-4000-8000-000000000001', mine);
+    client.subscribe('user:00000000-0000-4000-8000-000000000002', other);
+    FakeWebSocket.last.open();
+    const message = { type: 'notifications', topic: 'user:00000000-0000-4000-8000-000000000001', unreadCount: 2, reason: 'new' };
+    FakeWebSocket.last.receive(message);
+    expect(mine.onMessage).toHaveBeenCalledWith(message);
+    expect(other.onMessage).not.toHaveBeenCalled();
+  });
+
   it('unsubscribes a topic only when its last watcher leaves', () => {
     const first = client.subscribe('feed', spyHandler());
     const second = client.subscribe('feed', spyHandler());
