@@ -71,6 +71,13 @@ function upload(url: string, fields: Record<string, string>, context: CallContex
   return { method: 'POST', url, headers: { ...context.headers, ...body.headers }, payload: body.payload };
 }
 
+/** An avatar or banner upload (a 1×1 PNG) as the caller. */
+function profileImage(url: string, context: CallContext): InjectOptions {
+  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+  const body = multipart([{ name: 'image', filename: 'yo.png', type: 'image/png', data: png }]);
+  return { method: 'POST', url, headers: { ...context.headers, ...body.headers }, payload: body.payload };
+}
+
 /** A post (and a comment on it) of the caller's own user: what owners edit and delete. */
 async function ownPost(context: CallContext) {
   const post = await buildPost(context.world.app.database.db, context.userId);
@@ -117,6 +124,15 @@ const ACCESS: Record<string, RouteAccess> = {
   },
   'GET /api/me': { audience: 'user', request: get('/api/me') },
   'DELETE /api/me': { audience: 'user', request: (c) => ({ method: 'DELETE', url: '/api/me', headers: c.headers, payload: { confirm: 'ELIMINAR' } }) },
+  // --- profiles ---
+  'PATCH /api/me': { audience: 'writer', request: (c) => ({ method: 'PATCH', url: '/api/me', headers: c.headers, payload: { bio: 'Fan del reality' } }) },
+  'POST /api/me/avatar': { audience: 'writer', request: (c) => profileImage('/api/me/avatar', c) },
+  'POST /api/me/banner': { audience: 'writer', request: (c) => profileImage('/api/me/banner', c) },
+  'GET /api/profiles/:userId': { audience: 'everyone', request: (c) => get(`/api/profiles/${c.world.target.id}`)(c) },
+  'GET /api/profiles/:userId/stats': { audience: 'everyone', request: (c) => get(`/api/profiles/${c.world.target.id}/stats`)(c) },
+  'GET /api/profiles/:userId/votes': { audience: 'user', request: (c) => get(`/api/profiles/${c.userId}/votes`)(c) },
+  'GET /api/profiles/:userId/comments': { audience: 'everyone', request: (c) => get(`/api/profiles/${c.world.target.id}/comments`)(c) },
+  'GET /api/profiles/:userId/groups': { audience: 'everyone', request: (c) => get(`/api/profiles/${c.world.target.id}/groups`)(c) },
   'GET /api/auth/session': { audience: 'everyone', request: get('/api/auth/session') },
   'POST /auth/logout': { audience: 'everyone', request: (c) => ({ method: 'POST', url: '/auth/logout', headers: c.headers }) },
   'GET /auth/google': { audience: 'everyone', request: get('/auth/google') },

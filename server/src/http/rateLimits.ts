@@ -89,6 +89,20 @@ export const RATE_LIMITS = {
   'account.read': { store: 'local', perUser: { max: 120, windowSeconds: 60 }, perAddress: { max: CROWD * 120, windowSeconds: 60 } },
   // Deleting the own account happens once; a few tries allow for a mistyped confirmation.
   'account.delete': { store: 'redis', perUser: { max: 5, windowSeconds: 3600 }, perAddress: { max: CROWD * 5, windowSeconds: 3600 } },
+  // Saving the edit profile dialog: a person saves a few times while getting it right.
+  'account.update': { store: 'redis', perUser: { max: 20, windowSeconds: 60 }, perAddress: { max: CROWD * 20, windowSeconds: 60 } },
+  // Avatar and banner uploads (each re-encoded): a couple per save, a few tries at most.
+  'account.upload': { store: 'redis', perUser: { max: 10, windowSeconds: 60 }, perAddress: { max: CROWD * 10, windowSeconds: 60 } },
+
+  // --- Profiles ----------------------------------------------------------------------------------
+  // A profile's header, counters and tabs: opened from an author's name, each tab a request, and
+  // 'Cargar más' pages; visitors see public profiles too.
+  'profiles.read': {
+    store: 'local',
+    perUser: { max: 60, windowSeconds: 20 },
+    perSignedInAddress: { max: CROWD * 60, windowSeconds: 20 },
+    perAddress: { max: 60, windowSeconds: 20 },
+  },
 
   // --- Polls and votes --------------------------------------------------------------------------
   // A fan taps Votar a few times a second at most and keeps it up for seconds, not minutes: a

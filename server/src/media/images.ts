@@ -30,6 +30,33 @@ export interface ProcessImageOptions {
    * side), keeping the most salient region (libvips' attention strategy). Contestant photos.
    */
   square?: number;
+  /**
+   * Crop to exactly this aspect ratio, as large as the image allows up to this size (never
+   * enlarged), keeping the most salient region: profile banners (1500×500) and avatars (400×400).
+   */
+  cover?: { width: number; height: number };
+}
+
+/** The box an image is cropped to (`square` or `cover`), from its upright dimensions; null: no crop. */
+function cropBox(options: ProcessImageOptions, metadata: Metadata): { width: number; height: number } | null {
+  const frameHeight = metadata.pageHeight ?? metadata.height!;
+  if (options.square) {
+    // The side is what both dimensions allow (rotation swaps them, the shorter stays the shorter).
+    const side = Math.min(options.square, metadata.width!, frameHeight);
+    return { width: side, height: side };
+  }
+  if (options.cover) {
+    // EXIF orientations 5-8 turn the image a quarter: its upright width is the stored height.
+    const turned = (metadata.orientation ?? 1) >= 5;
+    const width = turned ? frameHeight : metadata.width!;
+    const height = turned ? metadata.width! : frameHeight;
+    const scale = Math.min(1, width / options.cover.width, height / options.cover.height);
+    return {
+      width: Math.max(1, Math.min(width, Math.round(options.cover.width * scale))),
+      height: Math.max(1, Math.min(height, Math.round(options.cover.height * scale))),
+    };
+  }
+  return null;
 }
 
 export interface ProcessedImage {
@@ -73,7 +100,7 @@ async function sniffImageType(input: Buffer, declaredType: string | undefined): 
  * Re-encodes an upload into what the site stores and serves: auto-oriented, first frame only,
  * within 2048×2048, WebP, with no metadata (sharp writes none unless asked: EXIF with its GPS
  * position, XMP, IPTC and foreign ICC profiles are dropped and pixels are converted to sRGB),
- * plus a 480×480 thumbnail and a ThumbHash placeholder (with `square`: cropped square first). Re-encoding also neutralises polyglots:
+ * plus a 480×480 thumbnail and a ThumbHash placeholder (with `square` or `cover`: cropped first). Re-encoding also neutralises polyglots:
  * what is served is pixels sharp wrote, never bytes the client sent.
  * Throws HttpError 400 (imagesOnly, typeMismatch, imageTooManyPixels, imageUnreadable).
  */
@@ -95,16 +122,15 @@ export async function processImage(input: Buffer, options: ProcessImageOptions =
   if (!metadata.width || !metadata.height) throw badRequest(WALL_MESSAGES.imageUnreadable);
   if (metadata.width * metadata.height > maxPixels) throw badRequest(WALL_MESSAGES.imageTooManyPixels);
 
-  // Square: the side is what both dimensions allow (rotation swaps them, the shorter stays the
-  // shorter), so a small photo is cropped square without being enlarged. pageHeight: one frame.
-  const side = options.square ? Math.min(options.square, metadata.width, metadata.pageHeight ?? metadata.height) : 0;
+  // Square or cover: cropped to that shape without being enlarged. pageHeight: one frame.
+  const box = cropBox(options, metadata);
   let main: { data: Buffer; info: OutputInfo };
   try {
     main = await sharp(input, inputOptions)
       .rotate()
       .resize(
-        side > 0
-          ? { width: side, height: side, fit: 'cover', position: sharp.strategy.attention }
+        box
+          ? { ...box, fit: 'cover', position: sharp.strategy.attention }
           : { width: MAX_DIMENSION, height: MAX_DIMENSION, fit: 'inside', withoutEnlargement: true },
       )
       .webp({ quality: WEBP_QUALITY })

@@ -36,5 +36,24 @@ export async function referencedKeys(db: DbOrTx, keys: string[]): Promise<Set<st
     .from(media)
     .where(or(inArray(media.key, keys), inArray(media.thumbKey, keys)));
   const wanted = new Set(keys);
-  return new Set(rows.flatMap((r) => [r.key, r.thumbKey]).filter((k) => wanted.has(k)));
+  const kept = new Set(rows.flatMap((r) => [r.key, r.thumbKey]).filter((k) => wanted.has(k)));
+  for (const key of await keysNamedByProfiles(db, keys)) kept.add(key);
+  return kept;
+}
+
+/** Where stored files are served (LocalDiskStorage.urlFor); profiles keep this path of their own uploads. */
+export const MEDIA_URL_PREFIX = '/media/';
+
+/**
+ * Which of `keys` a profile names as its avatar or banner (`/media/<key>`): kept even without a
+ * media row. One scan of profiles whatever the number of keys.
+ */
+export async function keysNamedByProfiles(db: DbOrTx, keys: string[]): Promise<string[]> {
+  if (keys.length === 0) return [];
+  const urls = `{${keys.map((key) => `"${MEDIA_URL_PREFIX}${key.replace(/["\\]/g, '')}"`).join(',')}}`;
+  const rows = await db.execute<{ key: string }>(sql`
+    SELECT DISTINCT substr(v.url, ${MEDIA_URL_PREFIX.length + 1}) AS key
+    FROM profiles p CROSS JOIN LATERAL (VALUES (p.avatar_url), (p.banner_url)) v(url)
+    WHERE v.url = ANY(${urls}::text[])`);
+  return rows.map((row) => row.key);
 }

@@ -22,6 +22,8 @@ export interface StoredImage {
 export interface IngestOptions {
   /** Crop the image square to at most this many pixels a side (contestant photos); see processImage. */
   square?: number;
+  /** Crop to exactly this aspect ratio, at most this size (profile avatars and banners); see processImage. */
+  cover?: { width: number; height: number };
 }
 
 /** The media pipeline as the domains use it (app.media). */
@@ -38,7 +40,7 @@ export interface MediaService {
    * another row shares (the same image uploaded before) stay. What this misses, the worker's
    * media.gc removes after its grace period.
    */
-  discard(images: StoredImage[]): Promise<void>;
+  discard(images: Pick<StoredImage, 'key' | 'thumbKey'>[]): Promise<void>;
 }
 
 export function createMediaService(deps: { storage: MediaStorage; db: DbOrTx; limiter: ConcurrencyLimiter }): MediaService {

@@ -26,9 +26,23 @@ export async function setSuspended(db: DbOrTx, id: string, isSuspended: boolean,
   return row ?? null;
 }
 
+export type ProfileEdit = Partial<Pick<NewProfileRow, 'displayName' | 'username' | 'bio' | 'avatarUrl' | 'bannerUrl'>>;
+
+/**
+ * The edit dialog's update: only the given fields, and updated_at. A username another profile
+ * holds (ignoring case) fails with the unique violation of profiles_username_lower_uq.
+ */
+export async function updateProfileFields(db: DbOrTx, id: string, values: ProfileEdit, now: Date): Promise<ProfileRow | null> {
+  const [row] = await db.update(profiles).set({ ...values, updatedAt: now }).where(eq(profiles.id, id)).returning();
+  return row ?? null;
+}
+
+/** The unique index keeping usernames unique ignoring case. */
+export const USERNAME_UNIQUE_INDEX = 'profiles_username_lower_uq';
+
 export const ANONYMISED_DISPLAY_NAME = 'Usuario eliminado';
 
-/** The spec's account deletion: name replaced, username/avatar/banner/bio cleared, suspended. */
+/** The spec's account deletion: name replaced, username/avatar/banner/bio cleared, suspended, no points. */
 export async function anonymiseProfile(db: DbOrTx, id: string, now: Date): Promise<ProfileRow | null> {
   const [row] = await db
     .update(profiles)
@@ -39,6 +53,7 @@ export async function anonymiseProfile(db: DbOrTx, id: string, now: Date): Promi
       bannerUrl: null,
       bio: null,
       isSuspended: true,
+      totalPoints: 0,
       updatedAt: now,
     })
     .where(eq(profiles.id, id))

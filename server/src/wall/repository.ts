@@ -80,7 +80,7 @@ const ts = (column: SQL) => sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-D
  * Which posts a viewer may see: public ones, their own, and those of a group they may read (every
  * post of a public group, of a private one only for members). Admins see everything.
  */
-function canSee(viewer: Viewer | null, alias = sql.raw('p')): SQL {
+export function canSee(viewer: Viewer | null, alias = sql.raw('p')): SQL {
   if (viewer?.isAdmin) return sql`TRUE`;
   const groupReadable = viewer
     ? sql`EXISTS (SELECT 1 FROM groups g WHERE g.id = ${alias}.group_id AND (g.privacy = 'public' OR EXISTS (SELECT 1 FROM group_members gm WHERE gm.group_id = g.id AND gm.user_id = ${viewer.id})))`
@@ -90,10 +90,19 @@ function canSee(viewer: Viewer | null, alias = sql.raw('p')): SQL {
     OR (${alias}.visibility = 'group' AND ${groupReadable})${own})`;
 }
 
+/**
+ * The feed's conditions. With `userId` (a profile's posts tab) the user's posts in groups count
+ * too, and anybody but the owner gets only the public ones they may read (the caller passes an
+ * admin as a plain reader there: see wall/service.ts getFeed).
+ */
 function filterSql(filters: Omit<FeedFilters, 'sort'>, viewer: Viewer | null): SQL {
   const parts: SQL[] = [sql`NOT p.is_hidden`, canSee(viewer)];
-  parts.push(filters.groupId ? sql`p.group_id = ${filters.groupId}` : sql`p.group_id IS NULL`);
-  if (filters.userId) parts.push(sql`p.user_id = ${filters.userId}`);
+  if (filters.groupId) parts.push(sql`p.group_id = ${filters.groupId}`);
+  else if (!filters.userId) parts.push(sql`p.group_id IS NULL`);
+  if (filters.userId) {
+    parts.push(sql`p.user_id = ${filters.userId}`);
+    if (viewer?.id !== filters.userId) parts.push(sql`p.visibility = 'public'`);
+  }
   if (filters.visibility) parts.push(sql`p.visibility = ${filters.visibility}`);
   return sql.join(parts, sql` AND `);
 }

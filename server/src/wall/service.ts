@@ -11,6 +11,7 @@ import type {
   WallLiveMessage,
 } from '@tribuna/contracts/api/wall';
 import { SAFE_MULTILINE_PATTERN } from '@tribuna/contracts/api/common';
+import { PROFILE_LIMITS } from '@tribuna/contracts/profileRules';
 import { postTopic } from '@tribuna/contracts/liveTopics';
 import { POST_VISIBILITIES, WALL_LIMITS, WALL_MESSAGES, type PostVisibility, type ReactionType } from '@tribuna/contracts/wallRules';
 import type { Db } from '@tribuna/drizzle/client';
@@ -94,10 +95,12 @@ export async function getFeed(ctx: WallContext, query: FeedQuery, viewer: Viewer
   if (query.cursor && !after) throw badRequest(WALL_MESSAGES.badCursor);
   if (query.groupId) await assertGroupReadable(ctx, query.groupId, viewer);
   const filters = { sort, userId: query.userId, groupId: query.groupId, visibility: query.visibility };
-  const size = WALL_LIMITS.feedPageSize;
+  // A profile's posts tab: pages of 20; anybody but the owner, admins included, reads it as a plain reader.
+  const size = query.userId ? PROFILE_LIMITS.pageSize : WALL_LIMITS.feedPageSize;
+  const reader = query.userId && viewer?.isAdmin && viewer.id !== query.userId ? { ...viewer, isAdmin: false } : viewer;
   const [rows, total] = isPublicWall(filters)
     ? await Promise.all([publicWallPage(ctx, sort, query.cursor ?? null, after, viewer), publicWallTotal(ctx)])
-    : await Promise.all([repo.feedPage(ctx.reader, filters, viewer, after, size + 1), repo.feedTotal(ctx.reader, filters, viewer)]);
+    : await Promise.all([repo.feedPage(ctx.reader, filters, reader, after, size + 1), repo.feedTotal(ctx.reader, filters, reader)]);
   const page = rows.slice(0, size);
   const hasMore = rows.length > size;
   const last = page.at(-1);

@@ -240,7 +240,8 @@ describe('the wall API', () => {
       expect(await contents('', b.headers)).toEqual(['public']);
       // The wall is the public one for everybody; followers-only posts show on their author's list.
       expect(await contents('', a.headers)).toEqual(['public']);
-      expect(await contents(`?userId=${a.user.id}`, a.headers)).toEqual(['followers', 'public']);
+      // A profile's posts tab: the owner's posts in groups too; others only the public ones.
+      expect(await contents(`?userId=${a.user.id}`, a.headers)).toEqual(['followers', 'in group', 'public']);
       expect(await contents(`?userId=${a.user.id}`, b.headers)).toEqual(['public']);
       expect(await contents(`?userId=${b.user.id}`, a.headers)).toEqual([]);
       expect(await contents(`?groupId=${group!.id}`, a.headers)).toEqual(['in group']);

@@ -1,0 +1,155 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '@tribuna/drizzle/client';
+import type { GroupPrivacy, GroupRole } from '@tribuna/contracts/groupRules';
+import { canSee, type Viewer } from '../wall/repository.ts';
+
+// The SQL of a profile's header and tabs (GET /api/profiles/:userId/…). Who may see what is
+// decided here, with the wall's own rule (canSee): the owner sees all of their posts and comments
+// that are not hidden; anybody else (admins included: pass them as plain readers) only what sits
+// on PUBLIC posts they may read.
+
+const ts = (column: SQL) => sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** Posts of `userId` that `viewer` may see on the profile (alias `p`). */
+function visiblePosts(userId: string, viewer: Viewer | null): SQL {
+  const own = viewer?.id === userId;
+  return sql`NOT p.is_hidden AND ${canSee(viewer)}${own ? sql`` : sql` AND p.visibility = 'public'`}`;
+}
+
+export type PublicProfileRow = {
+  id: string;
+  display_name: string | null;
+  username: string | null;
+  bio: string | null;
+  avatar_url: string | null;
+  banner_url: string | null;
+  is_suspended: boolean;
+  has_account: boolean;
+  created_at: string;
+};
+
+/** A profile with whether it still has its private account (an anonymised one has none). */
+export async function findPublicProfile(db: DbOrTx, userId: string): Promise<PublicProfileRow | null> {
+  const rows = await db.execute<PublicProfileRow>(sql`
+    SELECT pr.id, pr.display_name, pr.username, pr.bio, pr.avatar_url, pr.banner_url, pr.is_suspended,
+      EXISTS (SELECT 1 FROM accounts a WHERE a.user_id = pr.id) AS has_account, ${ts(sql`pr.created_at`)} AS created_at
+    FROM profiles pr WHERE pr.id = ${userId}`);
+  return rows[0] ?? null;
+}
+
+export async function profileExists(db: DbOrTx, userId: string): Promise<boolean> {
+  const rows = await db.execute(sql`SELECT 1 FROM profiles WHERE id = ${userId}`);
+  return rows.length > 0;
+}
+
+/** The counters: every vote row, and the posts and comments `viewer` may see (as the tabs list them). */
+export async function profileCounts(db: DbOrTx, userId: string, viewer: Viewer | null): Promise<{ votes: number; posts: number; comments: number }> {
+  const rows = await db.execute<{ votes: number; posts: number; comments: number }>(sql`
+    SELECT
+      (SELECT count(*)::int FROM votes v WHERE v.user_id = ${userId}) AS votes,
+      (SELECT count(*)::int FROM posts p WHERE p.user_id = ${userId} AND ${visiblePosts(userId, viewer)}) AS posts,
+      (SELECT count(*)::int FROM comments c JOIN posts p ON p.id = c.post_id
+        WHERE c.user_id = ${userId} AND NOT c.is_hidden AND ${visiblePosts(userId, viewer)}) AS comments`);
+  return rows[0] ?? { votes: 0, posts: 0, comments: 0 };
+}
+
+export type VoteHistoryRow = {
+  id: string;
+  poll_id: string;
+  poll_title: string;
+  poll_status: string;
+  poll_ended: boolean;
+  option_text: string | null;
+  option_removed: boolean;
+  contestant_name: string | null;
+  contestant_photo_url: string | null;
+  points: number;
+  created_at: string;
+};
+
+/** The user's latest vote rows, newest first, with their poll and option (a removed option: flagged). */
+export async function voteHistory(db: DbOrTx, userId: string, limit: number): Promise<VoteHistoryRow[]> {
+  const rows = await db.execute<VoteHistoryRow>(sql`
+    SELECT v.id::text AS id, v.poll_id, pl.title AS poll_title, pl.status AS poll_status,
+      (pl.end_date IS NOT NULL AND pl.end_date <= now()) AS poll_ended,
+      o.text AS option_text, (o.id IS NULL OR o.removed_at IS NOT NULL) AS option_removed,
+      c.full_name AS contestant_name, c.photo_url AS contestant_photo_url,
+      v.points, ${ts(sql`v.created_at`)} AS created_at
+    FROM votes v
+    JOIN polls pl ON pl.id = v.poll_id
+    LEFT JOIN poll_options o ON o.id = v.option_id
+    LEFT JOIN contestants c ON c.id = o.contestant_id
+    WHERE v.user_id = ${userId}
+    ORDER BY v.created_at DESC, v.id DESC
+    LIMIT ${limit}`);
+  return [...rows];
+}
+
+/** A keyset position in a newest-first list: the row's time in microseconds and its id. */
+export interface ListPosition {
+  atMicros: bigint;
+  id: string;
+}
+
+export type ProfileCommentRow = {
+  id: string;
+  content: string;
+  parent_comment_id: string | null;
+  edited_at: string | null;
+  created_at: string;
+  sort_micros: string;
+  post_id: string;
+  post_content: string;
+  author_id: string;
+  author_display_name: string | null;
+  author_username: string | null;
+  author_avatar_url: string | null;
+};
+
+/** A page of the user's visible comments (limit + 1 rows tell whether there is more), newest first. */
+export async function commentsPage(
+  db: DbOrTx,
+  userId: string,
+  viewer: Viewer | null,
+  after: ListPosition | null,
+  limit: number,
+  excerptChars: number,
+): Promise<ProfileCommentRow[]> {
+  const position = after
+    ? sql`AND (c.created_at, c.id) < (timestamptz 'epoch' + ${after.atMicros.toString()}::bigint * interval '1 microsecond', ${after.id}::uuid)`
+    : sql``;
+  const rows = await db.execute<ProfileCommentRow>(sql`
+    SELECT c.id, c.content, c.parent_comment_id, ${ts(sql`c.edited_at`)} AS edited_at, ${ts(sql`c.created_at`)} AS created_at,
+      (extract(epoch FROM c.created_at) * 1000000)::bigint::text AS sort_micros,
+      p.id AS post_id, left(p.content, ${excerptChars}) AS post_content,
+      pr.id AS author_id, pr.display_name AS author_display_name, pr.username AS author_username, pr.avatar_url AS author_avatar_url
+    FROM comments c
+    JOIN posts p ON p.id = c.post_id
+    JOIN profiles pr ON pr.id = p.user_id
+    WHERE c.user_id = ${userId} AND NOT c.is_hidden AND ${visiblePosts(userId, viewer)} ${position}
+    ORDER BY c.created_at DESC, c.id DESC
+    LIMIT ${limit}`);
+  return [...rows];
+}
+
+export type ProfileGroupRow = {
+  id: string;
+  name: string;
+  description: string | null;
+  avatar_url: string | null;
+  cover_url: string | null;
+  privacy: GroupPrivacy;
+  role: GroupRole;
+  joined_at: string;
+};
+
+/** The user's group memberships, newest first; `publicOnly` for anybody but the owner. */
+export async function memberships(db: DbOrTx, userId: string, publicOnly: boolean, limit: number): Promise<ProfileGroupRow[]> {
+  const rows = await db.execute<ProfileGroupRow>(sql`
+    SELECT g.id, g.name, g.description, g.avatar_url, g.cover_url, g.privacy, gm.role, ${ts(sql`gm.joined_at`)} AS joined_at
+    FROM group_members gm JOIN groups g ON g.id = gm.group_id
+    WHERE gm.user_id = ${userId}${publicOnly ? sql` AND g.privacy = 'public'` : sql``}
+    ORDER BY gm.joined_at DESC, g.id DESC
+    LIMIT ${limit}`);
+  return [...rows];
+}
