@@ -101,6 +101,20 @@ describe('processImage', () => {
     expect([animated.width, animated.height]).toEqual([10, 10]);
   });
 
+  it('crops to an exact shape on request (profile banners): as large as the image allows, never enlarged', async () => {
+    const large = await processImage(await solid(2400, 1600, '#336699').jpeg().toBuffer(), { cover: { width: 1500, height: 500 } });
+    expect([large.width, large.height]).toEqual([1500, 500]);
+    const narrow = await processImage(await solid(600, 900, 'green').png().toBuffer(), { cover: { width: 1500, height: 500 } });
+    expect([narrow.width, narrow.height]).toEqual([600, 200]);
+    const flat = await processImage(await solid(3000, 300, 'green').png().toBuffer(), { cover: { width: 1500, height: 500 } });
+    expect([flat.width, flat.height]).toEqual([900, 300]);
+    // Stored 40×20 sideways, upright 20×40: the crop is of the upright image.
+    const rotated = await processImage(await phoneJpeg(), { cover: { width: 30, height: 10 } });
+    expect([rotated.width, rotated.height]).toEqual([20, 7]);
+    const upright = await processImage(await phoneJpeg(), { cover: { width: 10, height: 30 } });
+    expect([upright.width, upright.height]).toEqual([10, 30]);
+  });
+
   it('keeps only the first frame of an animated GIF', async () => {
     const frames = await Promise.all(['red', 'blue'].map((c) => solid(10, 10, c).png().toBuffer()));
     const gif = await sharp(frames, { join: { animated: true } }).gif().toBuffer();

@@ -58,6 +58,21 @@ describe('media.gc', () => {
     expect((await stat(join(root, 'demo', 'poster.webp'))).isFile()).toBe(true);
   });
 
+  it("keeps old files a profile names as its avatar or banner, even without a media row", async () => {
+    const key = (name: string) => contentKey(Buffer.from(name), 'webp');
+    const avatar = await file(key('avatar'), 5);
+    const banner = await file(key('banner'), 5);
+    const orphan = await file(key('no-longer-an-avatar'), 5);
+    await database.db.insert(schema.profiles).values([
+      { displayName: 'Con avatar', avatarUrl: `/media/${avatar}` },
+      { displayName: 'Con banner', bannerUrl: `/media/${banner}`, avatarUrl: 'https://lh3.googleusercontent.com/a/x' },
+    ]);
+    const result = await collectMediaGarbage(database.db, new LocalDiskStorage(root), new Date(Date.now() - HOUR));
+    expect(result).toEqual({ scanned: 3, deleted: 1 });
+    expect(await remaining()).toEqual([avatar, banner].sort());
+    expect(await remaining()).not.toContain(orphan);
+  });
+
   it('asks about keys in batches', async () => {
     const keys = await Promise.all(Array.from({ length: 7 }, (_, i) => file(contentKey(Buffer.from(`batch-${i}`), 'webp'), 2)));
     await database.db.insert(schema.media).values({ key: keys[0]!, thumbKey: keys[6]!, contentType: 'image/webp', width: 1, height: 1, bytes: 5 });
