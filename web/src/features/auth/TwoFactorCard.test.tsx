@@ -1,11 +1,9 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import type { FactorEnrolment, FactorList } from '@tribuna/contracts/api/auth';
 import { bodyOf, requestsOf, stubApi } from '../../test/apiStub';
 import { buildProfile, jsonResponse, signedInSession } from '../../test/fixtures';
-import { ProfilePage } from '../profile/ProfilePage';
 import { useSessionStore } from './sessionStore';
 import { TwoFactorCard } from './TwoFactorCard';
 
@@ -139,38 +137,5 @@ describe('TwoFactorCard', () => {
     await user.click(card().getByRole('button', { name: 'Reintentar' }));
 
     expect(await card().findByText('Desactivada')).toBeTruthy();
-  });
-});
-
-describe('ProfilePage security settings', () => {
-  beforeEach(() => {
-    useSessionStore.setState({ user: buildProfile(), status: 'ready', mfaFactorId: null });
-  });
-
-  function renderAt(path: string) {
-    return render(
-      <MemoryRouter initialEntries={[path]}>
-        <Routes>
-          <Route path="/perfil" element={<ProfilePage />} />
-          <Route path="/perfil/:userId" element={<ProfilePage />} />
-        </Routes>
-      </MemoryRouter>,
-    );
-  }
-
-  it('shows the Seguridad card on the own profile only', async () => {
-    stubApi({ 'GET /api/auth/factors': () => jsonResponse(200, factors()) });
-    renderAt('/perfil');
-    expect(screen.getByRole('heading', { level: 1, name: 'Perfil' })).toBeTruthy();
-    expect(screen.getByRole('heading', { level: 2, name: 'Seguridad' })).toBeTruthy();
-    expect(await card().findByText('Desactivada')).toBeTruthy();
-  });
-
-  it('leaves the security settings out of a public profile', () => {
-    const fetchMock = stubApi({});
-    renderAt('/perfil/123');
-    expect(screen.getByRole('heading', { level: 1, name: 'Perfil' })).toBeTruthy();
-    expect(screen.queryByRole('heading', { name: 'Seguridad' })).toBeNull();
-    expect(requestsOf(fetchMock)).not.toContain('GET /api/auth/factors');
   });
 });

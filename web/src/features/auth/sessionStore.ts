@@ -23,6 +23,15 @@ interface SessionState {
   /** Ends the server session (a failure is only logged) and forgets the user. */
   signOut: () => Promise<void>;
   setUser: (user: Profile | null) => void;
+  /**
+   * Replaces the signed-in user's profile with a fresher copy (what PATCH /api/me answered), so the
+   * navigation bar's avatar and name change at once. Ignored when nobody, or somebody else, is signed in.
+   */
+  replaceProfile: (profile: Profile) => void;
+  /** Reads GET /api/me again and adopts it (a failure is only logged and changes nothing). */
+  refreshProfile: () => Promise<void>;
+  /** Forgets the session here without asking the server (it already ended it, e.g. after deleting the account). */
+  clearLocally: () => void;
 }
 
 function fromAuthSession(session: AuthSession): Pick<SessionState, 'user' | 'email' | 'mfaFactorId'> {
@@ -35,7 +44,7 @@ function fromAuthSession(session: AuthSession): Pick<SessionState, 'user' | 'ema
 // (e.g. the start-up read answering after the user already entered their code).
 let revision = 0;
 
-export const useSessionStore = create<SessionState>()((set) => ({
+export const useSessionStore = create<SessionState>()((set, get) => ({
   user: null,
   email: null,
   status: 'loading',
@@ -71,5 +80,26 @@ export const useSessionStore = create<SessionState>()((set) => ({
   setUser(user) {
     revision += 1;
     set({ user, status: 'ready' });
+  },
+
+  replaceProfile(profile) {
+    if (get().user?.id !== profile.id) return;
+    revision += 1;
+    set({ user: profile });
+  },
+
+  async refreshProfile() {
+    const started = revision;
+    try {
+      const profile = await callApi('me');
+      if (started === revision) get().replaceProfile(profile);
+    } catch (error) {
+      console.debug('No se pudo actualizar el perfil de la sesión', error);
+    }
+  },
+
+  clearLocally() {
+    revision += 1;
+    set({ user: null, email: null, mfaFactorId: null, status: 'ready' });
   },
 }));

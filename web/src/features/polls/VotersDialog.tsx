@@ -20,10 +20,12 @@ export function VotersDialog({ optionLabel, voters, onClose }: VotersDialogProps
         <ul className="divide-y divide-slate-100 dark:divide-white/5">
           {voters.map((voter) => (
             <li key={voter.userId} className="flex items-center gap-3 py-2.5">
-              <Avatar name={voter.displayName} src={voter.avatarUrl} />
+              <Link to={`/perfil/${voter.userId}`} tabIndex={-1} aria-hidden="true" className="shrink-0 rounded-full">
+                <Avatar name={voter.displayName} src={voter.avatarUrl} />
+              </Link>
               <Link
                 to={`/perfil/${voter.userId}`}
-                className="min-w-0 flex-1 truncate font-semibold hover:text-fuchsia-600 hover:underline dark:hover:text-fuchsia-400"
+                className="min-w-0 flex-1 truncate rounded font-semibold hover:text-fuchsia-600 hover:underline dark:hover:text-fuchsia-400"
               >
                 {voter.displayName}
               </Link>

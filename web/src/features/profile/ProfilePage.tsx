@@ -1,21 +1,121 @@
-import { useParams } from 'react-router-dom';
-import { ComingSoon } from '../../components/ComingSoon';
+import { useState } from 'react';
+import { Link, Navigate, useParams } from 'react-router-dom';
+import type { Profile } from '@tribuna/contracts/api/me';
+import type { ProfileStats, PublicProfile } from '@tribuna/contracts/api/profiles';
+import { PROFILE_MESSAGES } from '@tribuna/contracts/profileRules';
+import { Alert } from '../../components/Alert';
+import { PageSpinner } from '../../components/Spinner';
+import { ApiError } from '../../lib/api';
+import { useDocumentTitle } from '../../lib/useDocumentTitle';
+import { useQuery } from '../../lib/useQuery';
+import { useSessionStore } from '../auth/sessionStore';
 import { TwoFactorCard } from '../auth/TwoFactorCard';
+import { fetchProfile, fetchProfileStats } from './api';
+import { DeleteAccountDialog } from './DeleteAccountDialog';
+import { EditProfileDialog } from './EditProfileDialog';
+import { ProfileHeader, profileName } from './ProfileHeader';
+import { ProfileTabs } from './ProfileTabs';
 
-// Placeholder until the profile feature lands; serves /perfil and /perfil/:userId.
-// The own profile (/perfil) already carries its security settings.
+const ZERO_STATS: ProfileStats = { votes: 0, posts: 0, comments: 0 };
+
+/** The public part of what PATCH /api/me answered. */
+const toPublic = (profile: Profile, previous: PublicProfile): PublicProfile => ({
+  ...previous,
+  displayName: profile.displayName,
+  username: profile.username,
+  bio: profile.bio,
+  avatarUrl: profile.avatarUrl,
+  bannerUrl: profile.bannerUrl,
+});
+
+/** A bad id (400) is as missing as an unknown one (404). */
+const isMissing = (error: unknown) => error instanceof ApiError && (error.status === 404 || error.status === 400);
+
+/**
+ * /perfil (own; the route guard sends visitors to /login) and /perfil/:userId (anybody's; one's own
+ * id counts as the own profile).
+ */
 export function ProfilePage() {
-  const { userId } = useParams();
-  if (userId) return <ComingSoon title="Perfil" />;
+  const { userId: routeId } = useParams();
+  const viewer = useSessionStore((state) => state.user);
+  const userId = routeId ?? viewer?.id;
+  if (!userId) return <Navigate to="/login" replace />;
+  const own = viewer !== null && viewer.id.toLowerCase() === userId.toLowerCase();
+  return <ProfileView key={userId} userId={userId} own={own} />;
+}
+
+function NotFound() {
   return (
-    <>
-      <ComingSoon title="Perfil" compact />
-      <section aria-labelledby="security-title" className="mx-auto max-w-2xl px-4 pb-12">
-        <h2 id="security-title" className="mb-3 text-sm font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
-          Seguridad
-        </h2>
-        <TwoFactorCard />
-      </section>
-    </>
+    <div className="mx-auto flex min-h-[60dvh] max-w-md flex-col items-center justify-center gap-4 px-4 text-center">
+      <h1 className="text-2xl font-black">{PROFILE_MESSAGES.notFound}</h1>
+      <Link to="/" className="brand-gradient rounded-full px-5 py-2.5 text-sm font-bold text-white shadow-lg shadow-fuchsia-600/25 hover:opacity-90">
+        {PROFILE_MESSAGES.backHome}
+      </Link>
+    </div>
+  );
+}
+
+function ProfileView({ userId, own }: { userId: string; own: boolean }) {
+  const profile = useQuery(['profile', userId], (signal) => fetchProfile(userId, signal), {
+    onError: (error) => console.debug('Error al cargar el perfil', error),
+  });
+  const stats = useQuery(['profile-stats', userId], (signal) => fetchProfileStats(userId, signal), {
+    onError: (error) => console.debug('Error al cargar las estadísticas del perfil', error),
+  });
+  const [dialog, setDialog] = useState<'edit' | 'delete' | null>(null);
+  // Bumped after an edit: the tabs load again (the posts show the new name and avatar).
+  const [version, setVersion] = useState(0);
+  useDocumentTitle(profile.status === 'ready' ? profileName(profile.data) : 'Perfil');
+
+  if (profile.status === 'error') {
+    if (isMissing(profile.error)) return <NotFound />;
+    return (
+      <div className="mx-auto max-w-2xl px-3 pt-6 sm:px-4">
+        <h1 className="sr-only">Perfil</h1>
+        <Alert>
+          <p>No se pudo cargar el perfil.</p>
+          <button type="button" onClick={profile.refetch} className="mt-2 rounded-full bg-rose-600 px-4 py-1.5 text-sm font-bold text-white hover:bg-rose-700">
+            Reintentar
+          </button>
+        </Alert>
+      </div>
+    );
+  }
+
+  if (profile.status !== 'ready') return <PageSpinner label="Cargando perfil…" />;
+  const data = profile.data;
+
+  function onSaved(saved: Profile) {
+    profile.setData((current) => toPublic(saved, current));
+    setVersion((n) => n + 1);
+  }
+
+  return (
+    <div className="mx-auto max-w-3xl space-y-6 pb-24 sm:px-4 sm:pt-6 md:pb-12">
+      <ProfileHeader
+        profile={data}
+        stats={stats.status === 'ready' ? stats.data : ZERO_STATS}
+        own={own}
+        onEdit={() => setDialog('edit')}
+        onDelete={() => setDialog('delete')}
+      />
+
+      <div className="px-3 sm:px-0">
+        <ProfileTabs key={version} userId={userId} own={own} />
+      </div>
+
+      {own && (
+        <section aria-labelledby="settings-title" className="space-y-3 px-3 sm:px-0">
+          <h2 id="settings-title" className="text-lg font-black">
+            Configuración
+          </h2>
+          <h3 className="text-sm font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">Seguridad</h3>
+          <TwoFactorCard />
+        </section>
+      )}
+
+      {dialog === 'edit' && <EditProfileDialog profile={data} onClose={() => setDialog(null)} onSaved={onSaved} />}
+      {dialog === 'delete' && <DeleteAccountDialog onClose={() => setDialog(null)} />}
+    </div>
   );
 }

@@ -8,7 +8,21 @@ import { FeedDispatchContext, isGlobalFeed, useFeed, type Feed } from './useFeed
 
 export interface EmptyText {
   title: string;
+  /** A second line ('' for none). */
   body: string;
+}
+
+/** How a feed other than the wall speaks and pages (the profile's posts tab). */
+export interface FeedListOptions {
+  empty?: EmptyText;
+  /** The error of a failed first page (default 'Error al cargar publicaciones'). */
+  loadFailedText?: string;
+  /** The label of the next-page button (default 'Cargar más publicaciones'). */
+  moreLabel?: string;
+  /** False: pages load only with the button, no infinite scroll. */
+  infinite?: boolean;
+  /** Cards show the group ('En {group}'), 'Fijado' and the visibility badge (profiles). */
+  details?: boolean;
 }
 
 export const GLOBAL_EMPTY: EmptyText = { title: 'No hay publicaciones', body: 'Sé el primero en publicar algo.' };
@@ -42,11 +56,18 @@ function SkeletonCard() {
  * infinite scroll with a 'Cargar más publicaciones' button, and on the global wall the live
  * 'N publicaciones nuevas' button.
  */
-export function FeedList({ feed, empty = GLOBAL_EMPTY }: { feed: Feed; empty?: EmptyText }) {
+export function FeedList({
+  feed,
+  empty = GLOBAL_EMPTY,
+  loadFailedText = WALL_MESSAGES.loadFailed,
+  moreLabel = 'Cargar más publicaciones',
+  infinite = true,
+  details = false,
+}: FeedListOptions & { feed: Feed }) {
   const { state, loadMore, reload, dispatch } = feed;
   const sentinel = useRef<HTMLDivElement>(null);
   const global = isGlobalFeed(feed.filters);
-  const autoLoad = state.status === 'ready' && state.hasMore && !state.loadingMore && state.moreError === null;
+  const autoLoad = infinite && state.status === 'ready' && state.hasMore && !state.loadingMore && state.moreError === null;
 
   // Infinite scroll: the next page loads when the end comes within 200 px. Re-observed after each
   // page, so a short page that leaves the end in view loads the next one too.
@@ -97,7 +118,7 @@ export function FeedList({ feed, empty = GLOBAL_EMPTY }: { feed: Feed; empty?: E
 
       {state.status === 'error' && (
         <Alert>
-          <p>{WALL_MESSAGES.loadFailed}</p>
+          <p>{loadFailedText}</p>
           <button type="button" onClick={reload} className="mt-2 rounded-full bg-rose-600 px-4 py-1.5 text-sm font-bold text-white hover:bg-rose-700">
             Reintentar
           </button>
@@ -107,14 +128,14 @@ export function FeedList({ feed, empty = GLOBAL_EMPTY }: { feed: Feed; empty?: E
       {state.status === 'ready' && state.posts.length === 0 && (
         <div className="rounded-3xl bg-white px-6 py-12 text-center ring-1 ring-slate-200/70 dark:bg-ink-900 dark:ring-white/10">
           <p className="text-lg font-bold">{empty.title}</p>
-          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{empty.body}</p>
+          {empty.body && <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{empty.body}</p>}
         </div>
       )}
 
       {state.status === 'ready' && state.posts.length > 0 && (
         <div className="space-y-4">
           {state.posts.map((post) => (
-            <PostCard key={post.id} post={post} />
+            <PostCard key={post.id} post={post} details={details} />
           ))}
 
           {state.moreError && (
@@ -140,7 +161,7 @@ export function FeedList({ feed, empty = GLOBAL_EMPTY }: { feed: Feed; empty?: E
                 disabled={state.loadingMore}
                 className="rounded-full px-5 py-2.5 text-sm font-bold text-fuchsia-700 ring-1 ring-fuchsia-300 hover:bg-fuchsia-50 disabled:opacity-60 dark:text-fuchsia-300 dark:ring-fuchsia-500/40 dark:hover:bg-white/5"
               >
-                {state.loadingMore ? 'Cargando…' : 'Cargar más publicaciones'}
+                {state.loadingMore ? 'Cargando…' : moreLabel}
               </button>
             </div>
           ) : (
@@ -152,8 +173,8 @@ export function FeedList({ feed, empty = GLOBAL_EMPTY }: { feed: Feed; empty?: E
   );
 }
 
-/** A filtered feed on its own (the profile's posts tab: `<PostFeed filters={{ userId }} empty={USER_EMPTY} />`). */
-export function PostFeed({ filters, empty }: { filters: FeedFilters; empty?: EmptyText }) {
+/** A filtered feed on its own (the profile's posts tab: `<PostFeed filters={{ userId, sort: 'recent' }} details … />`). */
+export function PostFeed({ filters, ...options }: FeedListOptions & { filters: FeedFilters }) {
   const feed = useFeed(filters);
-  return <FeedList feed={feed} empty={empty} />;
+  return <FeedList feed={feed} {...options} />;
 }

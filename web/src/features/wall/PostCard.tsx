@@ -2,7 +2,7 @@ import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { PostView } from '@tribuna/contracts/api/wall';
 import { postTopic } from '@tribuna/contracts/liveTopics';
-import { WALL_LIMITS, WALL_MESSAGES, type ReactionType } from '@tribuna/contracts/wallRules';
+import { WALL_LIMITS, WALL_MESSAGES, type PostVisibility, type ReactionType } from '@tribuna/contracts/wallRules';
 import { Alert } from '../../components/Alert';
 import { Avatar } from '../../components/Avatar';
 import { ApiError, errorMessage } from '../../lib/api';
@@ -29,8 +29,26 @@ import { validateEdit } from './validation';
 
 export const commentCountLabel = (n: number) => (n === 1 ? '1 comentario' : `${n} comentarios`);
 
-/** One post of a feed: author, time, text, images, reactions, comments, and the owner/admin menu. */
-export function PostCard({ post }: { post: PostView }) {
+export const VISIBILITY_LABELS: Record<PostVisibility, string> = { public: 'Público', followers: 'Seguidores', group: 'Grupo' };
+
+const badgeClass = 'inline-flex items-center rounded-full px-2 py-0.5 text-[11px] font-bold';
+
+/** A profile's extras: the group ('En {group}'), 'Fijado' and the visibility badge. */
+function PostDetails({ post }: { post: PostView }) {
+  return (
+    <p className="mt-1 flex flex-wrap items-center gap-1.5">
+      {post.groupName && <span className="text-xs font-semibold text-slate-600 dark:text-slate-300">En {post.groupName}</span>}
+      {post.isPinned && <span className={`${badgeClass} bg-amber-100 text-amber-800 dark:bg-amber-400/15 dark:text-amber-300`}>Fijado</span>}
+      <span className={`${badgeClass} bg-slate-100 text-slate-700 dark:bg-white/10 dark:text-slate-300`}>{VISIBILITY_LABELS[post.visibility]}</span>
+    </p>
+  );
+}
+
+/**
+ * One post of a feed: author, time, text, images, reactions, comments, and the owner/admin menu.
+ * `details`: also the group, 'Fijado' and the visibility badge (a profile's posts tab).
+ */
+export function PostCard({ post, details = false }: { post: PostView; details?: boolean }) {
   const feed = useFeedDispatch();
   const viewer = useSessionStore((s) => s.user);
   const now = useMinuteClock();
@@ -161,17 +179,18 @@ export function PostCard({ post }: { post: PostView }) {
   return (
     <article ref={ref} aria-label={`Publicación de ${name}`} className="space-y-3 rounded-3xl bg-white p-4 shadow-sm ring-1 ring-slate-200/70 sm:p-5 dark:bg-ink-900 dark:ring-white/10">
       <header className="flex items-start gap-3">
-        <Link to={profile} tabIndex={-1} aria-hidden="true">
+        <Link to={profile} tabIndex={-1} aria-hidden="true" className="shrink-0 rounded-full">
           <Avatar name={name} src={post.author.avatarUrl} />
         </Link>
         <div className="min-w-0 flex-1">
-          <Link to={profile} className="block truncate font-bold hover:underline">
+          <Link to={profile} className="block truncate rounded font-bold hover:underline">
             {name}
           </Link>
           <p className="text-xs text-slate-500 dark:text-slate-400">
             <time dateTime={post.createdAt}>{relativeTime(post.createdAt, now)}</time>
             {post.editedAt && <span> · Editado</span>}
           </p>
+          {details && <PostDetails post={post} />}
         </div>
         {permissions.canDelete && !editing && (
           <ItemMenu

@@ -1,0 +1,284 @@
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import type { Profile } from '@tribuna/contracts/api/me';
+import type { PublicProfile, UpdateProfileInput } from '@tribuna/contracts/api/profiles';
+import { PROFILE_LIMITS, PROFILE_MESSAGES, type ProfileImageKind } from '@tribuna/contracts/profileRules';
+import { Alert } from '../../components/Alert';
+import { Modal } from '../../components/Modal';
+import { errorMessage } from '../../lib/api';
+import { displayNameOf } from '../auth/displayName';
+import { useSessionStore } from '../auth/sessionStore';
+import { updateProfile, uploadProfileImage } from './api';
+import { ImagePicker } from './ImagePicker';
+import { formProblems, imageFileProblem, textLength, type ProfileForm } from './validation';
+
+interface PickedImage {
+  file: File;
+  /** Object URL of the preview ('' where the browser cannot make one). */
+  preview: string;
+}
+
+const objectUrl = (file: File) => (typeof URL.createObjectURL === 'function' ? URL.createObjectURL(file) : '');
+const revoke = (image: PickedImage | null) => {
+  if (image?.preview && typeof URL.revokeObjectURL === 'function') URL.revokeObjectURL(image.preview);
+};
+
+const inputClass =
+  'w-full rounded-2xl bg-slate-100 px-4 py-2.5 text-base placeholder:text-slate-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-fuchsia-500 aria-invalid:ring-2 aria-invalid:ring-rose-500 disabled:opacity-60 dark:bg-white/5 dark:placeholder:text-slate-400';
+
+interface FieldProps {
+  id: string;
+  label: string;
+  /** "12/50", shown at the right of the label. */
+  counter?: { length: number; max: number };
+  hint?: string;
+  error?: string | null;
+  children: (describedBy: string | undefined) => ReactNode;
+}
+
+function Field({ id, label, counter, hint, error, children }: FieldProps) {
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const counterId = `${id}-counter`;
+  const describedBy = [counter ? counterId : null, hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
+  const over = counter ? counter.length > counter.max : false;
+  return (
+    <div className="space-y-1.5">
+      <div className="flex items-baseline justify-between gap-2">
+        <label htmlFor={id} className="text-sm font-semibold">
+          {label}
+        </label>
+        {counter && (
+          <span id={counterId} className={`text-xs tabular-nums ${over ? 'font-bold text-rose-600 dark:text-rose-400' : 'text-slate-500 dark:text-slate-400'}`}>
+            {counter.length}/{counter.max}
+          </span>
+        )}
+      </div>
+      {children(describedBy)}
+      {hint && (
+        <p id={hintId} className="text-xs text-slate-500 dark:text-slate-400">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={errorId} className="text-xs font-medium text-rose-600 dark:text-rose-400">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The fields PATCH /api/me needs: only what changed (texts trimmed; an emptied username or bio clears it). */
+export function changedFields(profile: PublicProfile, form: ProfileForm, uploaded: Partial<Record<ProfileImageKind, string>>): UpdateProfileInput {
+  const body: UpdateProfileInput = {};
+  const name = form.displayName.trim();
+  const username = form.username.trim();
+  const bio = form.bio.trim();
+  if (name !== (profile.displayName ?? '').trim()) body.displayName = name;
+  if (username !== (profile.username ?? '')) body.username = username || null;
+  if (bio !== (profile.bio ?? '').trim()) body.bio = bio || null;
+  if (uploaded.avatar) body.avatarUrl = uploaded.avatar;
+  if (uploaded.banner) body.bannerUrl = uploaded.banner;
+  return body;
+}
+
+interface EditProfileDialogProps {
+  profile: PublicProfile;
+  onClose: () => void;
+  /** The saved profile, as PATCH /api/me answered it (the session store already has it). */
+  onSaved: (profile: Profile) => void;
+}
+
+/**
+ * Editar Perfil: banner and avatar pickers (uploaded first, with progress), Nombre, Usuario and
+ * Biografía with the spec's checks. Saving sends only what changed, then refreshes the session's
+ * profile (the navigation bar's avatar changes at once) and the profile view.
+ */
+export function EditProfileDialog({ profile, onClose, onSaved }: EditProfileDialogProps) {
+  const replaceProfile = useSessionStore((state) => state.replaceProfile);
+  const [form, setForm] = useState<ProfileForm>({
+    displayName: profile.displayName ?? '',
+    username: profile.username ?? '',
+    bio: profile.bio ?? '',
+  });
+  const [touched, setTouched] = useState<Partial<Record<keyof ProfileForm, boolean>>>({});
+  const [submitted, setSubmitted] = useState(false);
+  const [images, setImages] = useState<Partial<Record<ProfileImageKind, PickedImage>>>({});
+  const [imageErrors, setImageErrors] = useState<Partial<Record<ProfileImageKind, string>>>({});
+  const [saving, setSaving] = useState(false);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const baseId = useId();
+  const imagesRef = useRef(images);
+  imagesRef.current = images;
+  useEffect(() => () => Object.values(imagesRef.current).forEach((image) => revoke(image ?? null)), []);
+
+  const problems = formProblems(form);
+  const shown = (field: keyof ProfileForm) => (submitted || touched[field] ? (problems[field] ?? null) : null);
+  const ids = { displayName: `${baseId}-name`, username: `${baseId}-username`, bio: `${baseId}-bio` };
+
+  function change(field: keyof ProfileForm, value: string) {
+    setForm((current) => ({ ...current, [field]: value }));
+    setTouched((current) => ({ ...current, [field]: true }));
+  }
+
+  function pick(kind: ProfileImageKind, file: File) {
+    const problem = imageFileProblem(file);
+    setImageErrors((current) => ({ ...current, [kind]: problem ?? undefined }));
+    if (problem) return;
+    setImages((current) => {
+      revoke(current[kind] ?? null);
+      return { ...current, [kind]: { file, preview: objectUrl(file) } };
+    });
+  }
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (saving) return;
+    setSubmitted(true);
+    const invalid = (Object.keys(ids) as Array<keyof ProfileForm>).find((field) => problems[field]);
+    if (invalid) {
+      document.getElementById(ids[invalid])?.focus();
+      return;
+    }
+    setSaving(true);
+    setError(null);
+    try {
+      const uploads = (['banner', 'avatar'] as const).filter((kind) => images[kind]);
+      const uploaded: Partial<Record<ProfileImageKind, string>> = {};
+      if (uploads.length > 0) setProgress(0);
+      for (const [index, kind] of uploads.entries()) {
+        const image = await uploadProfileImage(kind, images[kind]!.file, {
+          onProgress: (fraction) => setProgress((index + fraction) / uploads.length),
+        });
+        uploaded[kind] = image.url;
+      }
+      setProgress(null);
+      const body = changedFields(profile, form, uploaded);
+      if (Object.keys(body).length > 0) {
+        const saved = await updateProfile(body);
+        replaceProfile(saved);
+        onSaved(saved);
+      }
+      onClose();
+    } catch (failure) {
+      console.debug(PROFILE_MESSAGES.updateFailed, failure);
+      setError(errorMessage(failure, PROFILE_MESSAGES.updateFailed));
+      setSaving(false);
+      setProgress(null);
+    }
+  }
+
+  const name = form.displayName.trim() || displayNameOf(profile);
+  const percent = Math.round((progress ?? 0) * 100);
+  return (
+    <Modal title="Editar Perfil" onClose={() => (saving ? undefined : onClose())}>
+      <form onSubmit={onSubmit} noValidate aria-label="Editar Perfil" className="space-y-5">
+        <ImagePicker
+          kind="banner"
+          src={images.banner?.preview || profile.bannerUrl}
+          name={name}
+          disabled={saving}
+          error={imageErrors.banner}
+          onPick={(file) => pick('banner', file)}
+        />
+        <ImagePicker
+          kind="avatar"
+          src={images.avatar?.preview || profile.avatarUrl}
+          name={name}
+          disabled={saving}
+          error={imageErrors.avatar}
+          onPick={(file) => pick('avatar', file)}
+        />
+
+        <Field id={ids.displayName} label="Nombre" counter={{ length: textLength(form.displayName), max: PROFILE_LIMITS.displayName }} error={shown('displayName')}>
+          {(describedBy) => (
+            <input
+              id={ids.displayName}
+              type="text"
+              value={form.displayName}
+              onChange={(e) => change('displayName', e.target.value)}
+              aria-describedby={describedBy}
+              aria-invalid={shown('displayName') ? true : undefined}
+              autoComplete="name"
+              disabled={saving}
+              className={inputClass}
+            />
+          )}
+        </Field>
+
+        <Field id={ids.username} label="Usuario" hint="3-20 caracteres, solo letras, números y guión bajo" error={shown('username')}>
+          {(describedBy) => (
+            <div className="relative">
+              <span aria-hidden="true" className="pointer-events-none absolute inset-y-0 left-4 flex items-center text-slate-500 dark:text-slate-400">
+                @
+              </span>
+              <input
+                id={ids.username}
+                type="text"
+                value={form.username}
+                onChange={(e) => change('username', e.target.value.toLowerCase())}
+                aria-describedby={describedBy}
+                aria-invalid={shown('username') ? true : undefined}
+                autoCapitalize="none"
+                autoCorrect="off"
+                autoComplete="username"
+                spellCheck={false}
+                disabled={saving}
+                className={`${inputClass} pl-8`}
+              />
+            </div>
+          )}
+        </Field>
+
+        <Field id={ids.bio} label="Biografía" counter={{ length: textLength(form.bio), max: PROFILE_LIMITS.bio }} error={shown('bio')}>
+          {(describedBy) => (
+            <textarea
+              id={ids.bio}
+              value={form.bio}
+              onChange={(e) => change('bio', e.target.value)}
+              aria-describedby={describedBy}
+              aria-invalid={shown('bio') ? true : undefined}
+              rows={4}
+              disabled={saving}
+              className={`${inputClass} resize-y`}
+            />
+          )}
+        </Field>
+
+        {progress !== null && (
+          <div
+            role="progressbar"
+            aria-label="Subiendo imágenes"
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={percent}
+            className="h-2 overflow-hidden rounded-full bg-slate-200 dark:bg-white/10"
+          >
+            <div className="brand-gradient h-full transition-[width] motion-reduce:transition-none" style={{ width: `${percent}%` }} />
+          </div>
+        )}
+
+        {error && <Alert>{error}</Alert>}
+
+        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+          <button
+            type="button"
+            onClick={onClose}
+            disabled={saving}
+            className="min-h-11 rounded-full px-5 text-sm font-semibold text-slate-700 ring-1 ring-slate-300 hover:bg-slate-100 disabled:opacity-60 dark:text-slate-200 dark:ring-white/15 dark:hover:bg-white/10"
+          >
+            Cancelar
+          </button>
+          <button
+            type="submit"
+            disabled={saving}
+            className="brand-gradient min-h-11 rounded-full px-5 text-sm font-bold text-white shadow-lg shadow-fuchsia-600/25 hover:opacity-90 disabled:cursor-wait disabled:opacity-70"
+          >
+            {saving ? 'Guardando...' : 'Guardar Cambios'}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
