@@ -31,6 +31,7 @@ import wallRoutes, { type WallRoutesOptions } from './wall/routes.ts';
 import adminRoutes from './admin/routes.ts';
 import authRoutes from './auth/routes.ts';
 import profileRoutes from './profiles/routes.ts';
+import notificationRoutes from './notifications/routes.ts';
 import devLoginRoutes from './devLogin/routes.ts';
 import factorRoutes from './factors/routes.ts';
 import googleRoutes from './oidc/routes.ts';
@@ -161,6 +162,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(authRoutes);
   await app.register(profileRoutes);
   await app.register(wallRoutes, options.wall ?? {});
+  await app.register(notificationRoutes);
   await app.register(googleRoutes);
   await app.register(factorRoutes);
   await app.register(devLoginRoutes);

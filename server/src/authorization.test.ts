@@ -321,6 +321,10 @@ const ACCESS: Record<string, RouteAccess> = {
     audience: 'writer',
     request: (c) => ({ method: 'POST', url: `/api/comments/${c.world.comment.id}/reactions`, headers: c.headers, payload: { type: 'like' } }),
   },
+  // --- notifications (one's own: suspended accounts read theirs too) ---
+  'GET /api/notifications': { audience: 'user', request: get('/api/notifications') },
+  'GET /api/notifications/unread': { audience: 'user', request: get('/api/notifications/unread') },
+  'POST /api/notifications/read': { audience: 'user', request: (c) => ({ method: 'POST', url: '/api/notifications/read', headers: c.headers, payload: {} }) },
   // Swagger UI's trailing-slash twin of /api/docs (its GET is registered without an onRoute call).
   'HEAD /api/docs/': { audience: 'everyone', request: (c) => ({ method: 'HEAD', url: '/api/docs/', headers: c.headers }) },
   // Checked over a real websocket (see below): visitors may watch live results too.

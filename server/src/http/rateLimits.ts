@@ -148,6 +148,12 @@ export const RATE_LIMITS = {
   // Reaction taps: quick, and a fan changes their mind; 2/s sustained after a burst of 30.
   'wall.react': { store: 'local', perUser: { max: 30, windowSeconds: 15 }, perAddress: { max: CROWD * 30, windowSeconds: 15 } },
 
+  // --- Notifications ----------------------------------------------------------------------------
+  // The badge count (page loads, reconnects) and the list's pages: a reader scrolls, tabs come back.
+  'notifications.read': { store: 'local', perUser: { max: 120, windowSeconds: 60 }, perAddress: { max: CROWD * 120, windowSeconds: 60 } },
+  // Marking read: once per visit of the list (and per page loaded there).
+  'notifications.mark-read': { store: 'local', perUser: { max: 60, windowSeconds: 60 }, perAddress: { max: CROWD * 60, windowSeconds: 60 } },
+
   // --- Analytics, site, live --------------------------------------------------------------------
   // One beacon per page shown: 2/s per visitor address (a refused beacon only loses a count;
   // sendBeacon ignores the answer); signed-in fans by user, 1/s.

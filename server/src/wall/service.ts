@@ -24,6 +24,7 @@ import { presentComment, presentPost, presentReactions, presentThread } from './
 import * as repo from './repository.ts';
 import type { FeedFilters, Viewer } from './repository.ts';
 import type { WallCache } from './live.ts';
+import type { WallActivity } from './activity.ts';
 
 export type { Viewer } from './repository.ts';
 
@@ -43,6 +44,8 @@ export interface WallContext {
   publish(message: WallLiveMessage): Promise<void>;
   /** The public wall's shared pages and total; dropped when posts appear, change or disappear. */
   cache: WallCache;
+  /** Tells this instance's other domains what someone did (the `wall.activity` event), after commit. Never throws. */
+  activity(event: WallActivity): Promise<void>;
   log: FastifyBaseLogger;
 }
 
@@ -218,6 +221,7 @@ export async function createPost(ctx: WallContext, writer: Writer, input: Upload
   if (onPublicWall) {
     await ctx.publish({ type: 'feed-post', topic: 'feed', postId, authorId: writer.id });
   }
+  await ctx.activity({ kind: 'post-written', postId, actorId: writer.id, content });
   return view;
 }
 
@@ -232,6 +236,7 @@ export async function editPost(ctx: WallContext, writer: Writer, postId: string,
   });
   ctx.cache.invalidate();
   await ctx.publish({ type: 'post-updated', topic: postTopic(postId), postId, content, editedAt });
+  await ctx.activity({ kind: 'post-written', postId, actorId: writer.id, content });
   return getPost(ctx, postId, writer);
 }
 
@@ -255,6 +260,7 @@ export async function reactToPost(ctx: WallContext, writer: Writer, postId: stri
   });
   const reactions = presentReactions(counts);
   await ctx.publish({ type: 'post-reactions', topic: postTopic(postId), postId, reactions });
+  await ctx.activity({ kind: 'post-reaction', postId, actorId: writer.id });
   return { reactions, myReaction };
 }
 
@@ -291,6 +297,7 @@ export async function createComment(ctx: WallContext, writer: Writer, postId: st
   const [row, commentCount] = await Promise.all([repo.findComment(ctx.reader, commentId, writer), repo.visibleCommentCount(ctx.reader, postId)]);
   const comment = presentComment(row!);
   await ctx.publish({ type: 'comment-created', topic: postTopic(postId), postId, comment: { ...comment, myReaction: null }, commentCount });
+  await ctx.activity({ kind: 'comment-created', commentId, postId, parentCommentId, actorId: writer.id, content });
   return { comment, commentCount };
 }
 
@@ -320,6 +327,7 @@ export async function editComment(ctx: WallContext, writer: Writer, commentId: s
     return { postId: comment.postId, editedAt: await repo.updateCommentContent(tx, commentId, content) };
   });
   await ctx.publish({ type: 'comment-updated', topic: postTopic(postId), postId, commentId, content, editedAt });
+  await ctx.activity({ kind: 'comment-edited', commentId, postId, actorId: writer.id, content });
   const row = await repo.findComment(ctx.reader, commentId, writer);
   return presentComment(row!);
 }
@@ -345,6 +353,7 @@ export async function reactToComment(ctx: WallContext, writer: Writer, commentId
   });
   const reactions = presentReactions(counts);
   await ctx.publish({ type: 'comment-reactions', topic: postTopic(comment.postId), postId: comment.postId, commentId, reactions });
+  await ctx.activity({ kind: 'comment-reaction', commentId, postId: comment.postId, actorId: writer.id });
   return { reactions, myReaction };
 }
 

@@ -1,0 +1,71 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { MarkReadInput, NotificationPage, NotificationsQuery, UnreadCount } from '@tribuna/contracts/api/notifications';
+import { poolRunner } from '@tribuna/drizzle/pipelined';
+import { errorResponses } from '../http/errors.ts';
+import { requireUser } from '../plugins/auth.ts';
+import { createNotificationsLive } from './live.ts';
+import * as notifications from './service.ts';
+
+/**
+ * The signed-in user's notifications (suspended accounts may read theirs too), and the writer of
+ * them: it follows the wall's `wall.activity` events of this instance.
+ */
+const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const live = createNotificationsLive(app);
+  const ctx: notifications.NotificationsContext = { db: app.database.db, reader: poolRunner(app.database.sql), publish: live.publish, log: app.log };
+  app.events.subscribe('wall.activity', (event) => notifications.onWallActivity(ctx, event));
+
+  app.get(
+    '/api/notifications',
+    {
+      schema: {
+        tags: ['notifications'],
+        summary: "The signed-in user's notifications, newest first, 20 entries a page (reactions to one item are one entry), keyset cursor",
+        querystring: NotificationsQuery,
+        response: { 200: NotificationPage, ...errorResponses(400, 401, 429) },
+      },
+      config: { rateLimit: 'notifications.read' },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      reply.header('cache-control', 'no-store');
+      return notifications.listNotifications(ctx, user.id, request.query);
+    },
+  );
+
+  app.get(
+    '/api/notifications/unread',
+    {
+      schema: {
+        tags: ['notifications'],
+        summary: 'How many entries are unread (the badge)',
+        response: { 200: UnreadCount, ...errorResponses(401, 429) },
+      },
+      config: { rateLimit: 'notifications.read' },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      reply.header('cache-control', 'no-store');
+      return notifications.getUnreadCount(ctx, user.id);
+    },
+  );
+
+  app.post(
+    '/api/notifications/read',
+    {
+      schema: {
+        tags: ['notifications'],
+        summary: "Mark the signed-in user's notifications read up to upTo (default: now); the other tabs hear the new count",
+        body: MarkReadInput,
+        response: { 200: UnreadCount, ...errorResponses(400, 401, 403, 429) },
+      },
+      config: { rateLimit: 'notifications.mark-read' },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      return notifications.markRead(ctx, user.id, request.body.upTo);
+    },
+  );
+};
+
+export default notificationRoutes;

@@ -1,0 +1,196 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { NotificationEntry, NotificationPage, NotificationsLiveMessage, NotificationsQuery, UnreadCount } from '@tribuna/contracts/api/notifications';
+import { NOTIFICATION_LIMITS, mentionedUsernames } from '@tribuna/contracts/notificationRules';
+import { REACTION_TYPES } from '@tribuna/contracts/wallRules';
+import type { Db } from '@tribuna/drizzle/client';
+import type { SqlRunner } from '@tribuna/drizzle/pipelined';
+import { badRequest } from '../http/errors.ts';
+import type { WallActivity } from '../wall/activity.ts';
+import { isPostVisible } from '../wall/repository.ts';
+import * as repo from './repository.ts';
+
+export interface NotificationsContext {
+  /** For transactions. */
+  db: Db;
+  /** Reads and single statements outside transactions. */
+  reader: SqlRunner;
+  /** Hands a badge change to the recipient's sockets on every instance, after commit. Never throws. */
+  publish(message: NotificationsLiveMessage): Promise<void>;
+  log: FastifyBaseLogger;
+}
+
+export const NOTIFICATION_CURSOR_MESSAGE = 'Cursor de paginación inválido';
+
+// --- Writing (after the wall committed) -----------------------------------------------------------
+
+/**
+ * Turns what happened on the wall into notifications. Every write is idempotent (dedupe keys) and
+ * reactions are re-read rather than trusted from the event, so a repeated or late event changes
+ * nothing wrong: the notifications follow the reactions as they are.
+ */
+export async function onWallActivity(ctx: NotificationsContext, event: WallActivity): Promise<void> {
+  switch (event.kind) {
+    case 'post-reaction':
+      return syncReaction(ctx, { kind: 'post', postId: event.postId }, event.actorId);
+    case 'comment-reaction':
+      return syncReaction(ctx, { kind: 'comment', commentId: event.commentId }, event.actorId);
+    case 'comment-created':
+    case 'comment-edited':
+      return notifyComment(ctx, event.commentId, event.actorId, event.content, event.kind === 'comment-created');
+    case 'post-written':
+      return notifyPostMentions(ctx, event.postId, event.actorId, event.content);
+  }
+}
+
+/**
+ * The notification of one actor's reaction to one item, made to match the reaction as it is now:
+ * present → written (its type updated), absent → deleted. Read and written under the advisory lock
+ * of the wall's toggle, so however concurrent taps and their events interleave, the last one to run
+ * sees the final reaction.
+ */
+async function syncReaction(ctx: NotificationsContext, item: repo.ReactionItem, actorId: string): Promise<void> {
+  const change = await ctx.db.transaction(async (tx) => {
+    const snapshot = await repo.lockedReaction(tx, item, actorId);
+    if (!snapshot || snapshot.ownerId === actorId) return null;
+    const [tag, itemId] = item.kind === 'post' ? ['p', item.postId] : ['c', item.commentId];
+    const groupKey = `r:${tag}:${itemId}`;
+    const dedupeKey = `${groupKey}:${actorId}`;
+    if (snapshot.reaction === null) {
+      return (await repo.deleteNotification(tx, snapshot.ownerId, dedupeKey)) ? { userId: snapshot.ownerId, reason: 'removed' as const } : null;
+    }
+    const changed = await repo.upsertReaction(tx, {
+      userId: snapshot.ownerId,
+      actorId,
+      type: item.kind === 'post' ? 'post_reaction' : 'comment_reaction',
+      postId: snapshot.postId,
+      commentId: item.kind === 'comment' ? item.commentId : null,
+      reactionType: snapshot.reaction,
+      dedupeKey,
+      groupKey,
+    });
+    return changed ? { userId: snapshot.ownerId, reason: 'new' as const } : null;
+  });
+  if (change) await announce(ctx, change.userId, change.reason);
+}
+
+/**
+ * A comment: 'post_comment' to the post's author, 'comment_reply' to the author of the comment
+ * replied to (only that one when they wrote the post too), 'comment_mention' to the others it
+ * mentions. Never to the actor. An edit only adds the mentions it brings.
+ */
+async function notifyComment(ctx: NotificationsContext, commentId: string, actorId: string, content: string, created: boolean): Promise<void> {
+  const audience = await repo.commentAudience(ctx.reader, commentId);
+  if (!audience) return;
+  const { postId, postAuthorId, parentAuthorId } = audience;
+  const base = { actorId, postId, commentId, reactionType: null };
+  const rows: repo.NewNotification[] = [];
+  if (created && parentAuthorId !== null && parentAuthorId !== actorId) {
+    rows.push({ ...base, userId: parentAuthorId, type: 'comment_reply', dedupeKey: `y:${commentId}`, groupKey: `y:${commentId}` });
+  }
+  if (created && postAuthorId !== actorId && postAuthorId !== parentAuthorId) {
+    rows.push({ ...base, userId: postAuthorId, type: 'post_comment', dedupeKey: `c:${commentId}`, groupKey: `c:${commentId}` });
+  }
+  // Those the comment is already about are told of it as such, never as a mention too.
+  const concerned = new Set([actorId, postAuthorId, ...(parentAuthorId ? [parentAuthorId] : [])]);
+  for (const userId of await mentionRecipients(ctx, content, postId, concerned)) {
+    rows.push({ ...base, userId, type: 'comment_mention', dedupeKey: `m:c:${commentId}`, groupKey: `m:c:${commentId}` });
+  }
+  await write(ctx, rows);
+}
+
+async function notifyPostMentions(ctx: NotificationsContext, postId: string, actorId: string, content: string): Promise<void> {
+  const rows = (await mentionRecipients(ctx, content, postId, new Set([actorId]))).map(
+    (userId): repo.NewNotification => ({
+      userId,
+      actorId,
+      type: 'post_mention',
+      postId,
+      commentId: null,
+      reactionType: null,
+      dedupeKey: `m:p:${postId}`,
+      groupKey: `m:p:${postId}`,
+    }),
+  );
+  await write(ctx, rows);
+}
+
+/** The users a text mentions who exist, are not suspended, are not `excluded` and may see the post. */
+async function mentionRecipients(ctx: NotificationsContext, content: string, postId: string, excluded: Set<string>): Promise<string[]> {
+  const names = mentionedUsernames(content, NOTIFICATION_LIMITS.mentionsPerItem);
+  if (names.length === 0) return [];
+  const candidates = (await repo.activeProfilesByUsername(ctx.reader, names)).filter((viewer) => !excluded.has(viewer.id));
+  const visible = await Promise.all(candidates.map((viewer) => isPostVisible(ctx.reader, postId, viewer)));
+  return candidates.filter((_, i) => visible[i]).map((viewer) => viewer.id);
+}
+
+async function write(ctx: NotificationsContext, rows: repo.NewNotification[]): Promise<void> {
+  const recipients = await repo.insertNotifications(ctx.reader, rows);
+  await Promise.all(recipients.map((userId) => announce(ctx, userId, 'new')));
+}
+
+/** Tells the recipient's tabs and devices their new badge count. */
+async function announce(ctx: NotificationsContext, userId: string, reason: NotificationsLiveMessage['reason']): Promise<void> {
+  const unreadCount = await repo.unreadCount(ctx.reader, userId);
+  await ctx.publish({ type: 'notifications', topic: `user:${userId}`, unreadCount, reason });
+}
+
+// --- Reading --------------------------------------------------------------------------------------
+
+const GROUP_KEY = /^[a-z](?::[a-z])?:[0-9a-f-]{36}$/;
+
+/** A list cursor: the last entry's latest activity (microseconds, exact) and its group key, base64url. */
+export function encodeNotificationCursor(position: { atMicros: bigint | string; groupKey: string }): string {
+  return Buffer.from(`${position.atMicros}.${position.groupKey}`).toString('base64url');
+}
+
+export function decodeNotificationCursor(cursor: string): repo.EntryPosition | null {
+  const [micros, groupKey, extra] = Buffer.from(cursor, 'base64url').toString('utf8').split('.');
+  if (extra !== undefined || !micros || !/^\d{1,17}$/.test(micros) || !groupKey || !GROUP_KEY.test(groupKey)) return null;
+  return { atMicros: BigInt(micros), groupKey };
+}
+
+function presentEntry(row: repo.EntryRow): NotificationEntry {
+  const types = new Set(row.reaction_types ?? []);
+  return {
+    id: row.group_key,
+    type: row.type,
+    actor: { id: row.actor_id, displayName: row.actor_display_name, username: row.actor_username, avatarUrl: row.actor_avatar_url },
+    othersCount: Math.max(0, row.actors - 1),
+    reactionTypes: REACTION_TYPES.filter((t) => types.has(t)),
+    postId: row.post_id,
+    commentId: row.comment_id,
+    excerpt: row.excerpt,
+    createdAt: row.created_at,
+    read: !row.unread,
+  };
+}
+
+/** The signed-in user's entries, newest first, 20 a page, with the badge count. Two statements. */
+export async function listNotifications(ctx: NotificationsContext, userId: string, query: NotificationsQuery): Promise<NotificationPage> {
+  const after = query.cursor ? decodeNotificationCursor(query.cursor) : null;
+  if (query.cursor && !after) throw badRequest(NOTIFICATION_CURSOR_MESSAGE);
+  const size = NOTIFICATION_LIMITS.pageSize;
+  const [rows, unreadCount] = await Promise.all([
+    repo.entryPage(ctx.reader, userId, after, size + 1, NOTIFICATION_LIMITS.excerpt),
+    repo.unreadCount(ctx.reader, userId),
+  ]);
+  const page = rows.slice(0, size);
+  const last = page.at(-1);
+  return {
+    items: page.map(presentEntry),
+    nextCursor: rows.length > size && last ? encodeNotificationCursor({ atMicros: last.latest_micros, groupKey: last.group_key }) : null,
+    unreadCount,
+  };
+}
+
+export async function getUnreadCount(ctx: NotificationsContext, userId: string): Promise<UnreadCount> {
+  return { unreadCount: await repo.unreadCount(ctx.reader, userId) };
+}
+
+/** Marks read what the user saw (up to `upTo`, default now); their other tabs hear the new count. */
+export async function markRead(ctx: NotificationsContext, userId: string, upTo: string | undefined): Promise<UnreadCount> {
+  const changed = await repo.markRead(ctx.reader, userId, upTo ?? null);
+  const unreadCount = await repo.unreadCount(ctx.reader, userId);
+  if (changed > 0) await ctx.publish({ type: 'notifications', topic: `user:${userId}`, unreadCount, reason: 'read' });
+  return { unreadCount };
+}
