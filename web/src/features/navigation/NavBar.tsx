@@ -2,10 +2,10 @@ import type { ComponentType, SVGProps } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import { BellIcon, HomeIcon, WallIcon } from '../../components/icons';
 import { useSessionStore } from '../auth/sessionStore';
-import { useUnreadStore, withUnread } from '../notifications/unreadStore';
+import { useUnreadStore } from '../notifications/unreadStore';
 import { useNotificationsLive } from '../notifications/useNotificationsLive';
 import { ThemeToggle } from '../theme/ThemeToggle';
-import { UnreadBadge } from './UnreadBadge';
+import { UnreadBadge, UnreadText } from './UnreadBadge';
 import { UserMenu } from './UserMenu';
 import { useNavBarVisible } from './navVisibility';
 
@@ -34,24 +34,30 @@ interface LinkProps {
 
 function Tab({ to, label, icon: TabIcon, end, unread = 0 }: LinkProps) {
   return (
-    <NavLink to={to} end={end} className={tabClass} aria-label={unread > 0 ? withUnread(label, unread) : undefined}>
+    <NavLink to={to} end={end} className={tabClass}>
       <span className="relative">
         <TabIcon className="size-6" />
         <UnreadBadge count={unread} className="-top-1.5 left-3.5" />
       </span>
-      {label}
+      <span>
+        {label}
+        <UnreadText count={unread} />
+      </span>
     </NavLink>
   );
 }
 
 function BarLink({ to, label, icon: LinkIcon, end, unread = 0 }: LinkProps) {
   return (
-    <NavLink to={to} end={end} className={barLinkClass} aria-label={unread > 0 ? withUnread(label, unread) : undefined}>
+    <NavLink to={to} end={end} className={barLinkClass}>
       <span className="relative">
         <LinkIcon className="size-5" />
-        <UnreadBadge count={unread} className="-top-2 left-2.5" />
+        <UnreadBadge count={unread} className="-top-2.5 left-1.5" />
       </span>
-      {label}
+      <span>
+        {label}
+        <UnreadText count={unread} />
+      </span>
     </NavLink>
   );
 }

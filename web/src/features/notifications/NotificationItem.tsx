@@ -67,7 +67,7 @@ export function NotificationItem({ entry, now }: { entry: NotificationEntry; now
             <Sentence entry={entry} />
           </span>
           {entry.excerpt && (
-            <span className="mt-1 line-clamp-2 block text-sm break-words text-slate-500 dark:text-slate-400">“{entry.excerpt}”</span>
+            <span className="mt-1 line-clamp-2 block text-sm break-words text-slate-600 dark:text-slate-400">“{entry.excerpt}”</span>
           )}
           <time
             dateTime={entry.createdAt}
