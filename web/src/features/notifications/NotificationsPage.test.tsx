@@ -98,7 +98,9 @@ describe('NotificationsPage', () => {
   });
 
   it('marks what it shows as read, up to its newest entry, and the badge takes the answer', async () => {
-    const newest = buildEntry({ createdAt: minutesAgo(1) });
+    // The server's times carry microseconds: upTo must be that very string (a Date would cut it to
+    // milliseconds, and the newest entry would stay unread).
+    const newest = buildEntry({ createdAt: minutesAgo(1).replace('Z', '789Z') });
     const older = buildEntry({ createdAt: minutesAgo(10) });
     const fetchMock = renderPage({ 'GET /api/notifications': () => jsonResponse(200, page([newest, older])), 'POST /api/notifications/read': readAnswer(0) });
     await screen.findByRole('list', { name: 'Notificaciones' });
