@@ -8,6 +8,7 @@ import { planPolls } from './polls.ts';
 import { planVotes } from './votes.ts';
 import { planWall } from './wall.ts';
 import { planPageViews } from './pageViews.ts';
+import { planNotifications } from './notifications.ts';
 
 type Insert<T extends { $inferInsert: unknown }> = T['$inferInsert'];
 
@@ -52,6 +53,7 @@ export interface DemoData {
   comments: Insert<typeof schema.comments>[];
   postReactions: Insert<typeof schema.postReactions>[];
   commentReactions: Insert<typeof schema.commentReactions>[];
+  notifications: Insert<typeof schema.notifications>[];
   pageViews: Insert<typeof schema.pageViews>[];
 }
 
@@ -196,6 +198,7 @@ export function buildDemoData(now: Date, timeZone: string): DemoData {
     pollPointsConfig: polls.pollPointsConfig,
     ...votes,
     ...wall,
+    notifications: planNotifications(wall, clock),
     pageViews,
   };
 }

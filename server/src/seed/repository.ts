@@ -61,5 +61,6 @@ export async function insertDemoData(tx: Tx, data: DemoData, postImages: StoredP
   if (replies.length > 0) await tx.insert(schema.comments).values(replies);
   await tx.insert(schema.postReactions).values(data.postReactions);
   if (data.commentReactions.length > 0) await tx.insert(schema.commentReactions).values(data.commentReactions);
+  if (data.notifications.length > 0) await tx.insert(schema.notifications).values(data.notifications);
   await tx.insert(schema.pageViews).values(data.pageViews);
 }

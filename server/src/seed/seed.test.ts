@@ -274,6 +274,29 @@ describe('seedIfEmpty on an empty database', () => {
     expect(commentReactions!.n).toBeGreaterThan(0);
   });
 
+  it('gives the demo users notifications of what others did with their posts and comments, the recent ones unread', async () => {
+    const [counts] = await database.sql<{ n: number; unread: number; kinds: number; recipients: number; wrong: number }[]>`
+      SELECT count(*)::int AS n, count(*) FILTER (WHERE read_at IS NULL)::int AS unread, count(DISTINCT type)::int AS kinds,
+        count(DISTINCT user_id)::int AS recipients,
+        count(*) FILTER (WHERE NOT (
+          (type = 'post_reaction' AND EXISTS (SELECT 1 FROM post_reactions r JOIN posts p ON p.id = r.post_id
+            WHERE r.post_id = n.post_id AND r.user_id = n.actor_id AND r.reaction_type = n.reaction_type AND p.user_id = n.user_id))
+          OR (type = 'comment_reaction' AND EXISTS (SELECT 1 FROM comment_reactions r JOIN comments c ON c.id = r.comment_id
+            WHERE r.comment_id = n.comment_id AND r.user_id = n.actor_id AND r.reaction_type = n.reaction_type AND c.user_id = n.user_id))
+          OR (type = 'post_comment' AND EXISTS (SELECT 1 FROM comments c JOIN posts p ON p.id = c.post_id
+            WHERE c.id = n.comment_id AND c.user_id = n.actor_id AND p.user_id = n.user_id))
+          OR (type = 'comment_reply' AND EXISTS (SELECT 1 FROM comments c JOIN comments parent ON parent.id = c.parent_comment_id
+            WHERE c.id = n.comment_id AND c.user_id = n.actor_id AND parent.user_id = n.user_id))
+        ))::int AS wrong
+      FROM notifications n`;
+    expect(counts!.n).toBeGreaterThan(20);
+    expect(counts!.unread).toBeGreaterThan(0);
+    expect(counts!.unread).toBeLessThan(counts!.n);
+    expect(counts!.kinds).toBe(4);
+    expect(counts!.recipients).toBeGreaterThan(3);
+    expect(counts!.wrong).toBe(0);
+  });
+
   it('creates groups with members and page views over the last days', async () => {
     const groups = await db.select().from(schema.groups);
     expect(groups.length).toBeGreaterThanOrEqual(2);
