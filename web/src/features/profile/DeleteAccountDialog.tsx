@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { DELETE_CONFIRMATION_WORD, PROFILE_MESSAGES } from '@tribuna/contracts/profileRules';
 import { Alert } from '../../components/Alert';
@@ -27,6 +27,17 @@ export function DeleteAccountDialog({ onClose }: { onClose: () => void }) {
   const navigate = useNavigate();
   const inputId = useId();
   const matches = confirm === DELETE_CONFIRMATION_WORD;
+  const deleted = useRef(false);
+
+  // The session is forgotten once the page has left /perfil (this dialog unmounts with it): the
+  // router commits navigations in a transition, so forgetting it first would let the protected
+  // route's guard render /perfil signed out and send the user to /login instead of /.
+  useEffect(
+    () => () => {
+      if (deleted.current) clearLocally();
+    },
+    [clearLocally],
+  );
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -45,9 +56,8 @@ export function DeleteAccountDialog({ onClose }: { onClose: () => void }) {
       setDeleting(false);
       return;
     }
-    // Leave the protected page first, so its guard never sends the signed-out user to /login.
+    deleted.current = true;
     navigate('/', { replace: true });
-    clearLocally();
   }
 
   return (
