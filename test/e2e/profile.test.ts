@@ -1,0 +1,118 @@
+import sharp from 'sharp';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signIn } from '../../server/src/testing/sessions.ts';
+import { launchChromium } from '../support/browser.ts';
+import { testDatabase, truncateAll } from '../support/db.ts';
+import { buildComment, buildPoll, buildPost, buildUser, buildVotes } from '../support/factories.ts';
+import { startServer, type RunningServer } from '../support/server.ts';
+
+/** A folder to save full-page screenshots in (a visual check by hand), or nothing. */
+const SCREENSHOTS = process.env.PROFILE_SCREENSHOTS;
+
+/**
+ * Profiles in a real browser on a phone-sized screen: the owner edits the profile with a new
+ * avatar and sees it in the navigation bar at once; another user sees the public profile without
+ * the voting history; the owner deletes the account and lands on / signed out.
+ */
+describe('profiles in the browser', () => {
+  const database = testDatabase();
+  let server: RunningServer;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  let ownerId = '';
+
+  async function signedIn(userId: string, theme: 'dark' | 'light' = 'dark'): Promise<Page> {
+    const { token } = await signIn(server.app as never, { id: userId });
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    await context.addCookies([{ name: 'tribuna_session', value: token, url: server.url }]);
+    await context.addInitScript((value) => localStorage.setItem('tribuna-theme', value), theme);
+    contexts.push(context);
+    return context.newPage();
+  }
+
+  const shot = async (page: Page, name: string) => {
+    if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
+  };
+
+  beforeAll(async () => {
+    await truncateAll(database);
+    const owner = await buildUser(database.db, { displayName: 'Ana Fan', username: 'ana_fan', bio: 'Fan de la casa desde la temporada 1' });
+    ownerId = owner.id;
+    const { poll, options } = await buildPoll(database.db, { title: 'Gala de eliminación', isFeatured: true });
+    await buildVotes(database.db, [{ pollId: poll.id, optionId: options[0]!.id, userId: owner.id }]);
+    const post = await buildPost(database.db, owner.id, { content: 'Mi primera publicación en Tribuna' });
+    const other = await buildUser(database.db, { displayName: 'Luis Lector', username: 'luis' });
+    const otherPost = await buildPost(database.db, other.id, { content: 'Qué gala la de anoche' });
+    await buildComment(database.db, otherPost.id, owner.id, { content: '¡Totalmente de acuerdo!' });
+    await buildComment(database.db, post.id, other.id, { content: 'Bienvenida' });
+    server = await startServer();
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    for (const context of contexts) await context.close();
+    await browser?.close();
+    await server?.close();
+    await database.close();
+  });
+
+  it('edits the profile with a new avatar, shown in the navigation bar at once', async () => {
+    const page = await signedIn(ownerId);
+    await page.goto(`${server.url}/perfil`);
+    await page.getByRole('heading', { level: 1, name: 'Ana Fan' }).waitFor();
+    await page.getByText('Gala de eliminación').waitFor();
+    await shot(page, 'own-dark');
+
+    await page.getByRole('button', { name: 'Editar Perfil' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Editar Perfil' });
+    const avatar = await sharp({ create: { width: 800, height: 600, channels: 3, background: { r: 220, g: 40, b: 120 } } }).png().toBuffer();
+    await dialog.getByLabel('Cambiar foto de perfil').setInputFiles({ name: 'yo.png', mimeType: 'image/png', buffer: avatar });
+    await dialog.getByLabel('Nombre').fill('Ana Editada');
+    await dialog.getByLabel('Usuario').fill('Ana_Nueva');
+    expect(await dialog.getByLabel('Usuario').inputValue()).toBe('ana_nueva');
+    await shot(page, 'edit-dialog-dark');
+    await dialog.getByRole('button', { name: 'Guardar Cambios' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    await page.getByRole('heading', { level: 1, name: 'Ana Editada' }).waitFor();
+    await page.getByText('@ana_nueva').waitFor();
+    // The bottom bar's Perfil item shows the uploaded picture without a reload.
+    const navAvatar = page.getByRole('navigation').getByRole('button', { name: 'Perfil' }).locator('img');
+    await expect.poll(() => navAvatar.getAttribute('src')).toMatch(/^\/media\//);
+    await shot(page, 'own-after-edit-dark');
+  });
+
+  it("shows another user the public profile without the voting history", async () => {
+    const page = await signedIn((await buildUser(database.db, { displayName: 'Visita' })).id, 'light');
+    await page.goto(`${server.url}/perfil/${ownerId}`);
+    await page.getByRole('heading', { level: 1, name: 'Ana Editada' }).waitFor();
+    await page.getByText('El historial de votaciones es privado').waitFor();
+    expect(await page.getByRole('button', { name: 'Editar Perfil' }).count()).toBe(0);
+    expect(await page.getByText('Gala de eliminación').count()).toBe(0);
+    await shot(page, 'other-light');
+    await page.getByRole('tab', { name: 'Posts' }).click();
+    await page.getByText('Mi primera publicación en Tribuna').waitFor();
+    await page.getByText('Público').first().waitFor();
+    await shot(page, 'other-posts-light');
+    await page.getByRole('tab', { name: 'Comentarios' }).click();
+    await page.getByText('¡Totalmente de acuerdo!').waitFor();
+    await shot(page, 'other-comments-light');
+  });
+
+  it('deletes the account and lands on / signed out', async () => {
+    const page = await signedIn(ownerId);
+    await page.goto(`${server.url}/perfil`);
+    await page.getByRole('button', { name: 'Eliminar cuenta' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Eliminar cuenta' });
+    await dialog.getByRole('textbox').fill('eliminar');
+    expect(await dialog.getByRole('textbox').inputValue()).toBe('ELIMINAR');
+    await shot(page, 'delete-dialog-dark');
+    await dialog.getByRole('button', { name: 'Eliminar Cuenta' }).click();
+    await page.waitForURL(`${server.url}/`);
+    await expect.poll(() => page.getByRole('button', { name: 'Perfil' }).count()).toBe(0);
+    // Signed out everywhere: the protected profile sends to /login.
+    await page.goto(`${server.url}/perfil`);
+    await page.waitForURL(`${server.url}/login`);
+  });
+});
