@@ -73,4 +73,27 @@ describe('session store', () => {
     );
     expect(useSessionStore.getState()).toMatchObject({ user: null, mfaFactorId: null });
   });
+
+  it('replaces the signed-in profile with a fresher copy, but never adopts somebody else', () => {
+    useSessionStore.setState({ user: profile, status: 'ready' });
+    const saved = { ...profile, displayName: 'Ana Editada', avatarUrl: '/media/nuevo.webp' };
+    useSessionStore.getState().replaceProfile(saved);
+    expect(useSessionStore.getState().user).toEqual(saved);
+
+    useSessionStore.getState().replaceProfile(buildProfile({ displayName: 'Otra persona' }));
+    expect(useSessionStore.getState().user).toEqual(saved);
+
+    useSessionStore.setState({ user: null });
+    useSessionStore.getState().replaceProfile(saved);
+    expect(useSessionStore.getState().user).toBeNull();
+  });
+
+  it('forgets the session locally without asking the server (after deleting the account)', () => {
+    useSessionStore.setState({ user: profile, email: 'ana@example.com', status: 'ready', mfaFactorId: null });
+    const fetchMock = vi.fn();
+    vi.stubGlobal('fetch', fetchMock);
+    useSessionStore.getState().clearLocally();
+    expect(useSessionStore.getState()).toMatchObject({ user: null, email: null, mfaFactorId: null, status: 'ready' });
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
 });

@@ -28,8 +28,6 @@ interface SessionState {
    * navigation bar's avatar and name change at once. Ignored when nobody, or somebody else, is signed in.
    */
   replaceProfile: (profile: Profile) => void;
-  /** Reads GET /api/me again and adopts it (a failure is only logged and changes nothing). */
-  refreshProfile: () => Promise<void>;
   /** Forgets the session here without asking the server (it already ended it, e.g. after deleting the account). */
   clearLocally: () => void;
 }
@@ -86,16 +84,6 @@ export const useSessionStore = create<SessionState>()((set, get) => ({
     if (get().user?.id !== profile.id) return;
     revision += 1;
     set({ user: profile });
-  },
-
-  async refreshProfile() {
-    const started = revision;
-    try {
-      const profile = await callApi('me');
-      if (started === revision) get().replaceProfile(profile);
-    } catch (error) {
-      console.debug('No se pudo actualizar el perfil de la sesión', error);
-    }
   },
 
   clearLocally() {
