@@ -217,7 +217,7 @@ describe('deleting the own account', () => {
 
   it('refuses a hard delete (403), a wrong confirmation (400) and visitors (401), changing nothing', async () => {
     const { id, headers } = await googleUser();
-    const remove = (payload: object, h = headers) => app.inject({ method: 'DELETE', url: '/api/me', headers: h, payload });
+    const remove = (payload: object, h: Record<string, string> = headers) => app.inject({ method: 'DELETE', url: '/api/me', headers: h, payload });
     const hard = await remove({ confirm: 'ELIMINAR', hard: true });
     expect(hard.statusCode).toBe(403);
     expect(hard.json().message).toBe(PROFILE_MESSAGES.hardDelete);
