@@ -52,4 +52,9 @@ export const LIVE_CLOSE_CODES = {
   messageTooBig: 1009,
   /** Too many connections from this address, or on this server: try again later. */
   tryAgainLater: 1013,
+  /**
+   * The session the socket was opened with ended (signed out, account deleted) or the user's role
+   * or suspension changed: reconnect at once, as whatever the cookie says now.
+   */
+  sessionChanged: 4001,
 } as const;

@@ -36,7 +36,8 @@ export const HistoryPollStatus = Type.Union([Type.Literal('active'), Type.Litera
 
 /** One vote row of the own voting history (a points vote spread over options is one row per option). */
 export const VoteHistoryItem = Type.Object({
-  id: Uuid,
+  /** The vote row's id (a bigint, as a string). */
+  id: Type.String({ maxLength: 20 }),
   pollId: Uuid,
   pollTitle: Type.String(),
   pollStatus: HistoryPollStatus,

@@ -16,6 +16,8 @@ export const profiles = pgTable(
     role: text('role', { enum: ROLES }).notNull().default('user'),
     isSuspended: boolean('is_suspended').notNull().default(false),
     totalPoints: integer('total_points').notNull().default(0),
+    /** Set when the owner deleted the account (the profile is anonymised and kept for their posts). */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -188,6 +188,25 @@ export class LiveHub {
     viewer.channels.clear();
   }
 
+  /**
+   * Closes the sockets of a session that ended, or of a user whose role or suspension changed
+   * (LIVE_CLOSE_CODES.sessionChanged): the client reconnects at once as whatever its cookie says
+   * now, so a deleted or signed-out account stops hearing its `user:{id}` topic on every instance.
+   */
+  disconnect(change: { sessionId?: string; userId?: string }): number {
+    let closed = 0;
+    for (const viewer of [...this.viewers]) {
+      const user = viewer.user;
+      if (!user) continue;
+      if ((change.sessionId && user.sessionId === change.sessionId) || (change.userId && user.id === change.userId)) {
+        viewer.socket.close(LIVE_CLOSE_CODES.sessionChanged, 'session changed');
+        this.detach(viewer);
+        closed++;
+      }
+    }
+    return closed;
+  }
+
   /** Any frame from the client shows the connection is alive. */
   touch(viewer: Viewer): void {
     viewer.alive = true;

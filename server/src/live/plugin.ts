@@ -5,6 +5,7 @@ import { closeRedisClient, createRedisClient } from '../plugins/redis.ts';
 import { ConnectionLimits } from './connections.ts';
 import { LiveHub, type HubStats } from './hub.ts';
 import type { TopicHandler } from './topics.ts';
+import { sessionCache } from '../sessions/cache.ts';
 
 export interface LiveStats extends HubStats {
   /** LiveEvents received from Redis (and accepted by the contract). */
@@ -121,9 +122,13 @@ export default fp(
     };
     app.decorate('live', live);
 
+    // A session that ended or a user whose rights changed (heard from any instance) loses its sockets.
+    const stopHearing = sessionCache.onChange((change) => hub.disconnect(change));
+
     // Like the worker's job registry: a topic family of the contract without a handler stops the start.
     app.addHook('onReady', async () => hub.topics.assertComplete());
     app.addHook('onClose', async () => {
+      stopHearing();
       hub.close();
       await closeRedisClient(subscriber);
     });

@@ -67,7 +67,10 @@ const liveRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
     // Emitted once on every path (client close, error, terminate, keep-alive timeout).
     socket.on('close', () => connections.release(address));
-    const viewer = hub.attach(socket, request.user ? { id: request.user.id, role: request.user.role, level: request.user.level } : null);
+    const viewer = hub.attach(
+      socket,
+      request.user ? { id: request.user.id, role: request.user.role, level: request.user.level, sessionId: request.authSession?.id } : null,
+    );
     sendMessage(socket, { type: 'hello', serverTime: new Date().toISOString(), userId: viewer.userId });
     socket.on('message', (data, isBinary) => {
       if (viewer.closed) return;

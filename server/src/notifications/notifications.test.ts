@@ -1,3 +1,4 @@
+import { LIVE_CLOSE_CODES } from '@tribuna/contracts/liveTopics';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
@@ -477,6 +478,23 @@ describe('notifications', () => {
       // (Their own posts stay visible to them; this one is x's.)
       expect((await list(author)).items).toEqual([]);
       expect(await unread(author)).toBe(0);
+    });
+
+    it('stops at a deleted account: its sockets on every instance are closed and it collects no new notifications', async () => {
+      const author = await fan();
+      const reactor = await fan();
+      const postId = await post(author, 'Me voy de la app');
+      const socket = await watch(author);
+
+      const deleted = await a.inject({ method: 'DELETE', url: '/api/me', headers: author.headers, payload: { confirm: 'ELIMINAR' } });
+      expect(deleted.statusCode, deleted.body).toBe(204);
+      // Deleted on instance a; the socket on instance b hears the session end and is closed.
+      expect(await socket.closed).toEqual({ code: LIVE_CLOSE_CODES.sessionChanged, reason: 'session changed' });
+
+      // Their old post stays, and reacting or commenting on it notifies nobody.
+      await react(reactor, postId, 'love');
+      await comment(reactor, postId, 'Te vamos a extrañar');
+      expect(await rowCount()).toBe(0);
     });
   });
 });

@@ -61,7 +61,8 @@ export async function lockedReaction(tx: Tx, item: ReactionItem, actorId: string
 export async function upsertReaction(tx: Tx, n: NewNotification): Promise<boolean> {
   const rows = await tx.execute<{ id: string }>(sql`
     INSERT INTO notifications (user_id, actor_id, type, post_id, comment_id, reaction_type, dedupe_key, group_key)
-    VALUES (${n.userId}, ${n.actorId}, ${n.type}, ${n.postId}, ${n.commentId}, ${n.reactionType}, ${n.dedupeKey}, ${n.groupKey})
+    SELECT ${n.userId}, ${n.actorId}, ${n.type}, ${n.postId}, ${n.commentId}, ${n.reactionType}, ${n.dedupeKey}, ${n.groupKey}
+    WHERE EXISTS (SELECT 1 FROM profiles pr WHERE pr.id = ${n.userId} AND pr.deleted_at IS NULL)
     ON CONFLICT (user_id, dedupe_key) DO UPDATE
       SET reaction_type = EXCLUDED.reaction_type, created_at = now(), read_at = NULL
       WHERE notifications.reaction_type IS DISTINCT FROM EXCLUDED.reaction_type
@@ -85,7 +86,8 @@ export async function insertNotifications(db: SqlRunner, rows: NewNotification[]
   );
   const inserted = await db.execute<{ user_id: string }>(sql`
     INSERT INTO notifications (user_id, actor_id, type, post_id, comment_id, reaction_type, dedupe_key, group_key)
-    VALUES ${sql.join(values, sql`, `)}
+    SELECT v.* FROM (VALUES ${sql.join(values, sql`, `)}) AS v (user_id, actor_id, type, post_id, comment_id, reaction_type, dedupe_key, group_key)
+    JOIN profiles pr ON pr.id = v.user_id AND pr.deleted_at IS NULL
     ON CONFLICT (user_id, dedupe_key) DO NOTHING
     RETURNING user_id`);
   return [...new Set(inserted.map((r) => r.user_id))];

@@ -26,17 +26,8 @@ export function presentProfile(row: ProfileRow): Profile {
 }
 
 
-/**
- * An anonymised profile (DELETE /api/me): suspended, named 'Usuario eliminado', without a
- * username or a private account. A suspended user keeps their account; a dev-form user without
- * one keeps their username.
- */
-export function isDeletedProfile(row: Pick<PublicProfileRow, 'display_name' | 'username' | 'is_suspended' | 'has_account'>): boolean {
-  return row.is_suspended && !row.has_account && row.username === null && row.display_name === ANONYMISED_DISPLAY_NAME;
-}
-
 export function presentPublicProfile(row: PublicProfileRow): PublicProfile {
-  const deleted = isDeletedProfile(row);
+  const deleted = row.is_deleted;
   return {
     id: row.id,
     displayName: deleted ? ANONYMISED_DISPLAY_NAME : row.display_name,

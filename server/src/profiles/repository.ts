@@ -54,6 +54,7 @@ export async function anonymiseProfile(db: DbOrTx, id: string, now: Date): Promi
       bio: null,
       isSuspended: true,
       totalPoints: 0,
+      deletedAt: now,
       updatedAt: now,
     })
     .where(eq(profiles.id, id))

@@ -23,16 +23,15 @@ export type PublicProfileRow = {
   bio: string | null;
   avatar_url: string | null;
   banner_url: string | null;
-  is_suspended: boolean;
-  has_account: boolean;
+  is_deleted: boolean;
   created_at: string;
 };
 
-/** A profile with whether it still has its private account (an anonymised one has none). */
+/** A profile, and whether its owner deleted the account. */
 export async function findPublicProfile(db: DbOrTx, userId: string): Promise<PublicProfileRow | null> {
   const rows = await db.execute<PublicProfileRow>(sql`
-    SELECT pr.id, pr.display_name, pr.username, pr.bio, pr.avatar_url, pr.banner_url, pr.is_suspended,
-      EXISTS (SELECT 1 FROM accounts a WHERE a.user_id = pr.id) AS has_account, ${ts(sql`pr.created_at`)} AS created_at
+    SELECT pr.id, pr.display_name, pr.username, pr.bio, pr.avatar_url, pr.banner_url,
+      pr.deleted_at IS NOT NULL AS is_deleted, ${ts(sql`pr.created_at`)} AS created_at
     FROM profiles pr WHERE pr.id = ${userId}`);
   return rows[0] ?? null;
 }

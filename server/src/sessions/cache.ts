@@ -30,8 +30,15 @@ interface Entry {
  * happened since. A missed notification (LISTEN down) is handled by the listeners: the cache serves
  * only fresh entries while one is down and is flushed when it is back.
  */
+/** A committed change heard on `tribuna_auth`: one session's, or a user's role or suspension. */
+export interface AuthChange {
+  sessionId?: string;
+  userId?: string;
+}
+
 export class SessionCache {
   private readonly entries = new Map<string, Entry>();
+  private readonly changeListeners = new Set<(change: AuthChange) => void>();
   /** Invalidations so far; a lookup that overlapped one must not cache what it read. */
   private invalidations = 0;
   /** Keys invalidated by this process, held out of the cache until the time stored (insertion order = expiry order). */
@@ -100,8 +107,24 @@ export class SessionCache {
 
   /** Applies a `tribuna_auth` notification payload: `s:<sessionId>` or `u:<userId>`. */
   applyNotification(payload: string): void {
-    if (payload.startsWith('s:')) this.evictSession(payload.slice(2));
-    else if (payload.startsWith('u:')) this.evictUser(payload.slice(2));
+    let change: AuthChange;
+    if (payload.startsWith('s:')) {
+      change = { sessionId: payload.slice(2) };
+      this.evictSession(change.sessionId!);
+    } else if (payload.startsWith('u:')) {
+      change = { userId: payload.slice(2) };
+      this.evictUser(change.userId!);
+    } else return;
+    for (const listener of this.changeListeners) listener(change);
+  }
+
+  /**
+   * Hears every committed session change (revoked, second factor passed, shortened) and every
+   * role or suspension change, from any instance: the live layer closes the sockets they opened.
+   */
+  onChange(listener: (change: AuthChange) => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
   }
 
   clear(): void {
