@@ -1,4 +1,5 @@
 import { Icon, type IconProps } from '../../components/icons';
+export { CalendarIcon } from '../../components/featureIcons';
 
 /** Outline icons of the back-office (the shared Icon frame of components/icons), decorative. */
 export const GridIcon = (p: IconProps) => (
@@ -14,13 +15,6 @@ export const TvIcon = (p: IconProps) => (
   <Icon {...p}>
     <rect x="2.5" y="7" width="19" height="13" rx="2" />
     <path d="m8 3 4 4 4-4" />
-  </Icon>
-);
-
-export const CalendarIcon = (p: IconProps) => (
-  <Icon {...p}>
-    <rect x="3" y="5" width="18" height="16" rx="2" />
-    <path d="M16 3v4M8 3v4M3 10h18" />
   </Icon>
 );
 

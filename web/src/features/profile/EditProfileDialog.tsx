@@ -10,6 +10,7 @@ import { useSessionStore } from '../auth/sessionStore';
 import { updateProfile, uploadProfileImage } from './api';
 import { ImagePicker } from './ImagePicker';
 import { formProblems, imageFileProblem, textLength, type ProfileForm } from './validation';
+import { UploadProgress } from '../../components/UploadProgress';
 
 interface PickedImage {
   file: File;
@@ -246,18 +247,7 @@ export function EditProfileDialog({ profile, onClose, onSaved }: EditProfileDial
           )}
         </Field>
 
-        {progress !== null && (
-          <div
-            role="progressbar"
-            aria-label="Subiendo imágenes"
-            aria-valuemin={0}
-            aria-valuemax={100}
-            aria-valuenow={percent}
-            className="h-2 overflow-hidden rounded-full bg-slate-200 dark:bg-white/10"
-          >
-            <div className="brand-gradient h-full transition-[width] motion-reduce:transition-none" style={{ width: `${percent}%` }} />
-          </div>
-        )}
+        {progress !== null && <UploadProgress label="Subiendo imágenes" percent={percent} />}
 
         {error && <Alert>{error}</Alert>}
 

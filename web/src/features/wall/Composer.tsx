@@ -12,6 +12,7 @@ import { EmojiPicker } from './EmojiPicker';
 import { ImageIcon, SmileIcon } from './icons';
 import { postFormData, uploadPost } from './upload';
 import { textLength, validatePost, validatePostFiles } from './validation';
+import { UploadProgress } from '../../components/UploadProgress';
 
 interface PickedImage {
   key: number;
@@ -184,18 +185,7 @@ function SignedInComposer({ onCreated, groupId, name, avatarUrl }: ComposerProps
         </ul>
       )}
 
-      {sending && (
-        <div
-          role="progressbar"
-          aria-label="Subiendo publicación"
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={percent}
-          className="mt-3 h-2 overflow-hidden rounded-full bg-slate-200 dark:bg-white/10"
-        >
-          <div className="brand-gradient h-full transition-[width] motion-reduce:transition-none" style={{ width: `${percent}%` }} />
-        </div>
-      )}
+      {sending && <UploadProgress label="Subiendo publicación" percent={percent} className="mt-3" />}
 
       {error && (
         <Alert id={errorId} className="mt-3">

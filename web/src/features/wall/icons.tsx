@@ -1,4 +1,5 @@
 import { Icon, type IconProps } from '../../components/icons';
+export { CameraIcon } from '../../components/featureIcons';
 
 // The wall's own outline icons (the shared Icon frame of components/icons; kept here so they stay in the wall chunk).
 export const ImageIcon = (p: IconProps) => (
@@ -6,13 +7,6 @@ export const ImageIcon = (p: IconProps) => (
     <rect x="3" y="3" width="18" height="18" rx="3" />
     <circle cx="9" cy="9" r="2" />
     <path d="m21 15-4.5-4.5L5 21" />
-  </Icon>
-);
-
-export const CameraIcon = (p: IconProps) => (
-  <Icon {...p}>
-    <path d="M4 8h3l2-3h6l2 3h3a1 1 0 0 1 1 1v10a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V9a1 1 0 0 1 1-1z" />
-    <circle cx="12" cy="13.5" r="3.5" />
   </Icon>
 );
 

@@ -5,6 +5,7 @@ import { secondaryButton } from '../components/buttons';
 import { FieldError, inputClass } from './adminUi';
 import { isUploadedPhotoUrl } from './contestantForm';
 import { PHOTO_MESSAGES, PHOTO_TYPES, placeholderUrl, uploadContestantPhoto, validatePhotoFile } from './photoUpload';
+import { UploadProgress } from '../../../components/UploadProgress';
 
 type Mode = 'upload' | 'url';
 
@@ -165,18 +166,7 @@ export function PhotoField({ value, onChange, error, onUploadingChange, name }: 
             <p id={hintId} className="text-xs text-slate-500 dark:text-slate-400">
               JPG, PNG o WebP, máximo 5 MB. Se recorta en cuadrado.
             </p>
-            {uploading && (
-              <div
-                role="progressbar"
-                aria-label="Subiendo foto"
-                aria-valuemin={0}
-                aria-valuemax={100}
-                aria-valuenow={percent}
-                className="h-2 overflow-hidden rounded-full bg-slate-200 dark:bg-white/10"
-              >
-                <div className="brand-gradient h-full transition-[width] motion-reduce:transition-none" style={{ width: `${percent}%` }} />
-              </div>
-            )}
+            {uploading && <UploadProgress label="Subiendo foto" percent={percent} />}
             {uploadError && <Alert>{uploadError}</Alert>}
           </div>
         </div>
