@@ -7,8 +7,8 @@ import { formatDateTime, relativeTime } from '../../lib/dates';
 import { displayNameOf } from '../auth/displayName';
 
 /**
- * Where an entry leads. There is no single-post page yet and the wall does not open one post from
- * the address: the post id rides in the query so a later post view (or the wall) can honour it.
+ * Where an entry leads: the wall with the post shown first, its comments open (FocusedPost in
+ * features/wall), which also serves entries about a comment or a reply.
  */
 export const postHref = (entry: Pick<NotificationEntry, 'postId'>) => `/wall?post=${encodeURIComponent(entry.postId)}`;
 

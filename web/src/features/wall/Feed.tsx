@@ -23,6 +23,8 @@ export interface FeedListOptions {
   infinite?: boolean;
   /** Cards show the group ('En {group}'), 'Fijado' and the visibility badge (profiles). */
   details?: boolean;
+  /** A post shown elsewhere on the page (the wall's focused post, `?post=`): left out of the list. */
+  omitPostId?: string | null;
 }
 
 export const GLOBAL_EMPTY: EmptyText = { title: 'No hay publicaciones', body: 'Sé el primero en publicar algo.' };
@@ -34,8 +36,8 @@ export const newPostsLabel = (n: number) => (n === 1 ? '1 publicación nueva' : 
 
 const prefersReducedMotion = () => typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
-/** A card-shaped grey placeholder while the first page loads. */
-function SkeletonCard() {
+/** A card-shaped grey placeholder while the first page loads (also the focused post's, FocusedPost). */
+export function SkeletonCard() {
   return (
     <div aria-hidden="true" className="space-y-3 rounded-3xl bg-white p-4 ring-1 ring-slate-200/70 sm:p-5 dark:bg-ink-900 dark:ring-white/10">
       <div className="flex items-center gap-3">
@@ -63,8 +65,10 @@ export function FeedList({
   moreLabel = 'Cargar más publicaciones',
   infinite = true,
   details = false,
+  omitPostId = null,
 }: FeedListOptions & { feed: Feed }) {
   const { state, loadMore, reload, dispatch } = feed;
+  const posts = omitPostId ? state.posts.filter((post) => post.id !== omitPostId) : state.posts;
   const sentinel = useRef<HTMLDivElement>(null);
   const global = isGlobalFeed(feed.filters);
   const autoLoad = infinite && state.status === 'ready' && state.hasMore && !state.loadingMore && state.moreError === null;
@@ -125,16 +129,16 @@ export function FeedList({
         </Alert>
       )}
 
-      {state.status === 'ready' && state.posts.length === 0 && (
+      {state.status === 'ready' && posts.length === 0 && (
         <div className="rounded-3xl bg-white px-6 py-12 text-center ring-1 ring-slate-200/70 dark:bg-ink-900 dark:ring-white/10">
           <p className="text-lg font-bold">{empty.title}</p>
           {empty.body && <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{empty.body}</p>}
         </div>
       )}
 
-      {state.status === 'ready' && state.posts.length > 0 && (
+      {state.status === 'ready' && posts.length > 0 && (
         <div className="space-y-4">
-          {state.posts.map((post) => (
+          {posts.map((post) => (
             <PostCard key={post.id} post={post} details={details} />
           ))}
 

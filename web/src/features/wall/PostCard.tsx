@@ -47,8 +47,9 @@ function PostDetails({ post }: { post: PostView }) {
 /**
  * One post of a feed: author, time, text, images, reactions, comments, and the owner/admin menu.
  * `details`: also the group, 'Fijado' and the visibility badge (a profile's posts tab).
+ * `openComments`: the comments start open and load at once (the wall's focused post, `?post=`).
  */
-export function PostCard({ post, details = false }: { post: PostView; details?: boolean }) {
+export function PostCard({ post, details = false, openComments = false }: { post: PostView; details?: boolean; openComments?: boolean }) {
   const feed = useFeedDispatch();
   const viewer = useSessionStore((s) => s.user);
   const now = useMinuteClock();
@@ -58,7 +59,7 @@ export function PostCard({ post, details = false }: { post: PostView; details?: 
   const [busy, setBusy] = useState(false);
   const [editError, setEditError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [commentsOpen, setCommentsOpen] = useState(false);
+  const [commentsOpen, setCommentsOpen] = useState(openComments);
   const [comments, commentsDispatch] = useReducer(commentsReducer, initialCommentsState);
   const ref = useRef<HTMLElement>(null);
   const visible = useOnScreen(ref);
@@ -86,6 +87,14 @@ export function PostCard({ post, details = false }: { post: PostView; details?: 
       if (mounted.current) commentsDispatch({ type: 'failed' });
     }
   }, [feed, postId]);
+
+  // Comments open from the start: load them once.
+  const initialLoad = useRef(openComments);
+  useEffect(() => {
+    if (!initialLoad.current) return;
+    initialLoad.current = false;
+    void loadComments();
+  }, [loadComments]);
 
   // What the live handler reads at the time a message arrives.
   const latest = useRef({ commentsOpen, loadComments });

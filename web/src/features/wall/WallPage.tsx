@@ -1,8 +1,10 @@
 import { useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import type { FeedSort } from '@tribuna/contracts/wallRules';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { Composer } from './Composer';
 import { FeedList, GLOBAL_EMPTY } from './Feed';
+import { FocusedPost } from './FocusedPost';
 import { useFeed } from './useFeed';
 
 const SORTS: ReadonlyArray<{ value: FeedSort; label: string }> = [
@@ -10,11 +12,15 @@ const SORTS: ReadonlyArray<{ value: FeedSort; label: string }> = [
   { value: 'recent', label: '🆕 Más recientes' },
 ];
 
-/** /wall: the community wall (spec §2): composer, sort toggle and the global feed. */
+/**
+ * /wall: the community wall (spec §2): composer, sort toggle and the global feed. `?post={id}`
+ * (a notification's link) shows that post first, focused (FocusedPost), and keeps it out of the feed.
+ */
 export function WallPage() {
   useDocumentTitle('Muro');
   const [sort, setSort] = useState<FeedSort>('activity');
   const feed = useFeed({ sort });
+  const focusedId = useSearchParams()[0].get('post') || null;
 
   return (
     <div className="mx-auto max-w-2xl space-y-4 px-3 pt-6 pb-24 sm:px-4 md:pb-12">
@@ -22,6 +28,8 @@ export function WallPage() {
         <h1 className="text-3xl font-black tracking-tight">Muro</h1>
         <p className="mt-1 text-slate-600 dark:text-slate-400">Comparte tus opiniones sobre el programa con otros fans.</p>
       </header>
+
+      {focusedId && <FocusedPost key={focusedId} postId={focusedId} />}
 
       <Composer onCreated={(post) => feed.dispatch({ type: 'prepend', post })} />
 
@@ -39,7 +47,7 @@ export function WallPage() {
         ))}
       </div>
 
-      <FeedList feed={feed} empty={GLOBAL_EMPTY} />
+      <FeedList feed={feed} empty={GLOBAL_EMPTY} omitPostId={focusedId} />
     </div>
   );
 }
