@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, WebSocket } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn } from '../../server/src/testing/sessions.ts';
 import { launchChromium } from '../support/browser.ts';
@@ -13,7 +13,9 @@ const SCREENSHOTS = process.env.PROFILE_SCREENSHOTS;
 /**
  * Profiles in a real browser on a phone-sized screen: the owner edits the profile with a new
  * avatar and sees it in the navigation bar at once; another user sees the public profile without
- * the voting history; the owner deletes the account and lands on / signed out.
+ * the voting history; that user reacts to the owner's post on the wall and the owner's Avisos badge
+ * changes without a reload, the notification leads to the post and the badge goes; the owner deletes
+ * the account (last) and lands on / signed out.
  */
 describe('profiles in the browser', () => {
   const database = testDatabase();
@@ -21,6 +23,8 @@ describe('profiles in the browser', () => {
   let browser: Browser;
   const contexts: BrowserContext[] = [];
   let ownerId = '';
+  let readerId = '';
+  let ownerPostId = '';
 
   async function signedIn(userId: string, theme: 'dark' | 'light' = 'dark'): Promise<Page> {
     const { token } = await signIn(server.app as never, { id: userId });
@@ -42,7 +46,9 @@ describe('profiles in the browser', () => {
     const { poll, options } = await buildPoll(database.db, { title: 'Gala de eliminación', isFeatured: true });
     await buildVotes(database.db, [{ pollId: poll.id, optionId: options[0]!.id, userId: owner.id }]);
     const post = await buildPost(database.db, owner.id, { content: 'Mi primera publicación en Tribuna' });
+    ownerPostId = post.id;
     const other = await buildUser(database.db, { displayName: 'Luis Lector', username: 'luis' });
+    readerId = other.id;
     const otherPost = await buildPost(database.db, other.id, { content: 'Qué gala la de anoche' });
     await buildComment(database.db, otherPost.id, owner.id, { content: '¡Totalmente de acuerdo!' });
     await buildComment(database.db, post.id, other.id, { content: 'Bienvenida' });
@@ -98,6 +104,64 @@ describe('profiles in the browser', () => {
     await page.getByRole('tab', { name: 'Comentarios' }).click();
     await page.getByText('¡Totalmente de acuerdo!').waitFor();
     await shot(page, 'other-comments-light');
+  });
+
+  it("updates the owner's Avisos badge live when another user reacts, and the notification opens the post", async () => {
+    // The owner keeps the profile open; wait until the socket asks for their `user:{id}` topic, so
+    // the badge can only change through the live message.
+    const owner = await signedIn(ownerId);
+    const subscribed = new Promise<void>((resolve) => {
+      owner.on('websocket', (socket: WebSocket) =>
+        socket.on('framesent', ({ payload }) => {
+          if (typeof payload === 'string' && payload.includes('"subscribe"') && payload.includes(`user:${ownerId}`)) resolve();
+        }),
+      );
+    });
+    await owner.goto(`${server.url}/perfil`);
+    await owner.getByRole('heading', { level: 1, name: 'Ana Editada' }).waitFor();
+    await subscribed;
+    const nav = owner.getByRole('navigation');
+    const avisos = nav.getByRole('link', { name: /^Avisos/ });
+    const badge = avisos.getByTestId('unread-badge');
+    // The comment made by the factory made no notification: no badge yet.
+    await nav.getByRole('link', { name: 'Avisos', exact: true }).waitFor();
+    expect(await badge.count()).toBe(0);
+    const navigations: string[] = [];
+    owner.on('framenavigated', (frame) => navigations.push(frame.url()));
+
+    // The other user reacts through the wall's reaction picker.
+    const reader = await signedIn(readerId, 'light');
+    await reader.goto(`${server.url}/wall`);
+    const post = reader.getByRole('article', { name: 'Publicación de Ana Editada' }).filter({ hasText: 'Mi primera publicación en Tribuna' });
+    await post.waitFor();
+    await post.getByRole('button', { name: 'Reaccionar' }).click();
+    await reader.getByRole('button', { name: 'Me gusta' }).click();
+    await post.getByRole('button', { name: /Tu reacción: Me gusta/ }).waitFor();
+
+    // The owner's badge changes, without a reload. (Chromium names the link 'Avisos , 1 sin leer':
+    // the screen-reader suffix is an absolutely positioned sr-only span, so it counts as a block.)
+    await nav.getByRole('link', { name: /^Avisos\s*, 1 sin leer$/ }).waitFor();
+    expect(await badge.textContent()).toBe('1');
+    expect(navigations).toEqual([]);
+    await shot(owner, 'badge-dark');
+
+    // The entry names who and what, and leads to the post (shown first, its comments open).
+    await avisos.click();
+    await owner.waitForURL(`${server.url}/notificaciones`);
+    const entry = owner.getByRole('link').filter({ hasText: 'A Luis Lector le gusta tu publicación' });
+    await entry.getByText('Mi primera publicación en Tribuna').waitFor();
+    await shot(owner, 'notifications-dark');
+    await entry.click();
+    await owner.waitForURL(`${server.url}/wall?post=${ownerPostId}`);
+    const focused = owner.getByRole('region', { name: 'Publicación' });
+    const card = focused.getByRole('article', { name: 'Publicación de Ana Editada' });
+    await card.getByText('Mi primera publicación en Tribuna').waitFor();
+    await card.getByRole('list', { name: 'Reacciones' }).getByText('Me gusta:').waitFor();
+    await card.getByText('Bienvenida').waitFor();
+    // Read: the badge is gone.
+    await nav.getByRole('link', { name: 'Avisos', exact: true }).waitFor();
+    expect(await badge.count()).toBe(0);
+    await shot(owner, 'focused-post-dark');
   });
 
   it('deletes the account and lands on / signed out', async () => {
