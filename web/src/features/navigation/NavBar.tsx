@@ -2,10 +2,10 @@ import type { ComponentType, SVGProps } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import { BellIcon, HomeIcon, WallIcon } from '../../components/icons';
 import { useSessionStore } from '../auth/sessionStore';
-import { useUnreadStore } from '../notifications/unreadStore';
+import { useUnreadStore, withUnread } from '../notifications/unreadStore';
 import { useNotificationsLive } from '../notifications/useNotificationsLive';
 import { ThemeToggle } from '../theme/ThemeToggle';
-import { UnreadBadge, UnreadText } from './UnreadBadge';
+import { UnreadBadge } from './UnreadBadge';
 import { UserMenu } from './UserMenu';
 import { useNavBarVisible } from './navVisibility';
 
@@ -34,30 +34,24 @@ interface LinkProps {
 
 function Tab({ to, label, icon: TabIcon, end, unread = 0 }: LinkProps) {
   return (
-    <NavLink to={to} end={end} className={tabClass}>
+    <NavLink to={to} end={end} className={tabClass} aria-label={unread > 0 ? withUnread(label, unread) : undefined}>
       <span className="relative">
         <TabIcon className="size-6" />
         <UnreadBadge count={unread} className="-top-1.5 left-3.5" />
       </span>
-      <span>
-        {label}
-        <UnreadText count={unread} />
-      </span>
+      <span>{label}</span>
     </NavLink>
   );
 }
 
 function BarLink({ to, label, icon: LinkIcon, end, unread = 0 }: LinkProps) {
   return (
-    <NavLink to={to} end={end} className={barLinkClass}>
+    <NavLink to={to} end={end} className={barLinkClass} aria-label={unread > 0 ? withUnread(label, unread) : undefined}>
       <span className="relative">
         <LinkIcon className="size-5" />
         <UnreadBadge count={unread} className="-top-2.5 left-1.5" />
       </span>
-      <span>
-        {label}
-        <UnreadText count={unread} />
-      </span>
+      <span>{label}</span>
     </NavLink>
   );
 }

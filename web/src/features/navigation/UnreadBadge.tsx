@@ -1,8 +1,9 @@
-import { badgeText, unreadSuffix } from '../notifications/unreadStore';
+import { badgeText } from '../notifications/unreadStore';
 
 /**
  * The unread count on the bell: nothing at 0, '9+' above 9. Hidden from screen readers: the link's
- * name says it instead (UnreadText).
+ * name says it instead (aria-label 'Notificaciones, 3 sin leer', starting with the visible label
+ * as voice control expects).
  */
 export function UnreadBadge({ count, className = '' }: { count: number; className?: string }) {
   const text = badgeText(count);
@@ -16,13 +17,4 @@ export function UnreadBadge({ count, className = '' }: { count: number; classNam
       {text}
     </span>
   );
-}
-
-/**
- * After the link's visible label, for screen readers only: its name becomes 'Notificaciones, 3 sin
- * leer' (the visible label stays the start of the name, as voice control expects).
- */
-export function UnreadText({ count }: { count: number }) {
-  if (count <= 0) return null;
-  return <span className="sr-only">{unreadSuffix(count)}</span>;
 }
