@@ -19,6 +19,13 @@ export const ADMIN_LIMITS = {
   /** Contestant photos: the pipeline crops them square to this size. */
   contestantPhotoPx: 800,
   contestantPhotoBytes: 5 * 1024 * 1024,
+  /** Users screen page size. */
+  usersPageSize: 20,
+  /** The largest points adjustment either way. */
+  maxPointsAdjustment: 1_000_000,
+  pointsDescription: 200,
+  /** Audit log page size. */
+  auditPageSize: 50,
 } as const;
 
 export const CONTESTANT_STATUS_LABELS = { active: 'Activo', eliminated: 'Eliminado', finalist: 'Finalista', winner: 'Ganador' } as const;
@@ -92,6 +99,44 @@ export const ADMIN_MESSAGES = {
 } as const;
 
 /** The 8 sidebar entries (§2), in order. */
+/** Texts of the users screen (spec §5 User edit, Points adjustment; §8). */
+export const USER_ADMIN_MESSAGES = {
+  cannotDemoteSelf: 'No puedes quitarte tu propio rol de administrador',
+  cannotSuspendSelf: 'No puedes suspender tu propia cuenta',
+  pointsRequired: 'Debes especificar una cantidad de puntos',
+  defaultPointsDescription: 'Ajuste manual por administrador',
+  userNotFound: 'Usuario no encontrado',
+  noEmail: 'Sin email',
+  noUsers: 'No se encontraron usuarios con los filtros aplicados.',
+  loadUsersFailed: 'Error al cargar usuarios',
+  updateUserFailed: 'Error al actualizar usuario',
+  adjustPointsFailed: 'Error al ajustar puntos',
+  suspendFailed: 'Error al suspender usuario',
+  unsuspendFailed: 'Error al reactivar usuario',
+  statsFailed: 'Error al cargar estadísticas',
+  confirmSuspend: '¿Suspender a este usuario? Se cerrarán todas sus sesiones y no podrá votar ni publicar.',
+  confirmUnsuspend: '¿Reactivar a este usuario?',
+} as const;
+
+export const ROLE_LABELS = { admin: 'Admin', moderator: 'Moderador', user: 'Usuario' } as const;
+
+/** Beyond the spec's 8 entries: the audit log and the worker's queues (after them in the sidebar). */
+export const ADMIN_EXTRA_NAV = [
+  { path: '/admin/auditoria', label: 'Auditoría' },
+  { path: '/admin/colas', label: 'Colas' },
+] as const;
+
+export const AUDIT_MESSAGES = {
+  empty: 'No hay acciones registradas con estos filtros.',
+  loadFailed: 'Error al cargar la auditoría',
+} as const;
+
+export const QUEUE_MESSAGES = {
+  loadFailed: 'Error al cargar las colas',
+  retryFailed: 'Error al reintentar el trabajo',
+  noFailures: 'Sin fallos recientes',
+} as const;
+
 export const ADMIN_NAV = [
   { path: '/admin', label: 'Dashboard' },
   { path: '/admin/realitys', label: 'Realities' },

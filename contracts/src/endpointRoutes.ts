@@ -64,6 +64,23 @@ export const ENDPOINT_ROUTES = {
   setPollStatus: { method: 'POST', path: '/api/admin/polls/:pollId/status', status: 200 },
   featurePoll: { method: 'POST', path: '/api/admin/polls/:pollId/feature', status: 200 },
   deletePoll: { method: 'DELETE', path: '/api/admin/polls/:pollId', status: 204 },
+  adminUsers: { method: 'GET', path: '/api/admin/users', status: 200 },
+  updateAdminUser: { method: 'PATCH', path: '/api/admin/users/:userId', status: 200 },
+  adjustUserPoints: { method: 'POST', path: '/api/admin/users/:userId/points', status: 200 },
+  adminUserStats: { method: 'GET', path: '/api/admin/users/:userId/stats', status: 200 },
+  suspendUser: { method: 'POST', path: '/api/admin/users/:userId/suspend', status: 200 },
+  unsuspendUser: { method: 'POST', path: '/api/admin/users/:userId/unsuspend', status: 200 },
+  adminReport: { method: 'GET', path: '/api/admin/reports', status: 200 },
+  recomputeReports: { method: 'POST', path: '/api/admin/reports/recompute', status: 202 },
+  latestAbuseScan: { method: 'GET', path: '/api/admin/abuse/scans/latest', status: 200 },
+  startAbuseScan: { method: 'POST', path: '/api/admin/abuse/scans', status: 202 },
+  abuseVotes: { method: 'GET', path: '/api/admin/abuse/votes', status: 200 },
+  voidVotes: { method: 'POST', path: '/api/admin/abuse/votes/void', status: 200 },
+  restoreVotes: { method: 'POST', path: '/api/admin/abuse/votes/restore', status: 200 },
+  adminAudit: { method: 'GET', path: '/api/admin/audit', status: 200 },
+  adminAuditFilters: { method: 'GET', path: '/api/admin/audit/filters', status: 200 },
+  adminQueues: { method: 'GET', path: '/api/admin/queues', status: 200 },
+  retryJob: { method: 'POST', path: '/api/admin/queues/:queue/jobs/:jobId/retry', status: 200 },
 } as const satisfies Record<string, { method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: string; status: number }>;
 
 export type EndpointName = keyof typeof ENDPOINT_ROUTES;

@@ -47,6 +47,11 @@ import {
   VoteHistory,
 } from './api/profiles.ts';
 import { MarkReadInput, NotificationPage, UnreadCount } from './api/notifications.ts';
+import { AdjustPointsInput, AdjustPointsResult, AdminUserList, AdminUserRow, AdminUserStats, UpdateAdminUserInput } from './api/admin/users.ts';
+import { RecomputeAccepted, Report } from './api/admin/reports.ts';
+import { AbuseScanView, AbuseVoteList, LatestAbuseScan, RestoreVotesInput, VoidResult, VoidVotesInput } from './api/admin/abuse.ts';
+import { AuditFilters, AuditPage } from './api/admin/audit.ts';
+import { QueueHealthList, RetriedJob } from './api/admin/queues.ts';
 import type { EndpointName } from './endpointRoutes.ts';
 
 const NoContent = Type.Null();
@@ -116,6 +121,23 @@ export const ENDPOINTS = {
   setPollStatus: { body: PollStatusInput, response: AdminPollView },
   featurePoll: { response: AdminPollView },
   deletePoll: { response: NoContent },
+  adminUsers: { response: AdminUserList },
+  updateAdminUser: { body: UpdateAdminUserInput, response: AdminUserRow },
+  adjustUserPoints: { body: AdjustPointsInput, response: AdjustPointsResult },
+  adminUserStats: { response: AdminUserStats },
+  suspendUser: { response: AdminUserRow },
+  unsuspendUser: { response: AdminUserRow },
+  adminReport: { response: Report },
+  recomputeReports: { response: RecomputeAccepted },
+  latestAbuseScan: { response: LatestAbuseScan },
+  startAbuseScan: { response: AbuseScanView },
+  abuseVotes: { response: AbuseVoteList },
+  voidVotes: { body: VoidVotesInput, response: VoidResult },
+  restoreVotes: { body: RestoreVotesInput, response: VoidResult },
+  adminAudit: { response: AuditPage },
+  adminAuditFilters: { response: AuditFilters },
+  adminQueues: { response: QueueHealthList },
+  retryJob: { response: RetriedJob },
 } satisfies Record<EndpointName, { body?: TSchema; response: TSchema }>;
 
 export type Endpoints = typeof ENDPOINTS;

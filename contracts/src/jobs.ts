@@ -46,6 +46,14 @@ export const JOB_PAYLOADS = {
    * `olderThanMinutes` ago: at least an hour, so an upload whose transaction is still running is never touched.
    */
   'media.gc': Type.Object({ olderThanMinutes: Type.Integer({ minimum: 60 }) }),
+  /** Recomputes every day's aggregates from the first vote, view or profile to today (the reports screen's button). */
+  'reports.recompute-all': Nothing,
+  /**
+   * Scans the votes for shared devices and multi-device users into the abuse_scans row `scanId`
+   * (created 'queued' by whoever asked), publishing its progress; a scheduled run passes no id
+   * and creates its own row.
+   */
+  'abuse.scan': Type.Object({ scanId: Type.Optional(Type.String({ pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' })) }),
 } satisfies Record<string, TSchema>;
 
 export type JobPayloads = { [K in keyof typeof JOB_PAYLOADS]: Static<(typeof JOB_PAYLOADS)[K]> };
@@ -64,6 +72,8 @@ export const JOB_QUEUES: { [K in JobName]: QueueName } = {
   'sessions.purge': QUEUE_NAMES.maintenance,
   'votes.purge-requests': QUEUE_NAMES.maintenance,
   'media.gc': QUEUE_NAMES.maintenance,
+  'reports.recompute-all': QUEUE_NAMES.maintenance,
+  'abuse.scan': QUEUE_NAMES.maintenance,
 };
 
 /** Deterministic BullMQ job ids (BullMQ refuses ':' in custom ids, hence the dots). */

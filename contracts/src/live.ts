@@ -90,6 +90,7 @@ import type { LiveErrorCode } from './liveTopics.ts';
 import type { WallLiveMessage } from './api/wall.ts';
 import type { AdminDashboardMessage } from './api/admin/polls.ts';
 import type { NotificationsLiveMessage } from './api/notifications.ts';
+import type { AbuseScanMessage } from './api/admin/abuse.ts';
 
 /** A subscribe (or other client message) the server refused, naming its topic when it had one. The socket stays open. */
 export interface LiveErrorMessage {
@@ -107,7 +108,7 @@ export type ServerMessage =
   | { type: 'pong'; serverTime: string };
 
 /** Every message about a topic names it (`topic`), so the client routes it to the feature that subscribed. */
-export type LiveServerMessage = ResultsSnapshot | VotersMessage | PollStatusMessage | PointsResetMessage | WallLiveMessage | AdminDashboardMessage | NotificationsLiveMessage | LiveErrorMessage;
+export type LiveServerMessage = ResultsSnapshot | VotersMessage | PollStatusMessage | PointsResetMessage | WallLiveMessage | AdminDashboardMessage | NotificationsLiveMessage | AbuseScanMessage | LiveErrorMessage;
 
 /** The longest topic a client may name (`post:` and a uuid fit with room to spare). */
 export const LIVE_MAX_TOPIC_LENGTH = 100;
@@ -139,6 +140,13 @@ export const LiveEvent = Type.Union([
     removed: Type.Array(RemovedVoter),
   }),
   Type.Object({ kind: Type.Literal('points-reset'), day: Type.String({ maxLength: 10 }) }),
+  /** The worker's abuse scan moved on (published by the worker; the admin topic shows its progress). */
+  Type.Object({
+    kind: Type.Literal('abuse-scan'),
+    scanId: Id,
+    status: Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('done'), Type.Literal('failed')]),
+    progress: Type.Integer({ minimum: 0, maximum: 100 }),
+  }),
 ]);
 export type LiveEvent = Static<typeof LiveEvent>;
 export type LiveEventKind = LiveEvent['kind'];

@@ -68,6 +68,8 @@ export const PollResults = Type.Object({
   totalPoints: Type.Integer(),
   totalVoters: Type.Integer(),
   options: Type.Array(OptionResult),
+  /** Votes an admin voided after review (out of every figure above): 'N votos anulados'. */
+  voidedVotes: Type.Optional(Type.Integer({ minimum: 0 })),
   /**
    * The live `seq` these results include at least (read before the totals): a client resyncing over
    * HTTP drops live snapshots whose seq is not above it. Absent when the live totals are unavailable.

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, date, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { DEVICE_TYPES } from '@tribuna/contracts/api/pageViews';
 import { createdAt, id, oneOf } from './columns.ts';
 import { profiles } from './profiles.ts';
@@ -46,14 +46,32 @@ export const reportDaily = pgTable(
   ],
 );
 
-export const ABUSE_SCAN_STATUSES = ['running', 'done', 'failed'] as const;
+/**
+ * Who was active on which day (SHOW_TIMEZONE): voted or viewed a page signed in. Written by the
+ * report aggregation with its report_daily row, so that a period's active users are counted
+ * exactly, each person once, without reading the raw votes and page views.
+ */
+export const reportActiveUsers = pgTable(
+  'report_active_users',
+  {
+    day: date('day').notNull(),
+    userId: uuid('user_id').notNull(),
+  },
+  (t) => [primaryKey({ name: 'report_active_users_pk', columns: [t.day, t.userId] })],
+);
+
+export const ABUSE_SCAN_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
 
 /** Results of the worker's abuse scans (devices shared by accounts, users on many devices). */
 export const abuseScans = pgTable(
   'abuse_scans',
   {
     id: id(),
-    status: text('status', { enum: ABUSE_SCAN_STATUSES }).notNull().default('running'),
+    status: text('status', { enum: ABUSE_SCAN_STATUSES }).notNull().default('queued'),
+    /** 0-100 while running. */
+    progress: integer('progress').notNull().default(0),
+    /** The admin who asked for it (null: the schedule). */
+    requestedBy: uuid('requested_by').references(() => profiles.id, { onDelete: 'set null' }),
     flaggedDevices: integer('flagged_devices').notNull().default(0),
     flaggedUsers: integer('flagged_users').notNull().default(0),
     suspiciousVotes: integer('suspicious_votes').notNull().default(0),
@@ -65,6 +83,7 @@ export const abuseScans = pgTable(
   },
   (t) => [
     check('abuse_scans_status', oneOf(t.status, ABUSE_SCAN_STATUSES)),
+    check('abuse_scans_progress', sql`${t.progress} BETWEEN 0 AND 100`),
     index('abuse_scans_started_idx').on(t.startedAt),
   ],
 );

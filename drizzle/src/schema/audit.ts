@@ -26,5 +26,6 @@ export const adminAuditLog = pgTable(
     index('admin_audit_log_created_idx').on(t.createdAt),
     index('admin_audit_log_admin_idx').on(t.adminId, t.createdAt),
     index('admin_audit_log_entity_idx').on(t.entityType, t.entityId),
+    index('admin_audit_log_action_idx').on(t.action, t.createdAt),
   ],
 );

@@ -29,6 +29,9 @@ export const profiles = pgTable(
     uniqueIndex('profiles_username_lower_uq').on(sql`lower(${t.username})`),
     index('profiles_created_at_idx').on(t.createdAt),
     index('profiles_display_name_idx').on(sql`lower(${t.displayName})`),
+    // The admin users search (partial, case ignored): trigram indexes (extension pg_trgm, migration 0013).
+    index('profiles_display_name_trgm_idx').using('gin', sql`lower(${t.displayName}) gin_trgm_ops`),
+    index('profiles_username_trgm_idx').using('gin', sql`lower(${t.username}) gin_trgm_ops`),
   ],
 );
 
@@ -49,6 +52,7 @@ export const accounts = pgTable(
   (t) => [
     uniqueIndex('accounts_oidc_uq').on(t.oidcIssuer, t.oidcSubject),
     index('accounts_email_idx').on(sql`lower(${t.email})`),
+    index('accounts_email_trgm_idx').using('gin', sql`lower(${t.email}) gin_trgm_ops`),
     check('accounts_email_len', sql`char_length(${t.email}) <= 320`),
   ],
 );

@@ -39,6 +39,37 @@ export const votes = pgTable(
 );
 
 /**
+ * Votes an admin voided after review (abuse report): moved here out of `votes` (so every count,
+ * tally and live total drops them through the triggers on votes) with who, when and why; a restore
+ * moves them back with their original id and time. No foreign keys to polls: a poll's deletion
+ * deletes its voided votes explicitly.
+ */
+export const voidedVotes = pgTable(
+  'voided_votes',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey(),
+    pollId: uuid('poll_id').notNull(),
+    optionId: uuid('option_id').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    points: integer('points').notNull(),
+    deviceFingerprint: text('device_fingerprint'),
+    userAgent: text('user_agent'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    voidedAt: timestamp('voided_at', { withTimezone: true }).notNull().defaultNow(),
+    voidedBy: uuid('voided_by').references(() => profiles.id, { onDelete: 'set null' }),
+    voidReason: text('void_reason').notNull(),
+  },
+  (t) => [
+    check('voided_votes_reason_len', sql`char_length(${t.voidReason}) BETWEEN 1 AND 500`),
+    index('voided_votes_poll_idx').on(t.pollId),
+    index('voided_votes_user_idx').on(t.userId),
+    index('voided_votes_device_idx').on(t.deviceFingerprint),
+  ],
+);
+
+/**
  * Per user, poll and option: the points and vote rows the user has there, so checking a vote or
  * answering "my votes" reads a handful of rows however many times the user voted. Derived data:
  * statement-level triggers on `votes` keep it in step with every insert and delete, whoever makes
