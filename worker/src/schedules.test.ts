@@ -19,14 +19,14 @@ afterAll(async () => {
 });
 
 describe('job schedules', () => {
-  it('aggregates today every 10 minutes and yesterday at 00:05 in SHOW_TIMEZONE', async () => {
+  it('aggregates today every 5 minutes and yesterday at 00:05 in SHOW_TIMEZONE', async () => {
     await registerSchedules(queues, config, logger);
     const schedulers = await queues.get('maintenance')!.getJobSchedulers();
     const byId = new Map(schedulers.map((s) => [s.key, s]));
 
     expect(byId.get('reports.aggregate-today')).toMatchObject({
       name: 'reports.aggregate-recent-days',
-      every: 600_000,
+      every: 300_000,
       template: { data: { days: 1 } },
     });
     expect(byId.get('reports.aggregate-yesterday')).toMatchObject({

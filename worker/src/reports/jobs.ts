@@ -1,8 +1,8 @@
 import { InvalidPayloadError } from '../errors.ts';
 import type { JobHandlers } from '../registry.ts';
-import { aggregateDay, aggregateRecentDays, isCalendarDay, MAX_RECENT_DAYS } from './service.ts';
+import { aggregateDay, aggregateRecentDays, isCalendarDay, MAX_RECENT_DAYS, recomputeAll } from './service.ts';
 
-type ReportJobs = Pick<JobHandlers, 'reports.aggregate-day' | 'reports.aggregate-recent-days'>;
+type ReportJobs = Pick<JobHandlers, 'reports.aggregate-day' | 'reports.aggregate-recent-days' | 'reports.recompute-all'>;
 
 export const reportJobs: ReportJobs = {
   'reports.aggregate-day': async (payload, ctx) => {
@@ -21,4 +21,6 @@ export const reportJobs: ReportJobs = {
     }
     return aggregateRecentDays(ctx, days);
   },
+  // Full recompute on demand (POST /api/admin/reports/recompute); the job returns a summary, not every day.
+  'reports.recompute-all': async (_payload, ctx) => recomputeAll(ctx),
 };

@@ -7,7 +7,7 @@ import { testConfig } from '../../../test/support/env.ts';
 import { testDatabase, truncateAll } from '../../../test/support/db.ts';
 import { buildPoll, buildUser } from '../../../test/support/factories.ts';
 import { startWorker, type WorkerApp } from '../app.ts';
-import { findDailyReport } from './repository.ts';
+import { findDailyReport, listActiveUsers } from './repository.ts';
 
 // Own Redis namespace under the run's prefix (cleaned by the global teardown anyway).
 const config = testConfig({ REDIS_PREFIX: `${testConfig().redisPrefix}_reports` });
@@ -55,6 +55,8 @@ afterAll(async () => {
  * 2025-01-15 in America/Mexico_City (UTC-6 in winter) runs from 06:00 UTC on the 15th to
  * 06:00 UTC on the 16th. Rows are placed on both sides of each boundary.
  */
+let ACTIVE_ON_15: string[] = [];
+
 async function insertAroundJanuary15() {
   const a = await buildUser(db, { createdAt: at('2025-01-15T06:00:00Z') }); // first instant of the day
   const b = await buildUser(db, { createdAt: at('2025-01-15T05:59:59.999Z') }); // previous day
@@ -89,6 +91,7 @@ async function insertAroundJanuary15() {
     view(null, '2025-01-15T05:59:59Z'), // previous day
     view(null, '2025-01-16T06:00:00Z'), // next day
   ]);
+  ACTIVE_ON_15 = [a.id, c.id, d.id];
 }
 
 describe('reports.aggregate-day through a real queue and worker', () => {
@@ -98,6 +101,8 @@ describe('reports.aggregate-day through a real queue and worker', () => {
 
     const row = await findDailyReport(db, '2025-01-15');
     expect(row).toEqual({ day: '2025-01-15', activeUsers: 3, newUsers: 2, totalVotes: 3, pageViews: 3 });
+    // The people behind activeUsers, written in the same transaction: a, c and d (d by a page view only).
+    expect(await listActiveUsers(db, '2025-01-15')).toEqual([...ACTIVE_ON_15].sort());
 
     await run(app.enqueue('reports.aggregate-day', { day: '2025-01-14' }));
     expect(await findDailyReport(db, '2025-01-14')).toEqual({

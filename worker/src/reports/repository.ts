@@ -1,8 +1,8 @@
-import { sql } from 'drizzle-orm';
-import type { DbOrTx } from '@tribuna/drizzle/client';
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db, DbOrTx, Tx } from '@tribuna/drizzle/client';
 import { schema } from '@tribuna/drizzle';
 
-const { pageViews, profiles, reportDaily, votes } = schema;
+const { pageViews, profiles, reportActiveUsers, reportDaily, votes } = schema;
 
 export interface DailyReport {
   day: string;
@@ -21,38 +21,65 @@ interface DailyReportRow extends Record<string, unknown> {
 }
 
 /**
- * Recomputes the report_daily row of one calendar day of `timeZone` from the raw tables and
- * upserts it, so running it again (or after late rows arrive) converges on the same row.
- * The day's boundaries are computed by PostgreSQL (`AT TIME ZONE`), which knows every DST rule.
+ * Every write of the report aggregates holds this transaction-level advisory lock, so two runs
+ * (the 5-minute schedule, the midnight one, a recompute on demand, on any number of workers)
+ * never interleave their delete-then-insert of the same days.
  */
-export async function upsertDailyReport(db: DbOrTx, day: string, timeZone: string): Promise<DailyReport> {
-  const rows = await db.execute<DailyReportRow>(sql`
-    WITH bounds AS (
-      SELECT (${day}::date::timestamp AT TIME ZONE ${timeZone}) AS starts_at,
-             ((${day}::date + 1)::timestamp AT TIME ZONE ${timeZone}) AS ends_at
-    ),
-    day_votes AS (
-      SELECT ${votes.userId} AS user_id FROM ${votes}, bounds
-      WHERE ${votes.createdAt} >= bounds.starts_at AND ${votes.createdAt} < bounds.ends_at
-    ),
-    day_views AS (
-      SELECT ${pageViews.userId} AS user_id FROM ${pageViews}, bounds
-      WHERE ${pageViews.createdAt} >= bounds.starts_at AND ${pageViews.createdAt} < bounds.ends_at
-    ),
-    figures AS (
-      SELECT
-        (SELECT count(*) FROM (
-          SELECT user_id FROM day_votes
-          UNION
-          SELECT user_id FROM day_views WHERE user_id IS NOT NULL
-        ) AS active)::int AS active_users,
-        (SELECT count(*) FROM ${profiles}, bounds
-          WHERE ${profiles.createdAt} >= bounds.starts_at AND ${profiles.createdAt} < bounds.ends_at)::int AS new_users,
-        (SELECT count(*) FROM day_votes)::int AS total_votes,
-        (SELECT count(*) FROM day_views)::int AS page_views
-    )
+const AGGREGATES_LOCK = sql`pg_advisory_xact_lock(hashtext('tribuna.report-aggregates'))`;
+
+/** First instant of calendar day `day` of `timeZone` (PostgreSQL knows every DST rule). */
+const startOf = (day: SQL, timeZone: string) => sql`(${day}::timestamp AT TIME ZONE ${timeZone})`;
+/** The calendar day of `timeZone` a timestamptz column falls on. */
+const localDay = (column: SQL, timeZone: string) => sql`((${column} AT TIME ZONE ${timeZone})::date)`;
+
+/**
+ * Recomputes the aggregates of the calendar days `from`..`to` (inclusive, YYYY-MM-DD, in
+ * `timeZone`) from the raw votes, page views and profiles, in one transaction: the days'
+ * report_active_users rows (who voted or viewed a page signed in, once per person and day) are
+ * deleted and inserted again, then each day's report_daily row is upserted, its active_users
+ * counted from those rows. Set-based (one statement per table over the whole range, whatever
+ * its length), and idempotent: running it again, or after late rows arrive, converges on the
+ * same rows.
+ */
+export async function recomputeDays(db: Db, from: string, to: string, timeZone: string): Promise<DailyReport[]> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT ${AGGREGATES_LOCK}`);
+    return writeDays(tx, from, to, timeZone);
+  });
+}
+
+async function writeDays(tx: Tx, from: string, to: string, timeZone: string): Promise<DailyReport[]> {
+  const fromDay = sql`${from}::date`;
+  const toDay = sql`${to}::date`;
+  const startsAt = startOf(fromDay, timeZone);
+  const endsAt = startOf(sql`(${toDay} + 1)`, timeZone);
+
+  await tx.execute(sql`DELETE FROM ${reportActiveUsers} WHERE ${reportActiveUsers.day} BETWEEN ${fromDay} AND ${toDay}`);
+  await tx.execute(sql`
+    INSERT INTO ${reportActiveUsers} (day, user_id)
+    SELECT ${localDay(sql`${votes.createdAt}`, timeZone)}, ${votes.userId} FROM ${votes}
+    WHERE ${votes.createdAt} >= ${startsAt} AND ${votes.createdAt} < ${endsAt}
+    UNION
+    SELECT ${localDay(sql`${pageViews.createdAt}`, timeZone)}, ${pageViews.userId} FROM ${pageViews}
+    WHERE ${pageViews.userId} IS NOT NULL AND ${pageViews.createdAt} >= ${startsAt} AND ${pageViews.createdAt} < ${endsAt}
+  `);
+
+  const countPerDay = (table: SQL, column: SQL) => sql`
+    SELECT ${localDay(column, timeZone)} AS day, count(*)::int AS n FROM ${table}
+    WHERE ${column} >= ${startsAt} AND ${column} < ${endsAt}
+    GROUP BY 1`;
+
+  const rows = await tx.execute<DailyReportRow>(sql`
     INSERT INTO ${reportDaily} (day, active_users, new_users, total_votes, page_views, computed_at)
-    SELECT ${day}::date, active_users, new_users, total_votes, page_views, now() FROM figures
+    SELECT d.day, coalesce(a.n, 0), coalesce(p.n, 0), coalesce(v.n, 0), coalesce(w.n, 0), now()
+    FROM (SELECT g::date AS day FROM generate_series(${fromDay}, ${toDay}, interval '1 day') AS g) AS d
+    LEFT JOIN (
+      SELECT day, count(*)::int AS n FROM ${reportActiveUsers}
+      WHERE day BETWEEN ${fromDay} AND ${toDay} GROUP BY day
+    ) AS a ON a.day = d.day
+    LEFT JOIN (${countPerDay(sql`${profiles}`, sql`${profiles.createdAt}`)}) AS p ON p.day = d.day
+    LEFT JOIN (${countPerDay(sql`${votes}`, sql`${votes.createdAt}`)}) AS v ON v.day = d.day
+    LEFT JOIN (${countPerDay(sql`${pageViews}`, sql`${pageViews.createdAt}`)}) AS w ON w.day = d.day
     ON CONFLICT (day) DO UPDATE SET
       active_users = EXCLUDED.active_users,
       new_users = EXCLUDED.new_users,
@@ -61,24 +88,53 @@ export async function upsertDailyReport(db: DbOrTx, day: string, timeZone: strin
       computed_at = EXCLUDED.computed_at
     RETURNING to_char(day, 'YYYY-MM-DD') AS day, active_users, new_users, total_votes, page_views
   `);
-  const row = rows[0];
-  if (!row) throw new Error(`report_daily upsert for ${day} returned no row`);
-  return {
-    day: row.day,
-    activeUsers: row.active_users,
-    newUsers: row.new_users,
-    totalVotes: row.total_votes,
-    pageViews: row.page_views,
-  };
+  return rows.map(toDailyReport).sort((a, b) => a.day.localeCompare(b.day));
 }
 
-/** The last `count` calendar days of `timeZone` ending today, oldest first, as YYYY-MM-DD. */
-export async function recentDays(db: DbOrTx, timeZone: string, count: number): Promise<string[]> {
-  const rows = await db.execute<{ day: string }>(sql`
-    SELECT to_char((now() AT TIME ZONE ${timeZone})::date - offs, 'YYYY-MM-DD') AS day
-    FROM generate_series(${count - 1}::int, 0, -1) AS offs
+export interface FullRecompute {
+  from: string;
+  to: string;
+  days: number;
+  activeUserRows: number;
+}
+
+/**
+ * Recomputes every day from the first vote, page view or profile to today (in `timeZone`) in one
+ * transaction, and drops the aggregates of days outside that range (they describe rows that no
+ * longer exist). Readers keep seeing the previous figures until it commits.
+ */
+export async function recomputeAllDays(db: Db, timeZone: string): Promise<FullRecompute> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT ${AGGREGATES_LOCK}`);
+    const [range] = await tx.execute<{ from: string; to: string }>(sql`
+      WITH today AS (SELECT (now() AT TIME ZONE ${timeZone})::date AS day),
+      first AS (
+        SELECT least(
+          (SELECT min(${votes.createdAt}) FROM ${votes}),
+          (SELECT min(${pageViews.createdAt}) FROM ${pageViews}),
+          (SELECT min(${profiles.createdAt}) FROM ${profiles})
+        ) AS at
+      )
+      SELECT to_char(least(coalesce(${localDay(sql`first.at`, timeZone)}, today.day), today.day), 'YYYY-MM-DD') AS "from",
+             to_char(today.day, 'YYYY-MM-DD') AS "to"
+      FROM today, first
+    `);
+    const { from, to } = range!;
+    await tx.execute(sql`DELETE FROM ${reportDaily} WHERE day < ${from}::date OR day > ${to}::date`);
+    await tx.execute(sql`DELETE FROM ${reportActiveUsers} WHERE day < ${from}::date OR day > ${to}::date`);
+    const days = await writeDays(tx, from, to, timeZone);
+    const [count] = await tx.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM ${reportActiveUsers}`);
+    return { from, to, days: days.length, activeUserRows: count!.n };
+  });
+}
+
+/** The last `count` calendar days of `timeZone` ending today: the first and the last, as YYYY-MM-DD. */
+export async function recentRange(db: DbOrTx, timeZone: string, count: number): Promise<{ from: string; to: string }> {
+  const [row] = await db.execute<{ from: string; to: string }>(sql`
+    SELECT to_char((now() AT TIME ZONE ${timeZone})::date - ${count - 1}::int, 'YYYY-MM-DD') AS "from",
+           to_char((now() AT TIME ZONE ${timeZone})::date, 'YYYY-MM-DD') AS "to"
   `);
-  return rows.map((r) => r.day);
+  return row!;
 }
 
 export async function findDailyReport(db: DbOrTx, day: string): Promise<DailyReport | null> {
@@ -93,4 +149,22 @@ export async function findDailyReport(db: DbOrTx, day: string): Promise<DailyRep
     .from(reportDaily)
     .where(sql`${reportDaily.day} = ${day}::date`);
   return rows[0] ?? null;
+}
+
+/** The users counted active on `day` (report_active_users), sorted. */
+export async function listActiveUsers(db: DbOrTx, day: string): Promise<string[]> {
+  const rows = await db.execute<{ user_id: string }>(
+    sql`SELECT user_id FROM ${reportActiveUsers} WHERE day = ${day}::date ORDER BY user_id`,
+  );
+  return rows.map((r) => r.user_id);
+}
+
+function toDailyReport(row: DailyReportRow): DailyReport {
+  return {
+    day: row.day,
+    activeUsers: row.active_users,
+    newUsers: row.new_users,
+    totalVotes: row.total_votes,
+    pageViews: row.page_views,
+  };
 }

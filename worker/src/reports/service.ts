@@ -1,5 +1,5 @@
 import type { JobContext } from '../context.ts';
-import { recentDays, upsertDailyReport, type DailyReport } from './repository.ts';
+import { recentRange, recomputeAllDays, recomputeDays, type DailyReport, type FullRecompute } from './repository.ts';
 
 const DAY_FORMAT = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -15,18 +15,28 @@ export function isCalendarDay(value: unknown): value is string {
 
 export const MAX_RECENT_DAYS = 366;
 
+/** One day's report_daily row and report_active_users rows, recomputed together. */
 export async function aggregateDay(ctx: JobContext, day: string): Promise<DailyReport> {
-  const report = await upsertDailyReport(ctx.db, day, ctx.config.showTimezone);
+  const [report] = await recomputeDays(ctx.db, day, day, ctx.config.showTimezone);
   ctx.logger.debug({ report }, 'daily report aggregated');
-  return report;
+  return report!;
 }
 
-/** Aggregates today and the `days - 1` days before it, "today" being decided now, in SHOW_TIMEZONE. */
+/**
+ * Today and the `days - 1` days before it, "today" being decided now, in SHOW_TIMEZONE: {days: 1}
+ * every few minutes keeps today fresh, {days: 2} just after midnight finalises yesterday.
+ */
 export async function aggregateRecentDays(ctx: JobContext, days: number): Promise<DailyReport[]> {
-  const reports: DailyReport[] = [];
-  for (const day of await recentDays(ctx.db, ctx.config.showTimezone, days)) {
-    reports.push(await aggregateDay(ctx, day));
-  }
+  const { from, to } = await recentRange(ctx.db, ctx.config.showTimezone, days);
+  const reports = await recomputeDays(ctx.db, from, to, ctx.config.showTimezone);
   ctx.logger.info({ days: reports.map((r) => r.day) }, 'recent daily reports aggregated');
   return reports;
+}
+
+/** Every day from the first vote, page view or profile to today (the reports screen's recompute button). */
+export async function recomputeAll(ctx: JobContext): Promise<FullRecompute> {
+  const startedAt = performance.now();
+  const result = await recomputeAllDays(ctx.db, ctx.config.showTimezone);
+  ctx.logger.info({ ...result, ms: Math.round(performance.now() - startedAt) }, 'report aggregates recomputed');
+  return result;
 }

@@ -1,0 +1,213 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Queue, QueueEvents, type Job } from 'bullmq';
+import pino from 'pino';
+import { sql } from 'drizzle-orm';
+import { schema } from '@tribuna/drizzle';
+import { testConfig } from '../../../test/support/env.ts';
+import { testDatabase, truncateAll } from '../../../test/support/db.ts';
+import { buildPoll, buildUser } from '../../../test/support/factories.ts';
+import { startWorker, type WorkerApp } from '../app.ts';
+import { findDailyReport, listActiveUsers } from './repository.ts';
+
+const TIME_ZONE = 'America/Mexico_City';
+const config = testConfig({ REDIS_PREFIX: `${testConfig().redisPrefix}_aggregates`, SHOW_TIMEZONE: TIME_ZONE });
+const database = testDatabase();
+const db = database.db;
+let app: WorkerApp;
+let events: QueueEvents;
+
+async function run(job: Promise<Job>): Promise<unknown> {
+  return (await job).waitUntilFinished(events, 60_000);
+}
+
+const dayFormat = new Intl.DateTimeFormat('en-CA', { timeZone: TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
+/** The calendar day of America/Mexico_City an instant falls on, computed by the JS runtime (not PostgreSQL). */
+const localDay = (at: Date) => dayFormat.format(at);
+
+/** Deterministic pseudo-random numbers (mulberry32), so a failure can be replayed. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+async function allRows() {
+  const daily = await db.execute(sql`
+    SELECT to_char(day, 'YYYY-MM-DD') AS day, active_users, new_users, total_votes, page_views
+    FROM report_daily ORDER BY day`);
+  const active = await db.execute(sql`SELECT to_char(day, 'YYYY-MM-DD') AS day, user_id FROM report_active_users ORDER BY day, user_id`);
+  return { daily: [...daily], active: [...active] };
+}
+
+beforeAll(async () => {
+  app = await startWorker({ config, db, logger: pino({ level: 'silent' }), schedules: false });
+  events = new QueueEvents('maintenance', { connection: { url: config.redisUrl }, prefix: config.redisPrefix });
+  await events.waitUntilReady();
+});
+
+beforeEach(async () => {
+  await truncateAll(database);
+});
+
+afterAll(async () => {
+  await app?.close();
+  await events?.close();
+  const queue = new Queue('maintenance', { connection: { url: config.redisUrl }, prefix: config.redisPrefix });
+  await queue.obliterate({ force: true });
+  await queue.close();
+  await database.close();
+});
+
+describe('day boundaries in SHOW_TIMEZONE (America/Mexico_City)', () => {
+  it('puts a vote at 23:59 local time and one at 00:01 the next morning on different days', async () => {
+    // 2025-03-10 23:59 in Mexico City (UTC-6, no DST since 2022) is 2025-03-11T05:59Z; 00:01 on the 11th is 06:01Z.
+    const late = await buildUser(db, { createdAt: new Date('2025-01-01T12:00:00Z') });
+    const early = await buildUser(db, { createdAt: new Date('2025-01-01T12:00:00Z') });
+    const { poll, options } = await buildPoll(db);
+    await db.insert(schema.votes).values([
+      { pollId: poll.id, optionId: options[0]!.id, userId: late.id, createdAt: new Date('2025-03-11T05:59:00Z') },
+      { pollId: poll.id, optionId: options[1]!.id, userId: early.id, createdAt: new Date('2025-03-11T06:01:00Z') },
+    ]);
+    await run(app.enqueue('reports.aggregate-day', { day: '2025-03-10' }));
+    await run(app.enqueue('reports.aggregate-day', { day: '2025-03-11' }));
+
+    expect(await findDailyReport(db, '2025-03-10')).toMatchObject({ totalVotes: 1, activeUsers: 1 });
+    expect(await findDailyReport(db, '2025-03-11')).toMatchObject({ totalVotes: 1, activeUsers: 1 });
+    expect(await listActiveUsers(db, '2025-03-10')).toEqual([late.id]);
+    expect(await listActiveUsers(db, '2025-03-11')).toEqual([early.id]);
+  });
+});
+
+describe('aggregates against the raw rows', () => {
+  /**
+   * Random users, votes and page views (a quarter anonymous) over the last 5 days, with a few
+   * placed a millisecond either side of local midnights; the expected figures are counted here,
+   * in JS, from the rows as inserted.
+   */
+  async function seedRandom(seed: number) {
+    const rand = random(seed);
+    const now = Date.now();
+    const span = 5 * 24 * 3600 * 1000;
+    const midnights: number[] = [];
+    for (let i = 1; i <= 4; i++) {
+      const day = localDay(new Date(now - i * 24 * 3600 * 1000));
+      // Local midnight of `day` (UTC-6 all year in Mexico City).
+      midnights.push(Date.parse(`${day}T06:00:00Z`));
+    }
+    const instant = () => {
+      if (rand() < 0.15) {
+        const m = midnights[Math.floor(rand() * midnights.length)]!;
+        return new Date(m + (rand() < 0.5 ? -1 : 0));
+      }
+      return new Date(now - Math.floor(rand() * span));
+    };
+    const users = [];
+    for (let i = 0; i < 25; i++) users.push(await buildUser(db, { createdAt: instant() }));
+    const { poll, options } = await buildPoll(db, { options: 3 });
+    const votes = Array.from({ length: 300 }, () => ({
+      pollId: poll.id,
+      optionId: options[Math.floor(rand() * options.length)]!.id,
+      userId: users[Math.floor(rand() * users.length)]!.id,
+      createdAt: instant(),
+    }));
+    const views = Array.from({ length: 500 }, () => ({
+      userId: rand() < 0.25 ? null : users[Math.floor(rand() * users.length)]!.id,
+      pagePath: '/',
+      sessionId: 'session-0001',
+      deviceType: 'desktop' as const,
+      createdAt: instant(),
+    }));
+    await db.insert(schema.votes).values(votes);
+    await db.insert(schema.pageViews).values(views);
+
+    const expected = new Map<string, { newUsers: number; totalVotes: number; pageViews: number; active: Set<string> }>();
+    const on = (at: Date) => {
+      const day = localDay(at);
+      if (!expected.has(day)) expected.set(day, { newUsers: 0, totalVotes: 0, pageViews: 0, active: new Set() });
+      return expected.get(day)!;
+    };
+    for (const u of users) on(u.createdAt).newUsers++;
+    for (const v of votes) {
+      const e = on(v.createdAt);
+      e.totalVotes++;
+      e.active.add(v.userId);
+    }
+    for (const v of views) {
+      const e = on(v.createdAt);
+      e.pageViews++;
+      if (v.userId) e.active.add(v.userId);
+    }
+    return expected;
+  }
+
+  it('recompute-all (set-based) and the incremental per-day run both equal a direct count, day by day', async () => {
+    const expected = await seedRandom(14);
+    const days = [...expected.keys()].sort();
+    expect(days.length).toBeGreaterThanOrEqual(5);
+
+    await run(app.enqueue('reports.recompute-all', {}));
+    const full = await allRows();
+    expect(full.daily.map((r) => r.day)).toEqual(days);
+    for (const day of days) {
+      const e = expected.get(day)!;
+      expect(await findDailyReport(db, day)).toEqual({
+        day,
+        activeUsers: e.active.size,
+        newUsers: e.newUsers,
+        totalVotes: e.totalVotes,
+        pageViews: e.pageViews,
+      });
+      expect(await listActiveUsers(db, day)).toEqual([...e.active].sort());
+    }
+
+    // The per-day path (what the 5-minute schedule runs) writes exactly the same rows.
+    await db.execute(sql`DELETE FROM report_daily`);
+    await db.execute(sql`DELETE FROM report_active_users`);
+    for (const day of days) await run(app.enqueue('reports.aggregate-day', { day }));
+    const perDay = await allRows();
+    expect(perDay).toEqual(full);
+  });
+
+  it('is idempotent: running recompute-all and the recent-days job twice leaves the same rows in both tables', async () => {
+    await seedRandom(7);
+    await run(app.enqueue('reports.recompute-all', {}));
+    const first = await allRows();
+    await run(app.enqueue('reports.recompute-all', {}));
+    expect(await allRows()).toEqual(first);
+    await run(app.enqueue('reports.aggregate-recent-days', { days: 3 }));
+    await run(app.enqueue('reports.aggregate-recent-days', { days: 3 }));
+    expect(await allRows()).toEqual(first);
+  });
+
+  it('recompute-all replaces stale figures and drops days outside the data', async () => {
+    const expected = await seedRandom(21);
+    const days = [...expected.keys()].sort();
+    const stranger = await buildUser(db, { createdAt: new Date() });
+    // Stale rows: a wrong figure on a real day, a day long before any data, and an active user who did nothing that day.
+    await db.insert(schema.reportDaily).values([
+      { day: days[1]!, activeUsers: 999, newUsers: 999, totalVotes: 999, pageViews: 999 },
+      { day: '2020-01-01', activeUsers: 5, newUsers: 5, totalVotes: 5, pageViews: 5 },
+    ]);
+    await db.insert(schema.reportActiveUsers).values([
+      { day: days[1]!, userId: stranger.id },
+      { day: '2020-01-01', userId: stranger.id },
+    ]);
+    await run(app.enqueue('reports.recompute-all', {}));
+    expect(await findDailyReport(db, '2020-01-01')).toBeNull();
+    expect(await listActiveUsers(db, '2020-01-01')).toEqual([]);
+    expect(await listActiveUsers(db, days[1]!)).toEqual([...expected.get(days[1]!)!.active].sort());
+    expect(await findDailyReport(db, days[1]!)).toMatchObject({ totalVotes: expected.get(days[1]!)!.totalVotes });
+  });
+
+  it('recompute-all on an empty database writes a single day of zeros: today', async () => {
+    const result = (await run(app.enqueue('reports.recompute-all', {}))) as { from: string; to: string; days: number };
+    const today = localDay(new Date());
+    expect(result).toMatchObject({ from: today, to: today, days: 1, activeUserRows: 0 });
+    expect(await findDailyReport(db, today)).toEqual({ day: today, activeUsers: 0, newUsers: 0, totalVotes: 0, pageViews: 0 });
+  });
+});
