@@ -83,6 +83,18 @@ describe('LiveClient (any topic)', () => {
     expect(other.onMessage).not.toHaveBeenCalled();
   });
 
+  it("routes an abuse scan's progress to the admin topic's handlers", () => {
+    const admin = spyHandler();
+    const feed = spyHandler();
+    client.subscribe('admin', admin);
+    client.subscribe('feed', feed);
+    FakeWebSocket.last.open();
+    const message = { type: 'abuse-scan', topic: 'admin', scanId: '00000000-0000-4000-8000-000000000009', status: 'running', progress: 40 };
+    FakeWebSocket.last.receive(message);
+    expect(admin.onMessage).toHaveBeenCalledWith(message);
+    expect(feed.onMessage).not.toHaveBeenCalled();
+  });
+
   it('unsubscribes a topic only when its last watcher leaves', () => {
     const first = client.subscribe('feed', spyHandler());
     const second = client.subscribe('feed', spyHandler());

@@ -299,6 +299,7 @@ export class LiveClient {
       case 'comment-deleted':
       case 'comment-reactions':
       case 'admin-dashboard':
+      case 'abuse-scan':
       case 'notifications':
         for (const handler of this.handlersOf(message.topic)) handler.onMessage(message);
         return;
