@@ -1,4 +1,5 @@
 import type { JobHandlers } from './registry.ts';
+import { abuseJobs } from './abuse/jobs.ts';
 import { mediaJobs } from './media/jobs.ts';
 import { pointsJobs } from './points/jobs.ts';
 import { reportJobs } from './reports/jobs.ts';
@@ -12,4 +13,5 @@ export const handlers: JobHandlers = {
   ...sessionJobs,
   ...voteJobs,
   ...mediaJobs,
+  ...abuseJobs,
 };

@@ -69,6 +69,13 @@ export function scheduleDefinitions(config: Config): ScheduleDefinition[] {
       data: { olderThanMinutes: 60 },
       repeat: { every: ONE_HOUR },
     },
+    {
+      // The abuse report stays at most an hour old; an admin's refresh runs one at once.
+      id: 'abuse.scan',
+      name: 'abuse.scan',
+      data: {},
+      repeat: { every: ONE_HOUR },
+    },
   ];
 }
 

@@ -1,0 +1,183 @@
+import { sql } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '@tribuna/drizzle/client';
+import { abuseScans, profiles, votes } from '@tribuna/drizzle/schema/index';
+
+// The abuse scan's SQL. Every figure is computed set-based over `votes` inside one REPEATABLE READ
+// transaction (so devices, users and the suspicious-vote count describe the same snapshot); the
+// flagged sets are kept in temporary tables dropped at COMMIT, so `votes` is aggregated once per
+// flag, however many devices or users are flagged.
+
+export type ScanStatus = 'queued' | 'running' | 'done' | 'failed';
+
+export interface ScanRow {
+  id: string;
+  status: ScanStatus;
+}
+
+/** A new scan row, already running (a scheduled scan: nobody asked for it). */
+export async function createRunningScan(db: DbOrTx): Promise<ScanRow> {
+  const [row] = await db
+    .insert(abuseScans)
+    .values({ status: 'running', progress: 0 })
+    .returning({ id: abuseScans.id, status: abuseScans.status });
+  return row!;
+}
+
+/**
+ * Takes the scan `scanId` for running: a queued one, or a running or failed one again (a retried
+ * job after a crash or an error). A scan already done is left as it is (the job ran twice): null.
+ */
+export async function claimScan(db: DbOrTx, scanId: string): Promise<ScanRow | null | 'done'> {
+  const rows = await db.execute<{ id: string; status: ScanStatus }>(sql`
+    WITH current AS (SELECT id, status FROM ${abuseScans} WHERE id = ${scanId}),
+    claimed AS (
+      UPDATE ${abuseScans} s SET status = 'running', progress = 0, error = NULL, finished_at = NULL
+      FROM current WHERE s.id = current.id AND current.status <> 'done'
+      RETURNING s.id, s.status
+    )
+    SELECT current.id, coalesce(claimed.status, current.status) AS status FROM current LEFT JOIN claimed ON claimed.id = current.id`);
+  const row = rows[0];
+  if (!row) return null;
+  return row.status === 'done' ? 'done' : { id: row.id, status: row.status };
+}
+
+export async function setProgress(db: DbOrTx, scanId: string, progress: number): Promise<void> {
+  await db.execute(sql`UPDATE ${abuseScans} SET progress = ${progress} WHERE id = ${scanId} AND status = 'running'`);
+}
+
+export async function finishScan(
+  db: DbOrTx,
+  scanId: string,
+  result: { flaggedDevices: number; flaggedUsers: number; suspiciousVotes: number; report: unknown },
+): Promise<void> {
+  await db.execute(sql`
+    UPDATE ${abuseScans} SET status = 'done', progress = 100, finished_at = now(), error = NULL,
+      flagged_devices = ${result.flaggedDevices}, flagged_users = ${result.flaggedUsers},
+      suspicious_votes = ${result.suspiciousVotes}, report = ${JSON.stringify(result.report)}::jsonb
+    WHERE id = ${scanId}`);
+}
+
+export async function failScan(db: DbOrTx, scanId: string, error: string): Promise<void> {
+  await db.execute(sql`
+    UPDATE ${abuseScans} SET status = 'failed', finished_at = now(), error = ${error.slice(0, 1000)} WHERE id = ${scanId}`);
+}
+
+/**
+ * Devices (fingerprints) `minAccounts` or more distinct accounts voted from, into the temporary
+ * table abuse_flagged_devices (fp, accounts, votes); answers how many.
+ */
+export async function flagDevices(tx: Tx, minAccounts: number): Promise<number> {
+  await tx.execute(sql`
+    CREATE TEMPORARY TABLE abuse_flagged_devices ON COMMIT DROP AS
+    SELECT ${votes.deviceFingerprint} AS fp, count(DISTINCT ${votes.userId})::int AS accounts, count(*)::int AS votes
+    FROM ${votes}
+    WHERE ${votes.deviceFingerprint} IS NOT NULL
+    GROUP BY ${votes.deviceFingerprint}
+    HAVING count(DISTINCT ${votes.userId}) >= ${minAccounts}`);
+  const [row] = await tx.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM abuse_flagged_devices`);
+  return row?.n ?? 0;
+}
+
+/**
+ * Users who voted from `minDevices` or more distinct devices, into the temporary table
+ * abuse_flagged_users (user_id, devices, votes: every vote of the user, with or without a
+ * fingerprint); answers how many.
+ */
+export async function flagUsers(tx: Tx, minDevices: number): Promise<number> {
+  await tx.execute(sql`
+    CREATE TEMPORARY TABLE abuse_flagged_users ON COMMIT DROP AS
+    SELECT ${votes.userId} AS user_id, count(DISTINCT ${votes.deviceFingerprint})::int AS devices, count(*)::int AS votes
+    FROM ${votes}
+    GROUP BY ${votes.userId}
+    HAVING count(DISTINCT ${votes.deviceFingerprint}) >= ${minDevices}`);
+  const [row] = await tx.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM abuse_flagged_users`);
+  return row?.n ?? 0;
+}
+
+/** Distinct votes cast from a flagged device or by a flagged user. */
+export async function countSuspiciousVotes(tx: Tx): Promise<number> {
+  const [row] = await tx.execute<{ n: number }>(sql`
+    SELECT count(*)::int AS n FROM ${votes} v
+    WHERE v.device_fingerprint IN (SELECT fp FROM abuse_flagged_devices)
+       OR v.user_id IN (SELECT user_id FROM abuse_flagged_users)`);
+  return row?.n ?? 0;
+}
+
+export interface TopDevice {
+  fingerprint: string;
+  accountCount: number;
+  voteCount: number;
+  userIds: string[];
+}
+
+/** The `limit` flagged devices with the most accounts (then votes), with the accounts seen on each. */
+export async function topDevices(tx: Tx, limit: number): Promise<TopDevice[]> {
+  const rows = await tx.execute<{ fp: string; accounts: number; votes: number; user_ids: string[] }>(sql`
+    WITH top AS (
+      SELECT fp, accounts, votes FROM abuse_flagged_devices ORDER BY accounts DESC, votes DESC, fp LIMIT ${limit}
+    )
+    SELECT top.fp, top.accounts, top.votes,
+      ARRAY(SELECT DISTINCT v.user_id FROM ${votes} v WHERE v.device_fingerprint = top.fp) AS user_ids
+    FROM top
+    ORDER BY top.accounts DESC, top.votes DESC, top.fp`);
+  return rows.map((r) => ({ fingerprint: r.fp, accountCount: r.accounts, voteCount: r.votes, userIds: r.user_ids }));
+}
+
+export interface TopUser {
+  userId: string;
+  deviceCount: number;
+  devices: string[];
+}
+
+/** The `limit` flagged users with the most devices (then votes), with their devices (most used first, at most `devicesEach`). */
+export async function topUsers(tx: Tx, limit: number, devicesEach: number): Promise<TopUser[]> {
+  const rows = await tx.execute<{ user_id: string; devices: number; fps: string[] }>(sql`
+    WITH top AS (
+      SELECT user_id, devices, votes FROM abuse_flagged_users ORDER BY devices DESC, votes DESC, user_id LIMIT ${limit}
+    )
+    SELECT top.user_id, top.devices,
+      ARRAY(
+        SELECT v.device_fingerprint FROM ${votes} v
+        WHERE v.user_id = top.user_id AND v.device_fingerprint IS NOT NULL
+        GROUP BY v.device_fingerprint ORDER BY count(*) DESC, v.device_fingerprint LIMIT ${devicesEach}
+      ) AS fps
+    FROM top
+    ORDER BY top.devices DESC, top.votes DESC, top.user_id`);
+  return rows.map((r) => ({ userId: r.user_id, deviceCount: r.devices, devices: r.fps }));
+}
+
+export interface AccountFigures {
+  userId: string;
+  displayName: string | null;
+  username: string | null;
+  isSuspended: boolean;
+  /** Seconds since the account was created (0 for a clock skew into the future). */
+  ageSeconds: number;
+  voteCount: number;
+}
+
+/** Age and total votes of each account (one index range of votes per account). */
+export async function accountFigures(tx: Tx, userIds: string[]): Promise<AccountFigures[]> {
+  if (userIds.length === 0) return [];
+  const rows = await tx.execute<{
+    id: string;
+    display_name: string | null;
+    username: string | null;
+    is_suspended: boolean;
+    age_seconds: number;
+    vote_count: number;
+  }>(sql`
+    SELECT p.id, p.display_name, p.username, p.is_suspended,
+      greatest(0, extract(epoch FROM (now() - p.created_at)))::float8 AS age_seconds,
+      (SELECT count(*) FROM ${votes} v WHERE v.user_id = p.id)::int AS vote_count
+    FROM ${profiles} p
+    WHERE p.id IN (SELECT json_array_elements_text(${JSON.stringify(userIds)}::json)::uuid)`);
+  return rows.map((r) => ({
+    userId: r.id,
+    displayName: r.display_name,
+    username: r.username,
+    isSuspended: r.is_suspended,
+    ageSeconds: Number(r.age_seconds),
+    voteCount: r.vote_count,
+  }));
+}
