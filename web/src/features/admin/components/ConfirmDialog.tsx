@@ -8,6 +8,8 @@ interface ConfirmDialogProps {
   /** The question or what the action does. */
   message: ReactNode;
   confirmLabel?: string;
+  /** The confirm button's text while the action runs (default 'Eliminando…'). */
+  busyLabel?: string;
   /** What confirming does (e.g. the DELETE call; its answer is ignored); the dialog is busy while it runs. */
   action: () => Promise<unknown>;
   /** The §8 fallback shown when the action fails without a message of its own. */
@@ -21,7 +23,7 @@ interface ConfirmDialogProps {
  * A yes/no dialog for a destructive action (instead of window.confirm): Cancelar and the action,
  * which it runs itself: "Eliminando…" while it runs, the error in its banner if it fails.
  */
-export function ConfirmDialog({ title, message, confirmLabel = 'Eliminar', action, errorFallback, onDone, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({ title, message, confirmLabel = 'Eliminar', busyLabel = 'Eliminando…', action, errorFallback, onDone, onCancel }: ConfirmDialogProps) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
 
@@ -50,7 +52,7 @@ export function ConfirmDialog({ title, message, confirmLabel = 'Eliminar', actio
             Cancelar
           </button>
           <button type="button" onClick={() => void confirm()} disabled={busy} className={dangerButton}>
-            {busy ? 'Eliminando…' : confirmLabel}
+            {busy ? busyLabel : confirmLabel}
           </button>
         </div>
       </div>

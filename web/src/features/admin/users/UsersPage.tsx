@@ -1,0 +1,333 @@
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { ROLE_LABELS, USER_ADMIN_MESSAGES } from '@tribuna/contracts/adminRules';
+import type { AdminUserList, AdminUserRow } from '@tribuna/contracts/api/admin/users';
+import { Avatar } from '../../../components/Avatar';
+import { callApi } from '../../../lib/api';
+import { useQuery } from '../../../lib/useQuery';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { EmptyState } from '../components/EmptyState';
+import { ErrorBanner } from '../components/ErrorBanner';
+import { PageHeader } from '../components/PageHeader';
+import { ListSkeleton } from '../components/Skeletons';
+import { StatusBadge } from '../components/StatusBadge';
+import { panel, rowButton, rowDangerButton, secondaryButton } from '../components/buttons';
+import { inputClass } from '../contestants/adminUi';
+import { EditUserDialog, PointsDialog, StatsDialog } from './UserDialogs';
+import { ROLE_TONES, USER_STATUS_LABELS, USER_STATUS_TONES, userName, userStatus } from './userRules';
+
+/** How long the search box waits after the last key before it searches. */
+export const SEARCH_DEBOUNCE_MS = 300;
+
+const ROLE_FILTERS = [['', 'Todos'], ...Object.entries(ROLE_LABELS)] as const;
+const STATUS_FILTERS = [
+  ['', 'Todos'],
+  ['active', 'Activos'],
+  ['suspended', 'Suspendidos'],
+] as const;
+
+type Dialog = { kind: 'edit' | 'points' | 'stats' | 'suspend' | 'unsuspend'; user: AdminUserRow };
+
+const plural = (n: number, one: string, many: string) => `${n.toLocaleString('es')} ${n === 1 ? one : many}`;
+
+/**
+ * /admin/usuarios (spec §2 Users): search by name, username or e-mail, role and status filters, the
+ * total, pages of 20; each user with Editar, Puntos, Estadísticas and Suspender/Reactivar. The search
+ * and filters live in the URL (?q=&role=&status=&page=), so other screens can link to a user.
+ */
+export function UsersPage() {
+  const [params, setParams] = useSearchParams();
+  const q = params.get('q') ?? '';
+  const role = params.get('role') ?? '';
+  const status = params.get('status') ?? '';
+  const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
+  const [text, setText] = useState(q);
+  const [dialog, setDialog] = useState<Dialog | null>(null);
+
+  const users = useQuery(['admin-users', q, role, status, page], (signal) =>
+    callApi('adminUsers', { signal, query: { q: q || undefined, role: role || undefined, status: status || undefined, page: page > 1 ? String(page) : undefined } }),
+  );
+
+  /** Changes some of the URL's filters; any change but the page's goes back to page 1. */
+  function update(changes: Record<string, string>) {
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        for (const [key, value] of Object.entries(changes)) {
+          if (value) next.set(key, value);
+          else next.delete(key);
+        }
+        if (!('page' in changes)) next.delete('page');
+        return next;
+      },
+      { replace: true },
+    );
+  }
+
+  // A link or Back changing ?q= refills the box.
+  useEffect(() => setText(q), [q]);
+  // The box searches once typing pauses.
+  useEffect(() => {
+    const wanted = text.trim();
+    if (wanted === q) return;
+    const timer = setTimeout(() => update({ q: wanted }), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+    // `update` is left out: it only goes through setParams.
+  }, [text, q]);
+
+  const replaceRow = (row: AdminUserRow) => users.setData((list) => ({ ...list, items: list.items.map((u) => (u.id === row.id ? row : u)) }));
+  const close = () => setDialog(null);
+  const open = (kind: Dialog['kind'], user: AdminUserRow) => setDialog({ kind, user });
+
+  const actions = (user: AdminUserRow) => {
+    const name = userName(user);
+    return (
+      <div className="flex flex-wrap gap-1">
+        <button type="button" className={rowButton} aria-label={`Editar a ${name}`} onClick={() => open('edit', user)}>
+          Editar
+        </button>
+        <button type="button" className={rowButton} aria-label={`Puntos de ${name}`} onClick={() => open('points', user)}>
+          Puntos
+        </button>
+        <button type="button" className={rowButton} aria-label={`Estadísticas de ${name}`} onClick={() => open('stats', user)}>
+          Estadísticas
+        </button>
+        {user.isSuspended ? (
+          <button type="button" className={rowButton} aria-label={`Reactivar a ${name}`} onClick={() => open('unsuspend', user)}>
+            Reactivar
+          </button>
+        ) : (
+          <button type="button" className={rowDangerButton} aria-label={`Suspender a ${name}`} onClick={() => open('suspend', user)}>
+            Suspender
+          </button>
+        )}
+      </div>
+    );
+  };
+
+  return (
+    <div className="space-y-5">
+      <PageHeader title="Usuarios" description="Busca cuentas, edita perfiles y roles, ajusta puntos y suspende o reactiva usuarios." />
+
+      <div className="grid gap-3 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)]">
+        <Filter label="Buscar">
+          {(id) => (
+            <input
+              id={id}
+              type="search"
+              value={text}
+              placeholder="Nombre, usuario o e-mail"
+              autoComplete="off"
+              spellCheck={false}
+              maxLength={100}
+              onChange={(e) => setText(e.target.value)}
+              className={inputClass}
+            />
+          )}
+        </Filter>
+        <Filter label="Rol">
+          {(id) => (
+            <select id={id} value={role} onChange={(e) => update({ role: e.target.value })} className={inputClass}>
+              {ROLE_FILTERS.map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          )}
+        </Filter>
+        <Filter label="Estado">
+          {(id) => (
+            <select id={id} value={status} onChange={(e) => update({ status: e.target.value })} className={inputClass}>
+              {STATUS_FILTERS.map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          )}
+        </Filter>
+      </div>
+
+      {users.status === 'error' ? (
+        <ErrorBanner error={users.error} fallback={USER_ADMIN_MESSAGES.loadUsersFailed} onRetry={users.refetch} />
+      ) : users.status !== 'ready' ? (
+        <ListSkeleton label="Cargando usuarios…" />
+      ) : (
+        <UserResults list={users.data} actions={actions} onPage={(n) => update({ page: n > 1 ? String(n) : '' })} />
+      )}
+
+      {dialog?.kind === 'edit' && (
+        <EditUserDialog
+          user={dialog.user}
+          onSaved={(row) => {
+            replaceRow(row);
+            close();
+          }}
+          onClose={close}
+        />
+      )}
+      {dialog?.kind === 'points' && (
+        <PointsDialog
+          user={dialog.user}
+          onAdjusted={(totalPoints) => {
+            replaceRow({ ...dialog.user, totalPoints });
+            close();
+          }}
+          onClose={close}
+        />
+      )}
+      {dialog?.kind === 'stats' && <StatsDialog user={dialog.user} onClose={close} />}
+      {(dialog?.kind === 'suspend' || dialog?.kind === 'unsuspend') && <SuspendDialog dialog={dialog} onDone={(row) => {
+            replaceRow(row);
+            close();
+          }} onCancel={close} />}
+    </div>
+  );
+}
+
+function Filter({ label, children }: { label: string; children: (id: string) => ReactNode }) {
+  const id = useId();
+  return (
+    <div className="space-y-1.5">
+      <label htmlFor={id} className="block text-sm font-semibold">
+        {label}
+      </label>
+      {children(id)}
+    </div>
+  );
+}
+
+function SuspendDialog({ dialog, onDone, onCancel }: { dialog: Dialog; onDone: (row: AdminUserRow) => void; onCancel: () => void }) {
+  const suspend = dialog.kind === 'suspend';
+  // Both calls answer the updated row; the dialog's onDone takes none, so it waits here.
+  const answer = useRef<AdminUserRow | null>(null);
+  return (
+    <ConfirmDialog
+      title={`${suspend ? 'Suspender' : 'Reactivar'} a ${userName(dialog.user)}`}
+      message={suspend ? USER_ADMIN_MESSAGES.confirmSuspend : USER_ADMIN_MESSAGES.confirmUnsuspend}
+      confirmLabel={suspend ? 'Suspender' : 'Reactivar'}
+      busyLabel={suspend ? 'Suspendiendo…' : 'Reactivando…'}
+      action={async () => {
+        const params = { userId: dialog.user.id };
+        answer.current = await (suspend ? callApi('suspendUser', { params }) : callApi('unsuspendUser', { params }));
+      }}
+      errorFallback={suspend ? USER_ADMIN_MESSAGES.suspendFailed : USER_ADMIN_MESSAGES.unsuspendFailed}
+      onDone={() => answer.current && onDone(answer.current)}
+      onCancel={onCancel}
+    />
+  );
+}
+
+function UserResults({ list, actions, onPage }: { list: AdminUserList; actions: (user: AdminUserRow) => ReactNode; onPage: (page: number) => void }) {
+  const pages = Math.max(1, Math.ceil(list.total / list.pageSize));
+  return (
+    <div className="space-y-3">
+      <p role="status" className="text-sm font-semibold text-slate-600 dark:text-slate-300">
+        {plural(list.total, 'usuario', 'usuarios')}
+      </p>
+      {list.items.length === 0 ? (
+        <EmptyState message={USER_ADMIN_MESSAGES.noUsers} />
+      ) : (
+        <>
+          {/* Phone: cards */}
+          <ul aria-label="Usuarios" className="space-y-3 md:hidden">
+            {list.items.map((user) => (
+              <li key={user.id} className={`${panel} p-4`}>
+                <div className="flex items-start gap-3">
+                  <Avatar name={userName(user)} src={user.avatarUrl} />
+                  <div className="min-w-0 flex-1">
+                    <p className="truncate font-bold">{userName(user)}</p>
+                    {user.username && <p className="truncate text-sm text-slate-600 dark:text-slate-400">@{user.username}</p>}
+                    <p className="truncate text-sm text-slate-600 dark:text-slate-400">{user.email ?? USER_ADMIN_MESSAGES.noEmail}</p>
+                    <div className="mt-2 flex flex-wrap items-center gap-2">
+                      <RoleBadge user={user} />
+                      <UserStatusBadge user={user} />
+                    </div>
+                    <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
+                      <span className="font-semibold text-slate-900 tabular-nums dark:text-white">{plural(user.totalPoints, 'punto', 'puntos')}</span> · <Counts user={user} />
+                    </p>
+                  </div>
+                </div>
+                <div className="mt-3 border-t border-slate-100 pt-2 dark:border-white/5">{actions(user)}</div>
+              </li>
+            ))}
+          </ul>
+
+          {/* Desktop: table */}
+          <div className={`${panel} hidden overflow-x-auto md:block`}>
+            <table className="w-full text-left text-sm">
+              <caption className="sr-only">Usuarios</caption>
+              <thead className="border-b border-slate-200 text-xs tracking-wide text-slate-500 uppercase dark:border-white/10 dark:text-slate-400">
+                <tr>
+                  {['Usuario', 'Email', 'Rol', 'Estado', 'Puntos', 'Actividad', 'Acciones'].map((heading) => (
+                    <th key={heading} scope="col" className={`px-4 py-3 font-semibold ${heading === 'Puntos' ? 'text-right' : ''}`}>
+                      {heading}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100 dark:divide-white/5">
+                {list.items.map((user) => (
+                  <tr key={user.id}>
+                    <th scope="row" className="px-4 py-3 text-left font-normal">
+                      <div className="flex items-center gap-3">
+                        <Avatar name={userName(user)} src={user.avatarUrl} size="sm" />
+                        <div className="min-w-0">
+                          <p className="max-w-48 truncate font-semibold">{userName(user)}</p>
+                          {user.username && <p className="max-w-48 truncate text-xs text-slate-500 dark:text-slate-400">@{user.username}</p>}
+                        </div>
+                      </div>
+                    </th>
+                    <td className="max-w-56 truncate px-4 py-3 text-slate-600 dark:text-slate-300">{user.email ?? USER_ADMIN_MESSAGES.noEmail}</td>
+                    <td className="px-4 py-3">
+                      <RoleBadge user={user} />
+                    </td>
+                    <td className="px-4 py-3">
+                      <UserStatusBadge user={user} />
+                    </td>
+                    <td className="px-4 py-3 text-right font-semibold tabular-nums">{user.totalPoints.toLocaleString('es')}</td>
+                    <td className="px-4 py-3 text-xs text-slate-600 dark:text-slate-400">
+                      <Counts user={user} />
+                    </td>
+                    <td className="px-4 py-3">{actions(user)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+      {pages > 1 && (
+        <nav aria-label="Páginas de usuarios" className="flex items-center justify-between gap-3">
+          <button type="button" className={secondaryButton} disabled={list.page <= 1} onClick={() => onPage(list.page - 1)}>
+            Anterior
+          </button>
+          <p className="text-sm text-slate-600 tabular-nums dark:text-slate-300">
+            Página {list.page} de {pages}
+          </p>
+          <button type="button" className={secondaryButton} disabled={list.page >= pages} onClick={() => onPage(list.page + 1)}>
+            Siguiente
+          </button>
+        </nav>
+      )}
+    </div>
+  );
+}
+
+function RoleBadge({ user }: { user: AdminUserRow }) {
+  return <StatusBadge tone={ROLE_TONES[user.role]}>{ROLE_LABELS[user.role]}</StatusBadge>;
+}
+
+function UserStatusBadge({ user }: { user: AdminUserRow }) {
+  const status = userStatus(user);
+  return <StatusBadge tone={USER_STATUS_TONES[status]}>{USER_STATUS_LABELS[status]}</StatusBadge>;
+}
+
+function Counts({ user }: { user: AdminUserRow }) {
+  return (
+    <span className="tabular-nums">
+      {plural(user.voteCount, 'voto', 'votos')} · {plural(user.postCount, 'publicación', 'publicaciones')} · {plural(user.commentCount, 'comentario', 'comentarios')}
+    </span>
+  );
+}
