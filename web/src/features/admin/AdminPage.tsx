@@ -10,6 +10,8 @@ const RealitiesPage = lazy(() => import('./realities/RealitiesPage').then((m) =>
 const SeasonsPage = lazy(() => import('./seasons/SeasonsPage').then((m) => ({ default: m.SeasonsPage })));
 const ContestantsPage = lazy(() => import('./contestants/ContestantsPage').then((m) => ({ default: m.ContestantsPage })));
 const PollsPage = lazy(() => import('./polls/PollsPage').then((m) => ({ default: m.PollsPage })));
+const ReportsPage = lazy(() => import('./reports/ReportsPage').then((m) => ({ default: m.ReportsPage })));
+const AbusePage = lazy(() => import('./abuse/AbusePage').then((m) => ({ default: m.AbusePage })));
 const AdminComingSoon = lazy(() => import('./AdminComingSoon').then((m) => ({ default: m.AdminComingSoon })));
 
 /** /admin/*: the shell around the screen of the path; any other path under /admin goes to /admin. */
@@ -22,9 +24,9 @@ export function AdminPage() {
         <Route path="temporadas" element={<SeasonsPage />} />
         <Route path="concursantes" element={<ContestantsPage />} />
         <Route path="encuestas" element={<PollsPage />} />
-        <Route path="informes" element={<AdminComingSoon title="Informes" />} />
+        <Route path="informes" element={<ReportsPage />} />
         <Route path="usuarios" element={<AdminComingSoon title="Usuarios" />} />
-        <Route path="abuse-report" element={<AdminComingSoon title="Detección de abuso" />} />
+        <Route path="abuse-report" element={<AbusePage />} />
         <Route path="*" element={<Navigate to="/admin" replace />} />
       </Route>
     </Routes>

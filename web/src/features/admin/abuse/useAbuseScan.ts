@@ -1,0 +1,93 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { AbuseScanMessage } from '@tribuna/contracts/api/admin/abuse';
+import { callApi } from '../../../lib/api';
+import { liveClient } from '../../../lib/live/liveClient';
+import { useQuery } from '../../../lib/useQuery';
+
+export type ScanProgress = Pick<AbuseScanMessage, 'scanId' | 'status' | 'progress'>;
+
+/** While a scan runs and the live channel is quiet (or down), the latest scan is read again this often. */
+export const SCAN_POLL_MS = 15_000;
+
+/**
+ * GET /api/admin/abuse/scans/latest, and the refresh button's scan (POST /api/admin/abuse/scans, a
+ * worker job) followed live on the `admin` topic: its 'abuse-scan' messages move the progress bar;
+ * when the scan is done (or failed) the latest scan is read again, in place. The report on screen
+ * stays while a new scan runs.
+ */
+export function useAbuseScan() {
+  const query = useQuery(['admin-abuse-scan'], (signal) => callApi('latestAbuseScan', { signal }));
+  const { setData } = query;
+  const [live, setLive] = useState<ScanProgress | null>(null);
+  const [starting, setStarting] = useState(false);
+  const [startError, setStartError] = useState<unknown>(null);
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
+
+  /** Reads the latest scan again without the loading state. */
+  const reload = useCallback(async () => {
+    try {
+      const fresh = await callApi('latestAbuseScan');
+      if (!mounted.current) return;
+      setData(fresh);
+      // The scan we were following is over (its final message may have been lost).
+      setLive((current) => (current && fresh.scan?.id === current.scanId && (fresh.scan.status === 'done' || fresh.scan.status === 'failed') ? null : current));
+    } catch (error) {
+      console.debug('No se pudo actualizar el reporte de abuso', error);
+    }
+  }, [setData]);
+
+  useEffect(
+    () =>
+      liveClient.subscribe('admin', {
+        onMessage(message) {
+          if (message.type !== 'abuse-scan') return;
+          if (message.status === 'done' || message.status === 'failed') {
+            setLive(null);
+            void reload();
+            return;
+          }
+          setLive({ scanId: message.scanId, status: message.status, progress: message.progress });
+        },
+        onResync: reload,
+      }),
+    [reload],
+  );
+
+  const loaded = query.status === 'ready' ? query.data.scan : null;
+  const loadedActive = loaded && (loaded.status === 'queued' || loaded.status === 'running') ? { scanId: loaded.id, status: loaded.status, progress: loaded.progress } : null;
+  const active: ScanProgress | null = live ?? loadedActive;
+
+  // A safety net for a lost live channel: while a scan runs, read the latest scan now and then.
+  const running = active !== null;
+  useEffect(() => {
+    if (!running) return;
+    const timer = window.setInterval(() => void reload(), SCAN_POLL_MS);
+    return () => window.clearInterval(timer);
+  }, [running, reload]);
+
+  const start = useCallback(async () => {
+    setStarting(true);
+    setStartError(null);
+    try {
+      const scan = await callApi('startAbuseScan');
+      if (!mounted.current) return;
+      if (scan.status === 'done' || scan.status === 'failed') void reload();
+      else setLive((current) => (current?.scanId === scan.id ? current : { scanId: scan.id, status: scan.status, progress: scan.progress }));
+    } catch (error) {
+      if (!mounted.current) return;
+      setStartError(error);
+      // e.g. 'Ya hay un análisis en curso': show the running one.
+      void reload();
+    } finally {
+      if (mounted.current) setStarting(false);
+    }
+  }, [reload]);
+
+  return { query, active, start, starting, startError, reload };
+}
