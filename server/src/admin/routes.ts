@@ -4,6 +4,10 @@ import adminUserRoutes from './users/routes.ts';
 import catalogRoutes from './catalog/routes.ts';
 import adminPollRoutes from './polls/routes.ts';
 import dashboardRoutes from './dashboard/routes.ts';
+import abuseRoutes from './abuse/routes.ts';
+import reportRoutes from './reports/routes.ts';
+import auditLogRoutes from './auditLog/routes.ts';
+import queueRoutes from './queues/routes.ts';
 
 /**
  * Every back-office route lives in this encapsulated context, registered with the prefix
@@ -16,6 +20,10 @@ const adminRoutes: FastifyPluginAsyncTypebox = async (admin) => {
   await admin.register(catalogRoutes);
   await admin.register(adminPollRoutes);
   await admin.register(dashboardRoutes);
+  await admin.register(abuseRoutes);
+  await admin.register(reportRoutes, { prefix: '/reports' });
+  await admin.register(auditLogRoutes);
+  await admin.register(queueRoutes);
 };
 
 export default adminRoutes;
