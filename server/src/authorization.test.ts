@@ -12,6 +12,7 @@ import { useListeningTestApp } from './testing/harness.ts';
 import { asUser, XHR } from './testing/sessions.ts';
 import { connectWs } from './testing/wsClient.ts';
 import { multipart } from './testing/multipart.ts';
+import { failedJob } from './admin/queues/testSupport.ts';
 
 /**
  * - everyone: visitors included;
@@ -288,6 +289,29 @@ const ACCESS: Record<string, RouteAccess> = {
   'POST /api/admin/users/:userId/unsuspend': {
     audience: 'admin',
     request: (c) => ({ method: 'POST', url: `/api/admin/users/${c.world.suspendedTarget.id}/unsuspend`, headers: c.headers }),
+  },
+  // --- admin users, audit log, queues ---
+  'GET /api/admin/users': { audience: 'admin', request: get('/api/admin/users?q=fan&status=all') },
+  'PATCH /api/admin/users/:userId': {
+    audience: 'admin',
+    request: (c) => ({ method: 'PATCH', url: `/api/admin/users/${c.world.target.id}`, headers: c.headers, payload: { bio: `Bio de ${c.who}` } }),
+  },
+  'POST /api/admin/users/:userId/points': {
+    audience: 'admin',
+    request: (c) => ({ method: 'POST', url: `/api/admin/users/${c.world.target.id}/points`, headers: c.headers, payload: { points: 5 } }),
+  },
+  'GET /api/admin/users/:userId/stats': { audience: 'admin', request: (c) => get(`/api/admin/users/${c.world.target.id}/stats`)(c) },
+  'GET /api/admin/audit': { audience: 'admin', request: get('/api/admin/audit?action=user.update') },
+  'GET /api/admin/audit/filters': { audience: 'admin', request: get('/api/admin/audit/filters') },
+  'GET /api/admin/queues': { audience: 'admin', request: get('/api/admin/queues') },
+  'POST /api/admin/queues/:queue/jobs/:jobId/retry': {
+    audience: 'admin',
+    // A failed job of its own per caller: a retried job is no longer failed.
+    request: async (c) => ({
+      method: 'POST',
+      url: `/api/admin/queues/maintenance/jobs/${(await failedJob(c.world.app, 'maintenance')).id}/retry`,
+      headers: c.headers,
+    }),
   },
   'GET /api/posts': { audience: 'everyone', request: get('/api/posts') },
   'GET /api/posts/:postId': { audience: 'everyone', request: (c) => get(`/api/posts/${c.world.post.id}`)(c) },

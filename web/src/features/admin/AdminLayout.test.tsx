@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { RouterProvider, createMemoryRouter } from 'react-router-dom';
-import { ADMIN_NAV } from '@tribuna/contracts/adminRules';
+import { ADMIN_EXTRA_NAV, ADMIN_NAV } from '@tribuna/contracts/adminRules';
 import { routes } from '../../app/routes';
 import { useSessionStore } from '../auth/sessionStore';
 import { stubApi, requestsOf } from '../../test/apiStub';
@@ -31,16 +31,22 @@ describe('AdminLayout (the back-office shell)', () => {
       'GET /api/admin/dashboard': () => jsonResponse(200, buildDashboard()),
       'GET /api/admin/realities': () => jsonResponse(200, { realities: [] }),
       'GET /api/admin/seasons': () => jsonResponse(200, { seasons: [] }),
+      'GET /api/admin/users': () => jsonResponse(200, { items: [], total: 0, page: 1, pageSize: 20 }),
+      'GET /api/admin/audit': () => jsonResponse(200, { items: [], nextCursor: null }),
+      'GET /api/admin/audit/filters': () => jsonResponse(200, { admins: [], actions: [] }),
+      'GET /api/admin/queues': () => jsonResponse(200, { queues: [], checkedAt: new Date().toISOString() }),
       'POST /auth/logout': () => new Response(null, { status: 204 }),
     });
   });
 
-  it('shows the 8 entries in order with the current one highlighted, the header and the admin', async () => {
+  it('shows the 8 entries in order, then Auditoría and Colas, with the current one highlighted, the header and the admin', async () => {
     renderAdmin('/admin/realitys');
     expect(await screen.findByRole('heading', { level: 1, name: 'Administración' })).toBeTruthy();
     const links = sections().getAllByRole('link');
-    expect(links.map((l) => l.textContent)).toEqual(ADMIN_NAV.map((e) => e.label));
-    expect(links.map((l) => l.getAttribute('href'))).toEqual(ADMIN_NAV.map((e) => e.path));
+    const entries = [...ADMIN_NAV, ...ADMIN_EXTRA_NAV];
+    expect(links.map((l) => l.textContent)).toEqual(entries.map((e) => e.label));
+    expect(links.map((l) => l.getAttribute('href'))).toEqual(entries.map((e) => e.path));
+    expect(ADMIN_NAV).toHaveLength(8);
     expect(sections().getByRole('link', { name: 'Realities' }).getAttribute('aria-current')).toBe('page');
     // The dashboard entry is current only on /admin itself.
     expect(sections().getByRole('link', { name: 'Dashboard' }).getAttribute('aria-current')).toBeNull();
@@ -71,13 +77,13 @@ describe('AdminLayout (the back-office shell)', () => {
   });
 
   it.each([
-    ['/admin/informes', 'Informes'],
     ['/admin/usuarios', 'Usuarios'],
-    ['/admin/abuse-report', 'Detección de abuso'],
-  ])('shows a placeholder on %s', async (path, title) => {
+    ['/admin/auditoria', 'Auditoría'],
+    ['/admin/colas', 'Colas'],
+  ])('shows its screen on %s, the entry highlighted', async (path, title) => {
     renderAdmin(path);
     expect(await screen.findByRole('heading', { level: 2, name: title })).toBeTruthy();
-    expect(screen.getByText('Esta sección llegará pronto.')).toBeTruthy();
+    expect(sections().getByRole('link', { name: title }).getAttribute('aria-current')).toBe('page');
   });
 
   it('keeps non-admins out', () => {

@@ -1,8 +1,8 @@
 import { Suspense, useCallback, useEffect, useId, useRef, useState, type ComponentType, type KeyboardEvent, type SVGProps } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router-dom';
-import { ADMIN_NAV } from '@tribuna/contracts/adminRules';
+import { ADMIN_EXTRA_NAV, ADMIN_NAV } from '@tribuna/contracts/adminRules';
 import { Avatar } from '../../components/Avatar';
-import { CloseIcon, HomeIcon, LogoutIcon } from '../../components/icons';
+import { ClockIcon, CloseIcon, HomeIcon, LogoutIcon, ShieldIcon } from '../../components/icons';
 import { displayNameOf } from '../auth/displayName';
 import { useSessionStore } from '../auth/sessionStore';
 import { useSignOut } from '../auth/useSignOut';
@@ -23,6 +23,11 @@ const NAV_ICONS: Record<(typeof ADMIN_NAV)[number]['path'], Icon> = {
   '/admin/abuse-report': ShieldAlertIcon,
 };
 
+const EXTRA_NAV_ICONS: Record<(typeof ADMIN_EXTRA_NAV)[number]['path'], Icon> = {
+  '/admin/auditoria': ShieldIcon,
+  '/admin/colas': ClockIcon,
+};
+
 const FOCUSABLE = 'a[href], button:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
@@ -36,7 +41,7 @@ const footerItemClass =
   'flex min-h-11 w-full items-center gap-3 rounded-xl px-3 py-2 text-left text-sm font-semibold text-slate-600 transition hover:bg-slate-100 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-white/10 dark:hover:text-white';
 
 /**
- * The back-office shell (spec §2): a sidebar with the 8 entries, the admin's name, 'Volver al inicio'
+ * The back-office shell (spec §2): a sidebar with the 8 entries (then Auditoría and Colas), the admin's name, 'Volver al inicio'
  * and 'Cerrar sesión'; a header titled 'Administración'; the screen (a lazy chunk) beside them.
  * Below md the sidebar is off-screen and slides in from the menu button as a modal panel: focus
  * moves into it and stays there, Escape or the overlay closes it, focus goes back to the button.
@@ -145,6 +150,20 @@ export function AdminLayout() {
               return (
                 <li key={entry.path}>
                   <NavLink to={entry.path} end={entry.path === '/admin'} className={navLinkClass}>
+                    <EntryIcon className="size-5 shrink-0" />
+                    {entry.label}
+                  </NavLink>
+                </li>
+              );
+            })}
+          </ul>
+          {/* Beyond the spec's 8 entries: the audit log and the worker's queues. */}
+          <ul className="mt-3 space-y-1 border-t border-slate-200 pt-3 dark:border-white/10">
+            {ADMIN_EXTRA_NAV.map((entry) => {
+              const EntryIcon = EXTRA_NAV_ICONS[entry.path];
+              return (
+                <li key={entry.path}>
+                  <NavLink to={entry.path} className={navLinkClass}>
                     <EntryIcon className="size-5 shrink-0" />
                     {entry.label}
                   </NavLink>

@@ -12,7 +12,9 @@ const ContestantsPage = lazy(() => import('./contestants/ContestantsPage').then(
 const PollsPage = lazy(() => import('./polls/PollsPage').then((m) => ({ default: m.PollsPage })));
 const ReportsPage = lazy(() => import('./reports/ReportsPage').then((m) => ({ default: m.ReportsPage })));
 const AbusePage = lazy(() => import('./abuse/AbusePage').then((m) => ({ default: m.AbusePage })));
-const AdminComingSoon = lazy(() => import('./AdminComingSoon').then((m) => ({ default: m.AdminComingSoon })));
+const UsersPage = lazy(() => import('./users/UsersPage').then((m) => ({ default: m.UsersPage })));
+const AuditPage = lazy(() => import('./audit/AuditPage').then((m) => ({ default: m.AuditPage })));
+const QueuesPage = lazy(() => import('./queues/QueuesPage').then((m) => ({ default: m.QueuesPage })));
 
 /** /admin/*: the shell around the screen of the path; any other path under /admin goes to /admin. */
 export function AdminPage() {
@@ -25,8 +27,10 @@ export function AdminPage() {
         <Route path="concursantes" element={<ContestantsPage />} />
         <Route path="encuestas" element={<PollsPage />} />
         <Route path="informes" element={<ReportsPage />} />
-        <Route path="usuarios" element={<AdminComingSoon title="Usuarios" />} />
+        <Route path="usuarios" element={<UsersPage />} />
         <Route path="abuse-report" element={<AbusePage />} />
+        <Route path="auditoria" element={<AuditPage />} />
+        <Route path="colas" element={<QueuesPage />} />
         <Route path="*" element={<Navigate to="/admin" replace />} />
       </Route>
     </Routes>
