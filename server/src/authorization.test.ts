@@ -236,6 +236,12 @@ const ACCESS: Record<string, RouteAccess> = {
       return { method: 'POST', url: '/api/admin/contestant-photos', headers: { ...c.headers, ...body.headers }, payload: body.payload };
     },
   },
+  // --- admin reports ---
+  'GET /api/admin/reports': { audience: 'admin', request: get('/api/admin/reports?period=week') },
+  'POST /api/admin/reports/recompute': {
+    audience: 'admin',
+    request: (c) => ({ method: 'POST', url: '/api/admin/reports/recompute', headers: c.headers }),
+  },
   // --- admin polls and dashboard ---
   'GET /api/admin/dashboard': { audience: 'admin', request: get('/api/admin/dashboard') },
   'GET /api/admin/polls': { audience: 'admin', request: get('/api/admin/polls') },

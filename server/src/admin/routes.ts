@@ -4,6 +4,7 @@ import adminUserRoutes from './users/routes.ts';
 import catalogRoutes from './catalog/routes.ts';
 import adminPollRoutes from './polls/routes.ts';
 import dashboardRoutes from './dashboard/routes.ts';
+import reportRoutes from './reports/routes.ts';
 import abuseRoutes from './abuse/routes.ts';
 import reportRoutes from './reports/routes.ts';
 import auditLogRoutes from './auditLog/routes.ts';
@@ -20,6 +21,7 @@ const adminRoutes: FastifyPluginAsyncTypebox = async (admin) => {
   await admin.register(catalogRoutes);
   await admin.register(adminPollRoutes);
   await admin.register(dashboardRoutes);
+  await admin.register(reportRoutes, { prefix: '/reports' });
   await admin.register(abuseRoutes);
   await admin.register(reportRoutes, { prefix: '/reports' });
   await admin.register(auditLogRoutes);

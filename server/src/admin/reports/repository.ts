@@ -1,0 +1,55 @@
+import { sql } from 'drizzle-orm';
+import type { DbOrTx } from '@tribuna/drizzle/client';
+import { schema } from '@tribuna/drizzle';
+import type { DayRange } from './periods.ts';
+
+const { reportActiveUsers, reportDaily } = schema;
+
+export interface DailyRow {
+  day: string;
+  activeUsers: number;
+  newUsers: number;
+  totalVotes: number;
+  pageViews: number;
+  /** When the worker wrote the row (null: no row for that day yet). */
+  computedAt: Date | null;
+}
+
+interface DailyRecord extends Record<string, unknown> {
+  day: string;
+  active_users: number;
+  new_users: number;
+  total_votes: number;
+  page_views: number;
+  computed_at: string | Date | null;
+}
+
+/** Every day of the range, newest first, with the worker's figures (zeros where it wrote none). */
+export async function listDays(db: DbOrTx, range: DayRange): Promise<DailyRow[]> {
+  const rows = await db.execute<DailyRecord>(sql`
+    SELECT to_char(d.day, 'YYYY-MM-DD') AS day,
+           coalesce(r.active_users, 0) AS active_users, coalesce(r.new_users, 0) AS new_users,
+           coalesce(r.total_votes, 0) AS total_votes, coalesce(r.page_views, 0) AS page_views,
+           r.computed_at
+    FROM (SELECT g::date AS day FROM generate_series(${range.from}::date, ${range.to}::date, interval '1 day') AS g) AS d
+    LEFT JOIN ${reportDaily} AS r ON r.day = d.day
+    ORDER BY d.day DESC
+  `);
+  return rows.map((r) => ({
+    day: r.day,
+    activeUsers: r.active_users,
+    newUsers: r.new_users,
+    totalVotes: r.total_votes,
+    pageViews: r.page_views,
+    computedAt: r.computed_at === null ? null : new Date(r.computed_at),
+  }));
+}
+
+/** People active on at least one day of the range, each counted once (report_active_users). */
+export async function countActiveUsers(db: DbOrTx, range: DayRange): Promise<number> {
+  const [row] = await db.execute<{ n: number }>(sql`
+    SELECT count(DISTINCT ${reportActiveUsers.userId})::int AS n FROM ${reportActiveUsers}
+    WHERE ${reportActiveUsers.day} BETWEEN ${range.from}::date AND ${range.to}::date
+  `);
+  return row!.n;
+}
