@@ -4,7 +4,6 @@ import adminUserRoutes from './users/routes.ts';
 import catalogRoutes from './catalog/routes.ts';
 import adminPollRoutes from './polls/routes.ts';
 import dashboardRoutes from './dashboard/routes.ts';
-import reportRoutes from './reports/routes.ts';
 import abuseRoutes from './abuse/routes.ts';
 import reportRoutes from './reports/routes.ts';
 import auditLogRoutes from './auditLog/routes.ts';
@@ -21,7 +20,6 @@ const adminRoutes: FastifyPluginAsyncTypebox = async (admin) => {
   await admin.register(catalogRoutes);
   await admin.register(adminPollRoutes);
   await admin.register(dashboardRoutes);
-  await admin.register(reportRoutes, { prefix: '/reports' });
   await admin.register(abuseRoutes);
   await admin.register(reportRoutes, { prefix: '/reports' });
   await admin.register(auditLogRoutes);
