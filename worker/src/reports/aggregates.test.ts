@@ -106,7 +106,7 @@ describe('aggregates against the raw rows', () => {
       }
       return new Date(now - Math.floor(rand() * span));
     };
-    const users = [];
+    const users: Awaited<ReturnType<typeof buildUser>>[] = [];
     for (let i = 0; i < 25; i++) users.push(await buildUser(db, { createdAt: instant() }));
     const { poll, options } = await buildPoll(db, { options: 3 });
     const votes = Array.from({ length: 300 }, () => ({
