@@ -70,3 +70,34 @@ describe('PollCard countdown', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 });
+
+describe('PollCard voided votes', () => {
+  beforeEach(() => {
+    useSessionStore.setState({ user: null, status: 'ready' });
+  });
+
+  function renderWithVoided(voidedVotes: number | undefined) {
+    const poll = buildPoll();
+    return render(
+      <MemoryRouter>
+        <PollCard poll={poll} results={{ ...buildResults(poll, []), voidedVotes }} />
+      </MemoryRouter>,
+    );
+  }
+
+  it('says under the totals how many votes moderation voided', () => {
+    const view = renderWithVoided(3);
+    expect(screen.getByText('3 votos anulados por moderación')).toBeTruthy();
+    view.unmount();
+    renderWithVoided(1);
+    expect(screen.getByText('1 voto anulado por moderación')).toBeTruthy();
+  });
+
+  it('says nothing when no vote was voided', () => {
+    const view = renderWithVoided(0);
+    expect(screen.queryByText(/anulados? por moderación/)).toBeNull();
+    view.unmount();
+    renderWithVoided(undefined);
+    expect(screen.queryByText(/anulados? por moderación/)).toBeNull();
+  });
+});

@@ -11,7 +11,7 @@ import { fetchPollResults } from './api';
 import { Countdown } from './Countdown';
 import { OptionResultCard } from './OptionResultCard';
 import { StatusBadge } from './StatusBadge';
-import { buildOptionRows, displayStatus, isPointsMode, pointsLabel, seasonLabel, votersLabel, votesLabel } from './pollView';
+import { buildOptionRows, displayStatus, isPointsMode, pointsLabel, seasonLabel, voidedLabel, votersLabel, votesLabel } from './pollView';
 import { useChangeFlash } from './useChangeFlash';
 import { useCountdown } from './useCountdown';
 import { useMyVotes } from './useMyVotes';
@@ -127,6 +127,7 @@ export function PollCard({ poll: loadedPoll, results: loadedResults }: { poll: P
               </p>
             )}
           </div>
+          {!!results?.voidedVotes && <p className="text-xs text-slate-500 dark:text-slate-400">{voidedLabel(results.voidedVotes)}</p>}
           {!results && (
             <p className="text-sm text-slate-600 dark:text-slate-400">Los resultados de esta encuesta no están disponibles por ahora.</p>
           )}

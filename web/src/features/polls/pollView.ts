@@ -12,6 +12,8 @@ const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n 
 export const votesLabel = (n: number) => plural(n, 'voto', 'votos');
 export const pointsLabel = (n: number) => plural(n, 'punto', 'puntos');
 export const votersLabel = (n: number) => plural(n, 'votante', 'votantes');
+/** Votes an admin voided after review: '1 voto anulado por moderación', '3 votos anulados por moderación'. */
+export const voidedLabel = (n: number) => `${votesLabel(n)} anulado${n === 1 ? '' : 's'} por moderación`;
 
 /** The contestant's name, else the option's own text. */
 export function optionLabel(option: PollOption): string {
