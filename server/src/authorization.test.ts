@@ -3,6 +3,7 @@
 // 401/403 and change nothing in the database. A route missing from the table fails the test.
 import { describe, expect, it } from 'vitest';
 import type { InjectOptions, RouteOptions } from 'fastify';
+import { schema } from '@tribuna/drizzle';
 import type { Database } from '@tribuna/drizzle/client';
 import { buildComment, buildPoll, buildPost, buildUser } from '../../test/support/factories.ts';
 import type { App } from './app.ts';
@@ -241,6 +242,37 @@ const ACCESS: Record<string, RouteAccess> = {
   'POST /api/admin/reports/recompute': {
     audience: 'admin',
     request: (c) => ({ method: 'POST', url: '/api/admin/reports/recompute', headers: c.headers }),
+  },
+  // --- admin abuse report ---
+  'GET /api/admin/abuse/scans/latest': { audience: 'admin', request: get('/api/admin/abuse/scans/latest') },
+  'POST /api/admin/abuse/scans': { audience: 'admin', request: (c) => ({ method: 'POST', url: '/api/admin/abuse/scans', headers: c.headers }) },
+  'GET /api/admin/abuse/votes': { audience: 'admin', request: (c) => get(`/api/admin/abuse/votes?userId=${c.world.target.id}`)(c) },
+  'POST /api/admin/abuse/votes/void': {
+    audience: 'admin',
+    // A vote of its own per caller: a refused caller must leave it where it is.
+    request: async (c) => {
+      const [vote] = await c.world.app.database.db
+        .insert(schema.votes)
+        .values({ pollId: c.world.poll.poll.id, optionId: c.world.poll.options[0]!.id, userId: c.world.target.id, deviceFingerprint: 'shared-device' })
+        .returning();
+      return { method: 'POST', url: '/api/admin/abuse/votes/void', headers: c.headers, payload: { voteIds: [String(vote!.id)], reason: 'Cuenta duplicada' } };
+    },
+  },
+  'POST /api/admin/abuse/votes/restore': {
+    audience: 'admin',
+    request: async (c) => {
+      const id = Math.floor(Math.random() * 1e12) + 1e12;
+      await c.world.app.database.db.insert(schema.voidedVotes).values({
+        id,
+        pollId: c.world.poll.poll.id,
+        optionId: c.world.poll.options[1]!.id,
+        userId: c.world.target.id,
+        points: 1,
+        createdAt: new Date(),
+        voidReason: 'Cuenta duplicada',
+      });
+      return { method: 'POST', url: '/api/admin/abuse/votes/restore', headers: c.headers, payload: { voteIds: [String(id)] } };
+    },
   },
   // --- admin polls and dashboard ---
   'GET /api/admin/dashboard': { audience: 'admin', request: get('/api/admin/dashboard') },

@@ -75,12 +75,18 @@ describe('job schedules', () => {
     expect(byId.get('media.gc')).toMatchObject({ name: 'media.gc', every: 3_600_000, template: { data: { olderThanMinutes: 60 } } });
   });
 
+  it('scans for abuse every hour', async () => {
+    await registerSchedules(queues, config, logger);
+    const byId = new Map((await queues.get('maintenance')!.getJobSchedulers()).map((s) => [s.key, s]));
+    expect(byId.get('abuse.scan')).toMatchObject({ name: 'abuse.scan', every: 3_600_000 });
+  });
+
   it('is idempotent and drops schedulers that are no longer defined', async () => {
     const queue = queues.get('maintenance')!;
     await queue.upsertJobScheduler('reports.retired', { every: 60_000 }, { name: 'reports.aggregate-recent-days', data: { days: 1 } });
     await registerSchedules(queues, config, logger);
     await registerSchedules(queues, config, logger);
     const keys = (await queue.getJobSchedulers()).map((s) => s.key).sort();
-    expect(keys).toEqual(['media.gc', 'reports.aggregate-today', 'reports.aggregate-yesterday', 'sessions.purge', 'votes.purge-requests']);
+    expect(keys).toEqual(['abuse.scan', 'media.gc', 'reports.aggregate-today', 'reports.aggregate-yesterday', 'sessions.purge', 'votes.purge-requests']);
   });
 });

@@ -167,6 +167,7 @@ describe('polls API', () => {
         totalVotes: 5,
         totalPoints: 11,
         totalVoters: 3,
+        voidedVotes: 0,
         options: [
           {
             optionId: a.id,

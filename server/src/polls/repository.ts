@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@tribuna/drizzle/client';
-import { contestants, pollOptions, pollPointsConfig, polls, profiles, realities, seasons, votes } from '@tribuna/drizzle/schema/index';
+import { contestants, pollOptions, pollPointsConfig, polls, profiles, realities, seasons, voidedVotes, votes } from '@tribuna/drizzle/schema/index';
 
 /** A poll with its season, reality and (possibly missing) points config, in one row. */
 const pollColumns = {
@@ -111,6 +111,12 @@ export async function countVotes(db: DbOrTx, pollId: string) {
 }
 
 export type VoteCountRow = Awaited<ReturnType<typeof countVotes>>[number];
+
+/** Votes of the poll an admin voided after review (index voided_votes_poll_idx). */
+export async function countVoidedVotes(db: DbOrTx, pollId: string): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(voidedVotes).where(eq(voidedVotes.pollId, pollId));
+  return row?.n ?? 0;
+}
 
 /** Per option, the users who voted for it with their summed points, most recent voter first. */
 export async function listVoters(db: DbOrTx, pollId: string, perOption: number) {

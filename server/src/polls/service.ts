@@ -22,14 +22,15 @@ function groupByPoll<T extends { pollId: string }>(rows: T[]): Map<string, T[]> 
   return map;
 }
 
-/** Options, vote totals and voters are independent reads: run them side by side. */
+/** Options, vote totals, voters and the voided votes' count are independent reads: run them side by side. */
 async function loadOptionsAndResults(db: DbOrTx, pollId: string) {
-  const [options, counts, voters] = await Promise.all([
+  const [options, counts, voters, voidedVotes] = await Promise.all([
     repo.listOptions(db, [pollId]),
     repo.countVotes(db, pollId),
     repo.listVoters(db, pollId, VOTERS_PER_OPTION),
+    repo.countVoidedVotes(db, pollId),
   ]);
-  const results = presentResults(pollId, options.map((o) => o.id), counts, voters);
+  const results = { ...presentResults(pollId, options.map((o) => o.id), counts, voters), voidedVotes };
   return { options, results };
 }
 

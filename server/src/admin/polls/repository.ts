@@ -8,6 +8,7 @@ import {
   pollVoteCounts,
   realities,
   seasons,
+  voidedVotes,
   votes,
 } from '@tribuna/drizzle/schema/index';
 
@@ -286,4 +287,6 @@ export async function setFeatured(tx: Tx, pollId: string, now: Date): Promise<{ 
 
 export async function deletePoll(tx: Tx, pollId: string): Promise<void> {
   await tx.delete(polls).where(eq(polls.id, pollId));
+  // Voided votes have no foreign key to the poll (they are out of `votes`): deleted with it here.
+  await tx.delete(voidedVotes).where(eq(voidedVotes.pollId, pollId));
 }
