@@ -1,4 +1,4 @@
-// `npm run bench` runs every benchmark; `npm run bench -- votes`, `-- fanout`, `-- feed` or `-- web` runs one.
+// `npm run bench` runs every benchmark; `npm run bench -- votes`, `-- fanout`, `-- feed`, `-- reports` or `-- web` runs one.
 // Prints a short table and writes bench/results/<name>.json. Exits non-zero when an integrity
 // check fails (acknowledged ≠ stored, awards missing, a viewer without the final totals).
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { BenchSetupError, checkServices } from './lib/infra.ts';
 import { log } from './lib/log.ts';
 import { killAllNow, ROOT, stopAll } from './lib/processes.ts';
 import { removeWorkDir } from './lib/workdir.ts';
+import { DEFAULT_REPORTS_OPTIONS, runReportsBenchmark } from './reports.ts';
 import { DEFAULT_VOTES_OPTIONS, runVotesBenchmark, type BenchOutcome } from './votes.ts';
 import { DEFAULT_WEB_OPTIONS, runWebBenchmark } from './web.ts';
 
@@ -40,6 +41,19 @@ const BENCHMARKS: Record<string, () => Promise<BenchOutcome>> = {
       rounds: envNumber('BENCH_ROUNDS') ?? DEFAULT_FEED_OPTIONS.rounds,
       durationS: envNumber('BENCH_DURATION_S') ?? DEFAULT_FEED_OPTIONS.durationS,
     }),
+  reports: () => {
+    // BENCH_SCALE (e.g. 0.1) shrinks the data for a quick local try; the committed figures use the defaults.
+    const scale = envNumber('BENCH_SCALE') ?? 1;
+    const d = DEFAULT_REPORTS_OPTIONS;
+    return runReportsBenchmark({
+      ...d,
+      users: Math.round(d.users * scale),
+      votes: Math.round(d.votes * scale),
+      pageViews: Math.round(d.pageViews * scale),
+      rounds: envNumber('BENCH_ROUNDS') ?? d.rounds,
+      fullRounds: envNumber('BENCH_ROUNDS') ?? d.fullRounds,
+    });
+  },
   web: () => runWebBenchmark({ ...DEFAULT_WEB_OPTIONS, runs: envNumber('BENCH_RUNS') ?? DEFAULT_WEB_OPTIONS.runs }),
 };
 
