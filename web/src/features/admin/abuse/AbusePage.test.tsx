@@ -183,6 +183,34 @@ describe('AbusePage', () => {
     expect(requestsOf(fetchMock)).toEqual(['GET /api/admin/abuse/scans/latest', 'POST /api/admin/abuse/scans', 'GET /api/admin/abuse/scans/latest']);
   });
 
+  it('keeps the previous report when the new scan fails (or is read while running), and says why', async () => {
+    const old = buildScan({ suspiciousVotes: 5 });
+    const next = buildScan({ status: 'running', progress: 10, finishedAt: null, devices: [], users: [], suspiciousVotes: 0 });
+    let latest = old;
+    stubApi({
+      'GET /api/admin/abuse/scans/latest': () => jsonResponse(200, { scan: latest }),
+      'POST /api/admin/abuse/scans': () => jsonResponse(202, { ...next, status: 'queued', progress: 0 }),
+    });
+    const user = userEvent.setup();
+    renderPage();
+    await screen.findByTestId('abuse-device');
+    await user.click(screen.getByRole('button', { name: 'Actualizar reporte' }));
+    await screen.findByText('Análisis en cola…');
+
+    // A resync while it runs: the progress moves, the report stays.
+    latest = next;
+    await live.resync('admin');
+    await waitFor(() => expect(screen.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('10'));
+    expect(screen.getByTestId('abuse-suspiciousVotes').textContent).toBe('5');
+
+    latest = { ...next, status: 'failed', error: 'Se agotó el tiempo de la consulta', finishedAt: '2026-11-24T10:05:00.000Z' };
+    live.deliver({ type: 'abuse-scan', topic: 'admin', scanId: next.id, status: 'failed', progress: 10 });
+    expect((await screen.findByRole('alert')).textContent).toBe('Error: Se agotó el tiempo de la consulta');
+    expect(screen.queryByRole('progressbar')).toBeNull();
+    expect(screen.getByTestId('abuse-suspiciousVotes').textContent).toBe('5');
+    expect(screen.getByTestId('abuse-device')).toBeTruthy();
+  });
+
   it('shows a refused start with the Error: prefix', async () => {
     stubApi({
       'GET /api/admin/abuse/scans/latest': () => jsonResponse(200, { scan: buildScan() }),

@@ -31,7 +31,7 @@ const SUMMARY: ReadonlyArray<{ key: 'flaggedDevices' | 'flaggedUsers' | 'suspici
  * void (or restore).
  */
 export function AbusePage() {
-  const { query, active, start, starting, startError } = useAbuseScan();
+  const { query, active, start, starting, startError, failure } = useAbuseScan();
   const [votesOf, setVotesOf] = useState<VotesTarget | null>(null);
   const scan = query.status === 'ready' ? query.data.scan : null;
   const busy = starting || active !== null;
@@ -50,6 +50,7 @@ export function AbusePage() {
       </div>
 
       {startError !== null && <Alert>{abuseError(errorMessage(startError, START_FALLBACK))}</Alert>}
+      {failure !== null && <Alert>{abuseError(failure)}</Alert>}
       {active && <ScanProgressBar progress={active} />}
 
       {query.status === 'loading' && (

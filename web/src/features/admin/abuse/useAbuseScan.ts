@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { AbuseScanMessage } from '@tribuna/contracts/api/admin/abuse';
+import type { AbuseScanMessage, LatestAbuseScan } from '@tribuna/contracts/api/admin/abuse';
 import { callApi } from '../../../lib/api';
 import { liveClient } from '../../../lib/live/liveClient';
 import { useQuery } from '../../../lib/useQuery';
@@ -29,17 +29,37 @@ export function useAbuseScan() {
     };
   }, []);
 
+  /** The report on screen (a finished scan stays there while a newer one runs or if it fails). */
+  const shown = useRef<LatestAbuseScan | null>(null);
+  shown.current = query.status === 'ready' ? query.data : null;
+  /** A scan that failed after the page loaded (the previous report stays on screen). */
+  const [failure, setFailure] = useState<string | null>(null);
+
   /** Reads the latest scan again without the loading state. */
   const reload = useCallback(async () => {
+    let fresh: LatestAbuseScan;
     try {
-      const fresh = await callApi('latestAbuseScan');
-      if (!mounted.current) return;
-      setData(fresh);
-      // The scan we were following is over (its final message may have been lost).
-      setLive((current) => (current && fresh.scan?.id === current.scanId && (fresh.scan.status === 'done' || fresh.scan.status === 'failed') ? null : current));
+      fresh = await callApi('latestAbuseScan');
     } catch (error) {
       console.debug('No se pudo actualizar el reporte de abuso', error);
+      return;
     }
+    if (!mounted.current) return;
+    const scan = fresh.scan;
+    const keep = shown.current?.scan?.status === 'done' && scan !== null && scan.id !== shown.current.scan.id;
+    if (scan && (scan.status === 'queued' || scan.status === 'running')) {
+      setLive({ scanId: scan.id, status: scan.status, progress: scan.progress });
+      if (!keep) setData(fresh);
+      return;
+    }
+    if (scan?.status === 'failed' && keep) {
+      setFailure(scan.error ?? 'El análisis falló');
+    } else {
+      setFailure(null);
+      setData(fresh);
+    }
+    // The scan we were following is over (its final message may have been lost).
+    setLive((current) => (current && scan?.id === current.scanId ? null : current));
   }, [setData]);
 
   useEffect(
@@ -74,6 +94,7 @@ export function useAbuseScan() {
   const start = useCallback(async () => {
     setStarting(true);
     setStartError(null);
+    setFailure(null);
     try {
       const scan = await callApi('startAbuseScan');
       if (!mounted.current) return;
@@ -89,5 +110,5 @@ export function useAbuseScan() {
     }
   }, [reload]);
 
-  return { query, active, start, starting, startError, reload };
+  return { query, active, start, starting, startError, failure, reload };
 }

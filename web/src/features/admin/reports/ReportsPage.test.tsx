@@ -160,6 +160,7 @@ describe('ReportsPage', () => {
     await user.click(screen.getByRole('button', { name: 'Aplicar' }));
     expect(screen.getAllByText(REPORT_MESSAGES.customDatesRequired).length).toBeGreaterThan(0);
     expect(screen.getByLabelText(/Desde/).getAttribute('aria-invalid')).toBe('true');
+    expect(document.activeElement).toBe(screen.getByLabelText(/Desde/));
 
     await user.type(screen.getByLabelText(/Desde/), '2026-11-03');
     await user.type(screen.getByLabelText(/Hasta/), '2026-11-02');

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { DEFAULT_REPORT_PERIOD, REPORT_COLUMNS, REPORT_MESSAGES, REPORT_PERIOD_LABELS, REPORT_PERIODS, type ReportPeriod } from '@tribuna/contracts/reportRules';
 import type { Report, ReportFigures } from '@tribuna/contracts/api/admin/reports';
 import { Alert } from '../../../components/Alert';
@@ -45,7 +45,6 @@ export function ReportsPage() {
   const [rangeError, setRangeError] = useState<string | null>(null);
   const { report, recompute, startRecompute } = useReport(period, range);
   const now = useNow();
-  const customId = useId();
 
   function choose(next: ReportPeriod) {
     setPeriod(next);
@@ -58,6 +57,7 @@ export function ReportsPage() {
     const error = validateCustomRange(draft.from, draft.to);
     setRangeError(error);
     if (!error) setRange({ ...draft });
+    else event.currentTarget.querySelectorAll<HTMLInputElement>('input[type="date"]')[draft.from && !draft.to ? 1 : 0]?.focus();
   }
 
   const loading = report.status === 'loading';
@@ -95,8 +95,6 @@ export function ReportsPage() {
               key={p}
               type="button"
               aria-pressed={period === p}
-              aria-controls={p === 'custom' ? customId : undefined}
-              aria-expanded={p === 'custom' ? period === 'custom' : undefined}
               className={periodButton}
               onClick={() => choose(p)}
             >
@@ -105,7 +103,7 @@ export function ReportsPage() {
           ))}
         </div>
         {period === 'custom' && (
-          <form id={customId} noValidate onSubmit={apply} className={`${panel} grid gap-3 p-4 sm:grid-cols-[1fr_1fr_auto] sm:items-start`}>
+          <form noValidate onSubmit={apply} className={`${panel} grid gap-3 p-4 sm:grid-cols-[1fr_1fr_auto] sm:items-start`}>
             <TextField
               label="Desde"
               type="date"
