@@ -44,7 +44,7 @@ export function QueuesPage() {
         data.queues.length === 0 ? (
           <EmptyState message="No hay colas registradas." />
         ) : (
-          <div className="grid gap-4 lg:grid-cols-2">
+          <div className="space-y-4">
             {data.queues.map((queue) => (
               <QueueCard key={queue.name} queue={queue} onRetried={health.refresh} />
             ))}
@@ -72,7 +72,7 @@ function QueueCard({ queue, onRetried }: { queue: QueueHealth; onRetried: () => 
       <dl className="grid grid-cols-3 gap-2 sm:grid-cols-5">
         {COUNT_LABELS.map(([key, label]) => (
           <div key={key} className="rounded-xl bg-slate-50 p-2 text-center ring-1 ring-slate-200 dark:bg-white/5 dark:ring-white/10">
-            <dt className="text-xs font-semibold text-slate-500 dark:text-slate-400">{label}</dt>
+            <dt className="truncate text-xs font-semibold text-slate-500 dark:text-slate-400">{label}</dt>
             <dd className={`text-lg font-black tabular-nums ${key === 'failed' && queue.counts.failed > 0 ? 'text-rose-700 dark:text-rose-300' : ''}`}>
               {queue.counts[key].toLocaleString('es')}
             </dd>

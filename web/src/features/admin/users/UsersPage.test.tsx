@@ -60,7 +60,7 @@ describe('UsersPage', () => {
     expect(screen.getByText('Cargando usuarios…')).toBeTruthy();
     await screen.findByRole('table', { name: 'Usuarios' });
     expect(screen.getByText('3 usuarios')).toBeTruthy();
-    expect(within(table()).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Usuario', 'Email', 'Rol', 'Estado', 'Puntos', 'Actividad', 'Acciones']);
+    expect(within(table()).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Usuario', 'Rol', 'Estado', 'Puntos', 'Actividad', 'Acciones']);
 
     const first = rowOf('Ana López');
     expect(within(first).getByText('@ana')).toBeTruthy();
@@ -68,7 +68,7 @@ describe('UsersPage', () => {
     expect(within(first).getByText('Usuario')).toBeTruthy();
     expect(within(first).getByText('Activo')).toBeTruthy();
     expect(within(first).getByText((1500).toLocaleString('es'))).toBeTruthy();
-    expect(within(first).getByText('7 votos · 2 publicaciones · 1 comentario')).toBeTruthy();
+    expect(within(first).getAllByRole('cell')[3]!.textContent).toBe('7 votos2 publicaciones1 comentario');
     expect(within(first).getAllByRole('button').map((b) => b.textContent)).toEqual(['Editar', 'Puntos', 'Estadísticas', 'Suspender']);
 
     const second = rowOf('Beto Ruiz');

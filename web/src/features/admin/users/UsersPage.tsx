@@ -11,7 +11,7 @@ import { ErrorBanner } from '../components/ErrorBanner';
 import { PageHeader } from '../components/PageHeader';
 import { ListSkeleton } from '../components/Skeletons';
 import { StatusBadge } from '../components/StatusBadge';
-import { panel, rowButton, rowDangerButton, secondaryButton } from '../components/buttons';
+import { panel, secondaryButton } from '../components/buttons';
 import { inputClass } from '../contestants/adminUi';
 import { EditUserDialog, PointsDialog, StatsDialog } from './UserDialogs';
 import { ROLE_TONES, USER_STATUS_LABELS, USER_STATUS_TONES, userName, userStatus } from './userRules';
@@ -25,6 +25,12 @@ const STATUS_FILTERS = [
   ['active', 'Activos'],
   ['suspended', 'Suspendidos'],
 ] as const;
+
+// The row buttons, a little narrower than the shared ones so the four fit one line on a phone.
+const actionButton =
+  'inline-flex min-h-9 items-center justify-center rounded-full px-2 py-1.5 text-sm font-semibold whitespace-nowrap text-fuchsia-700 transition hover:bg-fuchsia-50 dark:text-fuchsia-300 dark:hover:bg-white/10';
+const actionDangerButton =
+  'inline-flex min-h-9 items-center justify-center rounded-full px-2 py-1.5 text-sm font-semibold whitespace-nowrap text-rose-700 transition hover:bg-rose-50 dark:text-rose-300 dark:hover:bg-rose-500/10';
 
 type Dialog = { kind: 'edit' | 'points' | 'stats' | 'suspend' | 'unsuspend'; user: AdminUserRow };
 
@@ -79,25 +85,26 @@ export function UsersPage() {
   const close = () => setDialog(null);
   const open = (kind: Dialog['kind'], user: AdminUserRow) => setDialog({ kind, user });
 
+  // Two by two, in the cards and in the table: the four never wrap unevenly.
   const actions = (user: AdminUserRow) => {
     const name = userName(user);
     return (
-      <div className="flex flex-wrap gap-1">
-        <button type="button" className={rowButton} aria-label={`Editar a ${name}`} onClick={() => open('edit', user)}>
+      <div className="grid grid-cols-[auto_auto] justify-start justify-items-start gap-x-2">
+        <button type="button" className={actionButton} aria-label={`Editar a ${name}`} onClick={() => open('edit', user)}>
           Editar
         </button>
-        <button type="button" className={rowButton} aria-label={`Puntos de ${name}`} onClick={() => open('points', user)}>
+        <button type="button" className={actionButton} aria-label={`Puntos de ${name}`} onClick={() => open('points', user)}>
           Puntos
         </button>
-        <button type="button" className={rowButton} aria-label={`Estadísticas de ${name}`} onClick={() => open('stats', user)}>
+        <button type="button" className={actionButton} aria-label={`Estadísticas de ${name}`} onClick={() => open('stats', user)}>
           Estadísticas
         </button>
         {user.isSuspended ? (
-          <button type="button" className={rowButton} aria-label={`Reactivar a ${name}`} onClick={() => open('unsuspend', user)}>
+          <button type="button" className={actionButton} aria-label={`Reactivar a ${name}`} onClick={() => open('unsuspend', user)}>
             Reactivar
           </button>
         ) : (
-          <button type="button" className={rowDangerButton} aria-label={`Suspender a ${name}`} onClick={() => open('suspend', user)}>
+          <button type="button" className={actionDangerButton} aria-label={`Suspender a ${name}`} onClick={() => open('suspend', user)}>
             Suspender
           </button>
         )}
@@ -109,8 +116,8 @@ export function UsersPage() {
     <div className="space-y-5">
       <PageHeader title="Usuarios" description="Busca cuentas, edita perfiles y roles, ajusta puntos y suspende o reactiva usuarios." />
 
-      <div className="grid gap-3 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)]">
-        <Filter label="Buscar">
+      <div className="grid grid-cols-2 gap-3 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)]">
+        <Filter label="Buscar" className="col-span-2 sm:col-span-1">
           {(id) => (
             <input
               id={id}
@@ -186,10 +193,10 @@ export function UsersPage() {
   );
 }
 
-function Filter({ label, children }: { label: string; children: (id: string) => ReactNode }) {
+function Filter({ label, className = '', children }: { label: string; className?: string; children: (id: string) => ReactNode }) {
   const id = useId();
   return (
-    <div className="space-y-1.5">
+    <div className={`min-w-0 space-y-1.5 ${className}`}>
       <label htmlFor={id} className="block text-sm font-semibold">
         {label}
       </label>
@@ -230,11 +237,11 @@ function UserResults({ list, actions, onPage }: { list: AdminUserList; actions: 
         <EmptyState message={USER_ADMIN_MESSAGES.noUsers} />
       ) : (
         <>
-          {/* Phone: cards */}
-          <ul aria-label="Usuarios" className="space-y-3 md:hidden">
+          {/* Phones and tablets: cards (two columns from sm) */}
+          <ul aria-label="Usuarios" className="grid gap-3 sm:grid-cols-2 xl:hidden">
             {list.items.map((user) => (
-              <li key={user.id} className={`${panel} p-4`}>
-                <div className="flex items-start gap-3">
+              <li key={user.id} className={`${panel} flex flex-col p-4`}>
+                <div className="flex flex-1 items-start gap-3">
                   <Avatar name={userName(user)} src={user.avatarUrl} />
                   <div className="min-w-0 flex-1">
                     <p className="truncate font-bold">{userName(user)}</p>
@@ -254,14 +261,14 @@ function UserResults({ list, actions, onPage }: { list: AdminUserList; actions: 
             ))}
           </ul>
 
-          {/* Desktop: table */}
-          <div className={`${panel} hidden overflow-x-auto md:block`}>
+          {/* Wide screens: table */}
+          <div className={`${panel} hidden overflow-x-auto xl:block`}>
             <table className="w-full text-left text-sm">
               <caption className="sr-only">Usuarios</caption>
               <thead className="border-b border-slate-200 text-xs tracking-wide text-slate-500 uppercase dark:border-white/10 dark:text-slate-400">
                 <tr>
-                  {['Usuario', 'Email', 'Rol', 'Estado', 'Puntos', 'Actividad', 'Acciones'].map((heading) => (
-                    <th key={heading} scope="col" className={`px-4 py-3 font-semibold ${heading === 'Puntos' ? 'text-right' : ''}`}>
+                  {['Usuario', 'Rol', 'Estado', 'Puntos', 'Actividad', 'Acciones'].map((heading) => (
+                    <th key={heading} scope="col" className={`px-3 py-3 font-semibold ${heading === 'Puntos' ? 'text-right' : ''}`}>
                       {heading}
                     </th>
                   ))}
@@ -270,27 +277,29 @@ function UserResults({ list, actions, onPage }: { list: AdminUserList; actions: 
               <tbody className="divide-y divide-slate-100 dark:divide-white/5">
                 {list.items.map((user) => (
                   <tr key={user.id}>
-                    <th scope="row" className="px-4 py-3 text-left font-normal">
+                    <th scope="row" className="px-3 py-3 text-left font-normal">
                       <div className="flex items-center gap-3">
                         <Avatar name={userName(user)} src={user.avatarUrl} size="sm" />
                         <div className="min-w-0">
-                          <p className="max-w-48 truncate font-semibold">{userName(user)}</p>
-                          {user.username && <p className="max-w-48 truncate text-xs text-slate-500 dark:text-slate-400">@{user.username}</p>}
+                          <p className="max-w-64 truncate font-semibold">{userName(user)}</p>
+                          {user.username && <p className="max-w-64 truncate text-xs text-slate-500 dark:text-slate-400">@{user.username}</p>}
+                          <p className="max-w-64 truncate text-xs text-slate-500 dark:text-slate-400">{user.email ?? USER_ADMIN_MESSAGES.noEmail}</p>
                         </div>
                       </div>
                     </th>
-                    <td className="max-w-56 truncate px-4 py-3 text-slate-600 dark:text-slate-300">{user.email ?? USER_ADMIN_MESSAGES.noEmail}</td>
-                    <td className="px-4 py-3">
+                    <td className="px-3 py-3">
                       <RoleBadge user={user} />
                     </td>
-                    <td className="px-4 py-3">
+                    <td className="px-3 py-3">
                       <UserStatusBadge user={user} />
                     </td>
-                    <td className="px-4 py-3 text-right font-semibold tabular-nums">{user.totalPoints.toLocaleString('es')}</td>
-                    <td className="px-4 py-3 text-xs text-slate-600 dark:text-slate-400">
-                      <Counts user={user} />
+                    <td className="px-3 py-3 text-right font-semibold tabular-nums">{user.totalPoints.toLocaleString('es')}</td>
+                    <td className="px-3 py-3 text-xs whitespace-nowrap text-slate-600 tabular-nums dark:text-slate-400">
+                      <span className="block">{plural(user.voteCount, 'voto', 'votos')}</span>
+                      <span className="block">{plural(user.postCount, 'publicación', 'publicaciones')}</span>
+                      <span className="block">{plural(user.commentCount, 'comentario', 'comentarios')}</span>
                     </td>
-                    <td className="px-4 py-3">{actions(user)}</td>
+                    <td className="px-3 py-2">{actions(user)}</td>
                   </tr>
                 ))}
               </tbody>
