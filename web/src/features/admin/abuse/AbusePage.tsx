@@ -248,7 +248,7 @@ function UserRow({ user, onVotes }: { user: FlaggedUser; onVotes: (target: Votes
             {formatAge(user.accountAgeHours)} · {formatRate(user.votesPerHour)} · {plural(user.voteCount, 'voto', 'votos')}
           </p>
         </div>
-        <button type="button" className={rowButton} aria-label={`Ver votos de ${name}`} onClick={() => onVotes({ kind: 'user', userId: user.userId, label: name })}>
+        <button type="button" className={`${rowButton} self-start sm:self-auto`} aria-label={`Ver votos de ${name}`} onClick={() => onVotes({ kind: 'user', userId: user.userId, label: name })}>
           Ver votos
         </button>
       </div>

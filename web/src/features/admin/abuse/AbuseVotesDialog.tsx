@@ -148,7 +148,7 @@ export function AbuseVotesDialog({ target, onClose }: { target: VotesTarget; onC
             <p className="text-sm text-slate-600 dark:text-slate-400" aria-live="polite">
               {chosen.length === 0
                 ? 'Ningún voto seleccionado.'
-                : `${plural(chosen.length, 'seleccionado', 'seleccionados')}: ${formatCount(toVoid.length)} por anular, ${formatCount(toRestore.length)} anulados.`}
+                : `${plural(chosen.length, 'seleccionado', 'seleccionados')}: ${formatCount(toVoid.length)} por anular, ${plural(toRestore.length, 'anulado', 'anulados')}.`}
             </p>
             <div className="space-y-1.5">
               <label htmlFor={reasonId} className="block text-sm font-semibold text-slate-700 dark:text-slate-200">

@@ -120,7 +120,7 @@ export function ReportsPage() {
               value={draft.to}
               min={draft.from || undefined}
               onChange={(e) => setDraft((d) => ({ ...d, to: e.target.value }))}
-              error={rangeError && !draft.to ? rangeError : null}
+              error={rangeError && !draft.to && draft.from ? rangeError : null}
             />
             <button type="submit" className={`${primaryButton} sm:mt-7`}>
               Aplicar
@@ -164,7 +164,7 @@ export function ReportsPage() {
                     <p id={`report-total-${key}`} className="text-sm font-semibold text-slate-600 dark:text-slate-400">
                       {label}
                     </p>
-                    <span aria-hidden="true" className={`inline-flex size-9 shrink-0 items-center justify-center rounded-xl ${tint}`}>
+                    <span aria-hidden="true" className={`inline-flex size-9 shrink-0 items-center justify-center rounded-xl max-[419px]:hidden ${tint}`}>
                       <TotalIcon className="size-5" />
                     </span>
                   </div>
