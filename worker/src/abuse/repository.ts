@@ -2,10 +2,9 @@ import { sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '@tribuna/drizzle/client';
 import { abuseScans, profiles, votes } from '@tribuna/drizzle/schema/index';
 
-// The abuse scan's SQL. Every figure is computed set-based over `votes` inside one REPEATABLE READ
-// transaction (so devices, users and the suspicious-vote count describe the same snapshot); the
-// flagged sets are kept in temporary tables dropped at COMMIT, so `votes` is aggregated once per
-// flag, however many devices or users are flagged.
+// The abuse scan's SQL, set-based inside one transaction: `votes` is read ONCE, into its distinct
+// (user, device) pairs with their vote counts (collectPairs); the flags, counts and report rows are
+// computed from those pairs. Everything lives in temporary tables dropped at COMMIT.
 
 export type ScanStatus = 'queued' | 'running' | 'done' | 'failed';
 
@@ -63,17 +62,33 @@ export async function failScan(db: DbOrTx, scanId: string, error: string): Promi
 }
 
 /**
+ * The one pass over `votes`: vote rows per distinct (user, device) pair, a device-less pair
+ * included, into the temporary table abuse_pairs (user_id, fp, votes). Every figure after this
+ * reads these pairs (one per account and device, far fewer than the votes), never `votes` again.
+ */
+export async function collectPairs(tx: Tx): Promise<void> {
+  await tx.execute(sql`
+    CREATE TEMPORARY TABLE abuse_pairs ON COMMIT DROP AS
+    SELECT ${votes.userId} AS user_id, ${votes.deviceFingerprint} AS fp, count(*)::int AS votes
+    FROM ${votes}
+    GROUP BY ${votes.userId}, ${votes.deviceFingerprint}`);
+  await tx.execute(sql`CREATE INDEX ON abuse_pairs (fp)`);
+  await tx.execute(sql`CREATE INDEX ON abuse_pairs (user_id)`);
+  await tx.execute(sql`ANALYZE abuse_pairs`);
+}
+
+/**
  * Devices (fingerprints) `minAccounts` or more distinct accounts voted from, into the temporary
  * table abuse_flagged_devices (fp, accounts, votes); answers how many.
  */
 export async function flagDevices(tx: Tx, minAccounts: number): Promise<number> {
   await tx.execute(sql`
     CREATE TEMPORARY TABLE abuse_flagged_devices ON COMMIT DROP AS
-    SELECT ${votes.deviceFingerprint} AS fp, count(DISTINCT ${votes.userId})::int AS accounts, count(*)::int AS votes
-    FROM ${votes}
-    WHERE ${votes.deviceFingerprint} IS NOT NULL
-    GROUP BY ${votes.deviceFingerprint}
-    HAVING count(DISTINCT ${votes.userId}) >= ${minAccounts}`);
+    SELECT fp, count(*)::int AS accounts, sum(votes)::int AS votes
+    FROM abuse_pairs
+    WHERE fp IS NOT NULL
+    GROUP BY fp
+    HAVING count(*) >= ${minAccounts}`);
   const [row] = await tx.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM abuse_flagged_devices`);
   return row?.n ?? 0;
 }
@@ -86,20 +101,20 @@ export async function flagDevices(tx: Tx, minAccounts: number): Promise<number> 
 export async function flagUsers(tx: Tx, minDevices: number): Promise<number> {
   await tx.execute(sql`
     CREATE TEMPORARY TABLE abuse_flagged_users ON COMMIT DROP AS
-    SELECT ${votes.userId} AS user_id, count(DISTINCT ${votes.deviceFingerprint})::int AS devices, count(*)::int AS votes
-    FROM ${votes}
-    GROUP BY ${votes.userId}
-    HAVING count(DISTINCT ${votes.deviceFingerprint}) >= ${minDevices}`);
+    SELECT user_id, count(fp)::int AS devices, sum(votes)::int AS votes
+    FROM abuse_pairs
+    GROUP BY user_id
+    HAVING count(fp) >= ${minDevices}`);
   const [row] = await tx.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM abuse_flagged_users`);
   return row?.n ?? 0;
 }
 
-/** Distinct votes cast from a flagged device or by a flagged user. */
+/** Distinct votes cast from a flagged device or by a flagged user (each vote is in exactly one pair). */
 export async function countSuspiciousVotes(tx: Tx): Promise<number> {
   const [row] = await tx.execute<{ n: number }>(sql`
-    SELECT count(*)::int AS n FROM ${votes} v
-    WHERE v.device_fingerprint IN (SELECT fp FROM abuse_flagged_devices)
-       OR v.user_id IN (SELECT user_id FROM abuse_flagged_users)`);
+    SELECT coalesce(sum(p.votes), 0)::int AS n FROM abuse_pairs p
+    WHERE p.fp IN (SELECT fp FROM abuse_flagged_devices)
+       OR p.user_id IN (SELECT user_id FROM abuse_flagged_users)`);
   return row?.n ?? 0;
 }
 
@@ -116,8 +131,7 @@ export async function topDevices(tx: Tx, limit: number): Promise<TopDevice[]> {
     WITH top AS (
       SELECT fp, accounts, votes FROM abuse_flagged_devices ORDER BY accounts DESC, votes DESC, fp LIMIT ${limit}
     )
-    SELECT top.fp, top.accounts, top.votes,
-      ARRAY(SELECT DISTINCT v.user_id FROM ${votes} v WHERE v.device_fingerprint = top.fp) AS user_ids
+    SELECT top.fp, top.accounts, top.votes, ARRAY(SELECT p.user_id FROM abuse_pairs p WHERE p.fp = top.fp) AS user_ids
     FROM top
     ORDER BY top.accounts DESC, top.votes DESC, top.fp`);
   return rows.map((r) => ({ fingerprint: r.fp, accountCount: r.accounts, voteCount: r.votes, userIds: r.user_ids }));
@@ -137,9 +151,8 @@ export async function topUsers(tx: Tx, limit: number, devicesEach: number): Prom
     )
     SELECT top.user_id, top.devices,
       ARRAY(
-        SELECT v.device_fingerprint FROM ${votes} v
-        WHERE v.user_id = top.user_id AND v.device_fingerprint IS NOT NULL
-        GROUP BY v.device_fingerprint ORDER BY count(*) DESC, v.device_fingerprint LIMIT ${devicesEach}
+        SELECT p.fp FROM abuse_pairs p WHERE p.user_id = top.user_id AND p.fp IS NOT NULL
+        ORDER BY p.votes DESC, p.fp LIMIT ${devicesEach}
       ) AS fps
     FROM top
     ORDER BY top.devices DESC, top.votes DESC, top.user_id`);
@@ -156,7 +169,7 @@ export interface AccountFigures {
   voteCount: number;
 }
 
-/** Age and total votes of each account (one index range of votes per account). */
+/** Age and total votes of each account (its pairs; after collectPairs). */
 export async function accountFigures(tx: Tx, userIds: string[]): Promise<AccountFigures[]> {
   if (userIds.length === 0) return [];
   const rows = await tx.execute<{
@@ -169,7 +182,7 @@ export async function accountFigures(tx: Tx, userIds: string[]): Promise<Account
   }>(sql`
     SELECT p.id, p.display_name, p.username, p.is_suspended,
       greatest(0, extract(epoch FROM (now() - p.created_at)))::float8 AS age_seconds,
-      (SELECT count(*) FROM ${votes} v WHERE v.user_id = p.id)::int AS vote_count
+      (SELECT coalesce(sum(x.votes), 0) FROM abuse_pairs x WHERE x.user_id = p.id)::int AS vote_count
     FROM ${profiles} p
     WHERE p.id IN (SELECT json_array_elements_text(${JSON.stringify(userIds)}::json)::uuid)`);
   return rows.map((r) => ({

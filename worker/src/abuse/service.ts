@@ -96,10 +96,12 @@ export async function runAbuseScan(db: Db, options: RunAbuseScanOptions = {}): P
     await publish('running', 0);
     const result = await db.transaction(
       async (tx) => {
+        await repo.collectPairs(tx);
+        await step(40);
         const flaggedDevices = await repo.flagDevices(tx, ABUSE_LIMITS.accountsPerDevice);
-        await step(30);
+        await step(50);
         const flaggedUsers = await repo.flagUsers(tx, ABUSE_LIMITS.devicesPerUser);
-        await step(55);
+        await step(60);
         const suspiciousVotes = await repo.countSuspiciousVotes(tx);
         await step(70);
         const devices = await repo.topDevices(tx, ABUSE_LIMITS.reportRows);
