@@ -4,10 +4,12 @@ import type { Role } from '@tribuna/contracts/roles';
 import { sessionCache } from '../../sessions/cache.ts';
 
 // The SQL of the admin users screen. The search (display name, username or account e-mail,
-// partial, case ignored) is one `lower(col) LIKE '%q%'` per column, each answered by its pg_trgm
-// GIN index (migration 0013), joined by UNION so that the planner can use all three indexes (an
-// OR across profiles and accounts could not). A search shorter than 3 characters has no trigram
-// to look up and scans instead: fine for the screen, which searches as one types whole names.
+// partial, case ignored) is one `lower(col) LIKE '%q%'` per column. When the search holds a word
+// of 3 or more letters or digits, pg_trgm can look it up: each column is answered by its GIN
+// trigram index (migration 0013) and the three lookups are joined by UNION (an OR across profiles
+// and accounts could use none of them). A shorter search has no trigram to look up (the index
+// would be read whole), so it is one scan of profiles with their accounts instead, newest first
+// along profiles_created_at_idx: short searches match many users, and the first page fills early.
 
 const ts = (column: SQL) => sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
@@ -23,19 +25,41 @@ export function containsPattern(value: string): string {
   return `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-function conditions(filter: UserFilter): SQL {
-  const parts: SQL[] = [sql`TRUE`];
-  if (filter.q) {
-    const pattern = containsPattern(filter.q);
-    parts.push(sql`p.id IN (
-      SELECT id FROM profiles WHERE lower(display_name) LIKE lower(${pattern})
-      UNION SELECT id FROM profiles WHERE lower(username) LIKE lower(${pattern})
-      UNION SELECT user_id FROM accounts WHERE lower(email) LIKE lower(${pattern}))`);
-  }
+/** Whether pg_trgm extracts a trigram from the search: a run of 3 letters or digits. */
+export function searchUsesTrigrams(q: string): boolean {
+  return /[\p{L}\p{N}]{3,}/u.test(q);
+}
+
+function statusConditions(filter: UserFilter): SQL[] {
+  const parts: SQL[] = [];
   if (filter.role) parts.push(sql`p.role = ${filter.role}`);
   if (filter.status === 'active') parts.push(sql`NOT p.is_suspended`);
   if (filter.status === 'suspended') parts.push(sql`p.is_suspended`);
-  return sql.join(parts, sql` AND `);
+  return parts;
+}
+
+/** `FROM … WHERE …` of the matching profiles (alias p). */
+function matching(filter: UserFilter): SQL {
+  const where = statusConditions(filter);
+  const q = filter.q;
+  if (q && searchUsesTrigrams(q)) {
+    const pattern = containsPattern(q);
+    // Each branch carries what the filters and the order need, so no other profile is read.
+    return sql`FROM (
+        SELECT id, created_at, role, is_suspended FROM profiles WHERE lower(display_name) LIKE lower(${pattern})
+        UNION SELECT id, created_at, role, is_suspended FROM profiles WHERE lower(username) LIKE lower(${pattern})
+        UNION SELECT pr.id, pr.created_at, pr.role, pr.is_suspended
+          FROM accounts ac JOIN profiles pr ON pr.id = ac.user_id WHERE lower(ac.email) LIKE lower(${pattern})
+      ) p
+      WHERE ${sql.join([sql`TRUE`, ...where], sql` AND `)}`;
+  }
+  if (q) {
+    const pattern = containsPattern(q);
+    where.push(sql`(lower(p.display_name) LIKE lower(${pattern}) OR lower(p.username) LIKE lower(${pattern})
+      OR lower(a.email) LIKE lower(${pattern}))`);
+    return sql`FROM profiles p LEFT JOIN accounts a ON a.user_id = p.id WHERE ${sql.join(where, sql` AND `)}`;
+  }
+  return sql`FROM profiles p WHERE ${sql.join([sql`TRUE`, ...where], sql` AND `)}`;
 }
 
 export type AdminUserDbRow = {
@@ -79,8 +103,7 @@ export async function searchUsers(db: DbOrTx, filter: UserFilter, limit: number,
   const rows = await db.execute<AdminUserDbRow>(
     rowsOf(sql`
       SELECT p.id, row_number() OVER (ORDER BY p.created_at DESC, p.id DESC) AS ord
-      FROM profiles p
-      WHERE ${conditions(filter)}
+      ${matching(filter)}
       ORDER BY p.created_at DESC, p.id DESC
       LIMIT ${limit} OFFSET ${offset}`),
   );
@@ -88,7 +111,7 @@ export async function searchUsers(db: DbOrTx, filter: UserFilter, limit: number,
 }
 
 export async function countUsers(db: DbOrTx, filter: UserFilter): Promise<number> {
-  const rows = await db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM profiles p WHERE ${conditions(filter)}`);
+  const rows = await db.execute<{ n: number }>(sql`SELECT count(*)::int AS n ${matching(filter)}`);
   return Number(rows[0]?.n ?? 0);
 }
 

@@ -8,7 +8,7 @@ import type { App } from '../../app.ts';
 import type { RateLimitRule } from '../../http/rateLimits.ts';
 import { useTestApp } from '../../testing/harness.ts';
 import { auditRows, signInAdmin } from '../catalog/testSupport.ts';
-import { containsPattern } from './repository.ts';
+import { containsPattern, searchUsesTrigrams } from './repository.ts';
 
 const generous: RateLimitRule = { store: 'local', perUser: { max: 10_000, windowSeconds: 1 }, perAddress: { max: 10_000, windowSeconds: 1 } };
 
@@ -19,6 +19,13 @@ async function addAccount(database: Database, userId: string, email: string | nu
 describe('LIKE pattern of the search', () => {
   it('matches %, _ and \\ literally', () => {
     expect(containsPattern('50%_a\\b')).toBe('%50\\%\\_a\\\\b%');
+  });
+
+  it('looks up trigrams only for a run of 3 letters or digits', () => {
+    expect(searchUsesTrigrams('Ana')).toBe(true);
+    expect(searchUsesTrigrams('fan.3a9')).toBe(true);
+    expect(searchUsesTrigrams('ní')).toBe(false);
+    expect(searchUsesTrigrams('a_b.c')).toBe(false);
   });
 });
 
@@ -54,6 +61,7 @@ describe('/api/admin/users', () => {
       expect(await ids('\\')).toEqual([]);
       // Two characters: no trigram, still found (by scanning).
       expect(await ids('dí')).toEqual([bruno.id]);
+      expect(await ids('.MX')).toEqual([bruno.id]);
       // Blank: everyone (the admin too).
       expect((await list(admin, '?q=%20%20')).total).toBe(4);
     });
