@@ -45,17 +45,11 @@ export async function listDays(db: DbOrTx, range: DayRange): Promise<DailyRow[]>
   }));
 }
 
-/**
- * People active on at least one day of the range, each counted once (report_active_users).
- * DISTINCT in a subquery rather than count(DISTINCT …): PostgreSQL may then hash instead of
- * sorting every (day, user) row of the range, about 2.5× faster on a half-year of rows.
- */
+/** People active on at least one day of the range, each counted once (report_active_users). */
 export async function countActiveUsers(db: DbOrTx, range: DayRange): Promise<number> {
   const [row] = await db.execute<{ n: number }>(sql`
-    SELECT count(*)::int AS n FROM (
-      SELECT DISTINCT ${reportActiveUsers.userId} FROM ${reportActiveUsers}
-      WHERE ${reportActiveUsers.day} BETWEEN ${range.from}::date AND ${range.to}::date
-    ) AS active
+    SELECT count(DISTINCT ${reportActiveUsers.userId})::int AS n FROM ${reportActiveUsers}
+    WHERE ${reportActiveUsers.day} BETWEEN ${range.from}::date AND ${range.to}::date
   `);
   return row!.n;
 }
