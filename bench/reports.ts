@@ -5,6 +5,7 @@
 // route, the admin user search over the 100,000 users, and one abuse scan, each next to the
 // GET /api/health baseline at the same concurrency.
 import http from 'node:http';
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Queue, QueueEvents, type Job } from 'bullmq';
 import type { JobName, JobPayloads } from '@tribuna/contracts/jobs';
@@ -27,8 +28,10 @@ export interface ReportsOptions {
   days: number;
   /** Signed-in admins the reads rotate over, each with an address of its own (admin.read: 120/min per admin). */
   admins: number;
-  /** Requests per measured round of each kind (closed loop). */
+  /** Requests per measured round of each kind (closed loop), unless the round reaches maxRoundSeconds first. */
   requests: number;
+  /** A round stops sending after this long (slow reads would otherwise take many minutes); the count is reported. */
+  maxRoundSeconds: number;
   concurrency: number;
   rounds: number;
   /** Rounds of the full recompute (each rewrites every aggregate). */
@@ -44,6 +47,7 @@ export const DEFAULT_REPORTS_OPTIONS: ReportsOptions = {
   days: 365,
   admins: 200,
   requests: 200,
+  maxRoundSeconds: 40,
   concurrency: 4,
   rounds: 3,
   fullRounds: 3,
@@ -111,7 +115,17 @@ async function seedActivity(database: Database, pollIds: string[], options: Repo
   // (earlier) users far more active than newer ones (random()^2 skews towards n = 1).
   const eventUser = (t: string) =>
     `1 + floor(random() ^ 2 * greatest(1, floor(${options.users} * extract(epoch FROM (${t} - (now() - interval '${spanDays} days'))) / (${spanDays} * 86400.0))))::int`;
-  await step('votes', () =>
+  // Secondary indexes are dropped for the two big inserts and built again afterwards (same definitions, from pg_indexes).
+  const withoutIndexes = async (table: string, run: () => Promise<unknown>) => {
+    const defs = (await sql.unsafe(`
+      SELECT i.indexname, i.indexdef FROM pg_indexes i
+      WHERE i.schemaname = 'public' AND i.tablename = '${table}'
+        AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname)`)) as unknown as { indexname: string; indexdef: string }[];
+    for (const d of defs) await sql.unsafe(`DROP INDEX "${d.indexname}"`);
+    await run();
+    for (const d of defs) await sql.unsafe(d.indexdef);
+  };
+  await step('votes', () => withoutIndexes('votes', () =>
     sql.unsafe(`
       INSERT INTO votes (poll_id, option_id, user_id, points, device_fingerprint, user_agent, created_at)
       SELECT o.poll_id, o.option_id, u.id, 1,
@@ -125,8 +139,8 @@ async function seedActivity(database: Database, pollIds: string[], options: Repo
       ) AS e
       JOIN bench_users u ON u.n = e.n
       JOIN bench_options o ON o.k = e.k`),
-  );
-  await step('pageViews', () =>
+  ));
+  await step('pageViews', () => withoutIndexes('page_views', () =>
     sql.unsafe(`
       INSERT INTO page_views (user_id, page_path, session_id, device_type, created_at)
       SELECT u.id, (${textArray(PATHS)})[1 + floor(e.r * ${PATHS.length})::int], 'session-' || (e.g / 6), CASE WHEN e.r < 0.7 THEN 'mobile' ELSE 'desktop' END, e.t
@@ -135,7 +149,7 @@ async function seedActivity(database: Database, pollIds: string[], options: Repo
         FROM (SELECT g, now() - random() * interval '${options.days} days' AS t FROM generate_series(1, ${options.pageViews}) AS g) AS s
       ) AS e
       LEFT JOIN bench_users u ON u.n = e.n`),
-  );
+  ));
   await step('vacuumAnalyze', async () => {
     await sql.unsafe(`DROP TABLE bench_users, bench_options`);
     await sql.unsafe(`VACUUM ANALYZE`);
@@ -163,6 +177,7 @@ interface Admin {
 }
 
 interface RoundResult {
+  requests: number;
   latency: LatencySummary;
   perSecond: number;
   errors: number;
@@ -189,7 +204,7 @@ function get(agent: http.Agent, baseUrl: string, path: string, admin: Admin | nu
 }
 
 /** Closed loop: `concurrency` requests in flight, `total` in all; latency per request, from send to the whole answer. */
-async function closedLoop(baseUrl: string, paths: string[], admins: Admin[] | null, total: number, concurrency: number, cursor: { next: number }): Promise<RoundResult> {
+async function closedLoop(baseUrl: string, paths: string[], admins: Admin[] | null, total: number, concurrency: number, cursor: { next: number }, maxSeconds = Infinity): Promise<RoundResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const h = newHistogram();
   const statusCounts: Record<string, number> = {};
@@ -197,8 +212,9 @@ async function closedLoop(baseUrl: string, paths: string[], admins: Admin[] | nu
   let errors = 0;
   let issued = 0;
   const started = performance.now();
+  const deadline = started + maxSeconds * 1000;
   const loop = async () => {
-    while (issued < total) {
+    while (issued < total && performance.now() < deadline) {
       const i = issued++;
       const admin = admins ? admins[cursor.next++ % admins.length]! : null;
       const path = paths[i % paths.length]!;
@@ -219,11 +235,12 @@ async function closedLoop(baseUrl: string, paths: string[], admins: Admin[] | nu
   await Promise.all(Array.from({ length: concurrency }, loop));
   const seconds = (performance.now() - started) / 1000;
   agent.destroy();
-  return { latency: summarize(h), perSecond: round(total / seconds, 1), errors, statusCounts, errorSamples };
+  return { requests: issued, latency: summarize(h), perSecond: round(issued / seconds, 1), errors, statusCounts, errorSamples };
 }
 
 /** Open loop: requests due every 1/rate s whatever the server does; latency counted from the due time. */
-async function openLoop(baseUrl: string, path: string, admins: Admin[], total: number, ratePerSecond: number, cursor: { next: number }): Promise<RoundResult & { maxSchedulerLagMs: number }> {
+async function openLoop(baseUrl: string, path: string, admins: Admin[], requested: number, ratePerSecond: number, cursor: { next: number }, maxSeconds: number): Promise<RoundResult & { maxSchedulerLagMs: number }> {
+  const total = Math.max(1, Math.min(requested, Math.floor(ratePerSecond * maxSeconds)));
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   const h = newHistogram();
   const statusCounts: Record<string, number> = {};
@@ -258,14 +275,14 @@ async function openLoop(baseUrl: string, path: string, admins: Admin[], total: n
   await Promise.all(pending);
   const seconds = (performance.now() - start) / 1000;
   agent.destroy();
-  return { latency: summarize(h), perSecond: round(total / seconds, 1), errors, statusCounts, errorSamples, maxSchedulerLagMs: round(maxLag, 2) };
+  return { requests: total, latency: summarize(h), perSecond: round(total / seconds, 1), errors, statusCounts, errorSamples, maxSchedulerLagMs: round(maxLag, 2) };
 }
 
-/** The two statements of a report read alone (server/src/admin/reports/repository.ts), median of 15 runs, ms. */
+/** The two statements of a report read alone (server/src/admin/reports/repository.ts), median of 5 runs, ms. */
 async function timeStatements(database: Database, now: Date): Promise<Record<string, number>> {
   const time = async (run: () => Promise<unknown>) => {
     const samples: number[] = [];
-    for (let i = 0; i < 15; i++) {
+    for (let i = 0; i < 5; i++) {
       const t = performance.now();
       await run();
       samples.push(performance.now() - t);
@@ -285,6 +302,8 @@ async function timeStatements(database: Database, now: Date): Promise<Record<str
 
 export async function runReportsBenchmark(options: ReportsOptions = DEFAULT_REPORTS_OPTIONS): Promise<BenchOutcome> {
   const failures: string[] = [];
+  // The machine may be shared: its load average is reported next to the figures.
+  const loadAtStart = os.loadavg().map((v) => round(v, 2));
   log('reports: creating the bench database and fixtures');
   const env: BenchEnv = await createBenchEnv('_reports');
   let tribuna: Tribuna | null = null;
@@ -377,9 +396,9 @@ export async function runReportsBenchmark(options: ReportsOptions = DEFAULT_REPO
     for (let r = 1; r <= options.rounds; r++) {
       const order = r % 2 === 1 ? kinds : [...kinds].reverse();
       for (const kind of order) {
-        const result = await closedLoop(tribuna.baseUrl, pathsOf[kind], kind === 'health' ? null : admins, options.requests, options.concurrency, cursor);
+        const result = await closedLoop(tribuna.baseUrl, pathsOf[kind], kind === 'health' ? null : admins, options.requests, options.concurrency, cursor, options.maxRoundSeconds);
         measured.push({ kind, round: r, result });
-        log(`reports: round ${r} ${kind.padEnd(10)} ${result.perSecond}/s p50 ${result.latency.p50Ms} ms p99 ${result.latency.p99Ms} ms${result.errors || Object.keys(result.statusCounts).length ? ` errors ${result.errors} ${JSON.stringify(result.statusCounts)} ${JSON.stringify(result.errorSamples)}` : ''}`);
+        log(`reports: round ${r} ${kind.padEnd(10)} ${result.requests} requests ${result.perSecond}/s p50 ${result.latency.p50Ms} ms p99 ${result.latency.p99Ms} ms${result.errors || Object.keys(result.statusCounts).length ? ` errors ${result.errors} ${JSON.stringify(result.statusCounts)} ${JSON.stringify(result.errorSamples)}` : ''}`);
         await sleep(500);
       }
     }
@@ -394,10 +413,11 @@ export async function runReportsBenchmark(options: ReportsOptions = DEFAULT_REPO
       const rounds = measured.filter((m) => m.kind === kind);
       return rounds.length ? round(median(rounds.map((m) => m.result.latency.p50Ms)), 2) : null;
     };
+    const requestsOf = (kind: Kind) => measured.filter((m) => m.kind === kind).reduce((n, m) => n + m.result.requests, 0);
     const rateOf = (kind: Kind) => round(median(measured.filter((m) => m.kind === kind).map((m) => m.result.perSecond)), 1);
     const openRate = Math.max(1, round(rateOf('report6m') * options.openLoopShare, 1));
     log(`reports: open loop, 6-month report at ${openRate}/s`);
-    const open = await openLoop(tribuna.baseUrl, reportPaths.sixMonths, admins, options.requests, openRate, cursor);
+    const open = await openLoop(tribuna.baseUrl, reportPaths.sixMonths, admins, options.requests, openRate, cursor, options.maxRoundSeconds);
     if (open.errors || Object.keys(open.statusCounts).length) failures.push(`open loop: ${open.errors} errors, statuses ${JSON.stringify(open.statusCounts)} ${JSON.stringify(open.errorSamples)}`);
     log(`reports: open loop p50 ${open.latency.p50Ms} ms p99 ${open.latency.p99Ms} ms from due time`);
 
@@ -437,13 +457,15 @@ export async function runReportsBenchmark(options: ReportsOptions = DEFAULT_REPO
       reportYearPerSecond: rateOf('reportYear'),
       searchPerSecond: searchAvailable ? rateOf('search') : null,
       healthPerSecond: rateOf('health'),
+      requestsMeasured: { report6m: requestsOf('report6m'), reportYear: requestsOf('reportYear'), search: searchAvailable ? requestsOf('search') : 0, health: requestsOf('health'), openLoop: open.requests },
+      loadAverage: { atStart: loadAtStart, atEnd: os.loadavg().map((v) => round(v, 2)) },
       midnightRunMs: median(finalizeRuns),
       incrementalRunsMs: incrementalRuns,
       fullRecomputeRunsMs: fullRuns.map((r) => r.ms),
       midnightRunsMs: finalizeRuns,
       fullRecompute: fullRuns.at(-1)?.result,
       reportStatementMs: statementMs,
-      openLoop: { ratePerSecond: openRate, answeredPerSecond: open.perSecond, p50Ms: open.latency.p50Ms, p99Ms: open.latency.p99Ms, p999Ms: open.latency.p999Ms, maxSchedulerLagMs: open.maxSchedulerLagMs },
+      openLoop: { requests: open.requests, ratePerSecond: openRate, answeredPerSecond: open.perSecond, p50Ms: open.latency.p50Ms, p99Ms: open.latency.p99Ms, p999Ms: open.latency.p999Ms, maxSchedulerLagMs: open.maxSchedulerLagMs },
       abuseScan,
       aggregates: { reportDailyRows: check!.days, activeUserRows: activeRows!.n, activeUsersPerDay: activeRows!.per_day, yearTotals: yearReport?.totals ?? null },
       integrity: { votes: check!.votes, aggregatedVotes: check!.agg_votes, pageViews: check!.views, aggregatedPageViews: check!.agg_views, users: check!.users, aggregatedNewUsers: check!.agg_users, activeUsersDay: activeCheck },
@@ -460,7 +482,7 @@ export async function runReportsBenchmark(options: ReportsOptions = DEFAULT_REPO
       method: {
         seed: `Set-based SQL (INSERT … SELECT over generate_series): ${options.users} users created evenly over ${options.days + 15} days (profiles + accounts with e-mails), ${options.votes} votes and ${options.pageViews} page views at uniform instants of the last ${options.days} days, each by a user who existed then, older users more active (random()^2); 30 % of page views anonymous; 1 % of votes from 300 shared devices, 4 % from a user's second device. VACUUM ANALYZE; seed.seconds includes it.`,
         aggregation: `Through the real worker (npm run start:worker, NODE_ENV=production) and BullMQ: 'reports.recompute-all' ${options.fullRounds}× then 'reports.aggregate-recent-days' {days:1} (the 5-minute run: today) and {days:2} (the 00:05 run) ${Math.max(5, options.rounds)}× each; duration = the job's processedOn → finishedOn; medians. Each job waits for a quiet queue (no scheduled run active). Integrity: sums of report_daily equal the raw counts; one day's active users equal a direct distinct count.`,
-        reads: `Through the real server over HTTP (keep-alive, ${options.concurrency} in flight, closed loop, ${options.requests} requests per round, ${options.rounds} rounds interleaved per kind, latency send → whole answer in an hdr histogram; the p99 reported is the median of the rounds' p99). Requests rotate over ${options.admins} admins with sessions, each with its own X-Forwarded-For (admin.read limits unchanged, not reached). report6m = GET /api/admin/reports?period=6months; reportYear = custom ${yearFrom}..${today}; search = GET /api/admin/users?q= over ${SEARCH_TERMS.length} terms in turn; health = GET /api/health (baseline, same concurrency). Open loop: the 6-month report due at fixed intervals at ${options.openLoopShare} × the closed-loop rate, latency from the due time.`,
+        reads: `Through the real server over HTTP (keep-alive, ${options.concurrency} in flight, closed loop, ${options.requests} requests per round or ${options.maxRoundSeconds} s, whichever comes first (requestsMeasured), ${options.rounds} rounds interleaved per kind, latency send → whole answer in an hdr histogram; the p99 reported is the median of the rounds' p99). Requests rotate over ${options.admins} admins with sessions, each with its own X-Forwarded-For (admin.read limits unchanged, not reached). report6m = GET /api/admin/reports?period=6months; reportYear = custom ${yearFrom}..${today}; search = GET /api/admin/users?q= over ${SEARCH_TERMS.length} terms in turn; health = GET /api/health (baseline, same concurrency). Open loop: the 6-month report due at fixed intervals at ${options.openLoopShare} × the closed-loop rate, latency from the due time.`,
         abuseScan: `'abuse.scan' {} through the worker (${options.rounds}×, median of processedOn → finishedOn), null if the job is missing or fails.`,
       },
       machine: machineInfo(),
