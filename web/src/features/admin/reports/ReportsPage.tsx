@@ -21,7 +21,7 @@ const TOTALS: ReadonlyArray<{ key: keyof ReportFigures; label: string; icon: typ
 ];
 
 const periodButton =
-  'min-h-10 rounded-full px-3.5 py-2 text-sm font-semibold ring-1 transition aria-pressed:bg-fuchsia-600 aria-pressed:text-white aria-pressed:ring-fuchsia-600 aria-pressed:hover:bg-fuchsia-700 ring-slate-300 text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:ring-white/15 dark:hover:bg-white/10 dark:aria-pressed:bg-fuchsia-500 dark:aria-pressed:ring-fuchsia-500';
+  'min-h-10 rounded-full px-3.5 py-2 text-sm font-semibold ring-1 transition aria-pressed:bg-fuchsia-600 aria-pressed:text-white aria-pressed:ring-fuchsia-600 aria-pressed:hover:bg-fuchsia-700 ring-slate-300 text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:ring-white/15 dark:hover:bg-white/10 dark:aria-pressed:bg-fuchsia-600 dark:aria-pressed:text-white dark:aria-pressed:ring-fuchsia-600';
 
 /** Re-renders every minute so 'Actualizado hace N min' moves on. */
 function useNow(intervalMs = 60_000): number {
