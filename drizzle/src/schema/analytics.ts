@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bit, check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { DEVICE_TYPES } from '@tribuna/contracts/api/pageViews';
 import { createdAt, id, oneOf } from './columns.ts';
 import { profiles } from './profiles.ts';
@@ -58,6 +58,37 @@ export const reportActiveUsers = pgTable(
     userId: uuid('user_id').notNull(),
   },
   (t) => [primaryKey({ name: 'report_active_users_pk', columns: [t.day, t.userId] })],
+);
+
+/** Users per block of the activity bitmaps (report_active_bits). */
+export const ACTIVITY_BLOCK_BITS = 8192;
+
+/**
+ * A small number per user for the activity bitmaps, given by the report aggregation the first day
+ * the user is active and never reused.
+ */
+export const reportUserNumbers = pgTable(
+  'report_user_numbers',
+  {
+    userId: uuid('user_id').primaryKey(),
+    n: integer('n').notNull().generatedAlwaysAsIdentity({ startWith: 0, minValue: 0 }),
+  },
+  (t) => [uniqueIndex('report_user_numbers_n_uq').on(t.n)],
+);
+
+/**
+ * report_active_users as bitmaps: for each day, one row per block of 8192 user numbers with the
+ * bit (n % 8192) set for user number n. A period's active users are the bits of the blocks OR-ed
+ * over its days (bit_or, bit_count): a few milliseconds for a year, each person counted once.
+ */
+export const reportActiveBits = pgTable(
+  'report_active_bits',
+  {
+    day: date('day').notNull(),
+    block: integer('block').notNull(),
+    bits: bit('bits', { dimensions: ACTIVITY_BLOCK_BITS }).notNull(),
+  },
+  (t) => [primaryKey({ name: 'report_active_bits_pk', columns: [t.block, t.day] })],
 );
 
 export const ABUSE_SCAN_STATUSES = ['queued', 'running', 'done', 'failed'] as const;

@@ -164,6 +164,15 @@ describe('aggregates against the raw rows', () => {
       });
       expect(await listActiveUsers(db, day)).toEqual([...e.active].sort());
     }
+    // The activity bitmaps count each person once over any span of days, exactly as the raw rows do.
+    const bitsCount = async (from: string, to: string) =>
+      (await db.execute<{ n: number }>(sql`
+        SELECT coalesce(sum(bit_count(b)), 0)::int AS n FROM (
+          SELECT bit_or(bits) AS b FROM report_active_bits WHERE day BETWEEN ${from}::date AND ${to}::date GROUP BY block) AS blocks`))[0]!.n;
+    const distinctOver = (span: string[]) => new Set(span.flatMap((day) => [...expected.get(day)!.active])).size;
+    expect(await bitsCount(days[0]!, days.at(-1)!)).toBe(distinctOver(days));
+    expect(await bitsCount(days[1]!, days[3]!)).toBe(distinctOver(days.slice(1, 4)));
+    expect(distinctOver(days)).toBeLessThan(days.reduce((sum, day) => sum + expected.get(day)!.active.size, 0));
 
     // The per-day path (what the 5-minute schedule runs) writes exactly the same rows.
     await db.execute(sql`DELETE FROM report_daily`);

@@ -2,7 +2,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '@tribuna/drizzle/client';
 import { schema } from '@tribuna/drizzle';
 
-const { pageViews, profiles, reportActiveUsers, reportDaily, votes } = schema;
+const { pageViews, profiles, reportActiveBits, reportActiveUsers, reportDaily, reportUserNumbers, votes } = schema;
+const { ACTIVITY_BLOCK_BITS } = schema;
 
 export interface DailyReport {
   day: string;
@@ -63,6 +64,7 @@ async function writeDays(tx: Tx, from: string, to: string, timeZone: string): Pr
     SELECT ${localDay(sql`${pageViews.createdAt}`, timeZone)}, ${pageViews.userId} FROM ${pageViews}
     WHERE ${pageViews.userId} IS NOT NULL AND ${pageViews.createdAt} >= ${startsAt} AND ${pageViews.createdAt} < ${endsAt}
   `);
+  await writeActivityBits(tx, fromDay, toDay);
 
   const countPerDay = (table: SQL, column: SQL) => sql`
     SELECT ${localDay(column, timeZone)} AS day, count(*)::int AS n FROM ${table}
@@ -89,6 +91,31 @@ async function writeDays(tx: Tx, from: string, to: string, timeZone: string): Pr
     RETURNING to_char(day, 'YYYY-MM-DD') AS day, active_users, new_users, total_votes, page_views
   `);
   return rows.map(toDailyReport).sort((a, b) => a.day.localeCompare(b.day));
+}
+
+/**
+ * The same days as bitmaps (report_active_bits), from the report_active_users rows just written:
+ * users active for the first time get their number (only those: an identity consumed by a
+ * conflict would leave holes, and every five-minute run would widen the bitmaps), then each day's
+ * blocks are rebuilt with bit (n % 8192) set for user number n.
+ */
+async function writeActivityBits(tx: Tx, fromDay: SQL, toDay: SQL): Promise<void> {
+  const blockBits = sql.raw(String(ACTIVITY_BLOCK_BITS));
+  await tx.execute(sql`
+    INSERT INTO ${reportUserNumbers} (user_id)
+    SELECT DISTINCT a.user_id FROM ${reportActiveUsers} a
+    WHERE a.day BETWEEN ${fromDay} AND ${toDay}
+      AND NOT EXISTS (SELECT 1 FROM ${reportUserNumbers} n WHERE n.user_id = a.user_id)
+    ORDER BY a.user_id
+  `);
+  await tx.execute(sql`DELETE FROM ${reportActiveBits} WHERE ${reportActiveBits.day} BETWEEN ${fromDay} AND ${toDay}`);
+  await tx.execute(sql`
+    INSERT INTO ${reportActiveBits} (day, block, bits)
+    SELECT a.day, n.n / ${blockBits}, bit_or(B'1'::bit(${blockBits}) >> (n.n % ${blockBits}))
+    FROM ${reportActiveUsers} a JOIN ${reportUserNumbers} n ON n.user_id = a.user_id
+    WHERE a.day BETWEEN ${fromDay} AND ${toDay}
+    GROUP BY 1, 2
+  `);
 }
 
 export interface FullRecompute {
@@ -122,6 +149,7 @@ export async function recomputeAllDays(db: Db, timeZone: string): Promise<FullRe
     const { from, to } = range!;
     await tx.execute(sql`DELETE FROM ${reportDaily} WHERE day < ${from}::date OR day > ${to}::date`);
     await tx.execute(sql`DELETE FROM ${reportActiveUsers} WHERE day < ${from}::date OR day > ${to}::date`);
+    await tx.execute(sql`DELETE FROM ${reportActiveBits} WHERE day < ${from}::date OR day > ${to}::date`);
     const days = await writeDays(tx, from, to, timeZone);
     const [count] = await tx.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM ${reportActiveUsers}`);
     return { from, to, days: days.length, activeUserRows: count!.n };

@@ -61,6 +61,12 @@ describe('GET /api/admin/reports reads the aggregates only', () => {
       { day: '2025-01-13', userId: ana.id },
       { day: '2025-01-15', userId: carl.id },
     ]);
+    // …and the same days as the worker's activity bitmaps (worker/src/reports/repository.ts).
+    await db().execute(sql`INSERT INTO report_user_numbers (user_id) SELECT DISTINCT user_id FROM report_active_users ORDER BY user_id`);
+    await db().execute(sql`
+      INSERT INTO report_active_bits (day, block, bits)
+      SELECT a.day, n.n / 8192, bit_or(B'1'::bit(8192) >> (n.n % 8192))
+      FROM report_active_users a JOIN report_user_numbers n USING (user_id) GROUP BY 1, 2`);
     // Raw rows the worker has not aggregated are not read.
     const { poll, options } = await buildPoll(db());
     await db().insert(schema.votes).values({ pollId: poll.id, optionId: options[0]!.id, userId: carl.id, createdAt: new Date('2025-01-11T18:00:00Z') });

@@ -3,7 +3,7 @@ import type { DbOrTx } from '@tribuna/drizzle/client';
 import { schema } from '@tribuna/drizzle';
 import type { DayRange } from './periods.ts';
 
-const { reportActiveUsers, reportDaily } = schema;
+const { reportActiveBits, reportDaily } = schema;
 
 export interface DailyRow {
   day: string;
@@ -45,11 +45,17 @@ export async function listDays(db: DbOrTx, range: DayRange): Promise<DailyRow[]>
   }));
 }
 
-/** People active on at least one day of the range, each counted once (report_active_users). */
+/**
+ * People active on at least one day of the range, each counted once: the days' activity bitmaps
+ * (report_active_bits, one per block of 8192 users) OR-ed per block, then their bits counted.
+ */
 export async function countActiveUsers(db: DbOrTx, range: DayRange): Promise<number> {
   const [row] = await db.execute<{ n: number }>(sql`
-    SELECT count(DISTINCT ${reportActiveUsers.userId})::int AS n FROM ${reportActiveUsers}
-    WHERE ${reportActiveUsers.day} BETWEEN ${range.from}::date AND ${range.to}::date
+    SELECT coalesce(sum(bit_count(b)), 0)::int AS n FROM (
+      SELECT bit_or(${reportActiveBits.bits}) AS b FROM ${reportActiveBits}
+      WHERE ${reportActiveBits.day} BETWEEN ${range.from}::date AND ${range.to}::date
+      GROUP BY ${reportActiveBits.block}
+    ) AS blocks
   `);
   return row!.n;
 }
