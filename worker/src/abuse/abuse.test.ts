@@ -1,5 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Queue, QueueEvents, type Job } from 'bullmq';
+import { describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { eq } from 'drizzle-orm';
@@ -7,9 +6,9 @@ import { schema } from '@tribuna/drizzle';
 import { channelName, LIVE_CHANNEL, type LiveEvent } from '@tribuna/contracts/live';
 import type { FlaggedDevice, FlaggedUser } from '@tribuna/contracts/api/admin/abuse';
 import { testConfig } from '../../../test/support/env.ts';
-import { testDatabase, truncateAll } from '../../../test/support/db.ts';
+import { testDatabase } from '../../../test/support/db.ts';
 import { buildPoll, buildUser } from '../../../test/support/factories.ts';
-import { startWorker, type WorkerApp } from '../app.ts';
+import { useQueueWorker } from '../testing.ts';
 import { AbuseScanNotFoundError, presentAccount, runAbuseScan, type AbuseScanEvent } from './service.ts';
 
 // Own Redis namespace under the run's prefix: only this file's worker consumes these queues.
@@ -19,27 +18,9 @@ const db = database.db;
 const logger = pino({ level: 'silent' });
 const HOUR = 3_600_000;
 
-let worker: WorkerApp;
-let events: QueueEvents;
+const harness = useQueueWorker(config, database, 'maintenance');
 
-beforeAll(async () => {
-  worker = await startWorker({ config, db, logger, schedules: false });
-  events = new QueueEvents('maintenance', { connection: { url: config.redisUrl }, prefix: config.redisPrefix });
-  await events.waitUntilReady();
-});
-beforeEach(async () => {
-  await truncateAll(database);
-});
-afterAll(async () => {
-  await worker?.close();
-  await events?.close();
-  const queue = new Queue('maintenance', { connection: { url: config.redisUrl }, prefix: config.redisPrefix });
-  await queue.obliterate({ force: true });
-  await queue.close();
-  await database.close();
-});
-
-const run = async (job: Promise<Job>) => (await job).waitUntilFinished(events, 20_000);
+const run = harness.run;
 
 type Poll = Awaited<ReturnType<typeof buildPoll>>;
 
@@ -201,7 +182,7 @@ describe('the abuse.scan job (BullMQ)', () => {
       const heard: LiveEvent[] = [];
       subscriber.on('message', (_from: string, message: string) => heard.push(JSON.parse(message) as LiveEvent));
       await subscriber.subscribe(channelName(config.redisPrefix, LIVE_CHANNEL));
-      const result = (await run(worker.enqueue('abuse.scan', {}))) as { scanId: string; flaggedDevices: number };
+      const result = (await run(harness.app.enqueue('abuse.scan', {}))) as { scanId: string; flaggedDevices: number };
       expect(result.flaggedDevices).toBe(1);
       expect((await scanRow(result.scanId)).status).toBe('done');
       await expect.poll(() => heard.at(-1)).toEqual({ kind: 'abuse-scan', scanId: result.scanId, status: 'done', progress: 100 });

@@ -1,5 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Queue, QueueEvents, type Job } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { eq, sql } from 'drizzle-orm';
@@ -8,12 +7,12 @@ import { LIVE_CHANNEL } from '@tribuna/contracts/live';
 import { pointsJobIds } from '@tribuna/contracts/jobs';
 import { channelName } from '@tribuna/contracts/live';
 import { testConfig } from '../../../test/support/env.ts';
-import { testDatabase, truncateAll } from '../../../test/support/db.ts';
+import { testDatabase } from '../../../test/support/db.ts';
 import { buildPoll, buildUser } from '../../../test/support/factories.ts';
 import { buildApp, type App } from '../../../server/src/app.ts';
 import { asUser, signIn } from '../../../server/src/testing/sessions.ts';
 import { showDayOf } from '@tribuna/contracts/showDay';
-import { startWorker, type WorkerApp } from '../app.ts';
+import { useQueueWorker } from '../testing.ts';
 import type { JobContext } from '../context.ts';
 import { InvalidPayloadError } from '../errors.ts';
 import { pointsJobs } from './jobs.ts';
@@ -27,27 +26,9 @@ const db = database.db;
 const logger = pino({ level: 'silent' });
 const ctx: JobContext = { db, config, logger, publish: async () => 0 };
 
-let worker: WorkerApp;
-let events: QueueEvents;
+const harness = useQueueWorker(config, database, 'points');
 
-beforeAll(async () => {
-  worker = await startWorker({ config, db, logger, schedules: false });
-  events = new QueueEvents('points', { connection: { url: config.redisUrl }, prefix: config.redisPrefix });
-  await events.waitUntilReady();
-});
-beforeEach(async () => {
-  await truncateAll(database);
-});
-afterAll(async () => {
-  await worker?.close();
-  await events?.close();
-  const queue = new Queue('points', { connection: { url: config.redisUrl }, prefix: config.redisPrefix });
-  await queue.obliterate({ force: true });
-  await queue.close();
-  await database.close();
-});
-
-const run = async (job: Promise<Job>) => (await job).waitUntilFinished(events, 20_000);
+const run = harness.run;
 
 async function history(userId: string) {
   return db.select().from(schema.userPointsHistory).where(eq(schema.userPointsHistory.userId, userId));
@@ -84,12 +65,12 @@ describe('points.award-vote', () => {
     const { poll } = await buildPoll(db);
     const payload = { userId: user.id, pollId: poll.id, day: '2025-02-01' };
     const jobId = pointsJobIds.awardVote(payload);
-    const first = await worker.enqueue('points.award-vote', payload, jobId);
-    const second = await worker.enqueue('points.award-vote', payload, jobId);
+    const first = await harness.app.enqueue('points.award-vote', payload, jobId);
+    const second = await harness.app.enqueue('points.award-vote', payload, jobId);
     expect(second.id).toBe(first.id);
-    await first.waitUntilFinished(events, 20_000);
+    await first.waitUntilFinished(harness.events, 20_000);
     // Even a job id that BullMQ no longer remembers awards nothing twice.
-    await run(worker.enqueue('points.award-vote', payload, `${jobId}.again`));
+    await run(harness.app.enqueue('points.award-vote', payload, `${jobId}.again`));
     expect(await history(user.id)).toHaveLength(1);
     expect(await totalPoints(user.id)).toBe(1);
   });
@@ -125,7 +106,7 @@ describe('points.award-votes', () => {
     };
     expect(await pointsJobs['points.award-votes'](payload, ctx)).toEqual({ awarded: 2, alreadyAwarded: 1, skipped: 1 });
     // The same job again, and three copies at once, through the real queue.
-    await Promise.all(Array.from({ length: 3 }, () => run(worker.enqueue('points.award-votes', payload))));
+    await Promise.all(Array.from({ length: 3 }, () => run(harness.app.enqueue('points.award-votes', payload))));
     expect(await pointsJobs['points.award-votes'](payload, ctx)).toEqual({ awarded: 0, alreadyAwarded: 3, skipped: 1 });
 
     expect((await history(ana.id)).map((h) => [h.referenceId, h.description]).sort()).toEqual(
@@ -163,7 +144,7 @@ describe('points.award-share', () => {
       .insert(schema.shareHistory)
       .values({ pollId: poll.id, userId: user.id, platform: 'whatsapp', pointsEarned: 5, shareDay: '2025-01-15' })
       .returning();
-    await run(worker.enqueue('points.award-share', { shareId: share!.id }, pointsJobIds.awardShare({ shareId: share!.id })));
+    await run(harness.app.enqueue('points.award-share', { shareId: share!.id }, pointsJobIds.awardShare({ shareId: share!.id })));
     expect(await pointsJobs['points.award-share']({ shareId: share!.id }, ctx)).toBe('already-awarded');
     const rows = await history(user.id);
     expect(rows).toHaveLength(1);
@@ -194,7 +175,7 @@ describe('points.sweep', () => {
       .values({ pollId: poll.id, userId: luis.id, platform: 'copy', pointsEarned: 5, shareDay: luisToday, sharedAt: new Date(now - 60_000) })
       .returning();
 
-    const result = await run(worker.enqueue('points.sweep', {}));
+    const result = await run(harness.app.enqueue('points.sweep', {}));
     const anaDays = new Set([showDayOf(TZ, new Date(now - 60_000)), showDayOf(TZ, new Date(now - 30_000)), showDayOf(TZ, new Date(now - DAY))]);
     expect(result).toEqual({ voteAwards: anaDays.size, shareAwards: 1 });
 
@@ -204,7 +185,7 @@ describe('points.sweep', () => {
     expect(luisRefs).toEqual([`share:${poll.id}:${share!.shareDay}`, `vote:${poll.id}:${luisToday}`].sort());
     expect(await totalPoints(luis.id)).toBe(6);
 
-    expect(await run(worker.enqueue('points.sweep', {}))).toEqual({ voteAwards: 0, shareAwards: 0 });
+    expect(await run(harness.app.enqueue('points.sweep', {}))).toEqual({ voteAwards: 0, shareAwards: 0 });
     const [sums] = await db.execute<{ mismatched: number }>(sql`
       SELECT count(*)::int AS mismatched FROM profiles p
       WHERE p.total_points <> coalesce((SELECT sum(points) FROM user_points_history h WHERE h.user_id = p.id), 0)`);
@@ -219,7 +200,7 @@ describe('points.daily-reset', () => {
       const channel = channelName(config.redisPrefix, LIVE_CHANNEL);
       const received = new Promise<string>((resolve) => subscriber.on('message', (_from: string, message: string) => resolve(message)));
       await subscriber.subscribe(channel);
-      const result = (await run(worker.enqueue('points.daily-reset', {}))) as { day: string };
+      const result = (await run(harness.app.enqueue('points.daily-reset', {}))) as { day: string };
       expect(result.day).toMatch(/^\d{4}-\d{2}-\d{2}$/);
       expect(JSON.parse(await received)).toEqual({ kind: 'points-reset', day: result.day });
       expect([showDayOf(TZ, new Date(Date.now() - 60_000)), showDayOf(TZ, new Date())]).toContain(result.day);
@@ -256,7 +237,7 @@ describe('awards of votes and shares made through the API (server → BullMQ →
     await vi.waitFor(async () => expect(await history(user.id)).toHaveLength(2), { timeout: 15_000, interval: 100 });
     const [voted] = await db.select({ createdAt: schema.votes.createdAt }).from(schema.votes).where(eq(schema.votes.pollId, single.poll.id));
     const day = showDayOf(TZ, voted!.createdAt);
-    const queue = worker.queues.get('points')!;
+    const queue = harness.app.queues.get('points')!;
     // Each batch's first votes of the day went as one points.award-votes job.
     const completed = await queue.getJobs(['completed']);
     const awarded = completed

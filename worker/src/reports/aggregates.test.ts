@@ -1,24 +1,19 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Queue, QueueEvents, type Job } from 'bullmq';
-import pino from 'pino';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { schema } from '@tribuna/drizzle';
 import { testConfig } from '../../../test/support/env.ts';
-import { testDatabase, truncateAll } from '../../../test/support/db.ts';
+import { testDatabase } from '../../../test/support/db.ts';
 import { buildPoll, buildUser } from '../../../test/support/factories.ts';
-import { startWorker, type WorkerApp } from '../app.ts';
+import { useQueueWorker } from '../testing.ts';
 import { findDailyReport, listActiveUsers } from './repository.ts';
 
 const TIME_ZONE = 'America/Mexico_City';
 const config = testConfig({ REDIS_PREFIX: `${testConfig().redisPrefix}_aggregates`, SHOW_TIMEZONE: TIME_ZONE });
 const database = testDatabase();
 const db = database.db;
-let app: WorkerApp;
-let events: QueueEvents;
+const harness = useQueueWorker(config, database, 'maintenance', 60_000);
 
-async function run(job: Promise<Job>): Promise<unknown> {
-  return (await job).waitUntilFinished(events, 60_000);
-}
+const run = harness.run;
 
 const dayFormat = new Intl.DateTimeFormat('en-CA', { timeZone: TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
 /** The calendar day of America/Mexico_City an instant falls on, computed by the JS runtime (not PostgreSQL). */
@@ -44,24 +39,6 @@ async function allRows() {
   return { daily: [...daily], active: [...active] };
 }
 
-beforeAll(async () => {
-  app = await startWorker({ config, db, logger: pino({ level: 'silent' }), schedules: false });
-  events = new QueueEvents('maintenance', { connection: { url: config.redisUrl }, prefix: config.redisPrefix });
-  await events.waitUntilReady();
-});
-
-beforeEach(async () => {
-  await truncateAll(database);
-});
-
-afterAll(async () => {
-  await app?.close();
-  await events?.close();
-  const queue = new Queue('maintenance', { connection: { url: config.redisUrl }, prefix: config.redisPrefix });
-  await queue.obliterate({ force: true });
-  await queue.close();
-  await database.close();
-});
 
 describe('day boundaries in SHOW_TIMEZONE (America/Mexico_City)', () => {
   it('puts a vote at 23:59 local time and one at 00:01 the next morning on different days', async () => {
@@ -73,8 +50,8 @@ describe('day boundaries in SHOW_TIMEZONE (America/Mexico_City)', () => {
       { pollId: poll.id, optionId: options[0]!.id, userId: late.id, createdAt: new Date('2025-03-11T05:59:00Z') },
       { pollId: poll.id, optionId: options[1]!.id, userId: early.id, createdAt: new Date('2025-03-11T06:01:00Z') },
     ]);
-    await run(app.enqueue('reports.aggregate-day', { day: '2025-03-10' }));
-    await run(app.enqueue('reports.aggregate-day', { day: '2025-03-11' }));
+    await run(harness.app.enqueue('reports.aggregate-day', { day: '2025-03-10' }));
+    await run(harness.app.enqueue('reports.aggregate-day', { day: '2025-03-11' }));
 
     expect(await findDailyReport(db, '2025-03-10')).toMatchObject({ totalVotes: 1, activeUsers: 1 });
     expect(await findDailyReport(db, '2025-03-11')).toMatchObject({ totalVotes: 1, activeUsers: 1 });
@@ -150,7 +127,7 @@ describe('aggregates against the raw rows', () => {
     const days = [...expected.keys()].sort();
     expect(days.length).toBeGreaterThanOrEqual(5);
 
-    await run(app.enqueue('reports.recompute-all', {}));
+    await run(harness.app.enqueue('reports.recompute-all', {}));
     const full = await allRows();
     expect(full.daily.map((r) => r.day)).toEqual(days);
     for (const day of days) {
@@ -177,19 +154,19 @@ describe('aggregates against the raw rows', () => {
     // The per-day path (what the 5-minute schedule runs) writes exactly the same rows.
     await db.execute(sql`DELETE FROM report_daily`);
     await db.execute(sql`DELETE FROM report_active_users`);
-    for (const day of days) await run(app.enqueue('reports.aggregate-day', { day }));
+    for (const day of days) await run(harness.app.enqueue('reports.aggregate-day', { day }));
     const perDay = await allRows();
     expect(perDay).toEqual(full);
   });
 
   it('is idempotent: running recompute-all and the recent-days job twice leaves the same rows in both tables', async () => {
     await seedRandom(7);
-    await run(app.enqueue('reports.recompute-all', {}));
+    await run(harness.app.enqueue('reports.recompute-all', {}));
     const first = await allRows();
-    await run(app.enqueue('reports.recompute-all', {}));
+    await run(harness.app.enqueue('reports.recompute-all', {}));
     expect(await allRows()).toEqual(first);
-    await run(app.enqueue('reports.aggregate-recent-days', { days: 3 }));
-    await run(app.enqueue('reports.aggregate-recent-days', { days: 3 }));
+    await run(harness.app.enqueue('reports.aggregate-recent-days', { days: 3 }));
+    await run(harness.app.enqueue('reports.aggregate-recent-days', { days: 3 }));
     expect(await allRows()).toEqual(first);
   });
 
@@ -206,7 +183,7 @@ describe('aggregates against the raw rows', () => {
       { day: days[1]!, userId: stranger.id },
       { day: '2020-01-01', userId: stranger.id },
     ]);
-    await run(app.enqueue('reports.recompute-all', {}));
+    await run(harness.app.enqueue('reports.recompute-all', {}));
     expect(await findDailyReport(db, '2020-01-01')).toBeNull();
     expect(await listActiveUsers(db, '2020-01-01')).toEqual([]);
     expect(await listActiveUsers(db, days[1]!)).toEqual([...expected.get(days[1]!)!.active].sort());
@@ -214,7 +191,7 @@ describe('aggregates against the raw rows', () => {
   });
 
   it('recompute-all on an empty database writes a single day of zeros: today', async () => {
-    const result = (await run(app.enqueue('reports.recompute-all', {}))) as { from: string; to: string; days: number };
+    const result = (await run(harness.app.enqueue('reports.recompute-all', {}))) as { from: string; to: string; days: number };
     const today = localDay(new Date());
     expect(result).toMatchObject({ from: today, to: today, days: 1, activeUserRows: 0 });
     expect(await findDailyReport(db, today)).toEqual({ day: today, activeUsers: 0, newUsers: 0, totalVotes: 0, pageViews: 0 });

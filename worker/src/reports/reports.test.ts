@@ -1,26 +1,21 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Queue, QueueEvents, type Job } from 'bullmq';
-import pino from 'pino';
+import { describe, expect, it } from 'vitest';
 import { schema } from '@tribuna/drizzle';
 import { sql } from 'drizzle-orm';
 import { testConfig } from '../../../test/support/env.ts';
-import { testDatabase, truncateAll } from '../../../test/support/db.ts';
+import { testDatabase } from '../../../test/support/db.ts';
 import { buildPoll, buildUser } from '../../../test/support/factories.ts';
-import { startWorker, type WorkerApp } from '../app.ts';
+import { useQueueWorker } from '../testing.ts';
 import { findDailyReport, listActiveUsers } from './repository.ts';
 
 // Own Redis namespace under the run's prefix (cleaned by the global teardown anyway).
 const config = testConfig({ REDIS_PREFIX: `${testConfig().redisPrefix}_reports` });
 const database = testDatabase();
 const db = database.db;
-let app: WorkerApp;
-let events: QueueEvents;
+const harness = useQueueWorker(config, database, 'maintenance');
 
 const at = (iso: string) => new Date(iso);
 
-async function run(job: Promise<Job>): Promise<unknown> {
-  return (await job).waitUntilFinished(events, 20_000);
-}
+const run = harness.run;
 
 /** Today in the show's time zone, as the database would say it. */
 function dayIn(timeZone: string, daysAgo: number): string {
@@ -32,24 +27,6 @@ function dayIn(timeZone: string, daysAgo: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-beforeAll(async () => {
-  app = await startWorker({ config, db, logger: pino({ level: 'silent' }), schedules: false });
-  events = new QueueEvents('maintenance', { connection: { url: config.redisUrl }, prefix: config.redisPrefix });
-  await events.waitUntilReady();
-});
-
-beforeEach(async () => {
-  await truncateAll(database);
-});
-
-afterAll(async () => {
-  await app?.close();
-  await events?.close();
-  const queue = new Queue('maintenance', { connection: { url: config.redisUrl }, prefix: config.redisPrefix });
-  await queue.obliterate({ force: true });
-  await queue.close();
-  await database.close();
-});
 
 /**
  * 2025-01-15 in America/Mexico_City (UTC-6 in winter) runs from 06:00 UTC on the 15th to
@@ -97,14 +74,14 @@ async function insertAroundJanuary15() {
 describe('reports.aggregate-day through a real queue and worker', () => {
   it('counts the rows of that calendar day in SHOW_TIMEZONE and nothing across its boundaries', async () => {
     await insertAroundJanuary15();
-    await run(app.enqueue('reports.aggregate-day', { day: '2025-01-15' }));
+    await run(harness.app.enqueue('reports.aggregate-day', { day: '2025-01-15' }));
 
     const row = await findDailyReport(db, '2025-01-15');
     expect(row).toEqual({ day: '2025-01-15', activeUsers: 3, newUsers: 2, totalVotes: 3, pageViews: 3 });
     // The people behind activeUsers, written in the same transaction: a, c and d (d by a page view only).
     expect(await listActiveUsers(db, '2025-01-15')).toEqual([...ACTIVE_ON_15].sort());
 
-    await run(app.enqueue('reports.aggregate-day', { day: '2025-01-14' }));
+    await run(harness.app.enqueue('reports.aggregate-day', { day: '2025-01-14' }));
     expect(await findDailyReport(db, '2025-01-14')).toEqual({
       day: '2025-01-14',
       activeUsers: 1,
@@ -116,9 +93,9 @@ describe('reports.aggregate-day through a real queue and worker', () => {
 
   it('is idempotent: running it twice leaves the same single row', async () => {
     await insertAroundJanuary15();
-    await run(app.enqueue('reports.aggregate-day', { day: '2025-01-15' }));
+    await run(harness.app.enqueue('reports.aggregate-day', { day: '2025-01-15' }));
     const first = await findDailyReport(db, '2025-01-15');
-    await run(app.enqueue('reports.aggregate-day', { day: '2025-01-15' }));
+    await run(harness.app.enqueue('reports.aggregate-day', { day: '2025-01-15' }));
     const second = await findDailyReport(db, '2025-01-15');
     expect(second).toEqual(first);
     const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(schema.reportDaily);
@@ -128,12 +105,12 @@ describe('reports.aggregate-day through a real queue and worker', () => {
   it('corrects an existing row when rows change (recomputes, does not add)', async () => {
     await insertAroundJanuary15();
     await db.insert(schema.reportDaily).values({ day: '2025-01-15', activeUsers: 99, newUsers: 99, totalVotes: 99, pageViews: 99 });
-    await run(app.enqueue('reports.aggregate-day', { day: '2025-01-15' }));
+    await run(harness.app.enqueue('reports.aggregate-day', { day: '2025-01-15' }));
     expect(await findDailyReport(db, '2025-01-15')).toMatchObject({ activeUsers: 3, totalVotes: 3 });
   });
 
   it('writes zeros for a day without activity', async () => {
-    await run(app.enqueue('reports.aggregate-day', { day: '2024-06-01' }));
+    await run(harness.app.enqueue('reports.aggregate-day', { day: '2024-06-01' }));
     expect(await findDailyReport(db, '2024-06-01')).toEqual({
       day: '2024-06-01',
       activeUsers: 0,
@@ -144,17 +121,17 @@ describe('reports.aggregate-day through a real queue and worker', () => {
   });
 
   it('fails a malformed day at once, without retries', async () => {
-    const job = await app.enqueue('reports.aggregate-day', { day: '2025-02-30' });
-    await expect(job.waitUntilFinished(events, 20_000)).rejects.toThrow(/day must be a calendar day/);
-    const failed = await app.queues.get('maintenance')!.getJob(job.id!);
+    const job = await harness.app.enqueue('reports.aggregate-day', { day: '2025-02-30' });
+    await expect(job.waitUntilFinished(harness.events, 20_000)).rejects.toThrow(/day must be a calendar day/);
+    const failed = await harness.app.queues.get('maintenance')!.getJob(job.id!);
     expect(failed?.opts.attempts).toBeGreaterThan(1);
     expect(failed?.attemptsMade).toBe(1);
     expect(await failed?.getState()).toBe('failed');
   });
 
   it('fails a job name without handler with a clear error', async () => {
-    const job = await app.queues.get('maintenance')!.add('reports.unknown', {});
-    await expect(job.waitUntilFinished(events, 20_000)).rejects.toThrow('No handler for job "reports.unknown"');
+    const job = await harness.app.queues.get('maintenance')!.add('reports.unknown', {});
+    await expect(job.waitUntilFinished(harness.events, 20_000)).rejects.toThrow('No handler for job "reports.unknown"');
   });
 });
 
@@ -164,7 +141,7 @@ describe('reports.aggregate-recent-days', () => {
     const { poll, options } = await buildPoll(db);
     await db.insert(schema.votes).values({ pollId: poll.id, optionId: options[0]!.id, userId: user.id });
 
-    await run(app.enqueue('reports.aggregate-recent-days', { days: 2 }));
+    await run(harness.app.enqueue('reports.aggregate-recent-days', { days: 2 }));
 
     const today = dayIn(config.showTimezone, 0);
     const yesterday = dayIn(config.showTimezone, 1);
