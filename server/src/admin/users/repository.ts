@@ -91,28 +91,33 @@ function rowsOf(pageIds: SQL): SQL {
       (SELECT count(*)::int FROM votes v WHERE v.user_id = p.id) AS vote_count,
       (SELECT count(*)::int FROM posts po WHERE po.user_id = p.id AND NOT po.is_hidden) AS post_count,
       (SELECT count(*)::int FROM comments c WHERE c.user_id = p.id AND NOT c.is_hidden) AS comment_count,
-      ${ts(sql`p.created_at`)} AS created_at
+      ${ts(sql`p.created_at`)} AS created_at, page.ord
     FROM page
     JOIN profiles p ON p.id = page.id
     LEFT JOIN accounts a ON a.user_id = p.id
     ORDER BY page.ord`;
 }
 
-/** One page of the matching users, newest first. */
-export async function searchUsers(db: DbOrTx, filter: UserFilter, limit: number, offset: number): Promise<AdminUserDbRow[]> {
-  const rows = await db.execute<AdminUserDbRow>(
-    rowsOf(sql`
-      SELECT p.id, row_number() OVER (ORDER BY p.created_at DESC, p.id DESC) AS ord
-      ${matching(filter)}
-      ORDER BY p.created_at DESC, p.id DESC
-      LIMIT ${limit} OFFSET ${offset}`),
-  );
-  return [...rows];
-}
-
-export async function countUsers(db: DbOrTx, filter: UserFilter): Promise<number> {
-  const rows = await db.execute<{ n: number }>(sql`SELECT count(*)::int AS n ${matching(filter)}`);
-  return Number(rows[0]?.n ?? 0);
+/**
+ * One page of the matching users, newest first, and how many match in all: one statement, the
+ * search evaluated once (a CTE read by both the page and the count). A page past the end still
+ * answers the total (one row of nulls but `total`).
+ */
+export async function searchUsers(db: DbOrTx, filter: UserFilter, limit: number, offset: number): Promise<{ rows: AdminUserDbRow[]; total: number }> {
+  const rows = await db.execute<AdminUserDbRow & { total: number; ord: number | null; id: string | null }>(sql`
+    WITH matched AS MATERIALIZED (SELECT p.id, p.created_at ${matching(filter)}),
+    listed AS (
+      ${rowsOf(sql`
+        SELECT id, row_number() OVER (ORDER BY created_at DESC, id DESC) AS ord FROM (
+          SELECT id, created_at FROM matched ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}
+        ) AS chosen`)}
+    )
+    SELECT listed.*, counted.total
+    FROM (SELECT count(*)::int AS total FROM matched) AS counted
+    LEFT JOIN listed ON TRUE
+    ORDER BY listed.ord`);
+  const total = Number(rows[0]?.total ?? 0);
+  return { rows: rows.filter((row) => row.id !== null).map(({ total: _total, ord: _ord, ...row }) => row as AdminUserDbRow), total };
 }
 
 export async function findAdminUser(db: DbOrTx, userId: string): Promise<AdminUserDbRow | null> {
