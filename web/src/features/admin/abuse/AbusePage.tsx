@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { ABUSE_MESSAGES } from '@tribuna/contracts/abuseRules';
@@ -139,35 +140,16 @@ function ScanReport({ scan, onVotes }: { scan: AbuseScanView; onVotes: (target: 
 
       {scan.status === 'done' && (
         <>
-          <section aria-labelledby="abuse-devices" className="space-y-3">
-            <h3 id="abuse-devices" className="text-lg font-bold">
-              Dispositivos con varias cuentas
-            </h3>
-            {scan.devices.length === 0 ? (
-              <EmptyState message="No se detectaron dispositivos con varias cuentas" />
-            ) : (
-              <ul className="space-y-3" aria-label="Dispositivos con varias cuentas">
-                {scan.devices.map((device) => (
-                  <DeviceRow key={device.fingerprint} device={device} onVotes={onVotes} />
-                ))}
-              </ul>
-            )}
-          </section>
-
-          <section aria-labelledby="abuse-users" className="space-y-3">
-            <h3 id="abuse-users" className="text-lg font-bold">
-              Usuarios con varios dispositivos
-            </h3>
-            {scan.users.length === 0 ? (
-              <EmptyState message="No se detectaron usuarios con varios dispositivos" />
-            ) : (
-              <ul className="space-y-3" aria-label="Usuarios con varios dispositivos">
-                {scan.users.map((user) => (
-                  <UserRow key={user.userId} user={user} onVotes={onVotes} />
-                ))}
-              </ul>
-            )}
-          </section>
+          <FlagSection id="abuse-devices" title="Dispositivos con varias cuentas" empty="No se detectaron dispositivos con varias cuentas">
+            {scan.devices.map((device) => (
+              <DeviceRow key={device.fingerprint} device={device} onVotes={onVotes} />
+            ))}
+          </FlagSection>
+          <FlagSection id="abuse-users" title="Usuarios con varios dispositivos" empty="No se detectaron usuarios con varios dispositivos">
+            {scan.users.map((user) => (
+              <UserRow key={user.userId} user={user} onVotes={onVotes} />
+            ))}
+          </FlagSection>
         </>
       )}
       {(scan.status === 'queued' || scan.status === 'running') && <ListSkeleton rows={2} label="El análisis está en curso…" />}
@@ -260,5 +242,23 @@ function UserRow({ user, onVotes }: { user: FlaggedUser; onVotes: (target: Votes
         ))}
       </ul>
     </li>
+  );
+}
+
+/** One list of flags (devices or users), with its heading and its empty state. */
+function FlagSection({ id, title, empty, children }: { id: string; title: string; empty: string; children: ReactNode[] }) {
+  return (
+    <section aria-labelledby={id} className="space-y-3">
+      <h3 id={id} className="text-lg font-bold">
+        {title}
+      </h3>
+      {children.length === 0 ? (
+        <EmptyState message={empty} />
+      ) : (
+        <ul className="space-y-3" aria-label={title}>
+          {children}
+        </ul>
+      )}
+    </section>
   );
 }
