@@ -92,7 +92,8 @@ describe('DeleteAccountDialog', () => {
     resolve(new Response(null, { status: 204 }));
     expect(await screen.findByRole('heading', { name: 'Inicio' })).toBeTruthy();
     expect(screen.queryByRole('heading', { name: 'Login' })).toBeNull();
-    expect(useSessionStore.getState()).toMatchObject({ user: null, email: null, status: 'ready' });
+    // The session is cleared once /perfil has gone away, just after the home page renders.
+    await waitFor(() => expect(useSessionStore.getState()).toMatchObject({ user: null, email: null, status: 'ready' }));
     expect(requestsOf(fetchMock)).not.toContain('POST /api/auth/logout');
   });
 
