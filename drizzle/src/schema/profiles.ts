@@ -29,9 +29,6 @@ export const profiles = pgTable(
     uniqueIndex('profiles_username_lower_uq').on(sql`lower(${t.username})`),
     index('profiles_created_at_idx').on(t.createdAt),
     index('profiles_display_name_idx').on(sql`lower(${t.displayName})`),
-    // The admin users search (partial, case ignored): trigram indexes (extension pg_trgm, migration 0013).
-    index('profiles_display_name_trgm_idx').using('gin', sql`lower(${t.displayName}) gin_trgm_ops`),
-    index('profiles_username_trgm_idx').using('gin', sql`lower(${t.username}) gin_trgm_ops`),
   ],
 );
 
@@ -52,7 +49,39 @@ export const accounts = pgTable(
   (t) => [
     uniqueIndex('accounts_oidc_uq').on(t.oidcIssuer, t.oidcSubject),
     index('accounts_email_idx').on(sql`lower(${t.email})`),
-    index('accounts_email_trgm_idx').using('gin', sql`lower(${t.email}) gin_trgm_ops`),
     check('accounts_email_len', sql`char_length(${t.email}) <= 320`),
+  ],
+);
+
+/**
+ * What the admin users search reads (migration 0015): one row per profile with its account's
+ * e-mail, kept by triggers on profiles and accounts (each writes only its own columns, so
+ * concurrent changes to both never overwrite each other). `doc` is the three searchable texts in
+ * lower case, one per line, under one trigram index: a search is one LIKE on one table, and a
+ * search without a line break cannot match across two fields. Private: admins only.
+ */
+export const adminUserSearch = pgTable(
+  'admin_user_search',
+  {
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    displayName: text('display_name'),
+    username: text('username'),
+    email: text('email'),
+    role: text('role', { enum: ROLES }).notNull(),
+    isSuspended: boolean('is_suspended').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    doc: text('doc')
+      .notNull()
+      .generatedAlwaysAs(
+        sql`coalesce(lower(display_name), '') || E'\\n' || coalesce(lower(username), '') || E'\\n' || coalesce(lower(email), '')`,
+      ),
+  },
+  (t) => [
+    index('admin_user_search_doc_trgm_idx').using('gin', sql`${t.doc} gin_trgm_ops`),
+    index('admin_user_search_created_idx')
+      // Read backwards: newest first (ORDER BY created_at DESC, user_id DESC).
+      .on(t.createdAt, t.userId),
   ],
 );

@@ -134,7 +134,9 @@ describe('deleting the own account', () => {
       expect.objectContaining({ userAgent: USER_AGENT, deviceFingerprint: 'zq-device-9f3' }),
     ]);
     expect(await whereFound(EMAIL)).toEqual(expect.arrayContaining(['accounts.email', 'profiles.bio']));
-    expect(await whereFound(USERNAME)).toEqual(['profiles.username']);
+    // The admin search keeps a copy (migration 0015): it must go too.
+    expect((await whereFound(USERNAME)).sort()).toEqual(['admin_user_search.doc', 'admin_user_search.username', 'profiles.username']);
+    expect(await whereFound(EMAIL)).toEqual(expect.arrayContaining(['admin_user_search.email']));
     expect(await whereFound(NAME)).toEqual(expect.arrayContaining(['profiles.display_name', 'user_points_history.description']));
     expect(await exists(mediaPath(avatar.url))).toBe(true);
     const sessionIds = (await db.select().from(schema.sessions).where(eq(schema.sessions.userId, id))).map((s) => s.id);

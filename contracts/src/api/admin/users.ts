@@ -39,8 +39,12 @@ export type AdminUserRow = Static<typeof AdminUserRow>;
 
 export const AdminUserList = Type.Object({
   items: Type.Array(AdminUserRow),
-  /** Users matching the search and filters (all pages). */
+  /**
+   * Users matching the search and filters (all pages). Exact without a search; with one, counting
+   * stops at 1,000 (`totalCapped`: more users match than `total` says).
+   */
   total: Type.Integer({ minimum: 0 }),
+  totalCapped: Type.Boolean(),
   page: Type.Integer({ minimum: 1 }),
   pageSize: Type.Integer({ minimum: 1 }),
 });

@@ -4,12 +4,15 @@ import type { Role } from '@tribuna/contracts/roles';
 import { sessionCache } from '../../sessions/cache.ts';
 
 // The SQL of the admin users screen. The search (display name, username or account e-mail,
-// partial, case ignored) is one `lower(col) LIKE '%q%'` per column. When the search holds a word
-// of 3 or more letters or digits, pg_trgm can look it up: each column is answered by its GIN
-// trigram index (migration 0013) and the three lookups are joined by UNION (an OR across profiles
-// and accounts could use none of them). A shorter search has no trigram to look up (the index
-// would be read whole), so it is one scan of profiles with their accounts instead, newest first
-// along profiles_created_at_idx: short searches match many users, and the first page fills early.
+// partial, case ignored) reads admin_user_search (migration 0015): one row per user with the three
+// texts lower-cased in one `doc`, one per line, under one trigram index, so a search is one
+// `doc LIKE '%q%'` on one table. PostgreSQL picks per search: a rare text is looked up in the
+// trigram index, a common one walks the users newest first and stops when the page is full.
+// Counting every match of a common text would read every row, so the total of a search stops at
+// SEARCH_COUNT_CAP (the answer says so); without a search the total is exact.
+
+/** The total of a search stops counting here (the screen says 'Más de 1.000 usuarios'). */
+export const SEARCH_COUNT_CAP = 1000;
 
 const ts = (column: SQL) => sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
@@ -25,41 +28,24 @@ export function containsPattern(value: string): string {
   return `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** Whether pg_trgm extracts a trigram from the search: a run of 3 letters or digits. */
-export function searchUsesTrigrams(q: string): boolean {
-  return /[\p{L}\p{N}]{3,}/u.test(q);
-}
-
 function statusConditions(filter: UserFilter): SQL[] {
   const parts: SQL[] = [];
-  if (filter.role) parts.push(sql`p.role = ${filter.role}`);
-  if (filter.status === 'active') parts.push(sql`NOT p.is_suspended`);
-  if (filter.status === 'suspended') parts.push(sql`p.is_suspended`);
+  if (filter.role) parts.push(sql`s.role = ${filter.role}`);
+  if (filter.status === 'active') parts.push(sql`NOT s.is_suspended`);
+  if (filter.status === 'suspended') parts.push(sql`s.is_suspended`);
   return parts;
 }
 
-/** `FROM … WHERE …` of the matching profiles (alias p). */
-function matching(filter: UserFilter): SQL {
+/** The search and the filters on admin_user_search (alias s). */
+function conditions(filter: UserFilter): SQL[] {
   const where = statusConditions(filter);
-  const q = filter.q;
-  if (q && searchUsesTrigrams(q)) {
-    const pattern = containsPattern(q);
-    // Each branch carries what the filters and the order need, so no other profile is read.
-    return sql`FROM (
-        SELECT id, created_at, role, is_suspended FROM profiles WHERE lower(display_name) LIKE lower(${pattern})
-        UNION SELECT id, created_at, role, is_suspended FROM profiles WHERE lower(username) LIKE lower(${pattern})
-        UNION SELECT pr.id, pr.created_at, pr.role, pr.is_suspended
-          FROM accounts ac JOIN profiles pr ON pr.id = ac.user_id WHERE lower(ac.email) LIKE lower(${pattern})
-      ) p
-      WHERE ${sql.join([sql`TRUE`, ...where], sql` AND `)}`;
-  }
-  if (q) {
-    const pattern = containsPattern(q);
-    where.push(sql`(lower(p.display_name) LIKE lower(${pattern}) OR lower(p.username) LIKE lower(${pattern})
-      OR lower(a.email) LIKE lower(${pattern}))`);
-    return sql`FROM profiles p LEFT JOIN accounts a ON a.user_id = p.id WHERE ${sql.join(where, sql` AND `)}`;
-  }
-  return sql`FROM profiles p WHERE ${sql.join([sql`TRUE`, ...where], sql` AND `)}`;
+  if (filter.q) where.push(sql`s.doc LIKE lower(${containsPattern(filter.q)})`);
+  return where;
+}
+
+/** `FROM … WHERE …` of the matching users (alias s, admin_user_search). */
+function matching(filter: UserFilter): SQL {
+  return sql`FROM admin_user_search s WHERE ${sql.join([sql`TRUE`, ...conditions(filter)], sql` AND `)}`;
 }
 
 export type AdminUserDbRow = {
@@ -98,26 +84,79 @@ function rowsOf(pageIds: SQL): SQL {
     ORDER BY page.ord`;
 }
 
+/** The newest users a common match is first looked for among (see searchUsers). */
+export const RECENT_WINDOW = 10_000;
+
+const NEWEST_FIRST = sql`ORDER BY created_at DESC, user_id DESC`;
+
+/** rowsOf one page of `source` (user_id, created_at), newest first. */
+function pageOf(source: SQL, limit: number, offset: number): SQL {
+  return rowsOf(sql`
+    SELECT user_id AS id, row_number() OVER (${NEWEST_FIRST}) AS ord FROM (
+      SELECT user_id, created_at FROM (${source}) AS source ${NEWEST_FIRST} LIMIT ${limit} OFFSET ${offset}
+    ) AS chosen`);
+}
+
+type Listed = AdminUserDbRow & { id: string | null; found: number };
+
 /**
- * One page of the matching users, newest first, and how many match in all: one statement, the
- * search evaluated once (a CTE read by both the page and the count). A page past the end still
- * answers the total (one row of nulls but `total`).
+ * The page read from `matches` (MATERIALIZED: read whole, whatever the planner guesses a LIMIT
+ * could save) and how many rows `matches` holds: one statement. A page past the end still answers
+ * the count (one row of nulls but `found`).
  */
-export async function searchUsers(db: DbOrTx, filter: UserFilter, limit: number, offset: number): Promise<{ rows: AdminUserDbRow[]; total: number }> {
-  const rows = await db.execute<AdminUserDbRow & { total: number; ord: number | null; id: string | null }>(sql`
-    WITH matched AS MATERIALIZED (SELECT p.id, p.created_at ${matching(filter)}),
-    listed AS (
-      ${rowsOf(sql`
-        SELECT id, row_number() OVER (ORDER BY created_at DESC, id DESC) AS ord FROM (
-          SELECT id, created_at FROM matched ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}
-        ) AS chosen`)}
-    )
-    SELECT listed.*, counted.total
-    FROM (SELECT count(*)::int AS total FROM matched) AS counted
+async function pageAndCount(db: DbOrTx, matches: SQL, limit: number, offset: number) {
+  const rows = await db.execute<Listed>(sql`
+    WITH matches AS MATERIALIZED (${matches}),
+    listed AS (${pageOf(sql`SELECT * FROM matches`, limit, offset)})
+    SELECT listed.*, counted.found
+    FROM (SELECT count(*)::int AS found FROM matches) AS counted
     LEFT JOIN listed ON TRUE
     ORDER BY listed.ord`);
-  const total = Number(rows[0]?.total ?? 0);
-  return { rows: rows.filter((row) => row.id !== null).map(({ total: _total, ord: _ord, ...row }) => row as AdminUserDbRow), total };
+  return {
+    found: Number(rows[0]?.found ?? 0),
+    rows: rows.filter((row) => row.id !== null).map(({ found: _found, ...row }) => row as AdminUserDbRow),
+  };
+}
+
+/**
+ * One page of the matching users, newest first, and how many match: exact without a search, at
+ * most SEARCH_COUNT_CAP with one (`capped`: more match).
+ *
+ * How the page is found depends on how many match, counted first, rather than on the planner's
+ * guess of how many rows match and where they lie (a LIMIT walk along created_at reads most of
+ * the table when the matches happen to be old ones):
+ * - a search matching up to SEARCH_COUNT_CAP users: the matches are read (by the trigram index
+ *   when rare), counted and sorted, one statement;
+ * - more matches (or no search): the page is first looked for among the RECENT_WINDOW newest users
+ *   (a short walk along created_at); only when they hold too few for the page are all matches
+ *   read and sorted.
+ */
+export async function searchUsers(
+  db: DbOrTx,
+  filter: UserFilter,
+  limit: number,
+  offset: number,
+): Promise<{ rows: AdminUserDbRow[]; total: number; capped: boolean }> {
+  let found: number;
+  if (filter.q) {
+    const first = await pageAndCount(db, sql`SELECT s.user_id, s.created_at ${matching(filter)} LIMIT ${SEARCH_COUNT_CAP + 1}`, limit, offset);
+    if (first.found <= SEARCH_COUNT_CAP) return { rows: first.rows, total: first.found, capped: false };
+    found = first.found;
+  } else {
+    const [row] = await db.execute<{ found: number }>(sql`SELECT count(*)::int AS found ${matching(filter)}`);
+    found = Number(row?.found ?? 0);
+    if (offset >= found) return { rows: [], total: found, capped: false };
+  }
+  const capped = Boolean(filter.q);
+  const total = capped ? SEARCH_COUNT_CAP : found;
+  const recent = sql`
+    SELECT s.user_id, s.created_at FROM (SELECT * FROM admin_user_search ${NEWEST_FIRST} LIMIT ${RECENT_WINDOW}) AS s
+    WHERE ${sql.join([sql`TRUE`, ...conditions(filter)], sql` AND `)}`;
+  const windowed = [...(await db.execute<AdminUserDbRow>(pageOf(recent, limit, offset)))];
+  // A full page from the window is the page (the window is a prefix of the order).
+  if (windowed.length === limit) return { rows: windowed, total, capped };
+  const all = await pageAndCount(db, sql`SELECT s.user_id, s.created_at ${matching(filter)}`, limit, offset);
+  return { rows: all.rows, total, capped };
 }
 
 export async function findAdminUser(db: DbOrTx, userId: string): Promise<AdminUserDbRow | null> {

@@ -40,8 +40,8 @@ export async function listUsers(db: DbOrTx, query: AdminUsersQuery): Promise<Adm
   const filter: users.UserFilter = { q: query.q?.trim() || undefined, role: query.role, status: query.status ?? 'all' };
   const page = query.page ?? 1;
   const pageSize = ADMIN_LIMITS.usersPageSize;
-  const { rows, total } = await users.searchUsers(db, filter, pageSize, (page - 1) * pageSize);
-  return { items: rows.map(presentAdminUser), total, page, pageSize };
+  const { rows, total, capped } = await users.searchUsers(db, filter, pageSize, (page - 1) * pageSize);
+  return { items: rows.map(presentAdminUser), total, totalCapped: capped, page, pageSize };
 }
 
 async function adminUser(db: DbOrTx, userId: string): Promise<AdminUserRow> {

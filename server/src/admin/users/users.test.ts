@@ -8,7 +8,7 @@ import type { App } from '../../app.ts';
 import type { RateLimitRule } from '../../http/rateLimits.ts';
 import { useTestApp } from '../../testing/harness.ts';
 import { auditRows, signInAdmin } from '../catalog/testSupport.ts';
-import { containsPattern, searchUsesTrigrams } from './repository.ts';
+import { containsPattern, RECENT_WINDOW, SEARCH_COUNT_CAP } from './repository.ts';
 
 const generous: RateLimitRule = { store: 'local', perUser: { max: 10_000, windowSeconds: 1 }, perAddress: { max: 10_000, windowSeconds: 1 } };
 
@@ -19,13 +19,6 @@ async function addAccount(database: Database, userId: string, email: string | nu
 describe('LIKE pattern of the search', () => {
   it('matches %, _ and \\ literally', () => {
     expect(containsPattern('50%_a\\b')).toBe('%50\\%\\_a\\\\b%');
-  });
-
-  it('looks up trigrams only for a run of 3 letters or digits', () => {
-    expect(searchUsesTrigrams('Ana')).toBe(true);
-    expect(searchUsesTrigrams('fan.3a9')).toBe(true);
-    expect(searchUsesTrigrams('ní')).toBe(false);
-    expect(searchUsesTrigrams('a_b.c')).toBe(false);
   });
 });
 
@@ -64,6 +57,71 @@ describe('/api/admin/users', () => {
       expect(await ids('.MX')).toEqual([bruno.id]);
       // Blank: everyone (the admin too).
       expect((await list(admin, '?q=%20%20')).total).toBe(4);
+    });
+
+    it('keeps the searched copy in step with profile and account changes, and never matches across two fields', async () => {
+      const admin = await signInAdmin(app, database);
+      const luisa = await buildUser(database.db, { displayName: 'Luisa Ortega', username: 'fanatica' });
+      const ids = async (q: string) => (await list(admin, `?q=${encodeURIComponent(q)}`)).items.map((u) => u.id);
+      // 'ortega\nfanatica': the end of the name and the start of the username are two fields.
+      expect(await ids('ortegafan')).toEqual([]);
+      expect(await ids('ortega fan')).toEqual([]);
+
+      await addAccount(database, luisa.id, 'luisa.o@correo.mx');
+      expect(await ids('luisa.o@')).toEqual([luisa.id]);
+      await database.sql`UPDATE accounts SET email = 'lo@otro.mx' WHERE user_id = ${luisa.id}`;
+      expect(await ids('luisa.o@')).toEqual([]);
+      expect(await ids('@otro.mx')).toEqual([luisa.id]);
+
+      await database.sql`UPDATE profiles SET display_name = 'Luisa Quintero', username = 'lquintero', role = 'moderator', is_suspended = true WHERE id = ${luisa.id}`;
+      expect(await ids('ortega')).toEqual([]);
+      expect(await ids('fanatica')).toEqual([]);
+      expect(await ids('quinTERO')).toEqual([luisa.id]);
+      expect((await list(admin, '?q=quintero&role=moderator&status=suspended')).items.map((u) => u.id)).toEqual([luisa.id]);
+      expect((await list(admin, '?q=quintero&status=active')).items).toEqual([]);
+
+      await database.sql`DELETE FROM accounts WHERE user_id = ${luisa.id}`;
+      expect(await ids('otro.mx')).toEqual([]);
+      const [copy] = await database.sql<{ email: string | null; doc: string }[]>`SELECT email, doc FROM admin_user_search WHERE user_id = ${luisa.id}`;
+      expect(copy).toEqual({ email: null, doc: 'luisa quintero\nlquintero\n' });
+      await database.sql`DELETE FROM profiles WHERE id = ${luisa.id}`;
+      expect(await database.sql`SELECT 1 FROM admin_user_search WHERE user_id = ${luisa.id}`).toHaveLength(0);
+    });
+
+    it('counts a search up to 1,000 matches and says when more match; without a search the total is exact', async () => {
+      const admin = await signInAdmin(app, database);
+      const extra = SEARCH_COUNT_CAP + 5;
+      await database.sql`
+        INSERT INTO profiles (display_name, username, created_at)
+        SELECT 'Masivo ' || g, 'masivo_' || g, now() - g * interval '1 second' FROM generate_series(1, ${extra}) AS g`;
+      const found = await list(admin, '?q=masivo');
+      expect(found).toMatchObject({ total: SEARCH_COUNT_CAP, totalCapped: true, page: 1 });
+      expect(found.items.map((u) => u.username)).toEqual(Array.from({ length: 20 }, (_, i) => `masivo_${i + 1}`));
+      // Pages go on past the counted 1,000.
+      const late = await list(admin, `?q=masivo&page=${SEARCH_COUNT_CAP / 20 + 1}`);
+      expect(late.items.map((u) => u.username)).toEqual(Array.from({ length: 5 }, (_, i) => `masivo_${SEARCH_COUNT_CAP + i + 1}`));
+      // masivo_100 and masivo_1000 … masivo_1005.
+      expect(await list(admin, '?q=masivo_100')).toMatchObject({ total: 7, totalCapped: false });
+      expect(await list(admin)).toMatchObject({ total: extra + 1, totalCapped: false });
+    });
+
+    it('finds the newest of many matches even when none is among the newest users', async () => {
+      const admin = await signInAdmin(app, database);
+      // 1,100 old matches, then RECENT_WINDOW newer users that do not match.
+      await database.sql`
+        INSERT INTO profiles (display_name, username, created_at)
+        SELECT 'Antiguo ' || g, 'antiguo_' || g, now() - interval '30 days' - g * interval '1 second' FROM generate_series(1, 1100) AS g`;
+      await database.sql`
+        INSERT INTO profiles (display_name, username, created_at)
+        SELECT 'Reciente ' || g, 'reciente_' || g, now() - interval '1 day' - g * interval '1 second' FROM generate_series(1, ${RECENT_WINDOW}) AS g`;
+      const first = await list(admin, '?q=antiguo');
+      expect(first).toMatchObject({ total: SEARCH_COUNT_CAP, totalCapped: true });
+      expect(first.items.map((u) => u.username)).toEqual(Array.from({ length: 20 }, (_, i) => `antiguo_${i + 1}`));
+      const last = await list(admin, '?q=antiguo&page=55');
+      expect(last.items.map((u) => u.username)).toEqual(Array.from({ length: 20 }, (_, i) => `antiguo_${1081 + i}`));
+      // Without a search, the window answers the first pages and the total is exact.
+      expect(await list(admin, '?page=2')).toMatchObject({ total: 1100 + RECENT_WINDOW + 1, totalCapped: false });
+      expect((await list(admin, '?role=admin')).items.map((u) => u.id)).toEqual([admin.id]);
     });
 
     it('shows the e-mail or null, the counters and the deleted flag', async () => {

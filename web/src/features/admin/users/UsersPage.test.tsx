@@ -105,6 +105,22 @@ describe('UsersPage', () => {
     expect(Array.from((screen.getByLabelText('Estado') as HTMLSelectElement).options).map((o) => o.textContent)).toEqual(['Todos', 'Activos', 'Suspendidos']);
   });
 
+  it('says "Más de" for a search matching more users than were counted, and pages on while pages are full', async () => {
+    const full = Array.from({ length: 20 }, (_, i) => buildAdminUser({ displayName: `Fan ${i}` }));
+    stubUsers((query) => {
+      const page = Number(query.get('page') ?? 1);
+      return jsonResponse(200, userList(page === 51 ? full.slice(0, 3) : full, { total: 1000, totalCapped: true, page }));
+    });
+    const user = userEvent.setup();
+    renderPage('/admin/usuarios?q=fan&page=50');
+    expect(await screen.findByText('Página 50')).toBeTruthy();
+    expect(screen.getByText(`Más de ${(1000).toLocaleString('es')} usuarios`).getAttribute('role')).toBe('status');
+    await user.click(screen.getByRole('button', { name: 'Siguiente' }));
+    await screen.findByText('Página 51');
+    expect((screen.getByRole('button', { name: 'Siguiente' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'Anterior' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
   it('opens with ?q= from a link (another screen pointing at a user)', async () => {
     const fetchMock = stubUsers(answer(userList([buildAdminUser({ displayName: 'Beto Ruiz', username: 'beto' })])));
     renderPage('/admin/usuarios?q=beto');

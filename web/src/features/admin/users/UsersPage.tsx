@@ -227,11 +227,14 @@ function SuspendDialog({ dialog, onDone, onCancel }: { dialog: Dialog; onDone: (
 }
 
 function UserResults({ list, actions, onPage }: { list: AdminUserList; actions: (user: AdminUserRow) => ReactNode; onPage: (page: number) => void }) {
+  // A capped total (a search matching more than 1,000 users) does not tell the last page: the
+  // next one exists while this one is full.
   const pages = Math.max(1, Math.ceil(list.total / list.pageSize));
+  const hasNext = list.totalCapped ? list.items.length === list.pageSize : list.page < pages;
   return (
     <div className="space-y-3">
       <p role="status" className="text-sm font-semibold text-slate-600 dark:text-slate-300">
-        {plural(list.total, 'usuario', 'usuarios')}
+        {list.totalCapped ? `Más de ${plural(list.total, 'usuario', 'usuarios')}` : plural(list.total, 'usuario', 'usuarios')}
       </p>
       {list.items.length === 0 ? (
         <EmptyState message={USER_ADMIN_MESSAGES.noUsers} />
@@ -307,15 +310,15 @@ function UserResults({ list, actions, onPage }: { list: AdminUserList; actions: 
           </div>
         </>
       )}
-      {pages > 1 && (
+      {(list.page > 1 || hasNext) && (
         <nav aria-label="Páginas de usuarios" className="flex items-center justify-between gap-3">
           <button type="button" className={secondaryButton} disabled={list.page <= 1} onClick={() => onPage(list.page - 1)}>
             Anterior
           </button>
           <p className="text-sm text-slate-600 tabular-nums dark:text-slate-300">
-            Página {list.page} de {pages}
+            {list.totalCapped ? `Página ${list.page}` : `Página ${list.page} de ${pages}`}
           </p>
-          <button type="button" className={secondaryButton} disabled={list.page >= pages} onClick={() => onPage(list.page + 1)}>
+          <button type="button" className={secondaryButton} disabled={!hasNext} onClick={() => onPage(list.page + 1)}>
             Siguiente
           </button>
         </nav>
