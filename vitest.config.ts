@@ -43,6 +43,24 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      // Fault tests (`npm run test:faults`, which sets TRIBUNA_FAULTS=1): real server and worker
+      // processes killed, stopped and restarted, each file with its own PostgreSQL and Redis
+      // (test/faults/support). Not part of `npm test`; .ci/run runs both.
+      ...(process.env.TRIBUNA_FAULTS === '1'
+        ? [
+            {
+              test: {
+                name: 'faults',
+                environment: 'node',
+                include: ['test/faults/**/*.test.ts'],
+                sequence: { groupOrder: 3 },
+                fileParallelism: false,
+                testTimeout: 240_000,
+                hookTimeout: 120_000,
+              },
+            },
+          ]
+        : []),
     ],
   },
 });
