@@ -85,7 +85,7 @@ function rowsOf(pageIds: SQL): SQL {
 }
 
 /** The newest users a common match is first looked for among (see searchUsers). */
-export const RECENT_WINDOW = 10_000;
+export const RECENT_WINDOW = 5_000;
 
 const NEWEST_FIRST = sql`ORDER BY created_at DESC, user_id DESC`;
 
