@@ -10,6 +10,7 @@ import { log } from './lib/log.ts';
 import { killAllNow, ROOT, stopAll } from './lib/processes.ts';
 import { removeWorkDir } from './lib/workdir.ts';
 import { DEFAULT_REPORTS_OPTIONS, runReportsBenchmark } from './reports.ts';
+import { DEFAULT_SOAK_OPTIONS, runSoakBenchmark } from './soak.ts';
 import { DEFAULT_VOTES_OPTIONS, runVotesBenchmark, type BenchOutcome } from './votes.ts';
 import { DEFAULT_WEB_OPTIONS, runWebBenchmark } from './web.ts';
 
@@ -54,6 +55,14 @@ const BENCHMARKS: Record<string, () => Promise<BenchOutcome>> = {
       fullRounds: envNumber('BENCH_ROUNDS') ?? d.fullRounds,
     });
   },
+  // Not part of a plain `npm run bench` (15 minutes): `npm run bench -- soak`; BENCH_MINUTES, BENCH_VIEWERS and BENCH_WARMUP_S shorten it for a try.
+  soak: () =>
+    runSoakBenchmark({
+      ...DEFAULT_SOAK_OPTIONS,
+      minutes: envNumber('BENCH_MINUTES') ?? DEFAULT_SOAK_OPTIONS.minutes,
+      viewers: envNumber('BENCH_VIEWERS') ?? DEFAULT_SOAK_OPTIONS.viewers,
+      warmupS: envNumber('BENCH_WARMUP_S') ?? DEFAULT_SOAK_OPTIONS.warmupS,
+    }),
   web: () => runWebBenchmark({ ...DEFAULT_WEB_OPTIONS, runs: envNumber('BENCH_RUNS') ?? DEFAULT_WEB_OPTIONS.runs }),
 };
 
@@ -61,7 +70,7 @@ const RESULTS_DIR = path.join(ROOT, 'bench', 'results');
 
 function selected(): string[] {
   const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));
-  if (names.length === 0) return Object.keys(BENCHMARKS);
+  if (names.length === 0) return Object.keys(BENCHMARKS).filter((name) => name !== 'soak');
   const unknown = names.filter((n) => !(n in BENCHMARKS));
   if (unknown.length) {
     process.stderr.write(`Unknown benchmark ${unknown.join(', ')}; choose from: ${Object.keys(BENCHMARKS).join(', ')}\n`);

@@ -404,7 +404,7 @@ interface Integrity {
   failures: string[];
 }
 
-async function checkIntegrity(
+export async function checkIntegrity(
   env: BenchEnv,
   fixtures: Fixtures,
   pollId: string,

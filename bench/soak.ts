@@ -1,0 +1,314 @@
+// Soak benchmark (soak.json): a long episode against the production start. For `minutes` minutes
+// (15 by default) after a warm-up: closed-loop votes, signed-in feed reads and reaction toggles,
+// open-loop wall posts and `viewers` live viewers of the voted poll, all at once. Every
+// SAMPLE_MS it samples the server's and the worker's memory (RSS), PostgreSQL's dead tuples of
+// the tables the load writes, autovacuum and checkpoints, and Redis's memory. Per minute: vote
+// rate and p99, feed and reaction rates and p99, posts acknowledged. Verdicts: the last minute's
+// vote rate against the first's (≥ 0.9), p99 creep, memory flat after warm-up, dead tuples and
+// Redis memory bounded; then the votes' integrity (acknowledged = stored, awards landed).
+import { Redis } from 'ioredis';
+import { createDatabase, type Database } from '@tribuna/drizzle/client';
+import { createFixtures } from './lib/fixtures.ts';
+import { createBenchEnv, destroyBenchEnv, startTribuna, type Tribuna } from './lib/infra.ts';
+import { log } from './lib/log.ts';
+import { machineInfo } from './lib/machine.ts';
+import { rssBytes, sleep, spawnTs, type BenchChild } from './lib/processes.ts';
+import { median, round } from './lib/stats.ts';
+import { seedWall } from './lib/wallSeed.ts';
+import { paramsFile } from './lib/workdir.ts';
+import { checkIntegrity, type BenchOutcome } from './votes.ts';
+
+export interface SoakOptions {
+  minutes: number;
+  warmupS: number;
+  users: number;
+  viewers: number;
+  voteConnections: number;
+  feedConnections: number;
+  postsPerSecond: number;
+  /** Of each minute, this many seconds of feed reads, the rest reaction toggles (same connections). */
+  feedShareS: number;
+}
+
+export const DEFAULT_SOAK_OPTIONS: SoakOptions = {
+  minutes: 15,
+  warmupS: 60,
+  // Enough fans that none reaches the poll's 1,000 points in 16 minutes of voting (~5,000 votes/s).
+  users: 20_000,
+  viewers: 2000,
+  voteConnections: 32,
+  feedConnections: 8,
+  postsPerSecond: 5,
+  feedShareS: 45,
+};
+
+const SAMPLE_MS = 5000;
+const TABLES = ['votes', 'vote_tallies', 'poll_vote_counts', 'vote_requests', 'posts', 'post_reactions', 'notifications', 'user_points_history', 'profiles', 'sessions'];
+const TARGETS = { lastVsFirstVoteRate: 0.9, p99CreepMax: 1.5, memoryGrowthMax: 1.25 };
+
+interface Latency {
+  p50Ms: number;
+  p99Ms: number;
+}
+interface LoadResult {
+  perSecond: number;
+  acknowledged?: number;
+  ackedByUser?: number[];
+  errors?: number;
+  non2xx?: number;
+  latency: Latency;
+  statusCounts?: Record<string, number>;
+}
+interface Sample {
+  t: number;
+  serverRssMb: number;
+  workerRssMb: number;
+  deadTuples: Record<string, number>;
+  deadTuplesTotal: number;
+  liveTuples: Record<string, number>;
+  autovacuums: number;
+  checkpoints: number;
+  redisUsedMb: number;
+  redisKeys: number;
+}
+
+export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIONS): Promise<BenchOutcome> {
+  const failures: string[] = [];
+  log(`soak: creating the bench database and fixtures (${options.minutes} min, ${options.viewers} viewers)`);
+  const env = await createBenchEnv('_soak');
+  let tribuna: Tribuna | null = null;
+  const children: BenchChild[] = [];
+  const spawn = (name: string, script: string, params: unknown) => {
+    const child = spawnTs(name, script, [paramsFile(name, params)], { ipc: true });
+    children.push(child);
+    return child;
+  };
+  let monitor: Database | null = null;
+  let redis: Redis | null = null;
+  try {
+    const fixtures = await createFixtures(env.databaseUrl, options.users, {
+      episode: { title: 'Benchmark: soak (points)', maxPointsPerUser: 1000, dailyReset: false, options: 6 },
+    });
+    const poll = fixtures.polls.episode!;
+    const wall = await seedWall(env.databaseUrl, { posts: 20_000, reactions: 100_000, comments: 30_000, replyShare: 0.3, images: 0, days: 30, hiddenShare: 0.01 });
+    log(`soak: wall seeded in ${wall.seconds} s ${JSON.stringify(wall.counts)}`);
+    tribuna = await startTribuna(env);
+    log(`soak: server pid ${tribuna.server.pid} on ${tribuna.baseUrl}, worker pid ${tribuna.worker.pid}`);
+    monitor = createDatabase(env.databaseUrl, { max: 1, applicationName: 'tribuna-bench-soak-monitor' });
+    redis = new Redis(env.redisUrl, { maxRetriesPerRequest: 1 });
+    const postIds = (await monitor.sql<{ id: string }[]>`SELECT id FROM posts WHERE NOT is_hidden ORDER BY random() LIMIT 5000`).map((r) => r.id);
+
+    const users = fixtures.users.map((u) => ({ token: u.token, fingerprint: u.fingerprint, address: u.address }));
+    const votesLoad = spawn('soak-votes', 'bench/load/http-load.ts', {
+      mode: 'votes',
+      baseUrl: tribuna.baseUrl,
+      connections: options.voteConnections,
+      pollId: poll.id,
+      optionIds: poll.optionIds,
+      users,
+    });
+    const feedLoad = spawn('soak-feed', 'bench/load/feed-load.ts', {
+      baseUrl: tribuna.baseUrl,
+      connections: options.feedConnections,
+      users: users.map((u) => ({ token: u.token, address: u.address })),
+      firstPaths: ['/api/posts', '/api/posts?sort=recent'],
+      deepPaths: ['/api/posts?sort=recent', '/api/posts'],
+      postIds,
+    });
+    const side = spawn('soak-side', 'bench/load/soak-side.ts', { baseUrl: tribuna.baseUrl, pollId: poll.id, users: users.map((u) => ({ token: u.token, address: u.address })) });
+    await Promise.all([votesLoad.next('ready', 30_000), feedLoad.next('ready', 30_000), side.next('ready', 30_000)]);
+    const connected = (await side.request({ type: 'connect', viewers: options.viewers, batch: 100 }, 'connected', 10 * 60_000)) as Record<string, unknown>;
+    log(`soak: viewers ${JSON.stringify(connected)}`);
+
+    // Sampling, all along (warm-up included).
+    const samples: Sample[] = [];
+    const t0 = Date.now();
+    const sample = async (): Promise<void> => {
+      const rows = await monitor!.sql<{ relname: string; n_dead_tup: number; n_live_tup: number }[]>`
+        SELECT relname, n_dead_tup::int, n_live_tup::int FROM pg_stat_user_tables WHERE relname = ANY(${TABLES})`;
+      const [vac] = await monitor!.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_progress_vacuum WHERE datname = current_database()`;
+      const [cp] = await monitor!.sql<{ n: number }[]>`SELECT (checkpoints_timed + checkpoints_req)::int AS n FROM pg_stat_bgwriter`;
+      const info = await redis!.info('memory');
+      const used = Number(/used_memory:(\d+)/.exec(info)?.[1] ?? 0);
+      let keys = 0;
+      let cursor = '0';
+      do {
+        const [next, found] = await redis!.scan(cursor, 'MATCH', `${env.redisPrefix}*`, 'COUNT', 1000);
+        cursor = next;
+        keys += found.length;
+      } while (cursor !== '0');
+      const dead = Object.fromEntries(rows.map((r) => [r.relname, r.n_dead_tup]));
+      samples.push({
+        t: round((Date.now() - t0) / 1000, 1),
+        serverRssMb: round(rssBytes(tribuna!.server.pid) / 2 ** 20, 1),
+        workerRssMb: round(rssBytes(tribuna!.worker.pid) / 2 ** 20, 1),
+        deadTuples: dead,
+        deadTuplesTotal: rows.reduce((a, r) => a + r.n_dead_tup, 0),
+        liveTuples: Object.fromEntries(rows.map((r) => [r.relname, r.n_live_tup])),
+        autovacuums: vac?.n ?? 0,
+        checkpoints: cp?.n ?? 0,
+        redisUsedMb: round(used / 2 ** 20, 2),
+        redisKeys: keys,
+      });
+    };
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        await sample().catch((err: Error) => log(`soak: sample failed: ${err.message}`));
+        await sleep(SAMPLE_MS);
+      }
+    })();
+
+    const ackedByUser = new Array<number>(fixtures.users.length).fill(0);
+    const addAcks = (acks: number[] | undefined) => acks?.forEach((n, i) => (ackedByUser[i]! += n));
+    let ambiguous = 0;
+    const runVotes = async (durationS: number) => {
+      const r = ((await votesLoad.request({ type: 'run', durationS }, 'result', durationS * 1000 + 120_000)) as unknown as { result: LoadResult }).result;
+      addAcks(r.ackedByUser);
+      ambiguous += r.errors ?? 0;
+      return r;
+    };
+    const runFeed = async (kind: 'feed' | 'react', durationS: number) =>
+      ((await feedLoad.request({ type: 'run', kind, durationS }, 'result', durationS * 1000 + 120_000)) as unknown as { result: LoadResult }).result;
+
+    await side.request({ type: 'posts-start', ratePerSecond: options.postsPerSecond }, 'posts-started', 10_000);
+    log(`soak: warm-up ${options.warmupS} s`);
+    await Promise.all([runVotes(options.warmupS), runFeed('feed', options.warmupS)]);
+    const warmupPosts = (await side.request({ type: 'posts-take' }, 'posts-taken', 10_000)) as unknown as { acked: number };
+    const warmupEndT = round((Date.now() - t0) / 1000, 1);
+
+    const minutes: Record<string, unknown>[] = [];
+    for (let m = 1; m <= options.minutes; m++) {
+      const startT = round((Date.now() - t0) / 1000, 1);
+      const [votes, feed, react] = await Promise.all([
+        runVotes(60),
+        runFeed('feed', options.feedShareS),
+        sleep(options.feedShareS * 1000 + 200).then(() => runFeed('react', 60 - options.feedShareS - 1)),
+      ]);
+      const posts = (await side.request({ type: 'posts-take' }, 'posts-taken', 10_000)) as unknown as {
+        acked: number;
+        refused: number;
+        failed: number;
+        statusCounts: Record<string, number>;
+        latency: Latency;
+      };
+      const viewers = (await side.request({ type: 'status' }, 'status', 10_000)) as Record<string, number>;
+      const last = samples.at(-1);
+      const row = {
+        minute: m,
+        startS: startT,
+        votesPerSecond: round(votes.perSecond, 0),
+        votesP50Ms: round(votes.latency.p50Ms, 2),
+        votesP99Ms: round(votes.latency.p99Ms, 2),
+        voteErrors: (votes.errors ?? 0) + (votes.non2xx ?? 0),
+        feedPerSecond: round(feed.perSecond, 0),
+        feedP99Ms: round(feed.latency.p99Ms, 2),
+        reactPerSecond: round(react.perSecond, 0),
+        reactP99Ms: round(react.latency.p99Ms, 2),
+        postsAcked: posts.acked,
+        postsRefused: posts.refused,
+        postsFailed: posts.failed,
+        postsP99Ms: round(posts.latency.p99Ms, 2),
+        viewersSubscribed: viewers.subscribed,
+        viewerMessages: viewers.messages,
+        viewerReconnects: viewers.reconnects,
+        serverRssMb: last?.serverRssMb,
+        workerRssMb: last?.workerRssMb,
+        deadTuplesTotal: last?.deadTuplesTotal,
+        redisUsedMb: last?.redisUsedMb,
+      };
+      minutes.push(row);
+      log(`soak: minute ${m}: ${JSON.stringify(row)}`);
+    }
+    const posts = (await side.request({ type: 'posts-stop' }, 'posts-stopped', 60_000)) as unknown as { acked: number };
+    sampling = false;
+    await sampler;
+    const viewersFinal = (await side.request({ type: 'close' }, 'closed', 60_000)) as Record<string, number>;
+
+    // Verdicts.
+    const rate = (m: Record<string, unknown>) => Number(m.votesPerSecond);
+    const p99 = (m: Record<string, unknown>) => Number(m.votesP99Ms);
+    const first = minutes[0]!;
+    const lastMinute = minutes.at(-1)!;
+    const lastVsFirstVoteRate = round(rate(lastMinute) / rate(first), 3);
+    const earlyP99 = median(minutes.slice(0, 3).map(p99));
+    const lateP99 = median(minutes.slice(-3).map(p99));
+    const p99Creep = round(lateP99 / earlyP99, 3);
+    const afterWarmup = samples.filter((s) => s.t >= warmupEndT + 60);
+    const firstAfter = afterWarmup[0] ?? samples[0]!;
+    const lastSample = samples.at(-1)!;
+    const serverMemoryGrowth = round(lastSample.serverRssMb / firstAfter.serverRssMb, 3);
+    const workerMemoryGrowth = round(lastSample.workerRssMb / firstAfter.workerRssMb, 3);
+    const half = afterWarmup.slice(Math.floor(afterWarmup.length / 2));
+    const maxDead = (list: Sample[]) => Math.max(0, ...list.map((s) => s.deadTuplesTotal));
+    const maxRedis = (list: Sample[]) => Math.max(0, ...list.map((s) => s.redisUsedMb));
+    const firstHalf = afterWarmup.slice(0, Math.floor(afterWarmup.length / 2));
+    const deadTuplesBounded = maxDead(half) <= Math.max(2 * maxDead(firstHalf), 50_000);
+    const redisBounded = maxRedis(half) <= Math.max(1.25 * maxRedis(firstHalf), maxRedis(firstHalf) + 16);
+
+    log('soak: integrity checks (acknowledged votes stored, awards landed)');
+    const integrity = await checkIntegrity(env, fixtures, poll.id, ackedByUser, ambiguous);
+    failures.push(...integrity.failures);
+    const [storedPosts] = await monitor.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM posts WHERE content LIKE 'Soak %'`;
+    const postsStored = storedPosts?.n ?? 0;
+    const acknowledged = ackedByUser.reduce((a, b) => a + b, 0);
+
+    const json: Record<string, unknown> = {
+      lastVsFirstVoteRate,
+      firstMinuteVotesPerSecond: rate(first),
+      lastMinuteVotesPerSecond: rate(lastMinute),
+      p99Creep,
+      earlyVotesP99Ms: earlyP99,
+      lateVotesP99Ms: lateP99,
+      serverMemoryGrowth,
+      workerMemoryGrowth,
+      deadTuplesBounded,
+      redisBounded,
+      votesAcknowledged: acknowledged,
+      votesStored: integrity.stored,
+      awardsExpected: integrity.awardsExpected,
+      awardsLanded: integrity.awardsLanded,
+      postsAcknowledged: warmupPosts.acked + posts.acked + minutes.reduce((a, m) => a + Number(m.postsAcked), 0),
+      postsStored,
+      viewers: { connected, final: viewersFinal },
+      meetsTargets: {
+        lastVsFirstVoteRate: lastVsFirstVoteRate >= TARGETS.lastVsFirstVoteRate,
+        p99Creep: p99Creep <= TARGETS.p99CreepMax,
+        serverMemoryFlat: serverMemoryGrowth <= TARGETS.memoryGrowthMax,
+        workerMemoryFlat: workerMemoryGrowth <= TARGETS.memoryGrowthMax,
+        deadTuplesBounded,
+        redisBounded,
+      },
+      targets: TARGETS,
+      options,
+      perMinute: minutes,
+      samples,
+      method: {
+        load: `Closed-loop votes (autocannon, ${options.voteConnections} connections, rotating ${options.users} signed-in users as bench/votes.ts), feed reads (${options.feedConnections} connections, first pages of both sorts) for ${options.feedShareS} s of each minute and reaction toggles for the rest, open-loop text posts at ${options.postsPerSecond}/s, ${options.viewers} websocket viewers subscribed to the voted poll (bench/load/soak-side.ts, each from its own forwarded address, reconnecting when dropped). Warm-up ${options.warmupS} s, then ${options.minutes} one-minute rounds back to back.`,
+        verdicts: `lastVsFirstVoteRate = votes/s of the last minute / the first (target ≥ ${TARGETS.lastVsFirstVoteRate}); p99Creep = median votes p99 of the last 3 minutes / the first 3 (≤ ${TARGETS.p99CreepMax}); memory growth = RSS at the end / RSS a minute after the warm-up (≤ ${TARGETS.memoryGrowthMax}); dead tuples bounded = the second half's maximum of n_dead_tup summed over ${TABLES.join(', ')} is at most twice the first half's (or 50,000); Redis bounded = the second half's maximum used_memory at most 1.25× the first half's (or +16 MB).`,
+        server: 'bench/lib/infra.ts startTribuna: NODE_ENV=production, the production entry points of server and worker.',
+      },
+      machine: machineInfo(),
+      measuredAt: new Date().toISOString(),
+    };
+    const table: [string, string][] = [
+      ['votes/s first minute → last minute', `${rate(first)} → ${rate(lastMinute)} (× ${lastVsFirstVoteRate}, target ≥ ${TARGETS.lastVsFirstVoteRate})`],
+      ['votes p99 first 3 min → last 3 min', `${earlyP99} → ${lateP99} ms (× ${p99Creep})`],
+      ['server RSS after warm-up → end', `${firstAfter.serverRssMb} → ${lastSample.serverRssMb} MB (× ${serverMemoryGrowth})`],
+      ['worker RSS after warm-up → end', `${firstAfter.workerRssMb} → ${lastSample.workerRssMb} MB (× ${workerMemoryGrowth})`],
+      ['dead tuples max first half / second half', `${maxDead(firstHalf)} / ${maxDead(half)}`],
+      ['Redis used MB max first half / second half', `${maxRedis(firstHalf)} / ${maxRedis(half)}`],
+      ['votes acknowledged / stored', `${acknowledged} / ${integrity.stored}`],
+      ['posts acknowledged / stored', `${json.postsAcknowledged} / ${postsStored}`],
+      ['viewers subscribed at the end', `${viewersFinal.subscribed}/${viewersFinal.viewers} (reconnects ${viewersFinal.reconnects})`],
+    ];
+    if (Number(json.postsAcknowledged) > postsStored) failures.push(`posts LOST: ${json.postsAcknowledged} acknowledged, ${postsStored} stored`);
+    return { name: 'soak', json, table, failures };
+  } finally {
+    await Promise.allSettled(children.map((c) => c.stop()));
+    redis?.disconnect();
+    await monitor?.close();
+    if (tribuna) await tribuna.stop();
+    await destroyBenchEnv(env);
+  }
+}
