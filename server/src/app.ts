@@ -149,7 +149,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   // The poll cache and the polls' live totals (the `poll:{id}` topic).
   await app.register(pollsPlugin, options.polls ?? {});
   // Topics of the wall, the notifications and the admin dashboard (the last two's messages come with those capabilities).
-  for (const topic of [feedTopic, postTopicHandler(poolRunner(app.database.sql)), userTopic, adminTopic(app.database.db, config.requireAdminMfa)]) app.live.registerTopic(topic);
+  for (const topic of [feedTopic, postTopicHandler(poolRunner(app.database.sql), config.requireAdminMfa), userTopic, adminTopic(app.database.db, config.requireAdminMfa)]) app.live.registerTopic(topic);
 
   // Domains
   await app.register(healthRoutes);

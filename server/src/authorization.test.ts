@@ -1,7 +1,10 @@
 // Who may call what: one table of every /api, /auth and /ws route of the real app, each called
 // with a request that works for an allowed caller, as every kind of caller. Refused callers get
 // 401/403 and change nothing in the database. A route missing from the table fails the test.
+// Routes acting on a user's own rows are called again by other users on the owner's rows; every
+// live topic family of the server's registry is subscribed to as every kind of caller.
 import { describe, expect, it } from 'vitest';
+import type { LiveErrorMessage, LiveTopicFamily } from '@tribuna/contracts/live';
 import type { InjectOptions, RouteOptions } from 'fastify';
 import { schema } from '@tribuna/drizzle';
 import type { Database } from '@tribuna/drizzle/client';
@@ -11,7 +14,7 @@ import { CALLER_KINDS, signInCallers, type Caller, type CallerKind } from './tes
 import { insertTotpFactor, totpCode } from './testing/factors.ts';
 import { useListeningTestApp } from './testing/harness.ts';
 import { asUser, XHR } from './testing/sessions.ts';
-import { connectWs } from './testing/wsClient.ts';
+import { connectWs, openWs } from './testing/wsClient.ts';
 import { multipart } from './testing/multipart.ts';
 import { failedJob } from './admin/queues/testSupport.ts';
 
@@ -20,7 +23,7 @@ import { failedJob } from './admin/queues/testSupport.ts';
  * - session: any live session, a sign-in still owing its second factor included (second factor steps);
  * - user: a full session, suspended accounts included (reading and managing the own account);
  * - writer: a full session of an account that is not suspended;
- * - admin: the admin role (REQUIRE_ADMIN_MFA: verified with the second factor too).
+ * - admin: the admin role, not suspended (REQUIRE_ADMIN_MFA: verified with the second factor too).
  */
 type Audience = 'everyone' | 'session' | 'user' | 'writer' | 'admin';
 type Who = CallerKind | 'visitor';
@@ -36,6 +39,14 @@ interface World {
   /** A public post of `target`, with a comment of theirs. */
   post: { id: string };
   comment: { id: string };
+}
+
+/** Rows only some may see: what topics refuse as `not-found`. */
+interface TopicWorld extends World {
+  draftPoll: { id: string };
+  hiddenPost: { id: string };
+  /** A post in a private group nobody acting here belongs to (admins see every post). */
+  privateGroupPost: { id: string };
 }
 
 interface CallContext {
@@ -393,6 +404,154 @@ const ACCESS: Record<string, RouteAccess> = {
   'GET /ws': { audience: 'everyone', request: get('/ws') },
 };
 
+/**
+ * Owner-only routes called by ANOTHER user on the owner's (world.target's) rows: refused (403, or
+ * 401 for a sign-in owing its second factor) and nothing written, except for who moderates
+ * (admins delete any post or comment). `victim` reads the owner's rows the call must leave as they
+ * are whoever calls, allowed or not.
+ */
+interface OtherAccess {
+  request: (context: CallContext) => Promise<InjectOptions> | InjectOptions;
+  /** Admins may do it to anyone's rows (with REQUIRE_ADMIN_MFA: verified with the second factor). */
+  moderated?: boolean;
+  /** Routes that only ever act on the caller's own rows: allowed, and the owner's rows untouched. */
+  ownRowsOnly?: boolean;
+  victim?: (world: World) => Promise<unknown>;
+}
+
+/** A fresh post of the owner (world.target) with a comment of theirs: what others try to edit or delete. */
+async function targetPost(context: CallContext) {
+  const db = context.world.app.database.db;
+  const post = await buildPost(db, context.world.target.id);
+  return { post, comment: await buildComment(db, post.id, context.world.target.id) };
+}
+
+/** A verified factor of the owner, with a challenge id nobody acting here opened. */
+async function targetFactor(context: CallContext): Promise<string> {
+  const { app } = context.world;
+  const factor = await insertTotpFactor(app.database.db, app.config, { userId: context.world.target.id, secret: TOTP_SECRET });
+  return factor.id;
+}
+
+const OTHERS: Record<string, OtherAccess> = {
+  'PATCH /api/posts/:postId': {
+    request: async (c) => ({ method: 'PATCH', url: `/api/posts/${(await targetPost(c)).post.id}`, headers: c.headers, payload: { content: 'Editado por otro' } }),
+  },
+  'DELETE /api/posts/:postId': {
+    moderated: true,
+    request: async (c) => ({ method: 'DELETE', url: `/api/posts/${(await targetPost(c)).post.id}`, headers: c.headers }),
+  },
+  'PATCH /api/comments/:commentId': {
+    request: async (c) => ({ method: 'PATCH', url: `/api/comments/${(await targetPost(c)).comment.id}`, headers: c.headers, payload: { content: 'Corregido por otro' } }),
+  },
+  'DELETE /api/comments/:commentId': {
+    moderated: true,
+    request: async (c) => ({ method: 'DELETE', url: `/api/comments/${(await targetPost(c)).comment.id}`, headers: c.headers }),
+  },
+  // Private to its owner: admins included.
+  'GET /api/profiles/:userId/votes': { request: (c) => get(`/api/profiles/${c.world.target.id}/votes`)(c) },
+  'POST /api/auth/factors/:id/challenge': {
+    request: async (c) => ({ method: 'POST', url: `/api/auth/factors/${await targetFactor(c)}/challenge`, headers: c.headers }),
+  },
+  'POST /api/auth/factors/:id/verify': {
+    request: async (c) => ({
+      method: 'POST',
+      url: `/api/auth/factors/${await targetFactor(c)}/verify`,
+      headers: c.headers,
+      payload: { challengeId: '123e4567-e89b-42d3-a456-426614174000', code: totpCode(TOTP_SECRET) },
+    }),
+  },
+  'DELETE /api/auth/factors/:id': {
+    request: async (c) => ({ method: 'DELETE', url: `/api/auth/factors/${await targetFactor(c)}`, headers: c.headers, payload: { code: totpCode(TOTP_SECRET) } }),
+  },
+  // Marks the caller's own notifications read; the owner's stay unread.
+  'POST /api/notifications/read': {
+    ownRowsOnly: true,
+    request: async (c) => {
+      const db = c.world.app.database.db;
+      const actor = await buildUser(db);
+      await db.insert(schema.notifications).values({
+        userId: c.world.target.id,
+        actorId: actor.id,
+        type: 'post_mention',
+        postId: c.world.post.id,
+        dedupeKey: `other-${c.who}-${Math.random()}`,
+        groupKey: `other-${c.who}-${Math.random()}`,
+      });
+      return { method: 'POST', url: '/api/notifications/read', headers: c.headers, payload: {} };
+    },
+    victim: async (world) =>
+      world.app.database.sql`SELECT id, read_at FROM notifications WHERE user_id = ${world.target.id} ORDER BY id`,
+  },
+};
+
+/**
+ * Routes of a signed-in audience with a path parameter that names nothing owned by a user: anyone
+ * allowed acts on the same row (a poll, another's post to react to or comment on), or on their own
+ * rows whatever the parameter (the caller's votes of a poll).
+ */
+const NOT_OWNED = new Set([
+  'POST /api/polls/:pollId/votes',
+  'GET /api/polls/:pollId/my-votes',
+  'GET /api/polls/:pollId/available-points',
+  'POST /api/polls/:pollId/shares',
+  'POST /api/posts/:postId/reactions',
+  'POST /api/posts/:postId/comments',
+  'POST /api/comments/:commentId/reactions',
+]);
+
+function otherExpectation(audience: Audience, access: OtherAccess, who: CallerKind, requireAdminMfa: boolean): Expectation {
+  if (who === 'mfaPending' && audience !== 'session') return 401;
+  if (audience === 'writer' && (who === 'suspendedFan' || who === 'suspendedAdmin')) return 403;
+  if (access.ownRowsOnly) return 'allowed';
+  const verifiedAdmin = who === 'adminAal2' || (who === 'admin' && !requireAdminMfa);
+  return access.moderated && verifiedAdmin ? 'allowed' : 403;
+}
+
+type TopicAudience = 'everyone' | 'self' | 'admin' | 'nobody';
+type TopicOutcome = 'allowed' | 'forbidden' | 'not-found';
+
+interface TopicAccess {
+  audience: TopicAudience;
+  /** How the topic is refused. */
+  refusal: Exclude<TopicOutcome, 'allowed'>;
+  /** The topic, for a caller whose user is `userId` (a plain fan's for visitors). */
+  topic: (world: TopicWorld, userId: string) => string;
+}
+
+/** Every topic family a client may subscribe to (checked against the server's registry), in its shapes. */
+const TOPICS: Record<LiveTopicFamily, Record<string, TopicAccess>> = {
+  poll: {
+    'poll:{id}': { audience: 'everyone', refusal: 'not-found', topic: (w) => `poll:${w.poll.poll.id}` },
+    'poll:{id of a draft}': { audience: 'nobody', refusal: 'not-found', topic: (w) => `poll:${w.draftPoll.id}` },
+  },
+  feed: { feed: { audience: 'everyone', refusal: 'forbidden', topic: () => 'feed' } },
+  post: {
+    'post:{id}': { audience: 'everyone', refusal: 'not-found', topic: (w) => `post:${w.post.id}` },
+    'post:{id of a private group post}': { audience: 'admin', refusal: 'not-found', topic: (w) => `post:${w.privateGroupPost.id}` },
+    'post:{id of a hidden post}': { audience: 'nobody', refusal: 'not-found', topic: (w) => `post:${w.hiddenPost.id}` },
+  },
+  user: {
+    'user:{own id}': { audience: 'self', refusal: 'forbidden', topic: (_w, userId) => `user:${userId}` },
+    "user:{another user's id}": { audience: 'nobody', refusal: 'forbidden', topic: (w) => `user:${w.target.id}` },
+  },
+  admin: { admin: { audience: 'admin', refusal: 'forbidden', topic: () => 'admin' } },
+};
+
+/** What each kind of caller gets from a subscribe (a sign-in owing its second factor watches as a visitor). */
+function topicExpectation(access: TopicAccess, who: Who, requireAdminMfa: boolean): TopicOutcome {
+  switch (access.audience) {
+    case 'everyone':
+      return 'allowed';
+    case 'nobody':
+      return access.refusal;
+    case 'self':
+      return who === 'visitor' || who === 'mfaPending' ? access.refusal : 'allowed';
+    case 'admin':
+      return who === 'adminAal2' || (who === 'admin' && !requireAdminMfa) ? 'allowed' : access.refusal;
+  }
+}
+
 /** What each kind of caller gets from a route of each audience. */
 function expectationFor(audience: Audience, who: Who, requireAdminMfa: boolean): Expectation {
   if (audience === 'everyone') return 'allowed';
@@ -400,7 +559,8 @@ function expectationFor(audience: Audience, who: Who, requireAdminMfa: boolean):
   if (audience === 'session') return 'allowed';
   if (who === 'mfaPending') return 401;
   if (audience === 'user') return 'allowed';
-  if (audience === 'writer') return who === 'suspendedFan' ? 403 : 'allowed';
+  if (audience === 'writer') return who === 'suspendedFan' || who === 'suspendedAdmin' ? 403 : 'allowed';
+  // A suspended account holds no role powers.
   if (who !== 'admin' && who !== 'adminAal2') return 403;
   return requireAdminMfa && who === 'admin' ? 403 : 'allowed';
 }
@@ -470,12 +630,13 @@ function describeAccess(title: string, env: Record<string, string>, requireAdmin
       return variants.map((variant) => [`${variant}${key.slice(method.length)} (${access.audience})`, key, variant] as const);
     });
 
-    it.each(cases)('%s: allowed callers pass, the others get 401/403 and write nothing', async (_name, key, method) => {
+    /** The rows every case starts from: callers of every kind, a poll, and a fan's post with a comment. */
+    async function buildWorld(): Promise<World> {
       await app.resetRateLimits();
       const db = database.db;
       const target = await buildUser(db);
       const post = await buildPost(db, target.id);
-      const world: World = {
+      return {
         app,
         callers: await signInCallers(app, db),
         poll: await buildPoll(db),
@@ -484,6 +645,10 @@ function describeAccess(title: string, env: Record<string, string>, requireAdmin
         post,
         comment: await buildComment(db, post.id, target.id),
       };
+    }
+
+    it.each(cases)('%s: allowed callers pass, the others get 401/403 and write nothing', async (_name, key, method) => {
+      const world = await buildWorld();
       const expected: Record<string, string> = {};
       const actual: Record<string, string> = {};
       for (const who of callers) {
@@ -494,6 +659,106 @@ function describeAccess(title: string, env: Record<string, string>, requireAdmin
         actual[who] = allowed ? 'allowed' : `${status}${wrote ? ', wrote to the database' : ', nothing written'}`;
       }
       expect(actual).toEqual(expected);
+    });
+
+    const otherCases = Object.keys(OTHERS).map((key) => [`${key} (${ACCESS[key]?.audience})`, key] as const);
+
+    it.each(otherCases)("%s on another user's rows: refused and nothing written, but for who moderates", async (_name, key) => {
+      const world = await buildWorld();
+      const access = OTHERS[key]!;
+      const [method = 'GET'] = key.split(' ');
+      const expected: Record<string, string> = {};
+      const actual: Record<string, string> = {};
+      for (const who of callers) {
+        if (who === 'visitor') continue;
+        const caller = world.callers[who];
+        const context: CallContext = { world, who, headers: asUser(caller.session), userId: caller.user.id };
+        const request = await access.request(context);
+        const victimBefore = JSON.stringify(await access.victim?.(world));
+        const before = await databaseFingerprint(database);
+        const { statusCode: status } = await app.inject({ ...request, method: method as 'GET' });
+        const wrote = JSON.stringify(await databaseFingerprint(database)) !== JSON.stringify(before);
+        const victimTouched = JSON.stringify(await access.victim?.(world)) !== victimBefore;
+        const expectation = otherExpectation(ACCESS[key]!.audience, access, who, requireAdminMfa);
+        expected[who] = expectation === 'allowed' ? 'allowed, owner untouched' : `${expectation}, nothing written`;
+        actual[who] =
+          status >= 200 && status < 400
+            ? `allowed, ${victimTouched ? "owner's rows changed" : 'owner untouched'}`
+            : `${status}, ${wrote ? 'wrote to the database' : 'nothing written'}`;
+      }
+      expect(actual).toEqual(expected);
+    });
+
+    it("checks every owner-only route as another user, and says why the other routes with a parameter are not owned", () => {
+      const withParameter = Object.entries(ACCESS)
+        .filter(([key, access]) => ['session', 'user', 'writer'].includes(access.audience) && key.includes('/:'))
+        .map(([key]) => key);
+      expect(withParameter.filter((key) => !(key in OTHERS) && !NOT_OWNED.has(key)), 'owner-only routes without an OTHERS entry').toEqual([]);
+      expect(Object.keys(OTHERS).filter((key) => !(key in ACCESS))).toEqual([]);
+      expect([...NOT_OWNED].filter((key) => !(key in ACCESS) || key in OTHERS)).toEqual([]);
+    });
+
+    /**
+     * Subscribes as the caller over a real socket: 'allowed' once the server counts the subscription
+     * (and a message published on the topic reaches the socket), else the refusal's code.
+     */
+    async function subscribeAs(caller: Caller | null, topic: string): Promise<string> {
+      const client = await openWs(`${baseUrl.replace('http', 'ws')}/ws`, caller ? { cookie: caller.session.cookie } : {});
+      try {
+        const before = app.live.stats().subscriptions;
+        client.send({ type: 'subscribe', topic });
+        let settled = false;
+        const counted = (async () => {
+          while (!settled && app.live.stats().subscriptions === before) await new Promise((resolve) => setTimeout(resolve, 5));
+          return 'allowed';
+        })();
+        const refused = client
+          .waitFor<LiveErrorMessage>((m) => m.type === 'error', { timeoutMs: 15_000 })
+          .then((m) => `${m.code}${m.topic === topic ? '' : ` (named ${m.topic})`}`);
+        const outcome = await Promise.race([counted, refused]).finally(() => (settled = true));
+        refused.catch(() => undefined);
+        if (outcome !== 'allowed') return outcome;
+        // Subscribed for real: what the topic publishes reaches this socket.
+        app.live.hub.publish(topic, { type: 'authorization-probe', topic });
+        await client.waitFor((m) => (m as { type: string }).type === 'authorization-probe');
+        return 'allowed';
+      } finally {
+        await client.close();
+      }
+    }
+
+    const topicCases = Object.entries(TOPICS).flatMap(([family, shapes]) =>
+      Object.entries(shapes).map(([shape, access]) => [`${shape} (${access.audience})`, family, access] as const),
+    );
+
+    it.each(topicCases)('live topic %s: allowed callers subscribe, the others are refused and nothing is written', async (_name, _family, access) => {
+      const world = await buildWorld();
+      const db = database.db;
+      const [group] = await db.insert(schema.groups).values({ name: 'Grupo privado', privacy: 'private' }).returning();
+      const topicWorld: TopicWorld = {
+        ...world,
+        draftPoll: (await buildPoll(db, { status: 'draft' })).poll,
+        hiddenPost: await buildPost(db, world.target.id, { isHidden: true }),
+        privateGroupPost: await buildPost(db, world.target.id, { groupId: group!.id, visibility: 'group' }),
+      };
+      const expected: Record<string, string> = {};
+      const actual: Record<string, string> = {};
+      // Every kind of caller in both modes: the admin topic is where REQUIRE_ADMIN_MFA matters.
+      for (const who of WHO) {
+        const caller = who === 'visitor' ? null : world.callers[who];
+        const topic = access.topic(topicWorld, caller ? caller.user.id : world.callers.fan.user.id);
+        const before = await databaseFingerprint(database);
+        const outcome = await subscribeAs(caller, topic);
+        const wrote = JSON.stringify(await databaseFingerprint(database)) !== JSON.stringify(before);
+        const expectation = topicExpectation(access, who, requireAdminMfa);
+        expected[who] = expectation === 'allowed' ? 'allowed' : `${expectation}, nothing written`;
+        actual[who] = outcome === 'allowed' ? 'allowed' : `${outcome}, ${wrote ? 'wrote to the database' : 'nothing written'}`;
+      }
+      expect(actual).toEqual(expected);
+    });
+
+    it('lists every topic family of the live registry in the topic table, and nothing else', () => {
+      expect(Object.keys(TOPICS).sort()).toEqual(app.live.hub.topics.families().sort());
     });
 
     it('lists every /api, /auth and /ws route of the app in the table, and nothing else', () => {
@@ -508,4 +773,4 @@ function describeAccess(title: string, env: Record<string, string>, requireAdmin
 
 describeAccess('authorization', { DEV_LOGIN: '1' }, false, WHO);
 // Only admins are treated differently when admin routes require the second factor.
-describeAccess('authorization with REQUIRE_ADMIN_MFA', { DEV_LOGIN: '1', REQUIRE_ADMIN_MFA: '1' }, true, ['admin', 'adminAal2']);
+describeAccess('authorization with REQUIRE_ADMIN_MFA', { DEV_LOGIN: '1', REQUIRE_ADMIN_MFA: '1' }, true, ['admin', 'adminAal2', 'suspendedAdmin']);

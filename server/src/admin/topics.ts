@@ -1,11 +1,12 @@
 import type { DbOrTx } from '@tribuna/drizzle/client';
 import type { TopicHandler } from '../live/topics.ts';
 import { DashboardSnapshots } from './dashboard/live.ts';
+import { holdsAdminPowers } from './guard.ts';
 
 /**
- * `admin`: the back-office dashboard's live counters and activity, for administrators only (others:
- * `forbidden`), and with REQUIRE_ADMIN_MFA only on a session verified with the second factor, as
- * the HTTP guard of /api/admin (admin/guard.ts). A subscriber gets the current dashboard at once,
+ * `admin`: the back-office dashboard's live counters and activity, for administrators only (others,
+ * suspended admins included: `forbidden`), and with REQUIRE_ADMIN_MFA only on a session verified
+ * with the second factor, as the HTTP guard of /api/admin (admin/guard.ts, holdsAdminPowers). A subscriber gets the current dashboard at once,
  * then a new one whenever it changed (admin/dashboard/plugin.ts says when, at most every 2 s).
  */
 export function adminTopic(db: DbOrTx, requireMfa: boolean): TopicHandler {
@@ -13,11 +14,7 @@ export function adminTopic(db: DbOrTx, requireMfa: boolean): TopicHandler {
   return {
     family: 'admin',
     normalizeKey: (key) => (key === null ? null : undefined),
-    authorize: async (_key, user) => {
-      if (user?.role !== 'admin') return { ok: false, code: 'forbidden' };
-      if (requireMfa && user.level !== 'aal2') return { ok: false, code: 'forbidden' };
-      return { ok: true, snapshots: true };
-    },
+    authorize: async (_key, user) => (holdsAdminPowers(user, requireMfa) ? { ok: true, snapshots: true } : { ok: false, code: 'forbidden' }),
     readSnapshot: () => snapshots.read(),
   };
 }

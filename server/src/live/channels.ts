@@ -22,6 +22,8 @@ export interface LiveUser {
   role: string;
   /** The session's assurance level ('aal2': verified with a second factor); the admin topic may require it. */
   level?: string;
+  /** A suspended account holds no role powers (the admin topic refuses a suspended admin). */
+  isSuspended?: boolean;
   /** The session the socket was opened with: when it ends (sign-out, account deletion) the socket is closed. */
   sessionId?: string;
 }

@@ -69,7 +69,9 @@ const liveRoutes: FastifyPluginAsyncTypebox = async (app) => {
     socket.on('close', () => connections.release(address));
     const viewer = hub.attach(
       socket,
-      request.user ? { id: request.user.id, role: request.user.role, level: request.user.level, sessionId: request.authSession?.id } : null,
+      request.user
+        ? { id: request.user.id, role: request.user.role, level: request.user.level, isSuspended: request.user.isSuspended, sessionId: request.authSession?.id }
+        : null,
     );
     sendMessage(socket, { type: 'hello', serverTime: new Date().toISOString(), userId: viewer.userId });
     socket.on('message', (data, isBinary) => {

@@ -42,6 +42,11 @@ export class TopicRegistry {
     return this.handlers.get(family);
   }
 
+  /** The registered families (what a client may subscribe to), in registration order. */
+  families(): LiveTopicFamily[] {
+    return [...this.handlers.keys()];
+  }
+
   /** Families of the contract without a handler. */
   missing(): LiveTopicFamily[] {
     return LIVE_TOPIC_FAMILIES.filter((family) => !this.handlers.has(family));

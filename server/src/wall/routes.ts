@@ -17,6 +17,7 @@ import {
   ReplyView,
 } from '@tribuna/contracts/api/wall';
 import { WALL_FIELDS, WALL_LIMITS, WALL_MESSAGES } from '@tribuna/contracts/wallRules';
+import { holdsAdminPowers } from '../admin/guard.ts';
 import { errorResponses } from '../http/errors.ts';
 import { readUploads } from '../media/uploads.ts';
 import { requireWriter } from '../plugins/auth.ts';
@@ -24,15 +25,18 @@ import { createWallCache, createWallLive } from './live.ts';
 import { poolRunner } from '@tribuna/drizzle/pipelined';
 import * as wall from './service.ts';
 
-/** The viewer of a read: visitors are null; admins see every post. */
+/**
+ * The viewer of a read: visitors are null; admins see every post (holdsAdminPowers: with
+ * REQUIRE_ADMIN_MFA only once verified with the second factor, as in the back-office).
+ */
 function viewerOf(request: FastifyRequest): wall.Viewer | null {
-  return request.user ? { id: request.user.id, isAdmin: request.user.role === 'admin' } : null;
+  return request.user ? { id: request.user.id, isAdmin: holdsAdminPowers(request.user, request.server.config.requireAdminMfa) } : null;
 }
 
-/** Signed in and not suspended; an admin may moderate any post or comment. */
+/** Signed in and not suspended; an admin (holdsAdminPowers) may moderate any post or comment. */
 function writerOf(request: FastifyRequest): wall.Writer {
   const user = requireWriter(request);
-  return { id: user.id, isAdmin: user.role === 'admin' };
+  return { id: user.id, isAdmin: holdsAdminPowers(user, request.server.config.requireAdminMfa) };
 }
 
 const MULTIPART_NOTE =
