@@ -50,6 +50,11 @@ export const LIVE_CLOSE_CODES = {
   policyViolation: 1008,
   /** Sent a frame larger than the server accepts. */
   messageTooBig: 1009,
+  /**
+   * The server is shutting down (a deploy, a scale-in): reconnect with the usual short, jittered
+   * backoff; the load balancer sends the new socket to another instance.
+   */
+  serviceRestart: 1012,
   /** Too many connections from this address, or on this server: try again later. */
   tryAgainLater: 1013,
   /**

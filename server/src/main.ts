@@ -2,6 +2,7 @@ import { databaseErrorMessage, readConfigOrExit } from '@tribuna/contracts/start
 import { ensureDatabase, runMigrations } from '@tribuna/drizzle/migrate';
 import { buildApp } from './app.ts';
 import { SecretBox } from './factors/secretBox.ts';
+import { connectionDrainer } from './http/drain.ts';
 import { sealTotpSecrets } from './factors/secretMigration.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -17,6 +18,8 @@ try {
 }
 
 const app = await buildApp(config);
+// Keep-alive connections with a request in flight at SIGTERM are closed after its answer.
+const drainer = connectionDrainer(app.server);
 
 let shuttingDown = false;
 async function shutdown(signal: string): Promise<void> {
@@ -31,6 +34,7 @@ async function shutdown(signal: string): Promise<void> {
     process.exit(1);
   }, SHUTDOWN_GRACE_MS).unref();
   try {
+    drainer.start();
     await app.close();
     process.exit(0);
   } catch (err) {

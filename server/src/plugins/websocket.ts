@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import websocket from '@fastify/websocket';
+import { LIVE_CLOSE_CODES } from '@tribuna/contracts/liveTopics';
 
 /** Client messages are tiny JSON objects; ws closes a socket sending a larger frame with 1009 (message too big). */
 export const MAX_CLIENT_FRAME_BYTES = 4 * 1024;
@@ -10,6 +11,12 @@ export const MAX_CLIENT_FRAME_BYTES = 4 * 1024;
  */
 export default fp(
   async (app) => {
+    // On shutdown, before @fastify/websocket's own preClose (hooks run in the order added) closes
+    // every socket without a code: tell the clients it is a restart, so they reconnect at once
+    // (to another instance) instead of reading a bare 1005.
+    app.addHook('preClose', async () => {
+      for (const client of app.websocketServer.clients) client.close(LIVE_CLOSE_CODES.serviceRestart, 'server restarting');
+    });
     await app.register(websocket, {
       options: { maxPayload: MAX_CLIENT_FRAME_BYTES, perMessageDeflate: false },
       errorHandler: (error, socket, request) => {
