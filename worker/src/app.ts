@@ -34,6 +34,13 @@ const DEFAULT_JOB_OPTIONS: JobsOptions = {
   ...RETENTION,
 };
 
+/**
+ * After a Redis outage the award sweep waits this long: the servers' queue connections come back
+ * within a couple of seconds of the worker's (their retry delay is capped at 2 s), and the votes they
+ * commit until then skip their award jobs too.
+ */
+const RECONNECT_SWEEP_DELAY_MS = 10_000;
+
 /** Days recomputed when a worker starts, covering any time it was down. */
 const CATCH_UP_DAYS = 7;
 
@@ -48,6 +55,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerAp
 
   const queues = new Map<QueueName, Queue>();
   const workers: Worker[] = [];
+  let closing = false;
   try {
     for (const name of Object.values(QUEUE_NAMES)) {
       queues.set(name, new Queue(name, { connection, prefix: config.redisPrefix, defaultJobOptions: DEFAULT_JOB_OPTIONS }));
@@ -56,19 +64,22 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerAp
     await Promise.all(workers.map((w) => w.waitUntilReady()));
 
     if (options.schedules ?? true) {
-      await registerSchedules(queues, config, logger);
-      // Same id from every instance starting at once: BullMQ keeps a single pending copy.
-      await queueFor(queues, 'reports.aggregate-recent-days').add(
-        'reports.aggregate-recent-days',
-        { days: CATCH_UP_DAYS },
-        { jobId: 'reports.aggregate-recent-days.startup', removeOnComplete: true, removeOnFail: true },
-      );
-      // Awards missed while no worker ran (or Redis was down).
-      await queueFor(queues, 'points.sweep').add(
-        'points.sweep',
-        {},
-        { jobId: 'points.sweep.startup', removeOnComplete: true, removeOnFail: true },
-      );
+      await scheduleAndCatchUp(queues, config, logger);
+      // Redis may come back from an outage empty (no schedulers, no queued jobs), and the award
+      // jobs the server skipped meanwhile wait for a sweep: once reconnected, the worker does what
+      // it does at start (idempotent upserts, catch-up jobs with fixed ids).
+      let lost = false;
+      connection.on('close', () => {
+        lost = true;
+      });
+      connection.on('ready', () => {
+        if (!lost || closing) return;
+        lost = false;
+        logger.info('redis reconnected: registering the schedules and catching up again');
+        scheduleAndCatchUp(queues, config, logger, RECONNECT_SWEEP_DELAY_MS).catch((err: unknown) =>
+          logger.warn({ err }, 'schedules and catch-up after a Redis reconnection failed; the next reconnection or start retries'),
+        );
+      });
     }
   } catch (err) {
     await closeAll(workers, queues, connection);
@@ -79,8 +90,28 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerAp
     queues,
     workers,
     enqueue: (name, data, jobId) => queueFor(queues, name).add(name, data, jobId ? { jobId } : {}),
-    close: () => closeAll(workers, queues, connection),
+    close: () => {
+      closing = true;
+      return closeAll(workers, queues, connection);
+    },
   };
+}
+
+/** The repeatable schedules, and one catch-up run each of the report aggregation and the award sweep. */
+async function scheduleAndCatchUp(queues: ReadonlyMap<QueueName, Queue>, config: Config, logger: Logger, sweepDelayMs = 0): Promise<void> {
+  await registerSchedules(queues, config, logger);
+  // Same id from every instance starting at once: BullMQ keeps a single pending copy.
+  await queueFor(queues, 'reports.aggregate-recent-days').add(
+    'reports.aggregate-recent-days',
+    { days: CATCH_UP_DAYS },
+    { jobId: 'reports.aggregate-recent-days.startup', removeOnComplete: true, removeOnFail: true },
+  );
+  // Awards missed while no worker ran (or Redis was down).
+  await queueFor(queues, 'points.sweep').add(
+    'points.sweep',
+    {},
+    { jobId: 'points.sweep.startup', delay: sweepDelayMs, removeOnComplete: true, removeOnFail: true },
+  );
 }
 
 function createQueueWorker(
