@@ -140,6 +140,48 @@ describe('live results on the home page', () => {
     }
   });
 
+  it('announces live result changes politely, at most once every 5 seconds, the latest one', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      stubApi({ 'GET /api/polls/home': () => jsonResponse(200, { poll, results }) });
+      renderHome();
+      await screen.findByRole('heading', { level: 1, name: poll.title });
+      const region = screen.getByTestId('live-results-announcer');
+      expect(region.getAttribute('aria-live')).toBe('polite');
+      const socket = FakeWebSocket.last;
+      onSocket(() => socket.open());
+      // What the page showed on arrival is not announced.
+      expect(region.textContent).toBe('');
+
+      onSocket(() => socket.receive(snapshot(10, 3, 1)));
+      expect(region.textContent).toMatch(/^Resultados actualizados: Carla Ruiz 75\s?%, Nadie 25\s?%\. 4 votos\.$/);
+
+      // A burst of snapshots within the interval: nothing more is said until the 5 seconds pass…
+      onSocket(() => socket.receive(snapshot(11, 4, 1)));
+      onSocket(() => socket.receive(snapshot(12, 5, 5)));
+      onSocket(() => socket.receive(snapshot(13, 1, 3)));
+      expect(percentOf('Carla Ruiz')).toBe('25%');
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(4_000);
+      });
+      expect(region.textContent).toMatch(/Carla Ruiz 75\s?%/);
+      // …then only the latest results are announced.
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(1_100);
+      });
+      expect(region.textContent).toMatch(/^Resultados actualizados: Carla Ruiz 25\s?%, Nadie 75\s?%\. 4 votos\.$/);
+
+      // Quiet for the interval, the next change is announced at once.
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(6_000);
+      });
+      onSocket(() => socket.receive(snapshot(14, 2, 2)));
+      expect(region.textContent).toMatch(/Carla Ruiz 50\s?%, Nadie 50\s?%/);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('loads the shared poll of a ?encuesta= link', async () => {
     const fetchMock = stubApi({ [`GET /api/polls/home?encuesta=${poll.id}`]: () => jsonResponse(200, { poll, results }) });
     renderHome(`/?encuesta=${poll.id}`);

@@ -4,6 +4,7 @@ import type { Poll, PollResults } from '@tribuna/contracts/api/polls';
 import { formatDateTime } from '../../lib/dates';
 import { useSessionStore } from '../auth/sessionStore';
 import { LiveIndicator } from './LiveIndicator';
+import { LiveResultsAnnouncer } from './LiveResultsAnnouncer';
 import { useLiveResultsStore } from './liveResultsStore';
 import { useLivePoll } from './useLivePoll';
 import { ShareButtons } from '../share/ShareButtons';
@@ -127,6 +128,7 @@ export function PollCard({ poll: loadedPoll, results: loadedResults }: { poll: P
               </p>
             )}
           </div>
+          {results && <LiveResultsAnnouncer rows={rows} totalVotes={results.totalVotes} />}
           {!!results?.voidedVotes && <p className="text-xs text-slate-500 dark:text-slate-400">{voidedLabel(results.voidedVotes)}</p>}
           {!results && (
             <p className="text-sm text-slate-600 dark:text-slate-400">Los resultados de esta encuesta no están disponibles por ahora.</p>
