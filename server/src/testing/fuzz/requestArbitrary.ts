@@ -192,17 +192,44 @@ const FILE_BODIES = fc.oneof(
   nastyString,
 );
 
+/** Filenames from the plain to the hostile: huge, traversing, control characters, RFC 5987 forms. */
+const FILENAMES = fc.oneof(
+  { weight: 4, arbitrary: nastyString },
+  { weight: 2, arbitrary: fc.constantFrom('foto.png', 'foto.PNG', 'foto.png.exe', '.png', '..', '../../etc/passwd', 'C:\\Windows\\win.ini', 'a/b/c.jpg', 'foto\u0000.png', 'foto%00.png', 'CON', 'foto .jpg ') },
+  { weight: 1, arbitrary: fc.constantFrom(256, 1_024, 10_000, 60_000).map((length) => `${'a'.repeat(length)}.png`) },
+);
+
+/** Part header blocks the parser must survive: missing or odd dispositions, junk lines, oversized ones, many. */
+const ODD_PART_HEADERS = fc.oneof(
+  fc.constantFrom(
+    '',
+    'Content-Type: image/png',
+    'Content-Disposition: attachment; name="image"',
+    'Content-Disposition: form-data',
+    'Content-Disposition: form-data; name=',
+    'Content-Disposition: form-data; name="image"; filename*=UTF-8\'\'%E2%82%AC%20rates.png',
+    'Content-Disposition: form-data; name="image"; filename="a.png"; filename="b.png"',
+    'Content-Disposition: form-data; name="content"\r\nContent-Transfer-Encoding: base64',
+    'no colon on this line',
+    ': no name',
+    'Content-Disposition: form-data; name="content"\r\n\tfolded: header',
+  ),
+  fc.constantFrom(1_000, 20_000).map((length) => `Content-Disposition: form-data; name="${'n'.repeat(length)}"`),
+  fc.integer({ min: 21, max: 60 }).map((count) => ['Content-Disposition: form-data; name="content"', ...Array.from({ length: count }, (_, i) => `X-Extra-${i}: ${i}`)].join('\r\n')),
+);
+
 /** A multipart/form-data body: random fields and files, and broken framing (upload routes). */
 function multipartFor(context: FuzzContext): fc.Arbitrary<Payload> {
   const part = fc.oneof(
     fc.record({ name: fc.oneof(fc.constantFrom(...PART_NAMES), nastyString), value: fc.oneof(nastyString, validish({ type: 'string', format: 'uuid' }, context).map(String)) }).map(
       ({ name, value }) => `Content-Disposition: form-data; name="${name.replace(/["\r\n]/g, '')}"\r\n\r\n${value}`,
     ),
-    fc.record({ name: fc.constantFrom(...PART_NAMES), filename: nastyString, type: fc.constantFrom(...FILE_TYPES), body: FILE_BODIES }).map(
+    fc.record({ name: fc.constantFrom(...PART_NAMES), filename: FILENAMES, type: fc.constantFrom(...FILE_TYPES), body: FILE_BODIES }).map(
       ({ name, filename, type, body }) =>
         `Content-Disposition: form-data; name="${name}"; filename="${filename.replace(/["\r\n]/g, '')}"\r\nContent-Type: ${type}\r\n\r\n${body}`,
     ),
   );
+  const oddPart = fc.tuple(ODD_PART_HEADERS, fc.oneof(nastyString, FILE_BODIES)).map(([headers, body]) => `${headers}\r\n\r\n${body}`);
   const boundary = 'fuzzboundary';
   const wellFramed = fc.array(part, { maxLength: 14 }).map((parts): Payload => ({
     body: `${parts.map((p) => `--${boundary}\r\n${p}\r\n`).join('')}--${boundary}--\r\n`,
@@ -215,7 +242,58 @@ function multipartFor(context: FuzzContext): fc.Arbitrary<Payload> {
       fc.constantFrom(`multipart/form-data; boundary=${boundary}`, 'multipart/form-data', 'multipart/form-data; boundary='),
     )
     .map(([parts, tail, contentType]): Payload => ({ body: `${parts.map((p) => `--${boundary}\r\n${p}\r\n`).join('')}${tail}`, contentType }));
-  return fc.oneof({ weight: 6, arbitrary: wellFramed }, { weight: 2, arbitrary: broken });
+  // Parts with odd headers among ordinary ones, a preamble and an epilogue.
+  const oddlyFramed = fc
+    .tuple(fc.array(fc.oneof(part, oddPart), { minLength: 1, maxLength: 6 }), fc.constantFrom('', 'preamble\r\n', '\r\n'), fc.constantFrom('', 'epilogue', '\r\n--fuzzboundary--\r\n'))
+    .map(([parts, preamble, epilogue]): Payload => ({
+      body: `${preamble}${parts.map((p) => `--${boundary}\r\n${p}\r\n`).join('')}--${boundary}--\r\n${epilogue}`,
+      contentType: `multipart/form-data; boundary=${boundary}`,
+    }));
+  // A well-framed body cut anywhere (mid-header, mid-file, inside a boundary).
+  const truncated = fc.tuple(wellFramed, fc.double({ min: 0, max: 1, noNaN: true })).map(([payload, at]): Payload => ({
+    ...payload,
+    body: payload.body!.slice(0, Math.floor(payload.body!.length * at)),
+  }));
+  // The right body under a wrong or mangled multipart type.
+  const mistyped = fc
+    .tuple(
+      wellFramed,
+      fc.constantFrom(
+        'multipart/form-data; boundary=otherboundary',
+        'multipart/form-data; boundary="fuzzboundary"',
+        'multipart/form-data; boundary=fuzzboundary; boundary=x',
+        `multipart/form-data; boundary=${'b'.repeat(71)}`,
+        `multipart/form-data; boundary=${'b'.repeat(5_000)}`,
+        'multipart/form-data; boundary=fuzz boundary',
+        'multipart/form-data; charset=utf-16; boundary=fuzzboundary',
+        'multipart/mixed; boundary=fuzzboundary',
+        'Multipart/Form-Data; Boundary=fuzzboundary',
+        'multipart/form-data;boundary=fuzzboundary;',
+        'application/json',
+        'image/png',
+        'text/plain; boundary=fuzzboundary',
+      ),
+    )
+    .map(([payload, contentType]): Payload => ({ body: payload.body, contentType }));
+  // Many small fields, or one file past any upload limit.
+  const oversized = fc.oneof(
+    fc.integer({ min: 50, max: 2_000 }).map((count): Payload => ({
+      body: `${Array.from({ length: count }, (_, i) => `--${boundary}\r\nContent-Disposition: form-data; name="f${i}"\r\n\r\n${i}\r\n`).join('')}--${boundary}--\r\n`,
+      contentType: `multipart/form-data; boundary=${boundary}`,
+    })),
+    fc.constantFrom(200_000, 11 * 1024 * 1024).map((size): Payload => ({
+      body: `--${boundary}\r\nContent-Disposition: form-data; name="images"; filename="big.png"\r\nContent-Type: image/png\r\n\r\n\x89PNG\r\n\x1a\n${'A'.repeat(size)}\r\n--${boundary}--\r\n`,
+      contentType: `multipart/form-data; boundary=${boundary}`,
+    })),
+  );
+  return fc.oneof(
+    { weight: 6, arbitrary: wellFramed },
+    { weight: 2, arbitrary: broken },
+    { weight: 2, arbitrary: oddlyFramed },
+    { weight: 2, arbitrary: truncated },
+    { weight: 2, arbitrary: mistyped },
+    { weight: 1, arbitrary: oversized },
+  );
 }
 
 /** The body: valid-ish JSON from the schema, junk JSON, non-JSON under a JSON type, wrong types, none. */
