@@ -85,7 +85,7 @@ export function LoginPage() {
             className="brand-gradient pointer-events-none absolute -top-24 left-1/2 size-56 -translate-x-1/2 rounded-full opacity-20 blur-3xl"
           />
 
-          <p className="brand-text relative text-5xl font-black tracking-tight">Tribuna</p>
+          <div className="brand-text relative text-5xl font-black tracking-tight">Tribuna</div>
           <p className="relative mx-auto mt-3 max-w-xs text-balance text-slate-600 dark:text-slate-300">
             Vota en vivo por tus participantes favoritos y sigue los resultados al instante.
           </p>
