@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeWebSocket } from '../../test/fakeWebSocket';
+import { LIVE_CLOSE_CODES } from '@tribuna/contracts/liveTopics';
 import { LiveClient, type LiveTopicHandler } from './liveClient';
 
 const spyHandler = () => ({ onMessage: vi.fn(), onSubscribed: vi.fn(), onReconnect: vi.fn(), onResync: vi.fn() }) satisfies LiveTopicHandler;
@@ -69,6 +70,21 @@ describe('LiveClient (any topic)', () => {
       expect(handler.onReconnect).toHaveBeenCalledTimes(2); // each connection, the first one too
       expect(handler.onResync).toHaveBeenCalledTimes(1); // only after the drop: messages may be lost
     }
+  });
+
+  it('comes back after the usual short backoff when the server closes it for a restart (1012), and resyncs', () => {
+    const poll = spyHandler();
+    client.subscribe('poll:p1', poll);
+    FakeWebSocket.last.open();
+    const before = FakeWebSocket.instances.length;
+
+    FakeWebSocket.last.drop(LIVE_CLOSE_CODES.serviceRestart);
+    // Not the long wait after a refusal (REFUSED_BACKOFF_BASE_MS): the first reconnect delay.
+    vi.advanceTimersByTime(375);
+    expect(FakeWebSocket.instances.length).toBe(before + 1);
+    FakeWebSocket.last.open();
+    expect(FakeWebSocket.last.sent).toEqual([{ type: 'subscribe', topic: 'poll:p1' }]);
+    expect(poll.onResync).toHaveBeenCalledTimes(1);
   });
 
   it("routes a user's notifications message to that user's topic only", () => {
