@@ -1,7 +1,8 @@
 // Schema-driven fuzzing of every route of the real app (real PostgreSQL and Redis): whatever
 // arrives — malformed params, queries, bodies, headers, as any kind of caller — the answer is never
-// a 5xx, always arrives, is a status the answering route declares, and no write succeeds that a
-// page of another site could have sent. Replay with FUZZ_SEED=<seed>;
+// a 5xx, always arrives, is a status the answering route declares, no write succeeds that a
+// page of another site could have sent, and a rejected request (4xx) changes nothing in the
+// database (checked on the first WRITE_CHECKS requests of each route and transport). Replay with FUZZ_SEED=<seed>;
 // FUZZ_RUNS / FUZZ_HTTP_RUNS set the number of requests per route (app.inject / real sockets).
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
@@ -20,10 +21,13 @@ import { asUser, parseSetCookies } from './testing/sessions.ts';
 import { FOREIGN_ORIGINS, requestFor, type FuzzContext, type FuzzRequest } from './testing/fuzz/requestArbitrary.ts';
 import { RouteCatalogue, routeKey, type CatalogueRoute } from './testing/fuzz/routes.ts';
 import { sendInjected, sendRaw, type Answer } from './testing/fuzz/transport.ts';
+import { changedTables, tableDigests } from './testing/fuzz/fingerprint.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 9_2025);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
 const HTTP_RUNS = Number(process.env.FUZZ_HTTP_RUNS ?? 5);
+/** Requests per route and transport whose database is compared before and after (two queries each). */
+const WRITE_CHECKS = Number(process.env.FUZZ_WRITE_CHECKS ?? 10);
 /** A client's patience: far beyond any sane answer, so only a request left hanging reaches it. */
 const REQUEST_TIMEOUT_MS = 10_000;
 
@@ -57,9 +61,9 @@ const port = (app.server.address() as AddressInfo).port;
 const database = testDatabase();
 const OWN_ORIGIN = new URL(app.config.publicUrl).origin;
 /** Requests sent, by transport (printed at the end: the figure of the fuzz run). */
-const sent = { inject: 0, http: 0, routes: 0 };
+const sent = { inject: 0, http: 0, routes: 0, writeChecked: 0 };
 afterAll(async () => {
-  console.info(`HTTP fuzz (FUZZ_SEED=${SEED}): ${sent.inject + sent.http} requests to ${sent.routes} routes (${sent.inject} through app.inject, ${sent.http} over real sockets)`);
+  console.info(`HTTP fuzz (FUZZ_SEED=${SEED}): ${sent.inject + sent.http} requests to ${sent.routes} routes (${sent.inject} through app.inject, ${sent.http} over real sockets), ${sent.writeChecked} checked for writes`);
   await app.close();
   await database.close();
   await provider.stop();
@@ -166,7 +170,8 @@ function crossSiteReason(route: CatalogueRoute, request: FuzzRequest): string | 
 }
 
 /** Judges one answer: unanswered, 5xx, a status the answering route does not declare, a cross-site write. */
-async function probe(route: CatalogueRoute, request: FuzzRequest, transport: Problem['transport'], log: ProblemLog): Promise<void> {
+async function probe(route: CatalogueRoute, request: FuzzRequest, transport: Problem['transport'], log: ProblemLog, checkWrites: boolean): Promise<void> {
+  const before = checkWrites ? await tableDigests(database) : null;
   warnings.length = 0;
   catalogue.lastAnswered = null;
   sent[transport]++;
@@ -190,6 +195,11 @@ async function probe(route: CatalogueRoute, request: FuzzRequest, transport: Pro
   }
   if (answeredBy && !RouteCatalogue.declares(answeredBy, status)) {
     log.record(`${status} not declared by ${by}: ${answer.body.slice(0, 160)}`, request, transport, answer, logs);
+  }
+  if (before) {
+    sent.writeChecked++;
+    const changed = status >= 400 ? changedTables(before, await tableDigests(database)) : [];
+    if (changed.length > 0) log.record(`rejected with ${status} by ${by} but changed ${changed.join(', ')}`, request, transport, answer, logs);
   }
   const crossSite = answeredBy && status < 300 ? crossSiteReason(answeredBy, request) : null;
   if (crossSite) log.record(`cross-site write accepted with ${status} by ${by} (${crossSite})`, request, transport, answer, logs);
@@ -235,8 +245,9 @@ describe('fuzzing every route', () => {
         ['inject', RUNS, seed],
         ['http', HTTP_RUNS, seed + 1],
       ] as const) {
+        let index = 0;
         const details = await fc.check(
-          fc.asyncProperty(requests, (request) => probe(route, request, transport, log)),
+          fc.asyncProperty(requests, (request) => probe(route, request, transport, log, index++ < WRITE_CHECKS)),
           { seed: runSeed, numRuns },
         );
         // The property itself never fails: a failure here is a bug of the fuzzer.
