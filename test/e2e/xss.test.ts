@@ -123,8 +123,8 @@ describe('stored XSS: every payload in every text, rendered in Chromium', () => 
     // Fans: display name and bio through PATCH /api/me; the username format refuses every payload.
     for (let i = 0; i < N; i++) {
       const fan = await caller();
-      await ok(call(fan, 'PATCH', '/api/me', { displayName: PAYLOADS[i], bio: `Bio ${PAYLOADS[i]}` }));
-      const refused = await call(fan, 'PATCH', '/api/me', { username: PAYLOADS[i] });
+      await ok(call(fan, 'PATCH', '/api/me', { displayName: PAYLOADS[i]!, bio: `Bio ${PAYLOADS[i]!}` }));
+      const refused = await call(fan, 'PATCH', '/api/me', { username: PAYLOADS[i]! });
       expect(refused.statusCode, refused.body).toBe(400);
       expect(refused.json().message).toBe(PROFILE_MESSAGES.usernameInvalid);
       fans.push(fan);
@@ -139,7 +139,7 @@ describe('stored XSS: every payload in every text, rendered in Chromium', () => 
     // Sign-in e-mails come from the identity provider: stored as it sent them, shown on the users screen.
     for (let i = 0; i < N; i++) {
       await database.sql`INSERT INTO accounts (user_id, email, oidc_issuer, oidc_subject)
-        VALUES (${fans[i]!.id}, ${`fan${i}+${PAYLOADS[i]}@ejemplo.mx`}, 'https://idp.example', ${`sub-${i}`})`;
+        VALUES (${fans[i]!.id}, ${`fan${i}+${PAYLOADS[i]!}@ejemplo.mx`}, 'https://idp.example', ${`sub-${i}`})`;
     }
 
     // The catalogue and the polls through the admin API: reality, season, contestants, a poll each.
@@ -148,19 +148,19 @@ describe('stored XSS: every payload in every text, rendered in Chromium', () => 
     for (let i = 0; i < N; i++) {
       // Six writes per payload: more than an admin may make in a minute, all told.
       await server.app.resetRateLimits();
-      const reality = await ok(call(admin, 'POST', '/api/admin/realities', { name: PAYLOADS[i] }));
+      const reality = await ok(call(admin, 'POST', '/api/admin/realities', { name: PAYLOADS[i]! }));
       const season = await ok(call(admin, 'POST', '/api/admin/seasons', { realityId: reality.id, year: 2025, active: true }));
       firstSeasonId ||= season.id;
-      const refused = await call(admin, 'POST', '/api/admin/contestants', { seasonId: season.id, fullName: PAYLOADS[i], photoUrl: 'javascript:window.__xss=1' });
+      const refused = await call(admin, 'POST', '/api/admin/contestants', { seasonId: season.id, fullName: PAYLOADS[i]!, photoUrl: 'javascript:window.__xss=1' });
       expect([refused.statusCode, refused.json().message]).toEqual([400, ADMIN_MESSAGES.photoUrlInvalid]);
-      const star = await ok(call(admin, 'POST', '/api/admin/contestants', { seasonId: season.id, fullName: PAYLOADS[i] }));
+      const star = await ok(call(admin, 'POST', '/api/admin/contestants', { seasonId: season.id, fullName: PAYLOADS[i]! }));
       const rival = await ok(call(admin, 'POST', '/api/admin/contestants', { seasonId: season.id, fullName: `Rival ${i}` }));
       contestantIds.push(star.id);
       const poll = await ok(
         call(admin, 'POST', '/api/admin/polls', {
           seasonId: season.id,
-          title: PAYLOADS[i],
-          description: `Descripción ${PAYLOADS[i]}`,
+          title: PAYLOADS[i]!,
+          description: `Descripción ${PAYLOADS[i]!}`,
           voteMode: 'single',
           optionType: 'contestants',
           status: 'active',
@@ -201,7 +201,7 @@ describe('stored XSS: every payload in every text, rendered in Chromium', () => 
     for (let i = 0; i < N; i++) {
       const fan = fans[i]!;
       const poll = await ok(call(fan, 'GET', `/api/polls/${contestantPolls[i]}`));
-      const star = poll.options.find((o: { text: string }) => o.text === PAYLOADS[i]) ?? poll.options[0];
+      const star = poll.options.find((o: { text: string }) => o.text === PAYLOADS[i]!) ?? poll.options[0];
       await ok(call(fan, 'POST', `/api/polls/${contestantPolls[i]}/votes`, { optionId: star.id, deviceFingerprint: DEVICE }));
       await ok(call(fan, 'POST', `/api/polls/${textPollId}/votes`, { optionId: textPoll.options[i].id, deviceFingerprint: DEVICE }));
       await ok(call(fan, 'POST', `/api/polls/${voidPoll.id}/votes`, { optionId: voidPoll.options[0].id, deviceFingerprint: DEVICE }));
@@ -210,8 +210,8 @@ describe('stored XSS: every payload in every text, rendered in Chromium', () => 
     const voidable = await database.sql<{ id: string; user_id: string }[]>`SELECT id::text, user_id FROM votes WHERE poll_id = ${voidPoll.id}`;
     for (let i = 0; i < N; i++) {
       const vote = voidable.find((v) => v.user_id === fans[i]!.id)!;
-      await ok(call(adminOps, 'POST', '/api/admin/abuse/votes/void', { voteIds: [vote.id], reason: PAYLOADS[i] }));
-      await ok(call(adminOps, 'POST', `/api/admin/users/${fans[i]!.id}/points`, { points: 5, description: PAYLOADS[i] }));
+      await ok(call(adminOps, 'POST', '/api/admin/abuse/votes/void', { voteIds: [vote.id], reason: PAYLOADS[i]! }));
+      await ok(call(adminOps, 'POST', `/api/admin/users/${fans[i]!.id}/points`, { points: 5, description: PAYLOADS[i]! }));
     }
 
     // Posts (with an image whose alt text is a payload) and comments on the victim's post, each mentioning the victim.
@@ -219,12 +219,12 @@ describe('stored XSS: every payload in every text, rendered in Chromium', () => 
       const fan = fans[i]!;
       await ok(
         upload(fan, '/api/posts', [
-          { name: 'content', value: `${PAYLOADS[i]} @${VICTIM_USERNAME}` },
+          { name: 'content', value: `${PAYLOADS[i]!} @${VICTIM_USERNAME}` },
           { name: 'images', filename: `foto-${i}.jpg`, type: 'image/jpeg', data: await photo(i) },
-          { name: 'alt', value: PAYLOADS[i] },
+          { name: 'alt', value: PAYLOADS[i]! },
         ]),
       );
-      await ok(upload(fan, `/api/posts/${victimPostId}/comments`, [{ name: 'content', value: `${PAYLOADS[i]} @${VICTIM_USERNAME}` }]));
+      await ok(upload(fan, `/api/posts/${victimPostId}/comments`, [{ name: 'content', value: `${PAYLOADS[i]!} @${VICTIM_USERNAME}` }]));
       await ok(call(fan, 'POST', `/api/posts/${victimPostId}/reactions`, { type: 'like' }));
     }
 
@@ -333,12 +333,12 @@ describe('stored XSS: every payload in every text, rendered in Chromium', () => 
     for (let i = 0; i < N; i++) {
       await page.goto(`${server.url}/?encuesta=${contestantPolls[i]}`);
       await page.getByRole('heading', { level: 1 }).waitFor();
-      await expectSafe(page, watch, `home poll ${i}`, [PAYLOADS[i], `Descripción ${PAYLOADS[i]}`, `Rival ${i}`]);
+      await expectSafe(page, watch, `home poll ${i}`, [PAYLOADS[i]!, `Descripción ${PAYLOADS[i]!}`, `Rival ${i}`]);
       await page.getByRole('button', { name: /^Ver votantes/ }).first().click();
       const dialog = page.getByRole('dialog');
       await dialog.waitFor();
-      await expectSafe(page, watch, `voters of poll ${i}`, [`Votantes de ${PAYLOADS[i]}`]);
-      expect(await dialog.textContent()).toContain(PAYLOADS[i]);
+      await expectSafe(page, watch, `voters of poll ${i}`, [`Votantes de ${PAYLOADS[i]!}`]);
+      expect(await dialog.textContent()).toContain(PAYLOADS[i]!);
       await page.keyboard.press('Escape');
     }
     // Poll 2's contestant photo and fan 1's avatar (a voter of poll 1) are javascript: URLs: blocked, never run.
@@ -348,7 +348,7 @@ describe('stored XSS: every payload in every text, rendered in Chromium', () => 
     // As a visitor, too (no session: the ballot's signed-out state).
     const visitor = await openPage(null);
     await visitor.page.goto(`${server.url}/?encuesta=${contestantPolls[0]}`);
-    await expectSafe(visitor.page, visitor.watch, 'home as a visitor', [PAYLOADS[0]]);
+    await expectSafe(visitor.page, visitor.watch, 'home as a visitor', [PAYLOADS[0]!]);
   }, 300_000);
 
   it('serves the share preview of every poll with its title escaped in the head', async () => {
@@ -357,10 +357,10 @@ describe('stored XSS: every payload in every text, rendered in Chromium', () => 
       expect(res.status).toBe(200);
       const html = await res.text();
       const head = html.slice(0, html.search(/<\/head>/i));
-      const escaped = PAYLOADS[i].replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+      const escaped = PAYLOADS[i]!.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
       expect(head).toContain(`<meta property="og:title" content="${escaped}" />`);
       expect(head).toContain(`<title>${escaped} · Tribuna</title>`);
-      if (/[<>"']/.test(PAYLOADS[i])) expect(head).not.toContain(PAYLOADS[i]);
+      if (/[<>"']/.test(PAYLOADS[i]!)) expect(head).not.toContain(PAYLOADS[i]!);
       expect(head.match(/<script\b/gi)?.length ?? 0).toBe((html.match(/<script\b[^>]*\bsrc=/gi) ?? []).length);
     }
   });
@@ -387,37 +387,37 @@ describe('stored XSS: every payload in every text, rendered in Chromium', () => 
     const { page, watch } = await openPage(victim);
     for (let i = 0; i < N; i++) {
       await page.goto(`${server.url}/perfil/${fans[i]!.id}`);
-      await expectSafe(page, watch, `profile ${i}`, [PAYLOADS[i], `Bio ${PAYLOADS[i]}`]);
+      await expectSafe(page, watch, `profile ${i}`, [PAYLOADS[i]!, `Bio ${PAYLOADS[i]!}`]);
       await page.getByRole('tab', { name: 'Posts' }).click();
-      await expectSafe(page, watch, `profile ${i} posts`, [`${PAYLOADS[i]} @${VICTIM_USERNAME}`]);
+      await expectSafe(page, watch, `profile ${i} posts`, [`${PAYLOADS[i]!} @${VICTIM_USERNAME}`]);
       await page.getByRole('tab', { name: 'Comentarios' }).click();
-      await expectSafe(page, watch, `profile ${i} comments`, [`${PAYLOADS[i]} @${VICTIM_USERNAME}`]);
+      await expectSafe(page, watch, `profile ${i} comments`, [`${PAYLOADS[i]!} @${VICTIM_USERNAME}`]);
       await page.getByRole('tab', { name: 'Grupos' }).click();
-      await expectSafe(page, watch, `profile ${i} groups`, [PAYLOADS[i]]);
+      await expectSafe(page, watch, `profile ${i} groups`, [PAYLOADS[i]!]);
     }
     for (let i = 0; i < N; i++) {
       const own = await openPage(fans[i]!);
       await own.page.goto(`${server.url}/perfil`);
-      await expectSafe(own.page, own.watch, `own profile ${i}`, [PAYLOADS[i], `Bio ${PAYLOADS[i]}`]);
+      await expectSafe(own.page, own.watch, `own profile ${i}`, [PAYLOADS[i]!, `Bio ${PAYLOADS[i]!}`]);
       // The voting history: the poll titles and the contestant voted for.
       await own.page.getByRole('tab', { name: 'Votaciones' }).click();
-      await expectSafe(own.page, own.watch, `own votes ${i}`, [PAYLOADS[i], 'Opciones de texto']);
+      await expectSafe(own.page, own.watch, `own votes ${i}`, [PAYLOADS[i]!, 'Opciones de texto']);
       await own.page.getByRole('tab', { name: 'Posts' }).click();
-      await expectSafe(own.page, own.watch, `own posts ${i}`, [`${PAYLOADS[i]} @${VICTIM_USERNAME}`]);
+      await expectSafe(own.page, own.watch, `own posts ${i}`, [`${PAYLOADS[i]!} @${VICTIM_USERNAME}`]);
       await own.page.getByRole('tab', { name: 'Comentarios' }).click();
-      await expectSafe(own.page, own.watch, `own comments ${i}`, [`${PAYLOADS[i]} @${VICTIM_USERNAME}`, 'La gala de esta noche']);
+      await expectSafe(own.page, own.watch, `own comments ${i}`, [`${PAYLOADS[i]!} @${VICTIM_USERNAME}`, 'La gala de esta noche']);
       await own.page.getByRole('button', { name: 'Editar Perfil' }).click();
       const dialog = own.page.getByRole('dialog');
       await dialog.waitFor();
-      expect(await dialog.getByRole('textbox').first().inputValue()).toBe(PAYLOADS[i]);
-      expect(await dialog.locator('textarea').first().inputValue()).toBe(`Bio ${PAYLOADS[i]}`);
-      await expectSafe(own.page, own.watch, `own profile edit dialog ${i}`, [PAYLOADS[i]]);
+      expect(await dialog.getByRole('textbox').first().inputValue()).toBe(PAYLOADS[i]!);
+      expect(await dialog.locator('textarea').first().inputValue()).toBe(`Bio ${PAYLOADS[i]!}`);
+      await expectSafe(own.page, own.watch, `own profile edit dialog ${i}`, [PAYLOADS[i]!]);
       if (i === 0) {
         // The form refuses a payload as a username, with the spec's message.
-        await dialog.getByLabel('Usuario').fill(PAYLOADS[i]);
+        await dialog.getByLabel('Usuario').fill(PAYLOADS[i]!);
         await dialog.getByRole('button', { name: 'Guardar Cambios' }).click();
         await dialog.getByText(PROFILE_MESSAGES.usernameChars).waitFor();
-        await expectSafe(own.page, own.watch, 'username refused in the edit dialog', [PAYLOADS[i]]);
+        await expectSafe(own.page, own.watch, 'username refused in the edit dialog', [PAYLOADS[i]!]);
       }
       await own.page.context().close();
     }
@@ -432,7 +432,7 @@ describe('stored XSS: every payload in every text, rendered in Chromium', () => 
     await expectSafe(page, watch, 'notifications', PAYLOADS);
     // Then the wall, with the notifications read (the badge and the navigation bar).
     await page.goto(`${server.url}/wall`);
-    await expectSafe(page, watch, 'wall after notifications', [PAYLOADS[N - 1]]);
+    await expectSafe(page, watch, 'wall after notifications', [PAYLOADS[N - 1]!]);
   }, 300_000);
 
   it('every admin screen, with its dialogs', async () => {
@@ -444,17 +444,17 @@ describe('stored XSS: every payload in every text, rendered in Chromium', () => 
       await expectSafe(page, watch, path, shown);
     };
     const lastFive = PAYLOADS.slice(-5);
-    await screen('/admin', 'Dashboard', ['Encuesta para anular', 'Opciones de texto', PAYLOADS[N - 1]]);
+    await screen('/admin', 'Dashboard', ['Encuesta para anular', 'Opciones de texto', PAYLOADS[N - 1]!]);
     await screen('/admin/realitys', 'Realities', PAYLOADS);
     await screen('/admin/temporadas', 'Temporadas', PAYLOADS);
     await screen('/admin/concursantes', 'Concursantes', PAYLOADS);
     await screen('/admin/encuestas', 'Encuestas', PAYLOADS);
     // The edit form of a poll holds the payloads as values, never as markup.
-    await page.getByRole('button', { name: `Editar: ${PAYLOADS[1]}` }).first().click();
+    await page.getByRole('button', { name: `Editar: ${PAYLOADS[1]!}` }).first().click();
     await page.getByRole('dialog').waitFor();
     const values = await page.getByRole('dialog').locator('input, textarea').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
-    expect(values).toContain(PAYLOADS[1]);
-    expect(values).toContain(`Descripción ${PAYLOADS[1]}`);
+    expect(values).toContain(PAYLOADS[1]!);
+    expect(values).toContain(`Descripción ${PAYLOADS[1]!}`);
     await expectSafe(page, watch, 'poll edit dialog', []);
     await page.keyboard.press('Escape');
     await screen('/admin/informes', 'Informes', []);
