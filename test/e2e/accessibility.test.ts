@@ -97,13 +97,36 @@ const PAGES: PageCheck[] = [
     },
   },
   { name: 'admin dashboard', as: 'admin', path: () => '/admin', ready: adminScreen('Dashboard', /Nuevo voto en/) },
-  { name: 'admin realities', as: 'admin', path: () => '/admin/realitys', ready: adminScreen('Realities', 'La Casa de las Estrellas') },
+  {
+    name: 'admin realities',
+    as: 'admin',
+    path: () => '/admin/realitys',
+    ready: adminScreen('Realities', 'La Casa de las Estrellas'),
+    // The form dialog open, so a modal is scanned too.
+    then: async (p) => {
+      await p.getByRole('button', { name: 'Nuevo reality' }).click();
+      await p.getByRole('dialog', { name: 'Nuevo reality' }).waitFor();
+    },
+  },
   { name: 'admin seasons', as: 'admin', path: () => '/admin/temporadas', ready: adminScreen('Temporadas', /La Casa de las Estrellas/) },
   { name: 'admin contestants', as: 'admin', path: () => '/admin/concursantes', ready: adminScreen('Concursantes', 'Ximena Valdés') },
   { name: 'admin polls', as: 'admin', path: () => '/admin/encuestas', ready: adminScreen('Encuestas', /Reparte tus 10 puntos/) },
-  { name: 'admin users', as: 'admin', path: () => '/admin/usuarios', ready: adminScreen('Usuarios', 'Valeria Ríos') },
+  {
+    name: 'admin users',
+    as: 'admin',
+    path: () => '/admin/usuarios',
+    ready: adminScreen('Usuarios', 'Valeria Ríos'),
+    // The points adjustment dialog open.
+    then: async (p) => {
+      await p.getByRole('button', { name: 'Puntos de Valeria Ríos' }).filter({ visible: true }).click();
+      await p.getByRole('dialog', { name: 'Ajustar puntos de Valeria Ríos' }).waitFor();
+    },
+  },
   { name: 'admin reports', as: 'admin', path: () => '/admin/informes', ready: adminScreen('Informes', 'Totales del período') },
-  { name: 'admin abuse report', as: 'admin', path: () => '/admin/abuse-report', ready: adminScreen('Detección de abuso', /Dispositivos con varias cuentas/) },
+  { name: 'admin abuse report', as: 'admin', path: () => '/admin/abuse-report', ready: async (p) => {
+      await heading(p, 'Detección de abuso', 2);
+      await p.getByText('Cargando reporte...').waitFor({ state: 'detached' });
+    } },
   { name: 'admin audit', as: 'admin', path: () => '/admin/auditoria', ready: async (p) => {
       await heading(p, 'Auditoría', 2);
       await p.getByRole('list', { name: 'Acciones registradas' }).getByRole('listitem').first().waitFor();
@@ -162,7 +185,7 @@ describe('accessibility (axe-core) of every page, both themes, phone and desktop
     await browser?.close();
     await server?.close();
     await database.close();
-    console.log(`accessibility: ${checked} scans (pages × themes × sizes)`);
+    console.log(`accessibility: ${checked} scans = ${PAGES.length} pages × ${THEMES.length} themes × ${Object.keys(SIZES).length} sizes (${PAGES.filter((p) => p.then).length} of them with a dialog or panel opened)`);
   });
 
   async function contextFor(theme: string, size: keyof typeof SIZES, as: PageCheck['as']): Promise<BrowserContext> {
@@ -243,7 +266,8 @@ describe('accessibility (axe-core) of every page, both themes, phone and desktop
             page.setDefaultTimeout(20_000);
             pages.set(check.as, page);
           }
-          await page.goto(`${server.url}${check.path(ids)}`);
+          // networkidle: every request of the page answered, so no scan sees a half-loaded screen.
+          await page.goto(`${server.url}${check.path(ids)}`, { waitUntil: 'networkidle' });
           try {
             await check.ready(page);
             await check.then?.(page);

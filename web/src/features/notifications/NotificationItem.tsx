@@ -72,7 +72,7 @@ export function NotificationItem({ entry, now }: { entry: NotificationEntry; now
           <time
             dateTime={entry.createdAt}
             title={formatDateTime(entry.createdAt)}
-            className={`mt-1 block text-xs ${unread ? 'font-semibold text-fuchsia-700 dark:text-fuchsia-300' : 'text-slate-500 dark:text-slate-400'}`}
+            className={`mt-1 block text-xs ${unread ? 'font-semibold text-fuchsia-700 dark:text-fuchsia-300' : 'text-slate-600 dark:text-slate-400'}`}
           >
             {relativeTime(entry.createdAt, now)}
           </time>
