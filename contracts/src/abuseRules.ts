@@ -23,4 +23,6 @@ export const ABUSE_MESSAGES = {
   voidReasonRequired: 'Debes indicar un motivo de al menos 3 caracteres',
   votesQueryOne: 'Indica un dispositivo o un usuario',
   scanRunning: 'Ya hay un análisis en curso',
+  /** The error of a scan whose worker died before it finished. */
+  scanInterrupted: 'Análisis interrumpido',
 } as const;

@@ -1,8 +1,8 @@
 // The worker killed with -9 in the middle of its long jobs: a point award sweep (part of its rounds
 // committed), a full report recompute (its transaction open) and an abuse scan (its row 'running').
-// A new worker takes the stalled jobs again (BullMQ gives them back once their lock expires); each
+// committed), a full report recompute (its transaction open) and two abuse scans (rows 'running').
 // must end applied exactly once: points equal to their history without a duplicate award, report
-// rows equal to a direct count, the scan 'done' with the right flags and no second row.
+// rows equal to a direct count, the scans 'done' with the right flags, none left 'running'.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Queue, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -67,7 +67,7 @@ async function queuesIdle(): Promise<boolean> {
 const one = async <T>(query: Promise<T[]>): Promise<T> => (await query)[0]!;
 
 describe('worker killed with -9 in the middle of its jobs', () => {
-  it('retries the award sweep, the report recompute and the abuse scan on a new worker, each applied exactly once', async () => {
+  it("retries the award sweep, the report recompute and the abuse scans (an admin's and a scheduled one) on a new worker, each applied exactly once", async () => {
     const first = await startWorker();
     database = createDatabase(pg.url('tribuna'), { max: 4, applicationName: 'tribuna-faults-test' });
     const db = database.db;
@@ -120,15 +120,20 @@ describe('worker killed with -9 in the middle of its jobs', () => {
 
     // --- The three jobs, as the schedule and the back-office queue them.
     const [scan] = await db.execute<{ id: string }>(sql`INSERT INTO abuse_scans (status, progress, requested_by) VALUES ('queued', 0, ${admin.id}) RETURNING id`);
-    const jobs: Record<'sweep' | 'reports' | 'abuse', Job> = {
+    const jobs: Record<'sweep' | 'reports' | 'abuse' | 'scheduledAbuse', Job> = {
       sweep: await queues.get(QUEUE_NAMES.points)!.add('points.sweep', {}, { jobId: 'faults-sweep', attempts: 3 }),
       reports: await queues.get(QUEUE_NAMES.maintenance)!.add('reports.recompute-all', {}, { jobId: 'faults-recompute', attempts: 3 }),
       abuse: await queues.get(QUEUE_NAMES.maintenance)!.add('abuse.scan', { scanId: scan!.id }, { jobId: `abuse-scan.${scan!.id}`, attempts: 3 }),
+      // The hourly schedule's run: no row until it starts (it creates its own).
+      scheduledAbuse: await queues.get(QUEUE_NAMES.maintenance)!.add('abuse.scan', {}, { jobId: 'faults-scheduled-scan', attempts: 3 }),
     };
+    const scheduledScansBefore = (
+      await one(db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM abuse_scans WHERE requested_by IS NULL`))
+    ).n;
 
-    // --- The middle of all three at once: some awards granted but not all, the recompute's
-    // transaction open, the scan past its first step.
-    const middle = { sweep: false, reports: false, abuse: false };
+    // --- The middle of all of them at once: some awards granted but not all, the recompute's
+    // transaction open, both scans' rows 'running' (claimed or created, the report not written).
+    const middle = { sweep: false, reports: false, abuse: false, scheduledAbuse: false };
     const enqueuedAt = Date.now();
     await waitUntil(
       async () => {
@@ -139,11 +144,15 @@ describe('worker killed with -9 in the middle of its jobs', () => {
           WHERE application_name = 'tribuna-worker' AND xact_start IS NOT NULL AND query ILIKE '%report_%'`);
         middle.reports = recompute.length > 0;
         const row = await one(db.execute<{ status: string; progress: number }>(sql`SELECT status, progress FROM abuse_scans WHERE id = ${scan!.id}`));
-        middle.abuse = row.status === 'running' && row.progress >= 40;
-        return middle.sweep && middle.reports && middle.abuse;
+        middle.abuse = row.status === 'running';
+        const scheduled = await db.execute(sql`SELECT 1 FROM abuse_scans WHERE requested_by IS NULL AND status = 'running'`);
+        middle.scheduledAbuse = scheduled.length > 0;
+        return middle.sweep && middle.reports && middle.abuse && middle.scheduledAbuse;
       },
-      { timeoutMs: 90_000, intervalMs: 50, what: `the three jobs in their middle at once (${JSON.stringify(middle)})` },
-    );
+      { timeoutMs: 90_000, intervalMs: 50, what: 'the jobs in their middle at once' },
+    ).catch((err: Error) => {
+      throw new Error(`${err.message}; last seen: ${JSON.stringify(middle)}`);
+    });
     await first.kill9();
     figures.killedAfterMs = Date.now() - enqueuedAt;
     for (const job of Object.values(jobs)) expect(await job.getState()).toBe('active');
@@ -164,7 +173,7 @@ describe('worker killed with -9 in the middle of its jobs', () => {
         if (failed >= 0) throw new Error(`job ${Object.keys(jobs)[failed]} failed: ${second.output().slice(-2000)}`);
         return states.every((s) => s === 'completed');
       },
-      { timeoutMs: 120_000, intervalMs: 500, what: 'the three jobs to be completed by the new worker' },
+      { timeoutMs: 120_000, intervalMs: 500, what: 'the jobs to be completed by the new worker' },
     );
     figures.recoveredAfterMs = Date.now() - restartedAt;
     for (const [name, job] of Object.entries(jobs)) {
@@ -220,6 +229,14 @@ describe('worker killed with -9 in the middle of its jobs', () => {
     expect(expected.users).toBeGreaterThan(0);
     expect(expected.users).toBeLessThan(USERS / 2);
     figures.abuse = expected;
+    // The scheduled scan cut off: its row is not left 'running' (the screen would show a scan that
+    // never ends, and an admin's request would be answered with it); the retry's row is done.
+    const scheduledScans = await db.execute<{ status: string; flagged_users: number }>(
+      sql`SELECT status, flagged_users FROM abuse_scans WHERE requested_by IS NULL ORDER BY created_at, id OFFSET ${scheduledScansBefore}`,
+    );
+    figures.scheduledScanRows = scheduledScans.map((r) => r.status);
+    expect(scheduledScans.filter((r) => r.status === 'running' || r.status === 'queued')).toEqual([]);
+    expect(scheduledScans.filter((r) => r.status === 'done').map((r) => r.flagged_users)).toContain(expected.users);
 
     console.log(`[worker-crash] ${JSON.stringify(figures)}`);
   });

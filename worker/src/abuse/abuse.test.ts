@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import { schema } from '@tribuna/drizzle';
 import { channelName, LIVE_CHANNEL, type LiveEvent } from '@tribuna/contracts/live';
 import type { FlaggedDevice, FlaggedUser } from '@tribuna/contracts/api/admin/abuse';
+import { ABUSE_MESSAGES } from '@tribuna/contracts/abuseRules';
 import { testConfig } from '../../../test/support/env.ts';
 import { testDatabase } from '../../../test/support/db.ts';
 import { buildPoll, buildUser } from '../../../test/support/factories.ts';
@@ -129,6 +130,16 @@ describe('runAbuseScan', () => {
       [busy.id, 3, 6],
       [few.id, 3, 3],
     ]);
+  });
+
+  it("marks a scheduled scan its dead worker left 'running' as interrupted when the next scheduled one starts, leaving an admin's alone", async () => {
+    const admin = await buildUser(db, { role: 'admin' });
+    const [orphan] = await db.insert(schema.abuseScans).values({ status: 'running', progress: 40 }).returning();
+    const [requested] = await db.insert(schema.abuseScans).values({ status: 'running', progress: 40, requestedBy: admin.id }).returning();
+    const summary = await runAbuseScan(db);
+    expect(await scanRow(orphan!.id)).toMatchObject({ status: 'failed', error: ABUSE_MESSAGES.scanInterrupted });
+    expect(await scanRow(requested!.id)).toMatchObject({ status: 'running' });
+    expect(await scanRow(summary.scanId)).toMatchObject({ status: 'done' });
   });
 
   it('runs the queued row it is given; a row already done is left alone; an unknown one fails for good', async () => {

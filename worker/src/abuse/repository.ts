@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { DbOrTx, Tx } from '@tribuna/drizzle/client';
+import { ABUSE_MESSAGES } from '@tribuna/contracts/abuseRules';
+import type { Db, DbOrTx, Tx } from '@tribuna/drizzle/client';
 import { abuseScans, profiles, votes } from '@tribuna/drizzle/schema/index';
 
 // The abuse scan's SQL, set-based inside one transaction: `votes` is read ONCE, into its distinct
@@ -13,13 +14,23 @@ export interface ScanRow {
   status: ScanStatus;
 }
 
-/** A new scan row, already running (a scheduled scan: nobody asked for it). */
-export async function createRunningScan(db: DbOrTx): Promise<ScanRow> {
-  const [row] = await db
-    .insert(abuseScans)
-    .values({ status: 'running', progress: 0 })
-    .returning({ id: abuseScans.id, status: abuseScans.status });
-  return row!;
+/**
+ * A new scan row, already running (a scheduled scan: nobody asked for it). A scheduled scan still
+ * 'running' was cut off (its worker died; the job is being retried now, or was given up): the
+ * schedule runs one at a time, so it is marked failed rather than left running for ever.
+ */
+export async function createRunningScan(db: Db): Promise<ScanRow> {
+  return db.transaction(async (tx) => {
+    await tx
+      .update(abuseScans)
+      .set({ status: 'failed', error: ABUSE_MESSAGES.scanInterrupted, finishedAt: sql`now()` })
+      .where(sql`${abuseScans.requestedBy} IS NULL AND ${abuseScans.status} = 'running'`);
+    const [row] = await tx
+      .insert(abuseScans)
+      .values({ status: 'running', progress: 0 })
+      .returning({ id: abuseScans.id, status: abuseScans.status });
+    return row!;
+  });
 }
 
 /**

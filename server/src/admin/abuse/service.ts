@@ -29,7 +29,7 @@ export interface Actor {
 
 /** A queued or running scan older than this never finished (its worker died): a new request replaces it. */
 export const SCAN_STALE_MS = 30 * 60 * 1000;
-export const SCAN_INTERRUPTED = 'Análisis interrumpido';
+export const SCAN_INTERRUPTED = ABUSE_MESSAGES.scanInterrupted;
 export const SCAN_NOT_QUEUED = 'No se pudo iniciar el análisis; inténtalo de nuevo';
 export const VOID_REASON_TOO_LONG = `El motivo admite como máximo ${ABUSE_LIMITS.voidReason} caracteres`;
 
