@@ -1,6 +1,6 @@
 // The worker killed with -9 in the middle of its long jobs: a point award sweep (part of its rounds
-// committed), a full report recompute (its transaction open) and an abuse scan (its row 'running').
 // committed), a full report recompute (its transaction open) and two abuse scans (rows 'running').
+// A new worker takes the stalled jobs again (BullMQ gives them back once their lock expires); each
 // must end applied exactly once: points equal to their history without a duplicate award, report
 // rows equal to a direct count, the scans 'done' with the right flags, none left 'running'.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
