@@ -17,6 +17,7 @@ import { asUser, XHR } from './testing/sessions.ts';
 import { connectWs, openWs } from './testing/wsClient.ts';
 import { multipart } from './testing/multipart.ts';
 import { failedJob } from './admin/queues/testSupport.ts';
+import { tableDigests } from './testing/fuzz/fingerprint.ts';
 
 /**
  * - everyone: visitors included;
@@ -565,17 +566,6 @@ function expectationFor(audience: Audience, who: Who, requireAdminMfa: boolean):
   return requireAdminMfa && who === 'admin' ? 403 : 'allowed';
 }
 
-/** A fingerprint of every row of every table (one query): equal fingerprints, nothing written. */
-async function databaseFingerprint(database: Database): Promise<Record<string, string>> {
-  const tables = await database.sql<{ tablename: string }[]>`SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`;
-  const rows = await database.sql.unsafe<{ name: string; digest: string }[]>(
-    tables
-      .map(({ tablename }) => `SELECT '${tablename}' AS name, md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS digest FROM "${tablename}" t`)
-      .join(' UNION ALL '),
-  );
-  return Object.fromEntries(rows.map((row) => [row.name, row.digest]));
-}
-
 const WHO: readonly Who[] = ['visitor', ...CALLER_KINDS];
 const GUARDED_PATHS = /^\/(?:api|auth|ws)(?:\/|$)/;
 
@@ -617,9 +607,9 @@ function describeAccess(title: string, env: Record<string, string>, requireAdmin
         userId: caller ? caller.user.id : world.callers.fan.user.id,
       };
       const request = await ACCESS[key]!.request(context);
-      const before = await databaseFingerprint(database);
+      const before = await tableDigests(database);
       const status = key === 'GET /ws' ? await openSocket(who, caller) : (await app.inject({ ...request, method: method as 'GET' })).statusCode;
-      const after = await databaseFingerprint(database);
+      const after = await tableDigests(database);
       return { status, wrote: JSON.stringify(after) !== JSON.stringify(before) };
     }
 
@@ -675,9 +665,9 @@ function describeAccess(title: string, env: Record<string, string>, requireAdmin
         const context: CallContext = { world, who, headers: asUser(caller.session), userId: caller.user.id };
         const request = await access.request(context);
         const victimBefore = JSON.stringify(await access.victim?.(world));
-        const before = await databaseFingerprint(database);
+        const before = await tableDigests(database);
         const { statusCode: status } = await app.inject({ ...request, method: method as 'GET' });
-        const wrote = JSON.stringify(await databaseFingerprint(database)) !== JSON.stringify(before);
+        const wrote = JSON.stringify(await tableDigests(database)) !== JSON.stringify(before);
         const victimTouched = JSON.stringify(await access.victim?.(world)) !== victimBefore;
         const expectation = otherExpectation(ACCESS[key]!.audience, access, who, requireAdminMfa);
         expected[who] = expectation === 'allowed' ? 'allowed, owner untouched' : `${expectation}, nothing written`;
@@ -747,9 +737,9 @@ function describeAccess(title: string, env: Record<string, string>, requireAdmin
       for (const who of WHO) {
         const caller = who === 'visitor' ? null : world.callers[who];
         const topic = access.topic(topicWorld, caller ? caller.user.id : world.callers.fan.user.id);
-        const before = await databaseFingerprint(database);
+        const before = await tableDigests(database);
         const outcome = await subscribeAs(caller, topic);
-        const wrote = JSON.stringify(await databaseFingerprint(database)) !== JSON.stringify(before);
+        const wrote = JSON.stringify(await tableDigests(database)) !== JSON.stringify(before);
         const expectation = topicExpectation(access, who, requireAdminMfa);
         expected[who] = expectation === 'allowed' ? 'allowed' : `${expectation}, nothing written`;
         actual[who] = outcome === 'allowed' ? 'allowed' : `${outcome}, ${wrote ? 'wrote to the database' : 'nothing written'}`;
