@@ -5,9 +5,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
-import postgres from 'postgres';
-import { freePort } from '../../../scripts/infra.ts';
+import { freePort, postgresAnswers, redisAnswers } from '../../../scripts/infra.ts';
 import { waitUntil } from './wait.ts';
 
 const PG_BIN = (() => {
@@ -52,17 +50,7 @@ export async function startPostgres(): Promise<TestPostgres> {
   run(`${PG_BIN}/initdb`, ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
   const port = await freePort();
   const options = `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${dir} -c max_connections=200 -c shared_buffers=128MB`;
-  const isReady = async () => {
-    const sql = postgres(`postgres://postgres@127.0.0.1:${port}/postgres`, { max: 1, connect_timeout: 2, onnotice: () => {} });
-    try {
-      await sql`SELECT 1`;
-      return true;
-    } catch {
-      return false;
-    } finally {
-      await sql.end({ timeout: 1 }).catch(() => {});
-    }
-  };
+  const isReady = () => postgresAnswers(`postgres://postgres@127.0.0.1:${port}/postgres`);
   const start = async () => {
     run(`${PG_BIN}/pg_ctl`, ['-D', data, '-l', join(dir, 'log'), '-o', options, '-w', 'start']);
     await waitUntil(isReady, { timeoutMs: 30_000, what: `PostgreSQL on ${port}` });
@@ -98,18 +86,7 @@ export interface TestRedis {
 export async function startRedis(): Promise<TestRedis> {
   const port = await freePort();
   let child: ChildProcess | null = null;
-  const ping = async () => {
-    const redis = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    redis.on('error', () => {});
-    try {
-      await redis.connect();
-      return (await redis.ping()) === 'PONG';
-    } catch {
-      return false;
-    } finally {
-      redis.disconnect();
-    }
-  };
+  const ping = () => redisAnswers(`redis://127.0.0.1:${port}`, 1000);
   const start = async () => {
     child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
     await waitUntil(ping, { timeoutMs: 10_000, what: `Redis on ${port}` });
