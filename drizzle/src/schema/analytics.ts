@@ -91,6 +91,21 @@ export const reportActiveBits = pgTable(
   (t) => [primaryKey({ name: 'report_active_bits_pk', columns: [t.block, t.day] })],
 );
 
+/**
+ * One row: a number raised by statement-level triggers on report_daily and report_active_bits
+ * whenever the report aggregates change (migration 0016), in the writer's own transaction. The
+ * server caches each period's report under it, so a read between two aggregation runs costs one
+ * primary-key lookup and a read after a run sees the new figures on every instance at once.
+ */
+export const reportVersion = pgTable(
+  'report_version',
+  {
+    id: integer('id').primaryKey().default(1),
+    version: bigint('version', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [check('report_version_single_row', sql`${t.id} = 1`)],
+);
+
 export const ABUSE_SCAN_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
 
 /** Results of the worker's abuse scans (devices shared by accounts, users on many devices). */

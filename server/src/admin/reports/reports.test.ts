@@ -170,6 +170,49 @@ describe('worker aggregates read through the route', () => {
   });
 });
 
+describe('the report cache follows the aggregates version', () => {
+  const version = async () => (await db().execute<{ version: number }>(sql`SELECT coalesce(max(version), 0)::int AS version FROM report_version`))[0]!.version;
+
+  it('every change of report_daily or report_active_bits raises the version; the route answers the new figures at once', async () => {
+    const { get } = await asAdmin();
+    const query = '?period=custom&from=2025-05-01&to=2025-05-03';
+    const totals = async () => (await get(query)).json<Report>().totals;
+    expect(await totals()).toEqual({ activeUsers: 0, newUsers: 0, totalVotes: 0, pageViews: 0 });
+
+    let seen = await version();
+    const changes: [string, () => Promise<unknown>, Partial<Report['totals']>][] = [
+      ['insert', () => db().insert(schema.reportDaily).values(daily('2025-05-02', { totalVotes: 3, pageViews: 9 })), { totalVotes: 3, pageViews: 9 }],
+      ['update', () => db().execute(sql`UPDATE report_daily SET total_votes = 7 WHERE day = '2025-05-02'`), { totalVotes: 7 }],
+      ['bits only', () => db().execute(sql`INSERT INTO report_active_bits (day, block, bits) VALUES ('2025-05-01', 0, B'11'::bit(8192))`), { activeUsers: 2 }],
+      ['delete', () => db().execute(sql`DELETE FROM report_daily WHERE day = '2025-05-02'`), { totalVotes: 0, pageViews: 0 }],
+    ];
+    for (const [name, change, expected] of changes) {
+      await change();
+      const next = await version();
+      expect({ name, raised: next > seen }).toEqual({ name, raised: true });
+      seen = next;
+      expect({ name, totals: await totals() }).toMatchObject({ name, totals: expected });
+    }
+    // A statement that changes nothing still raises it (statement-level), never lowers it.
+    await db().execute(sql`DELETE FROM report_daily WHERE day = '1999-01-01'`);
+    expect(await version()).toBeGreaterThan(seen);
+  });
+
+  it('the worker’s aggregation run is seen by a report read just before it', async () => {
+    const { get } = await asAdmin();
+    const fan = await buildUser(db(), { createdAt: new Date('2025-06-01T12:00:00Z') });
+    const { poll, options } = await buildPoll(db());
+    const query = '?period=custom&from=2025-06-10&to=2025-06-10';
+    expect((await get(query)).json<Report>().totals.totalVotes).toBe(0);
+    await db().insert(schema.votes).values({ pollId: poll.id, optionId: options[0]!.id, userId: fan.id, createdAt: new Date('2025-06-10T18:00:00Z') });
+    // Raw rows alone do not move the report (it reads the aggregates only)…
+    expect((await get(query)).json<Report>().totals.totalVotes).toBe(0);
+    // …the worker's run does, on the very next read.
+    await recomputeDays(db(), '2025-06-10', '2025-06-10', TIME_ZONE);
+    expect((await get(query)).json<Report>().totals).toMatchObject({ totalVotes: 1, activeUsers: 1 });
+  });
+});
+
 describe('POST /api/admin/reports/recompute', () => {
   let worker: WorkerApp | undefined;
   let events: QueueEvents | undefined;

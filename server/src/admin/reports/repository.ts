@@ -3,7 +3,7 @@ import type { DbOrTx } from '@tribuna/drizzle/client';
 import { schema } from '@tribuna/drizzle';
 import type { DayRange } from './periods.ts';
 
-const { reportActiveBits, reportDaily } = schema;
+const { reportActiveBits, reportDaily, reportVersion } = schema;
 
 export interface DailyRow {
   day: string;
@@ -58,4 +58,13 @@ export async function countActiveUsers(db: DbOrTx, range: DayRange): Promise<num
     ) AS blocks
   `);
   return row!.n;
+}
+
+/**
+ * The aggregates' version (report_version): a new, never repeated number for every change of
+ * report_daily or report_active_bits; null before the first change (nothing to cache under).
+ */
+export async function readVersion(db: DbOrTx): Promise<number | null> {
+  const [row] = await db.select({ version: reportVersion.version }).from(reportVersion).where(sql`${reportVersion.id} = 1`);
+  return row?.version ?? null;
 }

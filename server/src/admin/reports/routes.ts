@@ -6,7 +6,8 @@ import { badRequest, errorResponses, HttpError } from '../../http/errors.ts';
 import { TimeoutError } from '../../http/timeout.ts';
 import { requireUser } from '../../plugins/auth.ts';
 import { QueueUnavailableError } from '../../plugins/queues.ts';
-import { getReport, requestRecompute } from './service.ts';
+import { ReportCache } from './cache.ts';
+import { getCachedReport, requestRecompute } from './service.ts';
 
 const tags = ['admin'];
 
@@ -33,6 +34,7 @@ const QUEUE_DOWN = 'No se pudo iniciar el recálculo; inténtalo de nuevo en uno
 const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.database.db;
   const timeZone = app.config.showTimezone;
+  const cache = new ReportCache();
 
   // '' not '/': the report is /api/admin/reports itself.
   app.get(
@@ -47,7 +49,7 @@ const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { rateLimit: 'admin.read' },
       ...DATE_FIELDS,
     },
-    async (request) => getReport(db, request.query, timeZone),
+    async (request) => getCachedReport(db, cache, request.query, timeZone),
   );
 
   app.post(

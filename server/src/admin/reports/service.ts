@@ -3,7 +3,8 @@ import type { ReportFigures, ReportQuery, Report, RecomputeAccepted } from '@tri
 import type { Db, DbOrTx } from '@tribuna/drizzle/client';
 import { recordAudit } from '../audit.ts';
 import type { Enqueue } from '../../plugins/queues.ts';
-import { resolvePeriod } from './periods.ts';
+import type { ReportCache } from './cache.ts';
+import { resolvePeriod, type DayRange } from './periods.ts';
 import * as repo from './repository.ts';
 
 /**
@@ -12,7 +13,22 @@ import * as repo from './repository.ts';
  * active over the whole period), never from the raw votes and page views.
  */
 export async function getReport(db: DbOrTx, query: ReportQuery, timeZone: string, now = new Date()): Promise<Report> {
+  return readReport(db, resolvePeriod(query, timeZone, now), timeZone);
+}
+
+/**
+ * The same answer through `cache`: one lookup of the aggregates' version, then the period's answer
+ * as read under that version (read once per version and period per instance). The version is read
+ * before the figures, so a cached answer is never older than the version it is filed under.
+ */
+export async function getCachedReport(db: DbOrTx, cache: ReportCache, query: ReportQuery, timeZone: string, now = new Date()): Promise<Report> {
   const range = resolvePeriod(query, timeZone, now);
+  const version = await repo.readVersion(db);
+  if (version === null) return readReport(db, range, timeZone);
+  return cache.get(version, `${timeZone}|${range.from}|${range.to}`, () => readReport(db, range, timeZone));
+}
+
+async function readReport(db: DbOrTx, range: DayRange, timeZone: string): Promise<Report> {
   const [days, activeUsers] = await Promise.all([repo.listDays(db, range), repo.countActiveUsers(db, range)]);
   const totals: ReportFigures = { activeUsers, newUsers: 0, totalVotes: 0, pageViews: 0 };
   let updatedAt: Date | null = null;
