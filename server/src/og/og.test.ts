@@ -84,6 +84,17 @@ describe('link previews of shared polls (/?encuesta=<id>)', () => {
     expect(meta(html, 'og:image')).toBe(`${PUBLIC_URL}/icon-512.png`);
   });
 
+  it('a stored leader photo that is not an http(s) URL or a site path gives the app icon (written past the API)', async () => {
+    for (const photoUrl of ['javascript:alert(1)', 'data:image/svg+xml,<svg onload=alert(1)>', '//evil.example/x.png']) {
+      const { poll, options } = await buildPoll(database.db, { title: 'Foto rara' });
+      const option = await database.db.select().from(schema.pollOptions).where(eq(schema.pollOptions.id, options[0]!.id));
+      await database.db.update(schema.contestants).set({ photoUrl }).where(eq(schema.contestants.id, option[0]!.contestantId!));
+      await voteRows(poll.id, options[0]!.id, 1);
+      const html = (await page(`/?encuesta=${poll.id}`)).body;
+      expect({ photoUrl, image: meta(html, 'og:image') }).toEqual({ photoUrl, image: `${PUBLIC_URL}/icon-512.png` });
+    }
+  });
+
   it('escapes everything taken from the database', async () => {
     const title = `"><script>alert('x')</script> & co`;
     const { poll, options } = await buildPoll(database.db, { title });

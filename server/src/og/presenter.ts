@@ -1,4 +1,5 @@
 import type { OptionRow, VoteCountRow } from '../polls/repository.ts';
+import { presentableImageUrl } from '@tribuna/contracts/imageUrls';
 
 /** What a link preview (Open Graph / Twitter card) of a shared poll shows. */
 export interface SharePreview {
@@ -68,8 +69,10 @@ export function buildSharePreview(input: PreviewInput): SharePreview {
 }
 
 function absoluteUrl(url: string, publicUrl: string): string {
+  const presentable = presentableImageUrl(url);
+  if (!presentable) return `${publicUrl}/icon-512.png`;
   try {
-    return new URL(url, `${publicUrl}/`).toString();
+    return new URL(presentable, `${publicUrl}/`).toString();
   } catch {
     return `${publicUrl}/icon-512.png`;
   }

@@ -1,3 +1,5 @@
+import { presentableImageUrl } from '@tribuna/contracts/imageUrls';
+
 interface AvatarProps {
   name: string;
   src: string | null;
@@ -14,7 +16,8 @@ export function initialOf(name: string): string {
 /** A round picture, or the name's initial letter when there is none. Decorative: the name is shown beside it. */
 export function Avatar({ name, src, size = 'md', className = '' }: AvatarProps) {
   const base = `${SIZES[size]} shrink-0 rounded-full ${className}`;
-  if (src) return <img src={src} alt="" loading="lazy" className={`${base} bg-slate-200 object-cover dark:bg-ink-800`} />;
+  const url = presentableImageUrl(src);
+  if (url) return <img src={url} alt="" loading="lazy" className={`${base} bg-slate-200 object-cover dark:bg-ink-800`} />;
   return (
     <span aria-hidden="true" className={`${base} brand-gradient inline-flex items-center justify-center font-bold text-white`}>
       {initialOf(name)}

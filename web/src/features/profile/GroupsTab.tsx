@@ -7,6 +7,7 @@ import { fetchProfileGroups } from './api';
 import { memberSinceText } from './format';
 import { CalendarIcon } from './icons';
 import { badgeClass, TabEmpty, TabError, TabSkeleton } from './TabStates';
+import { presentableImageUrl } from '@tribuna/contracts/imageUrls';
 
 const ROLE_STYLES: Record<ProfileGroup['role'], string> = {
   admin: 'bg-fuchsia-100 text-fuchsia-800 dark:bg-fuchsia-400/15 dark:text-fuchsia-300',
@@ -15,20 +16,22 @@ const ROLE_STYLES: Record<ProfileGroup['role'], string> = {
 };
 
 function GroupCard({ group }: { group: ProfileGroup }) {
+  const coverUrl = presentableImageUrl(group.coverUrl);
+  const avatarUrl = presentableImageUrl(group.avatarUrl);
   return (
     <li className="overflow-hidden rounded-3xl bg-white shadow-sm ring-1 ring-slate-200/70 dark:bg-ink-900 dark:ring-white/10">
       <article aria-label={group.name}>
         <div className="aspect-[3/1] w-full">
-          {group.coverUrl ? (
-            <img src={group.coverUrl} alt="" loading="lazy" className="size-full bg-slate-200 object-cover dark:bg-ink-800" />
+          {coverUrl ? (
+            <img src={coverUrl} alt="" loading="lazy" className="size-full bg-slate-200 object-cover dark:bg-ink-800" />
           ) : (
             <div aria-hidden="true" className="brand-gradient size-full opacity-80" />
           )}
         </div>
         <div className="px-4 pb-4">
           <div className="-mt-7 mb-2">
-            {group.avatarUrl ? (
-              <img src={group.avatarUrl} alt="" loading="lazy" className="size-14 rounded-2xl bg-slate-200 object-cover ring-4 ring-white dark:bg-ink-800 dark:ring-ink-900" />
+            {avatarUrl ? (
+              <img src={avatarUrl} alt="" loading="lazy" className="size-14 rounded-2xl bg-slate-200 object-cover ring-4 ring-white dark:bg-ink-800 dark:ring-ink-900" />
             ) : (
               <span aria-hidden="true" className="brand-gradient inline-flex size-14 items-center justify-center rounded-2xl text-2xl font-black text-white ring-4 ring-white dark:ring-ink-900">
                 {initialOf(group.name)}

@@ -4,6 +4,7 @@ import { initialOf } from '../../components/Avatar';
 import { displayNameOf } from '../auth/displayName';
 import { memberSinceText } from './format';
 import { CalendarIcon, PencilIcon, TrashIcon } from './icons';
+import { presentableImageUrl } from '@tribuna/contracts/imageUrls';
 
 export const profileName = (profile: PublicProfile) => (profile.isDeleted ? PROFILE_MESSAGES.deletedName : displayNameOf(profile));
 
@@ -26,11 +27,13 @@ interface ProfileHeaderProps {
 /** Banner, avatar, name, @username, bio, 'Miembro desde', the counters and (own profile) the actions. */
 export function ProfileHeader({ profile, stats, own, onEdit, onDelete }: ProfileHeaderProps) {
   const name = profileName(profile);
+  const bannerUrl = presentableImageUrl(profile.bannerUrl);
+  const avatarUrl = presentableImageUrl(profile.avatarUrl);
   return (
     <section aria-labelledby="profile-name" className="overflow-hidden bg-white shadow-sm ring-1 ring-slate-200/70 sm:rounded-3xl dark:bg-ink-900 dark:ring-white/10">
       <div className="aspect-[3/1] w-full">
-        {profile.bannerUrl ? (
-          <img src={profile.bannerUrl} alt="" className="size-full bg-slate-200 object-cover dark:bg-ink-800" />
+        {bannerUrl ? (
+          <img src={bannerUrl} alt="" className="size-full bg-slate-200 object-cover dark:bg-ink-800" />
         ) : (
           <div aria-hidden="true" data-testid="profile-banner-gradient" className="brand-gradient size-full" />
         )}
@@ -38,8 +41,8 @@ export function ProfileHeader({ profile, stats, own, onEdit, onDelete }: Profile
       <div className="px-4 pb-5 sm:px-6">
         <div className="flex items-end justify-between gap-3">
           <div className="-mt-12 shrink-0 sm:-mt-16">
-            {profile.avatarUrl ? (
-              <img src={profile.avatarUrl} alt="" className="size-24 rounded-full bg-slate-200 object-cover ring-4 ring-white sm:size-32 dark:bg-ink-800 dark:ring-ink-900" />
+            {avatarUrl ? (
+              <img src={avatarUrl} alt="" className="size-24 rounded-full bg-slate-200 object-cover ring-4 ring-white sm:size-32 dark:bg-ink-800 dark:ring-ink-900" />
             ) : (
               <span
                 aria-hidden="true"

@@ -1,6 +1,7 @@
 import { useState, type CSSProperties } from 'react';
 import type { MediaView } from '@tribuna/contracts/api/wall';
 import { placeholderUrl } from '../../lib/placeholder';
+import { presentableImageUrl } from '@tribuna/contracts/imageUrls';
 
 interface TileImageProps {
   media: MediaView;
@@ -17,7 +18,7 @@ export function TileImage({ media, className = '', style, full = false, eager = 
   const placeholder = loaded ? null : placeholderUrl(media.placeholder);
   return (
     <img
-      src={full ? media.url : (media.thumbnailUrl ?? media.url)}
+      src={presentableImageUrl(full ? media.url : (media.thumbnailUrl ?? media.url)) ?? undefined}
       alt={media.alt ?? ''}
       width={media.width ?? undefined}
       height={media.height ?? undefined}
