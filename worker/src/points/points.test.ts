@@ -16,6 +16,9 @@ import { useQueueWorker } from '../testing.ts';
 import type { JobContext } from '../context.ts';
 import { InvalidPayloadError } from '../errors.ts';
 import { pointsJobs } from './jobs.ts';
+import { findMissingVoteAwards, grantVoteAwards } from './repository.ts';
+import { sweep, SWEEP_CHUNK, SWEEP_DAYS, voteReference } from './service.ts';
+import { openLockHolder, waitForBlocked } from '../../../test/support/locks.ts';
 
 // Own Redis namespace under the run's prefix: only this file's worker consumes these queues.
 const config = testConfig({ REDIS_PREFIX: `${testConfig().redisPrefix}_points` });
@@ -190,6 +193,44 @@ describe('points.sweep', () => {
       SELECT count(*)::int AS mismatched FROM profiles p
       WHERE p.total_points <> coalesce((SELECT sum(points) FROM user_points_history h WHERE h.user_id = p.id), 0)`);
     expect(sums!.mismatched).toBe(0);
+  });
+});
+
+describe('points.sweep racing another writer', () => {
+  it("keeps going when a round's awards were granted meanwhile by someone else (an award job, a dead worker's last statement)", async () => {
+    const { poll, options } = await buildPoll(db);
+    await db.execute(sql`
+      INSERT INTO profiles (display_name, username) SELECT 'Racer ' || g, 'sweep_race_' || g FROM generate_series(1, ${SWEEP_CHUNK + 200}) g`);
+    await db.execute(sql`
+      INSERT INTO votes (poll_id, option_id, user_id, points)
+      SELECT ${poll.id}, ${options[0]!.id}, id, 1 FROM profiles WHERE username LIKE 'sweep\\_race\\_%'`);
+    const missingBefore = (await findMissingVoteAwards(db, TZ, SWEEP_DAYS, 100_000)).length;
+    expect(missingBefore).toBeGreaterThan(SWEEP_CHUNK);
+    const firstRound = (await findMissingVoteAwards(db, TZ, SWEEP_DAYS, SWEEP_CHUNK)).map((k) => ({
+      userId: k.userId,
+      pollId: k.pollId,
+      referenceId: voteReference(k.pollId, k.day),
+    }));
+
+    // Another writer grants the sweep's first round, held on one of its voters' rows until the
+    // sweep has read that round as missing and waits behind it.
+    const holder = await openLockHolder(config.databaseUrl);
+    try {
+      await holder.sql`SELECT 1 FROM profiles WHERE id = ${firstRound[0]!.userId} FOR UPDATE`;
+      const other = grantVoteAwards(db, firstRound);
+      const waiting = { applicationName: 'tribuna-test', query: '%INSERT INTO "user_points_history"%', timeoutMs: 30_000 };
+      await waitForBlocked(database.sql, { ...waiting, blockedBy: holder.pid, what: 'the other writer to wait on the held row' });
+      const swept = sweep(ctx);
+      await waitForBlocked(database.sql, { ...waiting, count: 2, what: 'the sweep to wait behind the other writer' });
+      await holder.release();
+
+      expect(await other).toEqual({ eligible: SWEEP_CHUNK, credited: SWEEP_CHUNK });
+      // Its first round found granted by the other writer, the sweep still awards the rest.
+      expect(await swept).toEqual({ voteAwards: missingBefore - SWEEP_CHUNK, shareAwards: 0 });
+      expect(await findMissingVoteAwards(db, TZ, SWEEP_DAYS, 100_000)).toEqual([]);
+    } finally {
+      await holder.release();
+    }
   });
 });
 

@@ -56,19 +56,25 @@ export async function sweep(ctx: JobContext): Promise<SweepResult> {
   const result: SweepResult = { voteAwards: 0, shareAwards: 0 };
   for (let round = 0; round < SWEEP_MAX_ROUNDS; round++) {
     const missing = await repo.findMissingVoteAwards(ctx.db, tz, SWEEP_DAYS, SWEEP_CHUNK);
-    const { credited: progressed } = await repo.grantVoteAwards(
+    const { eligible, credited } = await repo.grantVoteAwards(
       ctx.db,
       missing.map((k) => ({ userId: k.userId, pollId: k.pollId, referenceId: voteReference(k.pollId, k.day) })),
     );
-    result.voteAwards += progressed;
-    if (missing.length < SWEEP_CHUNK || progressed === 0) break;
+    result.voteAwards += credited;
+    // Awards another writer granted meanwhile (an award job, another sweep, the last statement of
+    // a worker that died) are progress too: those rows are no longer missing. Only a round with
+    // nothing left to grant (its polls or users gone since) ends the sweep early.
+    if (missing.length < SWEEP_CHUNK || eligible === 0) break;
   }
   for (let round = 0; round < SWEEP_MAX_ROUNDS; round++) {
     const missing = await repo.findMissingShareAwards(ctx.db, tz, SWEEP_DAYS, SWEEP_CHUNK);
-    let progressed = 0;
-    for (const shareId of missing) if ((await awardShare(ctx, { shareId })) === 'awarded') progressed++;
-    result.shareAwards += progressed;
-    if (missing.length < SWEEP_CHUNK || progressed === 0) break;
+    let settled = 0;
+    for (const shareId of missing) {
+      const outcome = await awardShare(ctx, { shareId });
+      if (outcome === 'awarded') result.shareAwards++;
+      if (outcome !== 'skipped') settled++;
+    }
+    if (missing.length < SWEEP_CHUNK || settled === 0) break;
   }
   if (result.voteAwards + result.shareAwards > 0) ctx.logger.info(result, 'points sweep awarded missed points');
   return result;
