@@ -8,6 +8,7 @@
 // Redis memory bounded; then the votes' integrity (acknowledged = stored, awards landed).
 import { Redis } from 'ioredis';
 import { createDatabase, type Database } from '@tribuna/drizzle/client';
+import { CpuMeter, postgresOf, postgresShared } from './lib/cpu.ts';
 import { createFixtures } from './lib/fixtures.ts';
 import { createBenchEnv, destroyBenchEnv, startTribuna, type Tribuna } from './lib/infra.ts';
 import { log } from './lib/log.ts';
@@ -43,6 +44,7 @@ export const DEFAULT_SOAK_OPTIONS: SoakOptions = {
 };
 
 const SAMPLE_MS = 5000;
+const COLD_START_LIMIT_MS = 5 * 60_000;
 const TABLES = ['votes', 'vote_tallies', 'poll_vote_counts', 'vote_requests', 'posts', 'post_reactions', 'notifications', 'user_points_history', 'profiles', 'sessions'];
 const TARGETS = { lastVsFirstVoteRate: 0.9, p99CreepMax: 1.5, memoryGrowthMax: 1.25 };
 
@@ -52,6 +54,8 @@ interface Latency {
 }
 interface LoadResult {
   perSecond: number;
+  /** Votes only: the rate in each 10 s slice of the round. */
+  perSecondByInterval?: number[];
   acknowledged?: number;
   ackedByUser?: number[];
   errors?: number;
@@ -66,6 +70,8 @@ interface Sample {
   deadTuples: Record<string, number>;
   deadTuplesTotal: number;
   liveTuples: Record<string, number>;
+  /** Heap pages per table: bloat shows here even when n_dead_tup is pruned back. */
+  pages: Record<string, number>;
   autovacuums: number;
   checkpoints: number;
   redisUsedMb: number;
@@ -96,6 +102,15 @@ export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIO
     log(`soak: server pid ${tribuna.server.pid} on ${tribuna.baseUrl}, worker pid ${tribuna.worker.pid}`);
     monitor = createDatabase(env.databaseUrl, { max: 1, applicationName: 'tribuna-bench-soak-monitor' });
     redis = new Redis(env.redisUrl, { maxRetriesPerRequest: 1 });
+    // Autovacuum in particular: some CI machines turn it off, and then only page pruning keeps the
+    // dead tuples bounded; the figures are read with that in mind.
+    const postgresSettings = Object.fromEntries(
+      (
+        await monitor.sql<{ name: string; setting: string }[]>`
+          SELECT name, setting FROM pg_settings
+          WHERE name IN ('autovacuum', 'autovacuum_naptime', 'autovacuum_max_workers', 'shared_buffers', 'synchronous_commit', 'server_version')`
+      ).map((r) => [r.name, r.setting]),
+    );
     const postIds = (await monitor.sql<{ id: string }[]>`SELECT id FROM posts WHERE NOT is_hidden ORDER BY random() LIMIT 5000`).map((r) => r.id);
 
     const users = fixtures.users.map((u) => ({ token: u.token, fingerprint: u.fingerprint, address: u.address }));
@@ -124,8 +139,9 @@ export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIO
     const samples: Sample[] = [];
     const t0 = Date.now();
     const sample = async (): Promise<void> => {
-      const rows = await monitor!.sql<{ relname: string; n_dead_tup: number; n_live_tup: number }[]>`
-        SELECT relname, n_dead_tup::int, n_live_tup::int FROM pg_stat_user_tables WHERE relname = ANY(${TABLES})`;
+      const rows = await monitor!.sql<{ relname: string; n_dead_tup: number; n_live_tup: number; pages: number }[]>`
+        SELECT relname, n_dead_tup::int, n_live_tup::int, (pg_relation_size(relid) / 8192)::int AS pages
+        FROM pg_stat_user_tables WHERE relname = ANY(${TABLES})`;
       const [vac] = await monitor!.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_progress_vacuum WHERE datname = current_database()`;
       const [cp] = await monitor!.sql<{ n: number }[]>`SELECT (checkpoints_timed + checkpoints_req)::int AS n FROM pg_stat_bgwriter`;
       const info = await redis!.info('memory');
@@ -145,6 +161,7 @@ export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIO
         deadTuples: dead,
         deadTuplesTotal: rows.reduce((a, r) => a + r.n_dead_tup, 0),
         liveTuples: Object.fromEntries(rows.map((r) => [r.relname, r.n_live_tup])),
+        pages: Object.fromEntries(rows.map((r) => [r.relname, r.pages])),
         autovacuums: vac?.n ?? 0,
         checkpoints: cp?.n ?? 0,
         redisUsedMb: round(used / 2 ** 20, 2),
@@ -171,6 +188,16 @@ export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIO
     const runFeed = async (kind: 'feed' | 'react', durationS: number) =>
       ((await feedLoad.request({ type: 'run', kind, durationS }, 'result', durationS * 1000 + 120_000)) as unknown as { result: LoadResult }).result;
 
+    // Cold start, as bench/votes.ts: every fan's first vote of the day (a session read into the
+    // server's cache, an award job) happens before the warm-up, so the measured minutes are the
+    // steady state of an episode and the first minute is not slowed by 20,000 first votes.
+    log(`soak: cold start: each of ${fixtures.users.length} users votes once`);
+    const coldStartedAt = Date.now();
+    while (ackedByUser.some((n) => n === 0) && Date.now() - coldStartedAt < COLD_START_LIMIT_MS) await runVotes(5);
+    const coldStart = { seconds: round((Date.now() - coldStartedAt) / 1000, 1), usersWithoutVote: ackedByUser.filter((n) => n === 0).length };
+    if (coldStart.usersWithoutVote > 0) failures.push(`cold start: ${coldStart.usersWithoutVote} users got no vote acknowledged in ${COLD_START_LIMIT_MS / 1000} s`);
+    log(`soak: cold start ${JSON.stringify(coldStart)}`);
+
     await side.request({ type: 'posts-start', ratePerSecond: options.postsPerSecond }, 'posts-started', 10_000);
     log(`soak: warm-up ${options.warmupS} s`);
     await Promise.all([runVotes(options.warmupS), runFeed('feed', options.warmupS)]);
@@ -180,6 +207,18 @@ export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIO
     const minutes: Record<string, unknown>[] = [];
     for (let m = 1; m <= options.minutes; m++) {
       const startT = round((Date.now() - t0) / 1000, 1);
+      // Where the CPU went this minute: a minute slowed by other people's work on the machine shows
+      // up as `others`, not as the product slowing down.
+      const meter = new CpuMeter({
+        server: () => [tribuna!.server.pid],
+        worker: () => [tribuna!.worker.pid],
+        postgres: postgresOf(env.name),
+        postgresShared,
+        redis: { comm: 'redis-server' },
+        load: () => [votesLoad.pid, feedLoad.pid, side.pid],
+        orchestrator: () => [process.pid],
+      });
+      meter.start();
       const [votes, feed, react] = await Promise.all([
         runVotes(60),
         runFeed('feed', options.feedShareS),
@@ -192,6 +231,7 @@ export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIO
         statusCounts: Record<string, number>;
         latency: Latency;
       };
+      const cpuCores = meter.stop();
       const viewers = (await side.request({ type: 'status' }, 'status', 10_000)) as Record<string, number>;
       const last = samples.at(-1);
       const row = {
@@ -200,6 +240,7 @@ export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIO
         votesPerSecond: round(votes.perSecond, 0),
         votesP50Ms: round(votes.latency.p50Ms, 2),
         votesP99Ms: round(votes.latency.p99Ms, 2),
+        votesPerSecondBy10s: (votes.perSecondByInterval ?? []).map((r) => round(r, 0)),
         voteErrors: (votes.errors ?? 0) + (votes.non2xx ?? 0),
         feedPerSecond: round(feed.perSecond, 0),
         feedP99Ms: round(feed.latency.p99Ms, 2),
@@ -212,6 +253,7 @@ export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIO
         viewersSubscribed: viewers.subscribed,
         viewerMessages: viewers.messages,
         viewerReconnects: viewers.reconnects,
+        cpuCores,
         serverRssMb: last?.serverRssMb,
         workerRssMb: last?.workerRssMb,
         deadTuplesTotal: last?.deadTuplesTotal,
@@ -237,6 +279,7 @@ export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIO
     const afterWarmup = samples.filter((s) => s.t >= warmupEndT + 60);
     const firstAfter = afterWarmup[0] ?? samples[0]!;
     const lastSample = samples.at(-1)!;
+    const firstMeasured = samples.find((s) => s.t >= warmupEndT) ?? samples[0]!;
     const serverMemoryGrowth = round(lastSample.serverRssMb / firstAfter.serverRssMb, 3);
     const workerMemoryGrowth = round(lastSample.workerRssMb / firstAfter.workerRssMb, 3);
     const half = afterWarmup.slice(Math.floor(afterWarmup.length / 2));
@@ -262,6 +305,13 @@ export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIO
       lateVotesP99Ms: lateP99,
       serverMemoryGrowth,
       workerMemoryGrowth,
+      memoryPerMinute: minutes.map((m) => ({ minute: m.minute, serverRssMb: m.serverRssMb, workerRssMb: m.workerRssMb })),
+      // Start = the first sample of minute 1 (after the cold start and the warm-up); end = the last sample.
+      deadTuples: { start: firstMeasured.deadTuples, end: lastSample.deadTuples, startTotal: firstMeasured.deadTuplesTotal, endTotal: lastSample.deadTuplesTotal },
+      tablePages: { start: firstMeasured.pages, end: lastSample.pages },
+      redis: { startUsedMb: firstMeasured.redisUsedMb, endUsedMb: lastSample.redisUsedMb, startKeys: firstMeasured.redisKeys, endKeys: lastSample.redisKeys },
+      postgresSettings,
+      coldStart,
       deadTuplesBounded,
       redisBounded,
       votesAcknowledged: acknowledged,
@@ -284,7 +334,7 @@ export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIO
       perMinute: minutes,
       samples,
       method: {
-        load: `Closed-loop votes (autocannon, ${options.voteConnections} connections, rotating ${options.users} signed-in users as bench/votes.ts), feed reads (${options.feedConnections} connections, first pages of both sorts) for ${options.feedShareS} s of each minute and reaction toggles for the rest, open-loop text posts at ${options.postsPerSecond}/s, ${options.viewers} websocket viewers subscribed to the voted poll (bench/load/soak-side.ts, each from its own forwarded address, reconnecting when dropped). Warm-up ${options.warmupS} s, then ${options.minutes} one-minute rounds back to back.`,
+        load: `Closed-loop votes (autocannon, ${options.voteConnections} connections, rotating ${options.users} signed-in users as bench/votes.ts), feed reads (${options.feedConnections} connections, first pages of both sorts) for ${options.feedShareS} s of each minute and reaction toggles for the rest, open-loop text posts at ${options.postsPerSecond}/s, ${options.viewers} websocket viewers subscribed to the voted poll (bench/load/soak-side.ts, each from its own forwarded address, reconnecting when dropped). Cold start first (every user votes once: first votes of the day, sessions cached, awards enqueued; coldStart), then a warm-up of ${options.warmupS} s, then ${options.minutes} one-minute rounds back to back; votesPerSecondBy10s splits each minute's votes in 10 s slices.`,
         verdicts: `lastVsFirstVoteRate = votes/s of the last minute / the first (target ≥ ${TARGETS.lastVsFirstVoteRate}); p99Creep = median votes p99 of the last 3 minutes / the first 3 (≤ ${TARGETS.p99CreepMax}); memory growth = RSS at the end / RSS a minute after the warm-up (≤ ${TARGETS.memoryGrowthMax}); dead tuples bounded = the second half's maximum of n_dead_tup summed over ${TABLES.join(', ')} is at most twice the first half's (or 50,000); Redis bounded = the second half's maximum used_memory at most 1.25× the first half's (or +16 MB).`,
         server: 'bench/lib/infra.ts startTribuna: NODE_ENV=production, the production entry points of server and worker.',
       },
@@ -296,8 +346,8 @@ export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIO
       ['votes p99 first 3 min → last 3 min', `${earlyP99} → ${lateP99} ms (× ${p99Creep})`],
       ['server RSS after warm-up → end', `${firstAfter.serverRssMb} → ${lastSample.serverRssMb} MB (× ${serverMemoryGrowth})`],
       ['worker RSS after warm-up → end', `${firstAfter.workerRssMb} → ${lastSample.workerRssMb} MB (× ${workerMemoryGrowth})`],
-      ['dead tuples max first half / second half', `${maxDead(firstHalf)} / ${maxDead(half)}`],
-      ['Redis used MB max first half / second half', `${maxRedis(firstHalf)} / ${maxRedis(half)}`],
+      ['dead tuples start → end (max first half / second half)', `${firstMeasured.deadTuplesTotal} → ${lastSample.deadTuplesTotal} (${maxDead(firstHalf)} / ${maxDead(half)}), autovacuum ${postgresSettings.autovacuum}`],
+      ['Redis used MB start → end (max first half / second half)', `${firstMeasured.redisUsedMb} → ${lastSample.redisUsedMb} (${maxRedis(firstHalf)} / ${maxRedis(half)})`],
       ['votes acknowledged / stored', `${acknowledged} / ${integrity.stored}`],
       ['posts acknowledged / stored', `${json.postsAcknowledged} / ${postsStored}`],
       ['viewers subscribed at the end', `${viewersFinal.subscribed}/${viewersFinal.viewers} (reconnects ${viewersFinal.reconnects})`],

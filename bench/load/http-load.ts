@@ -24,6 +24,7 @@ interface RunCommand {
 
 const params = readParams<Params>();
 const MAX_DRAIN_MS = 15_000;
+const INTERVAL_MS = 10_000;
 
 function voteRound(durationS: number): Promise<Record<string, unknown>> {
   const users = params.users ?? [];
@@ -40,6 +41,8 @@ function voteRound(durationS: number): Promise<Record<string, unknown>> {
   let responsesBeforeDeadline = 0;
   let ackedBeforeDeadline = 0;
   let deadlineAt = Infinity;
+  /** Acknowledged votes per INTERVAL_MS from the round's start (how the rate moves within a round). */
+  const ackedPerInterval: number[] = [];
 
   return new Promise((resolve, reject) => {
     const instance = autocannon(
@@ -77,8 +80,13 @@ function voteRound(durationS: number): Promise<Record<string, unknown>> {
                 responsesBeforeDeadline++;
                 if (ok) ackedBeforeDeadline++;
               }
-              if (ok) acked[context.u as number]! += 1;
-              else {
+              if (ok) {
+                acked[context.u as number]! += 1;
+                if (now <= deadlineAt) {
+                  const slot = Math.floor((now - startedAt) / INTERVAL_MS);
+                  ackedPerInterval[slot] = (ackedPerInterval[slot] ?? 0) + 1;
+                }
+              } else {
                 statusCounts[status] = (statusCounts[status] ?? 0) + 1;
                 if (errorSamples.length < 5) errorSamples.push(`${status} ${String(body).slice(0, 200)}`);
               }
@@ -100,6 +108,9 @@ function voteRound(durationS: number): Promise<Record<string, unknown>> {
             // The same, counting only the answers received before the deadline.
             perSecondBeforeDeadline: (ackedBeforeDeadline * 1000) / Math.max(1, deadlineAt - startedAt),
             responsesBeforeDeadline,
+            // Votes/s in each INTERVAL_MS slice before the deadline (the last slice may be shorter).
+            perSecondByInterval: Array.from(ackedPerInterval, (n) => ((n ?? 0) * 1000) / INTERVAL_MS),
+            intervalMs: INTERVAL_MS,
             ackedByUser: acked,
             statusCounts,
             errorSamples,

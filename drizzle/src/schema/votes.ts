@@ -86,7 +86,12 @@ export const voteTallies = pgTable(
     votes: integer('votes').notNull(),
     lastVotedAt: timestamp('last_voted_at', { withTimezone: true }).notNull(),
   },
-  (t) => [primaryKey({ name: 'vote_tallies_pk', columns: [t.userId, t.pollId, t.optionId] })],
+  (t) => [
+    primaryKey({ name: 'vote_tallies_pk', columns: [t.userId, t.pollId, t.optionId] }),
+    // A poll's voters (results, live totals and their reconcile) without reading its votes. Updates
+    // of a tally never change these columns, so they stay HOT.
+    index('vote_tallies_poll_option_idx').on(t.pollId, t.optionId),
+  ],
 );
 
 /** Rows per (poll, option) in poll_vote_counts: concurrent vote transactions mostly land on different rows. */

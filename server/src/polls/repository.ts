@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@tribuna/drizzle/client';
-import { contestants, pollOptions, pollPointsConfig, polls, profiles, realities, seasons, voidedVotes, votes } from '@tribuna/drizzle/schema/index';
+import { contestants, pollOptions, pollPointsConfig, polls, pollVoteCounts, profiles, realities, seasons, voidedVotes, voteTallies } from '@tribuna/drizzle/schema/index';
 
 /** A poll with its season, reality and (possibly missing) points config, in one row. */
 const pollColumns = {
@@ -92,25 +92,57 @@ export async function listOptions(db: DbOrTx, pollIds: string[]) {
 
 export type OptionRow = Awaited<ReturnType<typeof listOptions>>[number];
 
+interface VoteCounts {
+  totalVotes: number;
+  totalPoints: number;
+  totalVoters: number;
+}
+/** One option's votes, points and voters. */
+export type OptionVoteCount = VoteCounts & { optionId: string; isTotal: false };
+/** The poll-wide row (totals and distinct voters), always present, zeros without votes. */
+export type PollVoteTotal = VoteCounts & { optionId: null; isTotal: true };
+export type VoteCountRow = OptionVoteCount | PollVoteTotal;
+export const isOptionCount = (row: VoteCountRow): row is OptionVoteCount => !row.isTotal;
+
 /**
- * Vote rows and points per option plus, in the same snapshot, the poll-wide totals and distinct
- * voters (the grouping set `()` row, where `isTotal` is true).
+ * Vote rows and points per option on the ballot (options without votes are left out) plus the
+ * poll-wide totals and distinct voters (the row where `isTotal` is true), in one statement, so one
+ * snapshot. Read from the counters the triggers on `votes` keep in the same transactions as the
+ * votes (migrations 0004 and 0010): `poll_vote_counts` (summed over its shards) for the totals,
+ * `vote_tallies` (one row per user and option while they hold votes) for the voters. The cost
+ * follows the poll's voters, never its votes: counting `votes` itself grew with every vote of an
+ * episode (seconds per read at millions of rows, every 30 s per watched poll in the reconcile), and
+ * its long snapshot kept every update of those hot counters from being pruned meanwhile.
  */
-export async function countVotes(db: DbOrTx, pollId: string) {
-  return db
-    .select({
-      optionId: votes.optionId,
-      isTotal: sql<boolean>`grouping(${votes.optionId}) = 1`,
-      totalVotes: sql<number>`count(*)::int`,
-      totalPoints: sql<number>`coalesce(sum(${votes.points}), 0)::int`,
-      totalVoters: sql<number>`count(distinct ${votes.userId})::int`,
-    })
-    .from(votes)
-    .where(and(eq(votes.pollId, pollId), inArray(votes.optionId, ballotOptionIds(db, pollId))))
-    .groupBy(sql`grouping sets ((${votes.optionId}), ())`);
+export async function countVotes(db: DbOrTx, pollId: string): Promise<VoteCountRow[]> {
+  const rows = await db.execute<{ option_id: string | null; is_total: boolean; votes: number; points: number; voters: number }>(sql`
+    WITH ballot AS (
+      SELECT ${pollOptions.id} AS id FROM ${pollOptions} WHERE ${pollOptions.pollId} = ${pollId} AND ${pollOptions.removedAt} IS NULL
+    ),
+    per_option AS (
+      SELECT c.option_id, sum(c.votes) AS votes, sum(c.points) AS points
+      FROM ${pollVoteCounts} c
+      WHERE c.poll_id = ${pollId} AND c.option_id IN (SELECT id FROM ballot)
+      GROUP BY c.option_id
+      HAVING sum(c.votes) <> 0
+    ),
+    tally AS (
+      SELECT t.option_id, t.user_id FROM ${voteTallies} t
+      WHERE t.poll_id = ${pollId} AND t.option_id IN (SELECT id FROM ballot)
+    )
+    SELECT o.option_id, false AS is_total, o.votes::int AS votes, o.points::int AS points,
+      (SELECT count(*) FROM tally WHERE tally.option_id = o.option_id)::int AS voters
+    FROM per_option o
+    UNION ALL
+    SELECT NULL, true, coalesce(sum(votes), 0)::int, coalesce(sum(points), 0)::int,
+      (SELECT count(DISTINCT user_id) FROM tally)::int
+    FROM per_option`);
+  return rows.map((r): VoteCountRow => {
+    const counts = { totalVotes: r.votes, totalPoints: r.points, totalVoters: r.voters };
+    return r.is_total ? { ...counts, optionId: null, isTotal: true } : { ...counts, optionId: r.option_id!, isTotal: false };
+  });
 }
 
-export type VoteCountRow = Awaited<ReturnType<typeof countVotes>>[number];
 
 /** Votes of the poll an admin voided after review (index voided_votes_poll_idx). */
 export async function countVoidedVotes(db: DbOrTx, pollId: string): Promise<number> {
@@ -118,20 +150,23 @@ export async function countVoidedVotes(db: DbOrTx, pollId: string): Promise<numb
   return row?.n ?? 0;
 }
 
-/** Per option, the users who voted for it with their summed points, most recent voter first. */
+/**
+ * Per option, the users who voted for it with their summed points, most recent voter first: read
+ * from `vote_tallies` (points and newest vote per user and option), so it costs the poll's voters,
+ * not its votes.
+ */
 export async function listVoters(db: DbOrTx, pollId: string, perOption: number) {
   const perUser = db
     .select({
-      optionId: votes.optionId,
-      userId: votes.userId,
-      points: sql<number>`sum(${votes.points})::int`.as('points'),
-      rank: sql<number>`row_number() over (partition by ${votes.optionId} order by max(${votes.createdAt}) desc, ${votes.userId})`.as(
+      optionId: voteTallies.optionId,
+      userId: voteTallies.userId,
+      points: voteTallies.points,
+      rank: sql<number>`row_number() over (partition by ${voteTallies.optionId} order by ${voteTallies.lastVotedAt} desc, ${voteTallies.userId})`.as(
         'rank',
       ),
     })
-    .from(votes)
-    .where(and(eq(votes.pollId, pollId), inArray(votes.optionId, ballotOptionIds(db, pollId))))
-    .groupBy(votes.optionId, votes.userId)
+    .from(voteTallies)
+    .where(and(eq(voteTallies.pollId, pollId), inArray(voteTallies.optionId, ballotOptionIds(db, pollId))))
     .as('per_user');
 
   return db

@@ -1,15 +1,18 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '@tribuna/drizzle/client';
-import { votes } from '@tribuna/drizzle/schema/index';
+import { votes, voteTallies } from '@tribuna/drizzle/schema/index';
 import { ballotOptionIds, countVotes, listOptions } from '../repository.ts';
 
-/** Vote rows per user on the options on a poll's ballot: the voters hash of the live totals. */
+/**
+ * Vote rows per user on the options on a poll's ballot: the voters hash of the live totals. From
+ * `vote_tallies` (vote rows per user and option, kept with the votes), so its cost follows the voters.
+ */
 export async function countRowsPerVoter(db: DbOrTx, pollId: string) {
   return db
-    .select({ userId: votes.userId, rows: sql<number>`count(*)::int` })
-    .from(votes)
-    .where(and(eq(votes.pollId, pollId), inArray(votes.optionId, ballotOptionIds(db, pollId))))
-    .groupBy(votes.userId);
+    .select({ userId: voteTallies.userId, rows: sql<number>`sum(${voteTallies.votes})::int` })
+    .from(voteTallies)
+    .where(and(eq(voteTallies.pollId, pollId), inArray(voteTallies.optionId, ballotOptionIds(db, pollId))))
+    .groupBy(voteTallies.userId);
 }
 
 /** When the newest vote of a poll was written (ms since epoch), 0 without votes. */

@@ -5,7 +5,7 @@ import type { CommittedVotes, LiveEvent, ResultsSnapshot } from '@tribuna/contra
 import { LIVE_CHANNEL, liveKeys } from '@tribuna/contracts/live';
 import { channelName } from '@tribuna/contracts/live';
 import type { Db } from '@tribuna/drizzle/client';
-import { countVotes } from '../repository.ts';
+import { countVotes, isOptionCount } from '../repository.ts';
 import { loadLiveTotals } from './repository.ts';
 import { defineLiveCommands, LIVE_TTL_MS, type LiveCommands } from './scripts.ts';
 import { isComplete, snapshotFromHash, type TotalsHash } from './snapshot.ts';
@@ -241,7 +241,7 @@ export class LiveStore {
         if ((await this.commands.liveFinishRebuild(...keys, ...args)) === -1) return 'superseded';
       }
       const last = voters.slice(offset);
-      const perOption = new Map(rows.counts.filter((c) => !c.isTotal).map((c) => [c.optionId, c]));
+      const perOption = new Map(rows.counts.filter(isOptionCount).map((c) => [c.optionId, c]));
       // Options voted for but no longer listed (cannot happen with the FK cascade; kept for safety).
       const optionIds = [...rows.optionIds, ...[...perOption.keys()].filter((id) => !rows.optionIds.includes(id))];
       const args: (string | number)[] = [token, '1', this.ttlMs, last.length];
