@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LiveErrorMessage, ResultsSnapshot } from '@tribuna/contracts/live';
 import { LIVE_CLOSE_CODES, LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET, liveKeys, pollTopic } from '@tribuna/contracts/live';
 import type { Database } from '@tribuna/drizzle/client';
@@ -18,6 +18,8 @@ import { testPollTopic } from './testing.ts';
 const PER_ADDRESS = 3;
 const PER_INSTANCE = 8;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** How long a condition on the real server may take to hold (generous: the machine may be loaded). */
+const eventually = { timeout: 15_000, interval: 20 };
 
 /**
  * Websocket abuse against the real server: every frame spends the socket's budget, a socket that
@@ -49,7 +51,7 @@ describe('websocket abuse', () => {
       (client.tcp() as Socket | null)?.resume();
       await client.close();
     }
-    await vi.waitFor(() => expect(app.live.stats()).toMatchObject({ sockets: 0, connections: 0, subscriptions: 0 }));
+    await vi.waitFor(() => expect(app.live.stats()).toMatchObject({ sockets: 0, connections: 0, subscriptions: 0 }), eventually);
   });
 
   const wsUrl = () => `${baseUrl.replace(/^http/, 'ws')}/ws`;
@@ -68,6 +70,18 @@ describe('websocket abuse', () => {
   const budget = () => app.live.hub.settings.frameBurst;
 
   describe('every frame spends the budget', () => {
+    // The budget does not refill here, so what a flood gets answered does not depend on how fast the
+    // server reads it: exactly the burst. The refill (frameRefillPerSecond) is proven on a virtual
+    // clock below ('frame budget over a long session').
+    let refill: number;
+    beforeEach(() => {
+      refill = app.live.hub.settings.frameRefillPerSecond;
+      app.live.hub.settings.frameRefillPerSecond = 0;
+    });
+    afterEach(() => {
+      app.live.hub.settings.frameRefillPerSecond = refill;
+    });
+
     it('a flood of pings gets at most a burst of pongs, one rate-limited error, then a policy-violation close', async () => {
       const client = await open(newFan());
       const refusedBefore = app.live.stats().framesRefused;
@@ -75,10 +89,10 @@ describe('websocket abuse', () => {
 
       expect(await client.closed).toEqual({ code: LIVE_CLOSE_CODES.policyViolation, reason: 'rate limit exceeded' });
       expect(after(client, 'pong').length).toBeGreaterThan(0);
-      expect(after(client, 'pong').length).toBeLessThanOrEqual(budget() + 1);
+      expect(after(client, 'pong').length).toBeLessThanOrEqual(budget());
       expect(after(client, 'error')).toEqual([{ type: 'error', code: 'rate-limited' }]);
       expect(app.live.stats().framesRefused - refusedBefore).toBeGreaterThanOrEqual(app.live.hub.settings.frameOverdraft);
-      await vi.waitFor(() => expect(app.live.stats()).toMatchObject({ connections: 0, sockets: 0 }));
+      await vi.waitFor(() => expect(app.live.stats()).toMatchObject({ connections: 0, sockets: 0 }), eventually);
     });
 
     it('so do websocket ping frames, which ws answers by itself', async () => {
@@ -114,21 +128,21 @@ describe('websocket abuse', () => {
       const polls = await Promise.all(Array.from({ length: LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET + 1 }, () => buildPoll(db)));
       const hoarder = await open(fan);
       for (const { poll } of polls.slice(0, LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET)) hoarder.send({ type: 'subscribe', topic: `poll:${poll.id}` });
-      await vi.waitFor(() => expect(app.live.stats().subscriptions).toBe(LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET));
+      await vi.waitFor(() => expect(app.live.stats().subscriptions).toBe(LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET), eventually);
       for (let i = 0; i < 200; i++) hoarder.send({ type: 'subscribe', topic: `poll:${polls.at(-1)!.poll.id}` });
 
       for (const client of [guesser, hoarder]) {
         expect((await client.closed).code).toBe(LIVE_CLOSE_CODES.policyViolation);
         const errors = after(client, 'error') as LiveErrorMessage[];
         expect(errors.filter((e) => e.code === 'rate-limited')).toHaveLength(1);
-        // Only what fit in the budget was looked at and answered.
-        expect(errors.length).toBeLessThanOrEqual(budget() + 2);
+        // Only what fit in the budget was looked at and answered (and the one rate-limited notice).
+        expect(errors.length).toBeLessThanOrEqual(budget() + 1);
       }
       const codes = (client: WsTestClient) => new Set((after(client, 'error') as LiveErrorMessage[]).map((e) => e.code));
       expect(codes(guesser)).toContain('invalid-message');
       expect(codes(guesser)).toContain('not-found');
       expect(codes(hoarder)).toEqual(new Set(['too-many-subscriptions', 'rate-limited']));
-      await vi.waitFor(() => expect(app.live.stats()).toMatchObject({ connections: 0, subscriptions: 0, topics: 0 }));
+      await vi.waitFor(() => expect(app.live.stats()).toMatchObject({ connections: 0, subscriptions: 0, topics: 0 }), eventually);
       // Unknown polls got no live totals.
       expect(await redis.exists(liveKeys.totals(testConfig().redisPrefix, unknown(1)))).toBe(0);
     });
@@ -141,7 +155,7 @@ describe('websocket abuse', () => {
 
       client.send('x'.repeat(MAX_CLIENT_FRAME_BYTES + 1));
       expect((await client.closed).code).toBe(LIVE_CLOSE_CODES.messageTooBig);
-      await vi.waitFor(() => expect(app.live.stats()).toMatchObject({ connections: 0, sockets: 0 }));
+      await vi.waitFor(() => expect(app.live.stats()).toMatchObject({ connections: 0, sockets: 0 }), eventually);
     });
 
     it('a viewer like the web client (subscribes to a few polls, comes and goes, pings) never meets the limit', async () => {
@@ -157,7 +171,7 @@ describe('websocket abuse', () => {
         client.send({ type: 'ping' });
         client.socket.ping();
       }
-      await vi.waitFor(() => expect(after(client, 'pong')).toHaveLength(3));
+      await vi.waitFor(() => expect(after(client, 'pong')).toHaveLength(3), eventually);
       expect(after(client, 'error')).toEqual([]);
       expect(client.socket.readyState).toBe(client.socket.OPEN);
       expect(app.live.stats().framesRefused).toBe(refusedBefore);
@@ -209,8 +223,8 @@ describe('websocket abuse', () => {
 
       expect(app.live.stats().overflowClosed).toBe(overflowBefore + 1);
       // The server let go of it: no viewer, no subscription, no debt, no ws socket, no count.
-      await vi.waitFor(() => expect(app.live.stats()).toMatchObject({ connections: 1, subscriptions: 1, owing: 0, sockets: 1 }));
-      await vi.waitFor(() => expect(app.websocketServer.clients.size).toBe(1));
+      await vi.waitFor(() => expect(app.live.stats()).toMatchObject({ connections: 1, subscriptions: 1, owing: 0, sockets: 1 }), eventually);
+      await vi.waitFor(() => expect(app.websocketServer.clients.size).toBe(1), eventually);
       // The reading viewer is unaffected and ends with the final totals.
       const finalSeq = (await app.pollsLive.store.readSnapshot(poll.id)).seq;
       await fast.waitFor((m) => m.type === 'results' && m.seq === finalSeq, { timeoutMs: 15_000 });
@@ -229,7 +243,7 @@ describe('websocket abuse', () => {
       expect(isOpen(await attempt(newFan()))).toBe(true);
 
       await accepted[0]!.close();
-      await vi.waitFor(() => expect(app.live.connections.count(fan)).toBe(PER_ADDRESS - 1));
+      await vi.waitFor(() => expect(app.live.connections.count(fan)).toBe(PER_ADDRESS - 1), eventually);
       expect(isOpen(await attempt(fan))).toBe(true);
       expect(app.live.stats().socketsRefused).toBeGreaterThan(0);
     });
@@ -250,12 +264,12 @@ describe('websocket abuse', () => {
       dropped.tcp().destroy();
       oversized.send('x'.repeat(MAX_CLIENT_FRAME_BYTES + 1));
       await oversized.closed;
-      await vi.waitFor(() => expect(app.live.connections.count(fan)).toBe(0));
+      await vi.waitFor(() => expect(app.live.connections.count(fan)).toBe(0), eventually);
 
       const flooder = await open(fan);
       for (let i = 0; i < 200; i++) flooder.send({ type: 'ping' });
       await flooder.closed;
-      await vi.waitFor(() => expect(app.live.connections.count(fan)).toBe(0));
+      await vi.waitFor(() => expect(app.live.connections.count(fan)).toBe(0), eventually);
       for (let i = 0; i < PER_ADDRESS; i++) expect(isOpen(await attempt(fan))).toBe(true);
     });
 
@@ -271,7 +285,7 @@ describe('websocket abuse', () => {
       for (let i = 0; i < PER_INSTANCE; i++) await open(newFan());
       expect(await attempt(newFan())).toEqual({ code: LIVE_CLOSE_CODES.tryAgainLater, reason: 'server full' });
       await clients.pop()!.close();
-      await vi.waitFor(() => expect(app.live.stats().sockets).toBe(PER_INSTANCE - 1));
+      await vi.waitFor(() => expect(app.live.stats().sockets).toBe(PER_INSTANCE - 1), eventually);
       expect(isOpen(await attempt(newFan()))).toBe(true);
     });
   });
