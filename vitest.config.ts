@@ -38,7 +38,10 @@ export default defineConfig({
           sequence: { groupOrder: 2 },
           globalSetup: ['./test/globalSetup.ts'],
           setupFiles: ['./test/fileSetup.ts'],
-          fileParallelism: false,
+          // Each file has its own database, Redis prefix, server and browser: two at a time, as a
+          // browser page mostly waits (for the network to settle, for the server) while another renders.
+          fileParallelism: true,
+          maxWorkers: Number(process.env.TEST_E2E_MAX_WORKERS ?? 2),
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
