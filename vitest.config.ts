@@ -1,10 +1,13 @@
 import { defineConfig } from 'vitest/config';
+import { SuiteWeightSequencer } from './test/sequencer.ts';
 
 // Three projects: web unit tests (jsdom), integration tests against a real PostgreSQL and
 // Redis (one database per test file, cloned from a migrated template), and browser end-to-end
 // tests in headless Chromium.
 export default defineConfig({
   test: {
+    // Without timings (a fresh clone), the heaviest files first, counting the suite each part imports.
+    sequence: { sequencer: SuiteWeightSequencer },
     projects: [
       './web/vitest.config.ts',
       {

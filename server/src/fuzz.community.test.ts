@@ -1,5 +1,5 @@
 // Schema-driven fuzzing of the wall, profile and notification routes of the real app
-// (server/src/testing/fuzz/suite.ts; see fuzz.test.ts). Replay with FUZZ_SEED=<seed>.
-import { describeFuzz } from './testing/fuzz/suite.ts';
+// (server/src/testing/suites/fuzz.ts; see fuzz.test.ts). Replay with FUZZ_SEED=<seed>.
+import { describeFuzz } from './testing/suites/fuzz.ts';
 
 describeFuzz('community');

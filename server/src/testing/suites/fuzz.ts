@@ -20,10 +20,10 @@ import { SESSION_COOKIE } from '../../sessions/constants.ts';
 import { CALLER_KINDS, signInCallers } from '../callers.ts';
 import { MockOidcProvider } from '../oidc.ts';
 import { asUser, parseSetCookies } from '../sessions.ts';
-import { FOREIGN_ORIGINS, requestFor, type FuzzContext, type FuzzRequest } from './requestArbitrary.ts';
-import { RouteCatalogue, routeKey, type CatalogueRoute } from './routes.ts';
-import { sendInjected, sendRaw, type Answer } from './transport.ts';
-import { changedTables, tableDigests } from './fingerprint.ts';
+import { FOREIGN_ORIGINS, requestFor, type FuzzContext, type FuzzRequest } from '../fuzz/requestArbitrary.ts';
+import { RouteCatalogue, routeKey, type CatalogueRoute } from '../fuzz/routes.ts';
+import { sendInjected, sendRaw, type Answer } from '../fuzz/transport.ts';
+import { changedTables, tableDigests } from '../fuzz/fingerprint.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 9_2025);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
