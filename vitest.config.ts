@@ -1,10 +1,13 @@
 import { defineConfig } from 'vitest/config';
+import { SuiteWeightSequencer } from './test/sequencer.ts';
 
 // Three projects: web unit tests (jsdom), integration tests against a real PostgreSQL and
 // Redis (one database per test file, cloned from a migrated template), and browser end-to-end
 // tests in headless Chromium.
 export default defineConfig({
   test: {
+    // Without timings (a fresh clone), the heaviest files first, counting the suite each part imports.
+    sequence: { sequencer: SuiteWeightSequencer },
     projects: [
       './web/vitest.config.ts',
       {
@@ -38,7 +41,10 @@ export default defineConfig({
           sequence: { groupOrder: 2 },
           globalSetup: ['./test/globalSetup.ts'],
           setupFiles: ['./test/fileSetup.ts'],
-          fileParallelism: false,
+          // Each file has its own database, Redis prefix, server and browser: two at a time, as a
+          // browser page mostly waits (for the network to settle, for the server) while another renders.
+          fileParallelism: true,
+          maxWorkers: Number(process.env.TEST_E2E_MAX_WORKERS ?? 2),
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
