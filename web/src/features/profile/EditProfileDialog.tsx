@@ -11,6 +11,7 @@ import { updateProfile, uploadProfileImage } from './api';
 import { ImagePicker } from './ImagePicker';
 import { formProblems, imageFileProblem, textLength, type ProfileForm } from './validation';
 import { UploadProgress } from '../../components/UploadProgress';
+import { presentableImageUrl } from '@tribuna/contracts/imageUrls';
 
 interface PickedImage {
   file: File;
@@ -177,7 +178,7 @@ export function EditProfileDialog({ profile, onClose, onSaved }: EditProfileDial
       <form onSubmit={onSubmit} noValidate aria-label="Editar Perfil" className="space-y-5">
         <ImagePicker
           kind="banner"
-          src={images.banner?.preview || profile.bannerUrl}
+          src={images.banner?.preview || presentableImageUrl(profile.bannerUrl)}
           name={name}
           disabled={saving}
           error={imageErrors.banner}
@@ -185,7 +186,7 @@ export function EditProfileDialog({ profile, onClose, onSaved }: EditProfileDial
         />
         <ImagePicker
           kind="avatar"
-          src={images.avatar?.preview || profile.avatarUrl}
+          src={images.avatar?.preview || presentableImageUrl(profile.avatarUrl)}
           name={name}
           disabled={saving}
           error={imageErrors.avatar}

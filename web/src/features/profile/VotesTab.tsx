@@ -1,5 +1,6 @@
 import type { VoteHistoryItem } from '@tribuna/contracts/api/profiles';
 import { PROFILE_MESSAGES } from '@tribuna/contracts/profileRules';
+import { presentableImageUrl } from '@tribuna/contracts/imageUrls';
 import { initialOf } from '../../components/Avatar';
 import { errorMessage } from '../../lib/api';
 import { useQuery } from '../../lib/useQuery';
@@ -23,8 +24,9 @@ export function choiceLabel(item: VoteHistoryItem): string {
 /** The contestant's photo, else the label's initial (as the home poll's OptionAvatar). Decorative. */
 function ChoicePhoto({ item, label }: { item: VoteHistoryItem; label: string }) {
   const base = 'size-12 shrink-0 rounded-2xl';
-  if (item.contestantPhotoUrl && !item.optionRemoved) {
-    return <img src={item.contestantPhotoUrl} alt="" loading="lazy" className={`${base} bg-slate-200 object-cover dark:bg-ink-800`} />;
+  const photo = presentableImageUrl(item.contestantPhotoUrl);
+  if (photo && !item.optionRemoved) {
+    return <img src={photo} alt="" loading="lazy" className={`${base} bg-slate-200 object-cover dark:bg-ink-800`} />;
   }
   return (
     <span aria-hidden="true" className={`${base} inline-flex items-center justify-center font-black text-white ${item.optionRemoved ? 'bg-slate-400 dark:bg-slate-600' : 'brand-gradient'}`}>
