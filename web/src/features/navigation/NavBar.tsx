@@ -2,7 +2,7 @@ import type { ComponentType, SVGProps } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import { BellIcon, HomeIcon, WallIcon } from '../../components/icons';
 import { useSessionStore } from '../auth/sessionStore';
-import { useUnreadStore, withUnread } from '../notifications/unreadStore';
+import { useUnreadStore, unreadSuffix } from '../notifications/unreadStore';
 import { useNotificationsLive } from '../notifications/useNotificationsLive';
 import { ThemeToggle } from '../theme/ThemeToggle';
 import { UnreadBadge } from './UnreadBadge';
@@ -32,26 +32,37 @@ interface LinkProps {
   unread?: number;
 }
 
+/**
+ * How many are unread, for screen readers only, after the visible label: the link's name reads
+ * 'Avisos, 3 sin leer' and still starts with (and contains) its visible text, as voice control
+ * expects (an aria-label would hide the visible text from that check).
+ */
+function UnreadSuffix({ count }: { count: number }) {
+  return count > 0 ? <span className="sr-only">{unreadSuffix(count)}</span> : null;
+}
+
 function Tab({ to, label, icon: TabIcon, end, unread = 0 }: LinkProps) {
   return (
-    <NavLink to={to} end={end} className={tabClass} aria-label={unread > 0 ? withUnread(label, unread) : undefined}>
+    <NavLink to={to} end={end} className={tabClass}>
       <span className="relative">
         <TabIcon className="size-6" />
         <UnreadBadge count={unread} className="-top-1.5 left-3.5" />
       </span>
       <span>{label}</span>
+      <UnreadSuffix count={unread} />
     </NavLink>
   );
 }
 
 function BarLink({ to, label, icon: LinkIcon, end, unread = 0 }: LinkProps) {
   return (
-    <NavLink to={to} end={end} className={barLinkClass} aria-label={unread > 0 ? withUnread(label, unread) : undefined}>
+    <NavLink to={to} end={end} className={barLinkClass}>
       <span className="relative">
         <LinkIcon className="size-5" />
         <UnreadBadge count={unread} className="-top-2.5 left-1.5" />
       </span>
       <span>{label}</span>
+      <UnreadSuffix count={unread} />
     </NavLink>
   );
 }
