@@ -64,7 +64,9 @@ function voteInFlight(baseUrl: string, fan: Fan, pollId: string, optionId: strin
 describe('SIGTERM', () => {
   it('server: finishes the requests in flight, refuses new ones, closes websockets with 1012 and the live client resumes on another instance', async () => {
     const input = { databaseUrl: pg.url('tribuna'), redisUrl: redis.url, redisPrefix: newRedisPrefix() };
-    const first = await startServerProcess(input);
+    // Instance 1 logs each request as it is routed ("incoming request", at info level): the test
+    // sends SIGTERM only once the votes in flight are in, not while their headers are on the way.
+    const first = await startServerProcess({ ...input, extra: { LOG_LEVEL: 'info' } });
     running.push(first);
     const second = await startServerProcess(input);
     running.push(second);
@@ -103,9 +105,14 @@ describe('SIGTERM', () => {
     try {
       await waitUntil(() => tabs.every((t) => t.connected && t.results.length > 0), { timeoutMs: 30_000, what: 'the live clients to get the first results' });
 
-      // Votes on the wire, then a request answered after them: by then instance 1 has read their headers.
+      // Votes on the wire: instance 1 has read their headers and routed them, their bodies are still coming.
       const inFlight = fans.slice(0, 4).map((fan, i) => voteInFlight(first.url, fan, poll.id, optionIds[i % optionIds.length]!, `faults-inflight-${i}-0001`));
-      expect((await fetch(`${first.url}/api/health`)).status).toBe(200);
+      const votesRouted = () =>
+        first
+          .output()
+          .split('\n')
+          .filter((line) => line.includes('"incoming request"') && line.includes(`/api/polls/${poll.id}/votes`)).length;
+      await waitUntil(() => votesRouted() === inFlight.length, { timeoutMs: 30_000, what: 'instance 1 to route the votes in flight' });
 
       first.child.kill('SIGTERM');
       await waitUntil(() => closes.filter((c) => c.port === first.port).length === tabs.length, { timeoutMs: 20_000, what: 'the websockets of instance 1 to close' });
