@@ -99,23 +99,22 @@ function pageOf(source: SQL, limit: number, offset: number): SQL {
 
 type Listed = AdminUserDbRow & { id: string | null; found: number };
 
+/** The RECENT_WINDOW newest users that match `filter` (user_id, created_at). */
+function recentMatches(filter: UserFilter): SQL {
+  return sql`
+    SELECT s.user_id, s.created_at FROM (SELECT * FROM admin_user_search ${NEWEST_FIRST} LIMIT ${RECENT_WINDOW}) AS s
+    WHERE ${sql.join([sql`TRUE`, ...conditions(filter)], sql` AND `)}`;
+}
+
 /**
- * The page read from `matches` (MATERIALIZED: read whole, whatever the planner guesses a LIMIT
- * could save) and how many rows `matches` holds: one statement. A page past the end still answers
- * the count (one row of nulls but `found`).
+ * One page of every match (user_id, created_at), read by the trigram index (or a scan) and sorted:
+ * the order is an expression so that PostgreSQL cannot walk the created_at index instead (it
+ * would read most of the table when the matches are old ones).
  */
-async function pageAndCount(db: DbOrTx, matches: SQL, limit: number, offset: number) {
-  const rows = await db.execute<Listed>(sql`
-    WITH matches AS MATERIALIZED (${matches}),
-    listed AS (${pageOf(sql`SELECT * FROM matches`, limit, offset)})
-    SELECT listed.*, counted.found
-    FROM (SELECT count(*)::int AS found FROM matches) AS counted
-    LEFT JOIN listed ON TRUE
-    ORDER BY listed.ord`);
-  return {
-    found: Number(rows[0]?.found ?? 0),
-    rows: rows.filter((row) => row.id !== null).map(({ found: _found, ...row }) => row as AdminUserDbRow),
-  };
+function allMatchesPage(filter: UserFilter, limit: number, offset: number): SQL {
+  return sql`
+    SELECT s.user_id, s.created_at ${matching(filter)}
+    ORDER BY s.created_at + interval '0 seconds' DESC, s.user_id DESC LIMIT ${limit} OFFSET ${offset}`;
 }
 
 /**
@@ -124,12 +123,14 @@ async function pageAndCount(db: DbOrTx, matches: SQL, limit: number, offset: num
  *
  * How the page is found depends on how many match, counted first, rather than on the planner's
  * guess of how many rows match and where they lie (a LIMIT walk along created_at reads most of
- * the table when the matches happen to be old ones):
- * - a search matching up to SEARCH_COUNT_CAP users: the matches are read (by the trigram index
- *   when rare), counted and sorted, one statement;
- * - more matches (or no search): the page is first looked for among the RECENT_WINDOW newest users
- *   (a short walk along created_at); only when they hold too few for the page are all matches
- *   read and sorted.
+ * the table when the matches happen to be old ones). The page comes from:
+ * - the matches themselves when there are at most SEARCH_COUNT_CAP (a search: up to
+ *   SEARCH_COUNT_CAP + 1 are read, by the trigram index when the text is rare, and counted);
+ * - else the RECENT_WINDOW newest users (a short walk along created_at) when they hold a full
+ *   page (the window is a prefix of the order);
+ * - else every match, read and sorted.
+ * A search is one statement: its branches are guarded by the counts, and PostgreSQL runs only the
+ * one they pick. Without a search the exact count is one statement and the page another.
  */
 export async function searchUsers(
   db: DbOrTx,
@@ -137,26 +138,36 @@ export async function searchUsers(
   limit: number,
   offset: number,
 ): Promise<{ rows: AdminUserDbRow[]; total: number; capped: boolean }> {
-  let found: number;
   if (filter.q) {
-    const first = await pageAndCount(db, sql`SELECT s.user_id, s.created_at ${matching(filter)} LIMIT ${SEARCH_COUNT_CAP + 1}`, limit, offset);
-    if (first.found <= SEARCH_COUNT_CAP) return { rows: first.rows, total: first.found, capped: false };
-    found = first.found;
-  } else {
-    const [row] = await db.execute<{ found: number }>(sql`SELECT count(*)::int AS found ${matching(filter)}`);
-    found = Number(row?.found ?? 0);
-    if (offset >= found) return { rows: [], total: found, capped: false };
+    const rows = [
+      ...(await db.execute<Listed>(sql`
+        WITH capped AS MATERIALIZED (SELECT s.user_id, s.created_at ${matching(filter)} LIMIT ${SEARCH_COUNT_CAP + 1}),
+        counted AS (SELECT count(*)::int AS found FROM capped),
+        recent AS MATERIALIZED (
+          SELECT user_id, created_at FROM (${recentMatches(filter)}) AS recent ${NEWEST_FIRST} LIMIT ${limit} OFFSET ${offset}
+        ),
+        source AS (
+          (SELECT * FROM capped WHERE (SELECT found FROM counted) <= ${SEARCH_COUNT_CAP} ${NEWEST_FIRST} LIMIT ${limit} OFFSET ${offset})
+          UNION ALL
+          SELECT * FROM recent WHERE (SELECT found FROM counted) > ${SEARCH_COUNT_CAP} AND (SELECT count(*) FROM recent) = ${limit}
+          UNION ALL
+          SELECT * FROM (${allMatchesPage(filter, limit, offset)}) AS every_match
+          WHERE (SELECT found FROM counted) > ${SEARCH_COUNT_CAP} AND (SELECT count(*) FROM recent) < ${limit}
+        ),
+        listed AS (${pageOf(sql`SELECT * FROM source`, limit, 0)})
+        SELECT listed.*, counted.found FROM counted LEFT JOIN listed ON TRUE ORDER BY listed.ord`)),
+    ];
+    const found = Number(rows[0]?.found ?? 0);
+    const page = rows.filter((row) => row.id !== null).map(({ found: _found, ...row }) => row as AdminUserDbRow);
+    return found <= SEARCH_COUNT_CAP ? { rows: page, total: found, capped: false } : { rows: page, total: SEARCH_COUNT_CAP, capped: true };
   }
-  const capped = Boolean(filter.q);
-  const total = capped ? SEARCH_COUNT_CAP : found;
-  const recent = sql`
-    SELECT s.user_id, s.created_at FROM (SELECT * FROM admin_user_search ${NEWEST_FIRST} LIMIT ${RECENT_WINDOW}) AS s
-    WHERE ${sql.join([sql`TRUE`, ...conditions(filter)], sql` AND `)}`;
-  const windowed = [...(await db.execute<AdminUserDbRow>(pageOf(recent, limit, offset)))];
-  // A full page from the window is the page (the window is a prefix of the order).
-  if (windowed.length === limit) return { rows: windowed, total, capped };
-  const all = await pageAndCount(db, sql`SELECT s.user_id, s.created_at ${matching(filter)}`, limit, offset);
-  return { rows: all.rows, total, capped };
+  const [row] = await db.execute<{ found: number }>(sql`SELECT count(*)::int AS found ${matching(filter)}`);
+  const total = Number(row?.found ?? 0);
+  if (offset >= total) return { rows: [], total, capped: false };
+  const windowed = [...(await db.execute<AdminUserDbRow>(pageOf(recentMatches(filter), limit, offset)))];
+  if (windowed.length === limit) return { rows: windowed, total, capped: false };
+  const rows = await db.execute<AdminUserDbRow>(pageOf(allMatchesPage(filter, limit, offset), limit, 0));
+  return { rows: [...rows], total, capped: false };
 }
 
 export async function findAdminUser(db: DbOrTx, userId: string): Promise<AdminUserDbRow | null> {
