@@ -84,7 +84,10 @@ export default fp(
     await app.register(cookie, { secret: app.config.sessionSecret });
     app.decorateRequest('user', null);
     app.decorateRequest('authSession', null);
-    app.decorate('sessionLookups', new SessionLookups(app.database.db));
+    const sessionLookups = new SessionLookups(app.database.db, app.log);
+    app.decorate('sessionLookups', sessionLookups);
+    // Before the database plugin closes the pool (it registered first, so it closes last).
+    app.addHook('onClose', () => sessionLookups.flushTouches());
     app.addHook('onRequest', csrfGuard(app.config.publicUrl));
     app.addHook('onRequest', resolveRequestSession);
     await listenForAuthChanges(app);

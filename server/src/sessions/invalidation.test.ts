@@ -55,6 +55,7 @@ describe('session invalidation after commit', () => {
     const gate = deferred();
     const lookups = {
       db: app.sessionLookups.db,
+      touch: (id: string, at: Date) => app.sessionLookups.touch(id, at),
       find: async (id: string): Promise<ActiveSessionRow | null> => {
         const row = await app.sessionLookups.find(id);
         read.resolve();

@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@tribuna/drizzle/client';
 import { profiles, sessions } from '@tribuna/drizzle/schema/index';
 import { sessionCache } from './cache.ts';
@@ -35,6 +35,15 @@ export type ActiveSessionRow = Awaited<ReturnType<typeof findActiveSessions>>[nu
 
 export async function touchSession(db: DbOrTx, id: string, values: { lastSeenAt: Date; expiresAt?: Date }): Promise<void> {
   await db.update(sessions).set(values).where(and(eq(sessions.id, id), isNull(sessions.revokedAt)));
+}
+
+/** Moves last_seen_at forward for many live sessions in one statement (never backwards). */
+export async function touchSessionsLastSeen(db: DbOrTx, touches: { id: string; at: Date }[]): Promise<void> {
+  if (touches.length === 0) return;
+  await db.execute(sql`
+    UPDATE ${sessions} AS s SET last_seen_at = t.at
+    FROM jsonb_to_recordset(${JSON.stringify(touches)}::jsonb) AS t(id text, at timestamptz)
+    WHERE s.id = t.id AND s.revoked_at IS NULL AND s.last_seen_at < t.at`);
 }
 
 /** Revokes one session; returns whether it was still live. */

@@ -93,7 +93,7 @@ export interface ResolvedSession {
  * session with less than SESSION_REFRESH_THRESHOLD_MS left is extended to a full TTL (rolling expiry).
  */
 export async function resolveSession(
-  lookups: Pick<SessionLookups, 'db' | 'find'>,
+  lookups: Pick<SessionLookups, 'db' | 'find' | 'touch'>,
   token: string,
   now = new Date(),
 ): Promise<ResolvedSession | null> {
@@ -117,7 +117,7 @@ export async function resolveSession(
     await repo.touchSession(db, row.id, { lastSeenAt: now, expiresAt });
     sessionCache.set({ ...row, lastSeenAt: now, expiresAt }, now.getTime(), generation);
   } else if (now.getTime() - row.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS) {
-    await repo.touchSession(db, row.id, { lastSeenAt: now });
+    lookups.touch(row.id, now);
     sessionCache.set({ ...row, lastSeenAt: now }, now.getTime(), generation);
   }
 
