@@ -16,8 +16,12 @@ export const SESSION_REFRESH_THRESHOLD_MS = 7 * DAY_MS;
 /** A sign-in waiting for its second factor must be completed quickly; it is never refreshed. */
 export const MFA_PENDING_TTL_MS = 15 * 60 * 1000;
 
-/** last_seen_at is written at most this often per session (not on every request). */
-export const LAST_SEEN_RESOLUTION_MS = 5 * 60 * 1000;
+/**
+ * last_seen_at is written at most this often per session (not on every request): hourly is as
+ * fine as anything reads it (the purge of ended sessions goes by expires_at), and every write is a
+ * new row version of a table every signed-in request reads.
+ */
+export const LAST_SEEN_RESOLUTION_MS = 60 * 60 * 1000;
 
 /** Bytes of randomness in the cookie token; the database keeps only its SHA-256. */
 export const SESSION_TOKEN_BYTES = 32;
