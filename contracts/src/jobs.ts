@@ -33,8 +33,11 @@ export const JOB_PAYLOADS = {
   'points.award-votes': Type.Object({ day: Day, voters: Type.Array(Type.Object({ userId: Id, pollId: Id }), { maxItems: 1000 }) }),
   /** The share's points_earned; reference `share:<pollId>:<shareDay>`. Job id `share-award.<shareId>`. */
   'points.award-share': Type.Object({ shareId: Id }),
-  /** Awards what was missed (votes and shares of the last 3 days without their award). */
-  'points.sweep': Nothing,
+  /**
+   * Awards what was missed (votes and shares without their award): from where the last complete
+   * sweep started (minus an overlap), or with `full` the whole last 3 days (the daily run).
+   */
+  'points.sweep': Type.Object({ full: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
   /** 00:00 SHOW_TIMEZONE: tells connected clients (LiveEvent `points-reset`) to refresh their available points. */
   'points.daily-reset': Nothing,
   /** Deletes sessions that expired or were revoked more than `olderThanDays` days ago. */

@@ -1,7 +1,7 @@
 // The worker stopped in the middle of its long jobs. Each job is held in its middle by a lock this
 // test takes in PostgreSQL, and seen waiting on it in pg_stat_activity, never caught by polling
 // (on a quiet machine the jobs finish before a poll sees them):
-// - a point award sweep: its first round of awards committed, the second round's statement waiting
+// - a (full) point award sweep: its first round of awards committed, the second round's statement waiting
 //   on a voter's profile row (FOR UPDATE) that only that round touches;
 // - a full report recompute: its transaction open with the range's report_active_users rewritten,
 //   waiting to insert into report_user_numbers (held in SHARE mode);
@@ -217,7 +217,9 @@ describe('worker stopped in the middle of its jobs', () => {
 
       // --- The award sweep: its first round commits, its second waits on the held profile row.
       await holdSecondSweepRound(holder);
-      jobs.sweep = await queues.get(QUEUE_NAMES.points)!.add('points.sweep', {}, { jobId: 'faults-sweep', attempts: 3 });
+      // A full sweep: these votes were written with past created_at after the start-up sweep set
+      // its watermark, so an incremental one would only look at the last minutes.
+      jobs.sweep = await queues.get(QUEUE_NAMES.points)!.add('points.sweep', { full: true }, { jobId: 'faults-sweep', attempts: 3 });
       const [sweepPid] = await waitForBlocked(database.sql, {
         blockedBy: holder.pid,
         query: '%INSERT INTO "user_points_history"%',
@@ -356,7 +358,8 @@ describe('worker stopped in the middle of its jobs', () => {
     async () => {
       const db = database.db;
       const stopping = await startQuietWorker();
-      // Today's votes on a new poll by every fan, not awarded yet: several sweep rounds.
+      // Today's votes on a new poll by every fan, not awarded yet: several rounds of an incremental
+      // sweep (the votes are newer than its watermark).
       const poll = await buildPoll(db, { options: 2 });
       await db.execute(sql`
         INSERT INTO votes (poll_id, option_id, user_id, points, device_fingerprint)

@@ -106,7 +106,8 @@ async function scheduleAndCatchUp(queues: ReadonlyMap<QueueName, Queue>, config:
     { days: CATCH_UP_DAYS },
     { jobId: 'reports.aggregate-recent-days.startup', removeOnComplete: true, removeOnFail: true },
   );
-  // Awards missed while no worker ran (or Redis was down).
+  // Awards missed while no worker ran (or Redis was down): incremental, from the last complete
+  // sweep's start (before the worker went down), so the whole gap is covered.
   await queueFor(queues, 'points.sweep').add(
     'points.sweep',
     {},

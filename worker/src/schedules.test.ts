@@ -37,10 +37,17 @@ describe('job schedules', () => {
     });
   });
 
-  it('sweeps missed point awards every 5 minutes and announces the daily reset at 00:00 in SHOW_TIMEZONE', async () => {
+  it('sweeps missed point awards every 5 minutes (the whole window daily at 04:15) and announces the daily reset at 00:00 in SHOW_TIMEZONE', async () => {
     await registerSchedules(queues, config, logger);
     const byId = new Map((await queues.get('points')!.getJobSchedulers()).map((s) => [s.key, s]));
     expect(byId.get('points.sweep')).toMatchObject({ name: 'points.sweep', every: 300_000 });
+    // The whole window once a day at a quiet hour, whatever the watermark.
+    expect(byId.get('points.sweep-full')).toMatchObject({
+      name: 'points.sweep',
+      pattern: '15 4 * * *',
+      tz: 'America/Mexico_City',
+      template: { data: { full: true } },
+    });
     expect(byId.get('points.daily-reset')).toMatchObject({
       name: 'points.daily-reset',
       pattern: '0 0 * * *',

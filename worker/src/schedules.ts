@@ -34,11 +34,20 @@ export function scheduleDefinitions(config: Config): ScheduleDefinition[] {
       repeat: { pattern: '5 0 * * *', tz: config.showTimezone },
     },
     {
-      // Awards votes and shares whose award job was lost (Redis down at the time).
+      // Awards votes and shares whose award job was lost (Redis down at the time): those since the
+      // last complete sweep (its watermark, minus an overlap).
       id: 'points.sweep',
       name: 'points.sweep',
       data: {},
       repeat: { every: FIVE_MINUTES },
+    },
+    {
+      // Once a day at a quiet hour, the sweep's whole window (the last 3 days), whatever the
+      // watermark: repairs an award lost behind it (e.g. an award job that failed all its attempts).
+      id: 'points.sweep-full',
+      name: 'points.sweep',
+      data: { full: true },
+      repeat: { pattern: '15 4 * * *', tz: config.showTimezone },
     },
     {
       // Available points are counted from 00:00: tell connected clients to refresh them.

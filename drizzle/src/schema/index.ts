@@ -8,3 +8,4 @@ export * from './analytics.ts';
 export * from './media.ts';
 export * from './audit.ts';
 export * from './notifications.ts';
+export * from './maintenance.ts';

@@ -37,6 +37,6 @@ export const pointsJobs: PointsJobs = {
     }
     return awardShare(ctx, payload);
   },
-  'points.sweep': async (_payload, ctx) => sweep(ctx),
+  'points.sweep': async (payload, ctx) => sweep(ctx, { full: payload?.full === true }),
   'points.daily-reset': async (_payload, ctx) => dailyReset(ctx),
 };

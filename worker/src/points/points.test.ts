@@ -16,8 +16,9 @@ import { useQueueWorker } from '../testing.ts';
 import type { JobContext } from '../context.ts';
 import { InvalidPayloadError } from '../errors.ts';
 import { pointsJobs } from './jobs.ts';
+import * as repo from './repository.ts';
 import { findMissingVoteAwards, grantVoteAwards } from './repository.ts';
-import { sweep, SWEEP_CHUNK, SWEEP_DAYS, voteReference } from './service.ts';
+import { sweep, SWEEP_CHUNK, SWEEP_DAYS, SWEEP_OVERLAP_MINUTES, SWEEP_WATERMARKS, voteReference } from './service.ts';
 import { openLockHolder, waitForBlocked } from '../../../test/support/locks.ts';
 
 // Own Redis namespace under the run's prefix: only this file's worker consumes these queues.
@@ -193,6 +194,86 @@ describe('points.sweep', () => {
       SELECT count(*)::int AS mismatched FROM profiles p
       WHERE p.total_points <> coalesce((SELECT sum(points) FROM user_points_history h WHERE h.user_id = p.id), 0)`);
     expect(sums!.mismatched).toBe(0);
+  });
+});
+
+/** The sweep's watermarks: as Dates (ms) and as PostgreSQL writes them (exact). */
+async function watermarks() {
+  const rows = await db.execute<{ name: string; value: string; ms: number }>(
+    sql`SELECT name, value::text AS value, (extract(epoch FROM value) * 1000)::float8 AS ms FROM maintenance_watermarks ORDER BY name`,
+  );
+  return Object.fromEntries(rows.map((r) => [r.name, { text: r.value, at: new Date(r.ms) }]));
+}
+
+describe('points.sweep watermarks', () => {
+  it('scans from the last complete sweep minus the overlap; a full sweep scans the whole window', async () => {
+    const [dbNow] = await db.execute<{ ms: number }>(sql`SELECT (extract(epoch FROM now()) * 1000)::float8 AS ms`);
+    expect(await run(harness.app.enqueue('points.sweep', {}))).toEqual({ voteAwards: 0, shareAwards: 0 });
+    const first = await watermarks();
+    expect(Object.keys(first).sort()).toEqual([SWEEP_WATERMARKS.shares, SWEEP_WATERMARKS.votes]);
+    const mark = first[SWEEP_WATERMARKS.votes]!.at;
+    // The sweep's start on PostgreSQL's clock.
+    expect(Math.abs(mark.getTime() - dbNow!.ms)).toBeLessThan(60_000);
+
+    const { poll, options } = await buildPoll(db);
+    const [behind, inOverlap, shareBehind, shareInOverlap] = await Promise.all([buildUser(db), buildUser(db), buildUser(db), buildUser(db)]);
+    const minutesBefore = (minutes: number) => new Date(mark.getTime() - minutes * 60_000);
+    // Awards lost before the watermark minus the overlap, and within the overlap (a transaction
+    // that started before the last sweep and committed after it read the votes).
+    const before = minutesBefore(SWEEP_OVERLAP_MINUTES + 5);
+    const within = minutesBefore(SWEEP_OVERLAP_MINUTES - 5);
+    const vote = (userId: string, createdAt: Date) => ({ pollId: poll.id, optionId: options[0]!.id, userId, points: 1, createdAt });
+    await db.insert(schema.votes).values([vote(behind.id, before), vote(inOverlap.id, within)]);
+    const share = (userId: string, sharedAt: Date) => ({ pollId: poll.id, userId, platform: 'copy' as const, pointsEarned: 5, shareDay: showDayOf(TZ, sharedAt), sharedAt });
+    await db.insert(schema.shareHistory).values([share(shareBehind.id, before), share(shareInOverlap.id, within)]);
+
+    // Incremental: only what is within the overlap.
+    expect(await run(harness.app.enqueue('points.sweep', {}))).toEqual({ voteAwards: 1, shareAwards: 1 });
+    expect((await history(inOverlap.id)).map((h) => h.referenceId)).toEqual([voteReference(poll.id, showDayOf(TZ, within))]);
+    expect(await totalPoints(shareInOverlap.id)).toBe(5);
+    expect(await history(behind.id)).toEqual([]);
+    expect(await history(shareBehind.id)).toEqual([]);
+    const second = await watermarks();
+    for (const name of Object.values(SWEEP_WATERMARKS)) expect(second[name]!.at.getTime()).toBeGreaterThanOrEqual(first[name]!.at.getTime());
+
+    // Full: the whole window, whatever the watermark.
+    expect(await run(harness.app.enqueue('points.sweep', { full: true }))).toEqual({ voteAwards: 1, shareAwards: 1 });
+    expect((await history(behind.id)).map((h) => h.referenceId)).toEqual([voteReference(poll.id, showDayOf(TZ, before))]);
+    expect(await totalPoints(shareBehind.id)).toBe(5);
+    expect(await run(harness.app.enqueue('points.sweep', { full: true }))).toEqual({ voteAwards: 0, shareAwards: 0 });
+
+    // A payload that is not the contract fails the job for good.
+    await expect(run(harness.app.enqueue('points.sweep', { full: 'yes' } as never))).rejects.toThrow(/Invalid payload/);
+  });
+
+  it('never moves a watermark backwards', async () => {
+    await sweep(ctx);
+    const ahead = new Date(Date.now() + DAY).toISOString();
+    await repo.advanceWatermark(db, SWEEP_WATERMARKS.votes, ahead);
+    await sweep(ctx);
+    expect((await watermarks())[SWEEP_WATERMARKS.votes]!.at.toISOString()).toBe(ahead);
+  });
+
+  it('keeps the watermark of a sweep cut short by an error, and moves it once a sweep completes', async () => {
+    await sweep(ctx);
+    const before = await watermarks();
+    const user = await buildUser(db);
+    const { poll, options } = await buildPoll(db);
+    await db.insert(schema.votes).values({ pollId: poll.id, optionId: options[0]!.id, userId: user.id, points: 1 });
+
+    const grant = vi.spyOn(repo, 'grantVoteAwards').mockRejectedValueOnce(new Error('connection lost'));
+    try {
+      await expect(sweep(ctx)).rejects.toThrow('connection lost');
+      expect(grant).toHaveBeenCalledTimes(1);
+    } finally {
+      grant.mockRestore();
+    }
+    expect(await watermarks()).toEqual(before);
+    expect(await history(user.id)).toEqual([]);
+
+    expect(await sweep(ctx)).toEqual({ voteAwards: 1, shareAwards: 0 });
+    const after = await watermarks();
+    for (const name of Object.values(SWEEP_WATERMARKS)) expect(after[name]!.at.getTime()).toBeGreaterThan(before[name]!.at.getTime());
   });
 });
 

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '@tribuna/drizzle/client';
 import { schema } from '@tribuna/drizzle';
 
-const { pollPointsConfig, polls, profiles, shareHistory, userPointsHistory } = schema;
+const { maintenanceWatermarks, pollPointsConfig, polls, profiles, shareHistory, userPointsHistory } = schema;
 
 export type AwardOutcome = 'awarded' | 'already-awarded' | 'skipped';
 
@@ -84,39 +84,94 @@ export async function grantShareAward(db: DbOrTx, shareId: string): Promise<Awar
 const windowStart = (timeZone: string, days: number) =>
   sql`(((now() AT TIME ZONE ${timeZone})::date - ${days - 1}::int)::timestamp AT TIME ZONE ${timeZone})`;
 
-/** (user, poll, day in timeZone) that have votes in the window but no vote award. */
-export async function findMissingVoteAwards(db: DbOrTx, timeZone: string, days: number, limit: number) {
+/**
+ * Where a sweep's scan starts: the window's start, or `since` (a timestamptz as PostgreSQL writes
+ * it) when later; greatest() ignores the NULL of no `since`.
+ */
+const scanStart = (timeZone: string, days: number, since: string | null | undefined, ...later: SQL[]) =>
+  sql`greatest(${sql.join([windowStart(timeZone, days), sql`${since ?? null}::timestamptz`, ...later], sql`, `)})`;
+
+/** A vote award the sweep looks for: (user, poll, day of the vote in the show's time zone). */
+export interface MissingVoteAward {
+  userId: string;
+  pollId: string;
+  day: string;
+}
+
+export interface ScanBounds<K> {
+  /** Only rows from this instant on (a timestamptz as PostgreSQL writes it); none: the whole window. */
+  since?: string | null;
+  /** Only what sorts after this key (the last one of the previous round of the same sweep). */
+  after?: K;
+}
+
+/** A sweep's query: up to `limit` missing awards of the last `days` days in `timeZone` within `bounds`, in key order. */
+export type FindMissing<K> = (db: DbOrTx, timeZone: string, days: number, limit: number, bounds?: ScanBounds<K>) => Promise<K[]>;
+
+/** (user, poll, day in timeZone) that have votes in the window but no vote award, in (day, poll, user) order. */
+export const findMissingVoteAwards: FindMissing<MissingVoteAward> = async (db, timeZone, days, limit, { since, after } = {}) => {
+  // Past a previous round's last key, the votes of the days before its day are not read again.
+  const from = after
+    ? scanStart(timeZone, days, since, sql`(${after.day}::date::timestamp AT TIME ZONE ${timeZone})`)
+    : scanStart(timeZone, days, since);
   const rows = await db.execute<{ user_id: string; poll_id: string; day: string }>(sql`
     WITH voted AS (
       SELECT v.user_id, v.poll_id, to_char(v.created_at AT TIME ZONE ${timeZone}, 'YYYY-MM-DD') AS day
       FROM ${schema.votes} v
-      WHERE v.created_at >= ${windowStart(timeZone, days)}
+      WHERE v.created_at >= ${from}
       GROUP BY 1, 2, 3
     )
     SELECT voted.user_id, voted.poll_id, voted.day FROM voted
-    WHERE NOT EXISTS (
-      SELECT 1 FROM ${userPointsHistory} h
-      WHERE h.user_id = voted.user_id AND h.reason = 'vote'
-        AND h.reference_id = 'vote:' || voted.poll_id || ':' || voted.day
-    )
+    WHERE ${after ? sql`(voted.day, voted.poll_id, voted.user_id) > (${after.day}::text, ${after.pollId}::uuid, ${after.userId}::uuid)` : sql`true`}
+      AND NOT EXISTS (
+        SELECT 1 FROM ${userPointsHistory} h
+        WHERE h.user_id = voted.user_id AND h.reason = 'vote'
+          AND h.reference_id = 'vote:' || voted.poll_id || ':' || voted.day
+      )
     ORDER BY voted.day, voted.poll_id, voted.user_id
     LIMIT ${limit}`);
   return rows.map((r) => ({ userId: r.user_id, pollId: r.poll_id, day: r.day }));
+};
+
+/** A share the sweep looks for; `sharedAt` as PostgreSQL writes it (microseconds kept, for the next round's key). */
+export interface MissingShareAward {
+  id: string;
+  sharedAt: string;
 }
 
-/** Shares in the window that earn points but have no share award. */
-export async function findMissingShareAwards(db: DbOrTx, timeZone: string, days: number, limit: number): Promise<string[]> {
-  const rows = await db.execute<{ id: string }>(sql`
-    SELECT s.id FROM ${shareHistory} s
-    WHERE s.shared_at >= ${windowStart(timeZone, days)} AND s.points_earned > 0
+/** Shares in the window that earn points but have no share award, in (shared_at, id) order. */
+export const findMissingShareAwards: FindMissing<MissingShareAward> = async (db, timeZone, days, limit, { since, after } = {}) => {
+  const rows = await db.execute<{ id: string; shared_at: string }>(sql`
+    SELECT s.id, s.shared_at::text AS shared_at FROM ${shareHistory} s
+    WHERE s.shared_at >= ${scanStart(timeZone, days, since)} AND s.points_earned > 0
+      AND ${after ? sql`(s.shared_at, s.id) > (${after.sharedAt}::timestamptz, ${after.id}::uuid)` : sql`true`}
       AND NOT EXISTS (
         SELECT 1 FROM ${userPointsHistory} h
         WHERE h.user_id = s.user_id AND h.reason = 'share'
           AND h.reference_id = 'share:' || s.poll_id || ':' || to_char(s.share_day, 'YYYY-MM-DD')
       )
-    ORDER BY s.shared_at
+    ORDER BY s.shared_at, s.id
     LIMIT ${limit}`);
-  return rows.map((r) => r.id);
+  return rows.map((r) => ({ id: r.id, sharedAt: r.shared_at }));
+};
+
+/**
+ * The instant a sweep starts, on PostgreSQL's clock, and where its incremental scan starts: the
+ * watermark `name` minus `overlapMinutes`, or null when there is none yet. Both as PostgreSQL
+ * writes a timestamptz, so they go back to it unchanged.
+ */
+export async function sweepStart(db: DbOrTx, name: string, overlapMinutes: number): Promise<{ startedAt: string; since: string | null }> {
+  const [row] = await db.execute<{ started_at: string; since: string | null }>(sql`
+    SELECT clock_timestamp()::text AS started_at,
+      (SELECT (w.value - make_interval(mins => ${overlapMinutes}::int))::text FROM ${maintenanceWatermarks} w WHERE w.name = ${name}) AS since`);
+  return { startedAt: row!.started_at, since: row!.since };
+}
+
+/** Moves the watermark `name` to `value` (a timestamptz), never backwards. */
+export async function advanceWatermark(db: DbOrTx, name: string, value: string): Promise<void> {
+  await db.execute(sql`
+    INSERT INTO ${maintenanceWatermarks} AS w (name, value) VALUES (${name}, ${value}::timestamptz)
+    ON CONFLICT (name) DO UPDATE SET value = greatest(w.value, excluded.value), updated_at = now()`);
 }
 
 /** Today in `timeZone`, as PostgreSQL says it (YYYY-MM-DD). */

@@ -6,6 +6,14 @@ import * as repo from './repository.ts';
 
 /** The sweep looks at today and the two days before (SHOW_TIMEZONE). */
 export const SWEEP_DAYS = 3;
+/**
+ * An incremental sweep scans from its last complete sweep's start minus this: a vote's created_at
+ * is its transaction's start, so a vote committed after that sweep read the votes may be a little
+ * older than its start (the server's transactions last seconds at most).
+ */
+export const SWEEP_OVERLAP_MINUTES = 10;
+/** Watermarks (maintenance_watermarks): where the last complete sweep of each kind started. */
+export const SWEEP_WATERMARKS = { votes: 'points.sweep.votes', shares: 'points.sweep.shares' } as const;
 /** Rows per sweep query; a sweep keeps going until nothing is missing (bounded by SWEEP_MAX_ROUNDS). */
 export const SWEEP_CHUNK = 1000;
 const SWEEP_MAX_ROUNDS = 100;
@@ -50,34 +58,60 @@ export interface SweepResult {
   shareAwards: number;
 }
 
-/** Awards the votes and shares of the last SWEEP_DAYS days that have none (missed while Redis was down). */
-export async function sweep(ctx: JobContext): Promise<SweepResult> {
+/**
+ * Awards the votes and shares that have none (their award job was lost: Redis down at the time, a
+ * crash between commit and enqueue). Votes and shares each have a watermark, the start of their
+ * last complete sweep: an incremental sweep scans from it minus SWEEP_OVERLAP_MINUTES, a full one
+ * (`full`, once a day) the last SWEEP_DAYS days in SHOW_TIMEZONE, as does the first sweep of all.
+ */
+export async function sweep(ctx: JobContext, { full = false }: JobPayloads['points.sweep'] = {}): Promise<SweepResult> {
   const tz = ctx.config.showTimezone;
-  const result: SweepResult = { voteAwards: 0, shareAwards: 0 };
-  for (let round = 0; round < SWEEP_MAX_ROUNDS; round++) {
-    const missing = await repo.findMissingVoteAwards(ctx.db, tz, SWEEP_DAYS, SWEEP_CHUNK);
-    const { eligible, credited } = await repo.grantVoteAwards(
+  const voteAwards = await sweepRounds<repo.MissingVoteAward>(ctx, SWEEP_WATERMARKS.votes, full, async (bounds) => {
+    const missing = await repo.findMissingVoteAwards(ctx.db, tz, SWEEP_DAYS, SWEEP_CHUNK, bounds);
+    const { credited } = await repo.grantVoteAwards(
       ctx.db,
       missing.map((k) => ({ userId: k.userId, pollId: k.pollId, referenceId: voteReference(k.pollId, k.day) })),
     );
-    result.voteAwards += credited;
-    // Awards another writer granted meanwhile (an award job, another sweep, the last statement of
-    // a worker that died) are progress too: those rows are no longer missing. Only a round with
-    // nothing left to grant (its polls or users gone since) ends the sweep early.
-    if (missing.length < SWEEP_CHUNK || eligible === 0) break;
-  }
-  for (let round = 0; round < SWEEP_MAX_ROUNDS; round++) {
-    const missing = await repo.findMissingShareAwards(ctx.db, tz, SWEEP_DAYS, SWEEP_CHUNK);
-    let settled = 0;
-    for (const shareId of missing) {
-      const outcome = await awardShare(ctx, { shareId });
-      if (outcome === 'awarded') result.shareAwards++;
-      if (outcome !== 'skipped') settled++;
-    }
-    if (missing.length < SWEEP_CHUNK || settled === 0) break;
-  }
-  if (result.voteAwards + result.shareAwards > 0) ctx.logger.info(result, 'points sweep awarded missed points');
+    return { missing, awarded: credited };
+  });
+  const shareAwards = await sweepRounds<repo.MissingShareAward>(ctx, SWEEP_WATERMARKS.shares, full, async (bounds) => {
+    const missing = await repo.findMissingShareAwards(ctx.db, tz, SWEEP_DAYS, SWEEP_CHUNK, bounds);
+    let awarded = 0;
+    for (const { id } of missing) if ((await awardShare(ctx, { shareId: id })) === 'awarded') awarded++;
+    return { missing, awarded };
+  });
+  const result: SweepResult = { voteAwards, shareAwards };
+  if (voteAwards + shareAwards > 0) ctx.logger.info({ ...result, full }, 'points sweep awarded missed points');
   return result;
+}
+
+/**
+ * One kind's sweep: rounds of up to SWEEP_CHUNK missing awards, each after the last key of the one
+ * before (what a round read is settled: granted, found granted by another writer, or its poll or
+ * user gone), until a round finds fewer. Only then, the kind complete, does its watermark move to
+ * the instant the sweep started (PostgreSQL's clock, read before the first round); a sweep cut
+ * short (SWEEP_MAX_ROUNDS, an error) leaves it where it was. Returns the awards granted.
+ */
+async function sweepRounds<K>(
+  ctx: JobContext,
+  watermark: string,
+  full: boolean,
+  round: (bounds: repo.ScanBounds<K>) => Promise<{ missing: K[]; awarded: number }>,
+): Promise<number> {
+  const { startedAt, since } = await repo.sweepStart(ctx.db, watermark, SWEEP_OVERLAP_MINUTES);
+  let awarded = 0;
+  let after: K | undefined;
+  for (let rounds = 0; rounds < SWEEP_MAX_ROUNDS; rounds++) {
+    const { missing, awarded: granted } = await round({ since: full ? null : since, after });
+    awarded += granted;
+    if (missing.length < SWEEP_CHUNK) {
+      await repo.advanceWatermark(ctx.db, watermark, startedAt);
+      return awarded;
+    }
+    after = missing[missing.length - 1];
+  }
+  ctx.logger.warn({ watermark, rounds: SWEEP_MAX_ROUNDS, awarded }, 'points sweep stopped at its round limit; its watermark stays');
+  return awarded;
 }
 
 /**
