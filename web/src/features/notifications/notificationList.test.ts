@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { NotificationEntry, NotificationPage } from '@tribuna/contracts/api/notifications';
 import { listReducer, type ListState, type ReadyList } from './notificationList';
-import { badgeText, withUnread } from './unreadStore';
+import { badgeText, unreadSuffix } from './unreadStore';
 
 const at = (minutesAgo: number) => new Date(Date.UTC(2026, 10, 25, 12, 0) - minutesAgo * 60_000).toISOString();
 const entry = (id: string, minutesAgo: number): NotificationEntry => ({
@@ -46,7 +46,7 @@ describe('the notifications list state', () => {
 describe('the badge text', () => {
   it("is nothing at 0, the count up to 9, then '9+'", () => {
     expect([0, 1, 9, 10, 250].map(badgeText)).toEqual([null, '1', '9', '9+', '9+']);
-    expect(withUnread('Avisos', 0)).toBe('Avisos');
-    expect(withUnread('Avisos', 12)).toBe('Avisos, 12 sin leer');
+    expect(unreadSuffix(0)).toBe('');
+    expect(unreadSuffix(12)).toBe(', 12 sin leer');
   });
 });

@@ -52,6 +52,3 @@ export function badgeText(count: number): string | null {
 
 /** What the link's accessible name adds to its label for the badge: ', 3 sin leer' (nothing at 0). */
 export const unreadSuffix = (count: number): string => (count > 0 ? `, ${count} sin leer` : '');
-
-/** The link's accessible name with the badge: 'Notificaciones, 3 sin leer'. */
-export const withUnread = (label: string, count: number): string => `${label}${unreadSuffix(count)}`;
