@@ -5,7 +5,7 @@ import { testConfig } from '../../../test/support/env.ts';
 import { testDatabase } from '../../../test/support/db.ts';
 import { buildPoll, buildUser } from '../../../test/support/factories.ts';
 import { useQueueWorker } from '../testing.ts';
-import { findDailyReport, listActiveUsers } from './repository.ts';
+import { findDailyReport, listActiveUsers, TODAY_WATERMARK } from './repository.ts';
 
 const TIME_ZONE = 'America/Mexico_City';
 const config = testConfig({ REDIS_PREFIX: `${testConfig().redisPrefix}_aggregates`, SHOW_TIMEZONE: TIME_ZONE });
@@ -168,6 +168,10 @@ describe('aggregates against the raw rows', () => {
     await run(harness.app.enqueue('reports.aggregate-recent-days', { days: 3 }));
     await run(harness.app.enqueue('reports.aggregate-recent-days', { days: 3 }));
     expect(await allRows()).toEqual(first);
+    // Today's run: full the first time (no watermark yet), incremental the second.
+    await run(harness.app.enqueue('reports.aggregate-recent-days', { days: 1 }));
+    await run(harness.app.enqueue('reports.aggregate-recent-days', { days: 1 }));
+    expect(await allRows()).toEqual(first);
   });
 
   it('recompute-all replaces stale figures and drops days outside the data', async () => {
@@ -188,6 +192,97 @@ describe('aggregates against the raw rows', () => {
     expect(await listActiveUsers(db, '2020-01-01')).toEqual([]);
     expect(await listActiveUsers(db, days[1]!)).toEqual([...expected.get(days[1]!)!.active].sort());
     expect(await findDailyReport(db, days[1]!)).toMatchObject({ totalVotes: expected.get(days[1]!)!.totalVotes });
+  });
+
+  describe("today's run ({days: 1}): incremental for the active users once today has a watermark", () => {
+    const runToday = () => run(harness.app.enqueue('reports.aggregate-recent-days', { days: 1 }));
+    async function watermark() {
+      const [row] = await db.execute<{ ms: number; day: string }>(sql`
+        SELECT (extract(epoch FROM value) * 1000)::float8 AS ms, to_char(value AT TIME ZONE ${TIME_ZONE}, 'YYYY-MM-DD') AS day
+        FROM maintenance_watermarks WHERE name = ${TODAY_WATERMARK}`);
+      return row;
+    }
+    /** A vote by `userId` at `createdAt` on a poll of its own. */
+    async function voteAt(userId: string, createdAt: Date) {
+      const { poll, options } = await buildPoll(db);
+      await db.insert(schema.votes).values({ pollId: poll.id, optionId: options[0]!.id, userId, createdAt });
+    }
+
+    it('after a full run, the incremental run counts new votes and page views exactly as a direct count', async () => {
+      const expected = await seedRandom(33);
+      const today = localDay(new Date());
+      await runToday(); // no watermark yet: the full recompute of today
+      const first = await watermark();
+      expect(first?.day).toBe(today);
+
+      // New activity: a new user who votes, an old one who only views a page signed in, an anonymous view.
+      const now = new Date();
+      const e = expected.get(today) ?? { newUsers: 0, totalVotes: 0, pageViews: 0, active: new Set<string>() };
+      expected.set(today, e);
+      const newcomer = await buildUser(db, { createdAt: now });
+      e.newUsers++;
+      const [reader] = await db.execute<{ id: string }>(sql`SELECT id FROM profiles WHERE id <> ${newcomer.id} ORDER BY id LIMIT 1`);
+      await voteAt(newcomer.id, now);
+      e.totalVotes++;
+      await db.insert(schema.pageViews).values(
+        [reader!.id, null].map((userId) => ({ userId, pagePath: '/', sessionId: 'session-0002', deviceType: 'mobile' as const, createdAt: now })),
+      );
+      e.pageViews += 2;
+      e.active.add(newcomer.id).add(reader!.id);
+
+      await runToday();
+      expect((await watermark())!.ms).toBeGreaterThan(first!.ms);
+      expect(await findDailyReport(db, today)).toEqual({
+        day: today,
+        activeUsers: e.active.size,
+        newUsers: e.newUsers,
+        totalVotes: e.totalVotes,
+        pageViews: e.pageViews,
+      });
+      expect(await listActiveUsers(db, today)).toEqual([...e.active].sort());
+      // The same rows (and bitmaps) as a full recompute of today.
+      const bits = () => db.execute(sql`SELECT to_char(day, 'YYYY-MM-DD') AS day, block, bits::text FROM report_active_bits ORDER BY day, block`);
+      const incremental = { ...(await allRows()), bits: [...(await bits())] };
+      await run(harness.app.enqueue('reports.aggregate-day', { day: today }));
+      expect({ ...(await allRows()), bits: [...(await bits())] }).toEqual(incremental);
+    });
+
+    it('reads back the overlap before the watermark: a late-committed vote 5 minutes before it counts', async () => {
+      await seedRandom(34);
+      const today = localDay(new Date());
+      await runToday();
+      const { ms } = (await watermark())!;
+      const late = await buildUser(db, { createdAt: new Date(ms - 3600_000) });
+      const older = await buildUser(db, { createdAt: new Date(ms - 3600_000) });
+      await voteAt(late.id, new Date(ms - 5 * 60_000));
+      // Older than the overlap: not read by the incremental run (a commit that late is not expected).
+      await voteAt(older.id, new Date(ms - 15 * 60_000));
+
+      await runToday();
+      const active = await listActiveUsers(db, today);
+      expect(active).toContain(late.id);
+      expect(active).not.toContain(older.id);
+      expect((await findDailyReport(db, today))!.activeUsers).toBe(active.length);
+    });
+
+    it("a watermark of another day makes the run a full recompute of today (a stale active user is dropped)", async () => {
+      const expected = await seedRandom(35);
+      const today = localDay(new Date());
+      const stranger = await buildUser(db, { createdAt: new Date('2024-01-01T12:00:00Z') });
+      await runToday();
+      await db.insert(schema.reportActiveUsers).values({ day: today, userId: stranger.id });
+
+      // Same day: incremental, the stale row stays (only a full recompute removes rows).
+      await runToday();
+      expect(await listActiveUsers(db, today)).toContain(stranger.id);
+
+      await db.execute(sql`UPDATE maintenance_watermarks SET value = value - interval '1 day' WHERE name = ${TODAY_WATERMARK}`);
+      await runToday();
+      const active = [...(expected.get(today)?.active ?? [])].sort();
+      expect(await listActiveUsers(db, today)).toEqual(active);
+      expect((await findDailyReport(db, today))!.activeUsers).toBe(active.length);
+      expect((await watermark())!.day).toBe(today);
+    });
   });
 
   it('recompute-all on an empty database writes a single day of zeros: today', async () => {

@@ -1,8 +1,10 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '@tribuna/drizzle/client';
 import { schema } from '@tribuna/drizzle';
+import { advanceWatermark } from '../points/repository.ts';
 
-const { pageViews, profiles, reportActiveBits, reportActiveUsers, reportDaily, reportUserNumbers, votes } = schema;
+const { maintenanceWatermarks, pageViews, profiles, reportActiveBits, reportActiveUsers, reportDaily, reportUserNumbers, votes } =
+  schema;
 const { ACTIVITY_BLOCK_BITS } = schema;
 
 export interface DailyReport {
@@ -65,7 +67,16 @@ async function writeDays(tx: Tx, from: string, to: string, timeZone: string): Pr
     WHERE ${pageViews.userId} IS NOT NULL AND ${pageViews.createdAt} >= ${startsAt} AND ${pageViews.createdAt} < ${endsAt}
   `);
   await writeActivityBits(tx, fromDay, toDay);
+  return writeDaily(tx, fromDay, toDay, timeZone);
+}
 
+/**
+ * Upserts the report_daily rows of `fromDay`..`toDay`: active_users counted from their
+ * report_active_users rows, the other figures from the raw rows of each day.
+ */
+async function writeDaily(tx: Tx, fromDay: SQL, toDay: SQL, timeZone: string): Promise<DailyReport[]> {
+  const startsAt = startOf(fromDay, timeZone);
+  const endsAt = startOf(sql`(${toDay} + 1)`, timeZone);
   const countPerDay = (table: SQL, column: SQL) => sql`
     SELECT ${localDay(column, timeZone)} AS day, count(*)::int AS n FROM ${table}
     WHERE ${column} >= ${startsAt} AND ${column} < ${endsAt}
@@ -91,6 +102,70 @@ async function writeDays(tx: Tx, from: string, to: string, timeZone: string): Pr
     RETURNING to_char(day, 'YYYY-MM-DD') AS day, active_users, new_users, total_votes, page_views
   `);
   return rows.map(toDailyReport).sort((a, b) => a.day.localeCompare(b.day));
+}
+
+/** Watermark (maintenance_watermarks) of the incremental run of today: see refreshToday. */
+export const TODAY_WATERMARK = 'reports.today-active';
+/**
+ * An incremental run of today reads the votes and page views from its watermark minus this: a
+ * row's created_at is its writer's transaction start, so a row committed after the previous run
+ * read the rows may be a little older than that run's start.
+ */
+export const TODAY_OVERLAP_MINUTES = 10;
+
+/**
+ * Today's aggregates (the 5-minute schedule and the worker's start-up run), in one transaction
+ * under the aggregates lock. Today is now() of that transaction in `timeZone`, and now() is also
+ * the watermark stored at the end ('reports.today-active'): every vote and page view that started
+ * before it has been folded in, but for late commits, which the overlap covers.
+ *
+ * - No watermark, or one on another day (the first run of the day, or of a new deployment): the
+ *   full recompute of today (recomputeDays' path).
+ * - A watermark on today: incremental. Only the votes and signed-in page views created since the
+ *   watermark minus TODAY_OVERLAP_MINUTES are read, their users added to today's
+ *   report_active_users (ON CONFLICT DO NOTHING); then today's user numbers, activity bitmap and
+ *   report_daily row are rewritten from today's report_active_users, as the full path does.
+ *
+ * Exact as long as today's rows are only ever added, since a (day, user) pair once active stays
+ * active. Two cases are not: a user whose only activity of today disappears (every vote of
+ * today voided, or the account deleted: report_active_users has no foreign key) stays counted
+ * active, and a restored vote (it keeps its original created_at) of a user removed meanwhile by a
+ * full recompute of today (aggregate-day, recompute-all) is not seen. Both are corrected by the
+ * next full recompute of today, at the latest the {days: 2} run just after midnight, which
+ * recomputes yesterday in full. The other figures (new users, votes, page views) are always
+ * counted from the raw rows, so they are always exact.
+ */
+export async function refreshToday(db: Db, timeZone: string): Promise<DailyReport[]> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT ${AGGREGATES_LOCK}`);
+    const [run] = await tx.execute<{ today: string; started_at: string; since: string | null }>(sql`
+      SELECT to_char(${localDay(sql`now()`, timeZone)}, 'YYYY-MM-DD') AS today, now()::text AS started_at,
+        (SELECT (w.value - make_interval(mins => ${TODAY_OVERLAP_MINUTES}::int))::text FROM ${maintenanceWatermarks} w
+         WHERE w.name = ${TODAY_WATERMARK} AND ${localDay(sql`w.value`, timeZone)} = ${localDay(sql`now()`, timeZone)}) AS since`);
+    const { today, started_at: startedAt, since } = run!;
+    const reports = since === null ? await writeDays(tx, today, today, timeZone) : await addToToday(tx, today, since, timeZone);
+    await advanceWatermark(tx, TODAY_WATERMARK, startedAt);
+    return reports;
+  });
+}
+
+/** The incremental path of refreshToday: adds the users active on `today` since `since`. */
+async function addToToday(tx: Tx, today: string, since: string, timeZone: string): Promise<DailyReport[]> {
+  const day = sql`${today}::date`;
+  // Never before today's first instant: the overlap may reach back into yesterday.
+  const startsAt = sql`greatest(${since}::timestamptz, ${startOf(day, timeZone)})`;
+  const endsAt = startOf(sql`(${day} + 1)`, timeZone);
+  await tx.execute(sql`
+    INSERT INTO ${reportActiveUsers} (day, user_id)
+    SELECT ${day}, ${votes.userId} FROM ${votes}
+    WHERE ${votes.createdAt} >= ${startsAt} AND ${votes.createdAt} < ${endsAt}
+    UNION
+    SELECT ${day}, ${pageViews.userId} FROM ${pageViews}
+    WHERE ${pageViews.userId} IS NOT NULL AND ${pageViews.createdAt} >= ${startsAt} AND ${pageViews.createdAt} < ${endsAt}
+    ON CONFLICT (day, user_id) DO NOTHING
+  `);
+  await writeActivityBits(tx, day, day);
+  return writeDaily(tx, day, day, timeZone);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { JobContext } from '../context.ts';
-import { recentRange, recomputeAllDays, recomputeDays, type DailyReport, type FullRecompute } from './repository.ts';
+import { recentRange, recomputeAllDays, recomputeDays, refreshToday, type DailyReport, type FullRecompute } from './repository.ts';
 
 const DAY_FORMAT = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -24,11 +24,18 @@ export async function aggregateDay(ctx: JobContext, day: string): Promise<DailyR
 
 /**
  * Today and the `days - 1` days before it, "today" being decided now, in SHOW_TIMEZONE: {days: 1}
- * every few minutes keeps today fresh, {days: 2} just after midnight finalises yesterday.
+ * every few minutes keeps today fresh (incrementally for its active users, see refreshToday),
+ * {days: 2} just after midnight finalises yesterday (a full recompute, as for any other count).
  */
 export async function aggregateRecentDays(ctx: JobContext, days: number): Promise<DailyReport[]> {
-  const { from, to } = await recentRange(ctx.db, ctx.config.showTimezone, days);
-  const reports = await recomputeDays(ctx.db, from, to, ctx.config.showTimezone);
+  const timeZone = ctx.config.showTimezone;
+  let reports: DailyReport[];
+  if (days === 1) {
+    reports = await refreshToday(ctx.db, timeZone);
+  } else {
+    const { from, to } = await recentRange(ctx.db, timeZone, days);
+    reports = await recomputeDays(ctx.db, from, to, timeZone);
+  }
   ctx.logger.info({ days: reports.map((r) => r.day) }, 'recent daily reports aggregated');
   return reports;
 }
