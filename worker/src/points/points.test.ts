@@ -17,6 +17,7 @@ import type { JobContext } from '../context.ts';
 import { InvalidPayloadError } from '../errors.ts';
 import { pointsJobs } from './jobs.ts';
 import * as repo from './repository.ts';
+import { advanceWatermark } from '../watermarks.ts';
 import { findMissingVoteAwards, grantVoteAwards } from './repository.ts';
 import { sweep, SWEEP_CHUNK, SWEEP_DAYS, SWEEP_OVERLAP_MINUTES, SWEEP_WATERMARKS, voteReference } from './service.ts';
 import { openLockHolder, waitForBlocked } from '../../../test/support/locks.ts';
@@ -249,7 +250,7 @@ describe('points.sweep watermarks', () => {
   it('never moves a watermark backwards', async () => {
     await sweep(ctx);
     const ahead = new Date(Date.now() + DAY).toISOString();
-    await repo.advanceWatermark(db, SWEEP_WATERMARKS.votes, ahead);
+    await advanceWatermark(db, SWEEP_WATERMARKS.votes, ahead);
     await sweep(ctx);
     expect((await watermarks())[SWEEP_WATERMARKS.votes]!.at.toISOString()).toBe(ahead);
   });

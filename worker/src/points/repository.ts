@@ -167,13 +167,6 @@ export async function sweepStart(db: DbOrTx, name: string, overlapMinutes: numbe
   return { startedAt: row!.started_at, since: row!.since };
 }
 
-/** Moves the watermark `name` to `value` (a timestamptz), never backwards. */
-export async function advanceWatermark(db: DbOrTx, name: string, value: string): Promise<void> {
-  await db.execute(sql`
-    INSERT INTO ${maintenanceWatermarks} AS w (name, value) VALUES (${name}, ${value}::timestamptz)
-    ON CONFLICT (name) DO UPDATE SET value = greatest(w.value, excluded.value), updated_at = now()`);
-}
-
 /** Today in `timeZone`, as PostgreSQL says it (YYYY-MM-DD). */
 export async function today(db: DbOrTx, timeZone: string): Promise<string> {
   const rows = await db.execute<{ day: string }>(sql`SELECT to_char(now() AT TIME ZONE ${timeZone}, 'YYYY-MM-DD') AS day`);

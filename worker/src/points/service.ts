@@ -3,6 +3,7 @@ import { LIVE_CHANNEL, type LiveEvent } from '@tribuna/contracts/live';
 import type { JobPayloads } from '@tribuna/contracts/jobs';
 import type { JobContext } from '../context.ts';
 import * as repo from './repository.ts';
+import { advanceWatermark } from '../watermarks.ts';
 
 /** The sweep looks at today and the two days before (SHOW_TIMEZONE). */
 export const SWEEP_DAYS = 3;
@@ -105,7 +106,7 @@ async function sweepRounds<K>(
     const { missing, awarded: granted } = await round({ since: full ? null : since, after });
     awarded += granted;
     if (missing.length < SWEEP_CHUNK) {
-      await repo.advanceWatermark(ctx.db, watermark, startedAt);
+      await advanceWatermark(ctx.db, watermark, startedAt);
       return awarded;
     }
     after = missing[missing.length - 1];

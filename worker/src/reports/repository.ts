@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '@tribuna/drizzle/client';
 import { schema } from '@tribuna/drizzle';
-import { advanceWatermark } from '../points/repository.ts';
+import { advanceWatermark } from '../watermarks.ts';
 
 const { maintenanceWatermarks, pageViews, profiles, reportActiveBits, reportActiveUsers, reportDaily, reportUserNumbers, votes } =
   schema;
