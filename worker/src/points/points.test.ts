@@ -222,7 +222,7 @@ describe('points.sweep watermarks', () => {
     // Awards lost before the watermark minus the overlap, and within the overlap (a transaction
     // that started before the last sweep and committed after it read the votes).
     const before = minutesBefore(SWEEP_OVERLAP_MINUTES + 5);
-    const within = minutesBefore(SWEEP_OVERLAP_MINUTES - 5);
+    const within = minutesBefore(SWEEP_OVERLAP_MINUTES / 2);
     const vote = (userId: string, createdAt: Date) => ({ pollId: poll.id, optionId: options[0]!.id, userId, points: 1, createdAt });
     await db.insert(schema.votes).values([vote(behind.id, before), vote(inOverlap.id, within)]);
     const share = (userId: string, sharedAt: Date) => ({ pollId: poll.id, userId, platform: 'copy' as const, pointsEarned: 5, shareDay: showDayOf(TZ, sharedAt), sharedAt });

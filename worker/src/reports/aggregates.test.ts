@@ -5,7 +5,7 @@ import { testConfig } from '../../../test/support/env.ts';
 import { testDatabase } from '../../../test/support/db.ts';
 import { buildPoll, buildUser } from '../../../test/support/factories.ts';
 import { useQueueWorker } from '../testing.ts';
-import { findDailyReport, listActiveUsers, TODAY_WATERMARK } from './repository.ts';
+import { findDailyReport, listActiveUsers, TODAY_OVERLAP_MINUTES, TODAY_WATERMARK } from './repository.ts';
 
 const TIME_ZONE = 'America/Mexico_City';
 const config = testConfig({ REDIS_PREFIX: `${testConfig().redisPrefix}_aggregates`, SHOW_TIMEZONE: TIME_ZONE });
@@ -247,16 +247,16 @@ describe('aggregates against the raw rows', () => {
       expect({ ...(await allRows()), bits: [...(await bits())] }).toEqual(incremental);
     });
 
-    it('reads back the overlap before the watermark: a late-committed vote 5 minutes before it counts', async () => {
+    it('reads back the overlap before the watermark: a late-committed vote inside it counts, an older one does not', async () => {
       await seedRandom(34);
       const today = localDay(new Date());
       await runToday();
       const { ms } = (await watermark())!;
       const late = await buildUser(db, { createdAt: new Date(ms - 3600_000) });
       const older = await buildUser(db, { createdAt: new Date(ms - 3600_000) });
-      await voteAt(late.id, new Date(ms - 5 * 60_000));
+      await voteAt(late.id, new Date(ms - (TODAY_OVERLAP_MINUTES / 2) * 60_000));
       // Older than the overlap: not read by the incremental run (a commit that late is not expected).
-      await voteAt(older.id, new Date(ms - 15 * 60_000));
+      await voteAt(older.id, new Date(ms - (TODAY_OVERLAP_MINUTES + 5) * 60_000));
 
       await runToday();
       const active = await listActiveUsers(db, today);

@@ -109,9 +109,11 @@ export const TODAY_WATERMARK = 'reports.today-active';
 /**
  * An incremental run of today reads the votes and page views from its watermark minus this: a
  * row's created_at is its writer's transaction start, so a row committed after the previous run
- * read the rows may be a little older than that run's start.
+ * read the rows may be a little older than that run's start. The server writes them in a
+ * statement or two and a COMMIT, and PostgreSQL ends its statements after 30 s and its idle
+ * transactions after 10 s (server/src/plugins/db.ts).
  */
-export const TODAY_OVERLAP_MINUTES = 10;
+export const TODAY_OVERLAP_MINUTES = 2;
 
 /**
  * Today's aggregates (the 5-minute schedule and the worker's start-up run), in one transaction
