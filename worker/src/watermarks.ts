@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '@tribuna/drizzle/client';
 import { schema } from '@tribuna/drizzle';
 
@@ -11,3 +11,15 @@ export async function advanceWatermark(db: DbOrTx, name: string, value: string):
     INSERT INTO ${schema.maintenanceWatermarks} AS w (name, value) VALUES (${name}, ${value}::timestamptz)
     ON CONFLICT (name) DO UPDATE SET value = greatest(w.value, excluded.value), updated_at = now()`);
 }
+
+/** The watermark `name` (a timestamptz; NULL when there is none yet), as a scalar subquery. */
+export const watermark = (name: string): SQL =>
+  sql`(SELECT w.value FROM ${schema.maintenanceWatermarks} w WHERE w.name = ${name})`;
+
+/**
+ * Where an incremental run starts reading: the watermark `name` minus `overlapMinutes` (rows are
+ * stamped with their transaction's start, so a late commit may be a little older than the last
+ * run), as PostgreSQL writes a timestamptz so it goes back unchanged; NULL when there is none yet.
+ */
+export const watermarkSince = (name: string, overlapMinutes: number): SQL =>
+  sql`(${watermark(name)} - make_interval(mins => ${overlapMinutes}::int))::text`;

@@ -1,8 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '@tribuna/drizzle/client';
 import { schema } from '@tribuna/drizzle';
+import { watermarkSince } from '../watermarks.ts';
 
-const { maintenanceWatermarks, pollPointsConfig, polls, profiles, shareHistory, userPointsHistory } = schema;
+const { pollPointsConfig, polls, profiles, shareHistory, userPointsHistory } = schema;
 
 export type AwardOutcome = 'awarded' | 'already-awarded' | 'skipped';
 
@@ -163,7 +164,7 @@ export const findMissingShareAwards: FindMissing<MissingShareAward> = async (db,
 export async function sweepStart(db: DbOrTx, name: string, overlapMinutes: number): Promise<{ startedAt: string; since: string | null }> {
   const [row] = await db.execute<{ started_at: string; since: string | null }>(sql`
     SELECT clock_timestamp()::text AS started_at,
-      (SELECT (w.value - make_interval(mins => ${overlapMinutes}::int))::text FROM ${maintenanceWatermarks} w WHERE w.name = ${name}) AS since`);
+      ${watermarkSince(name, overlapMinutes)} AS since`);
   return { startedAt: row!.started_at, since: row!.since };
 }
 

@@ -1,10 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '@tribuna/drizzle/client';
 import { schema } from '@tribuna/drizzle';
-import { advanceWatermark } from '../watermarks.ts';
+import { advanceWatermark, watermark, watermarkSince } from '../watermarks.ts';
 
-const { maintenanceWatermarks, pageViews, profiles, reportActiveBits, reportActiveUsers, reportDaily, reportUserNumbers, votes } =
-  schema;
+const { pageViews, profiles, reportActiveBits, reportActiveUsers, reportDaily, reportUserNumbers, votes } = schema;
 const { ACTIVITY_BLOCK_BITS } = schema;
 
 export interface DailyReport {
@@ -51,6 +50,16 @@ export async function recomputeDays(db: Db, from: string, to: string, timeZone: 
   });
 }
 
+/** (day in `timeZone`, user) of every vote and signed-in page view created in [startsAt, endsAt), each pair once. */
+function activePairs(startsAt: SQL, endsAt: SQL, timeZone: string): SQL {
+  return sql`
+    SELECT ${localDay(sql`${votes.createdAt}`, timeZone)}, ${votes.userId} FROM ${votes}
+    WHERE ${votes.createdAt} >= ${startsAt} AND ${votes.createdAt} < ${endsAt}
+    UNION
+    SELECT ${localDay(sql`${pageViews.createdAt}`, timeZone)}, ${pageViews.userId} FROM ${pageViews}
+    WHERE ${pageViews.userId} IS NOT NULL AND ${pageViews.createdAt} >= ${startsAt} AND ${pageViews.createdAt} < ${endsAt}`;
+}
+
 async function writeDays(tx: Tx, from: string, to: string, timeZone: string): Promise<DailyReport[]> {
   const fromDay = sql`${from}::date`;
   const toDay = sql`${to}::date`;
@@ -58,14 +67,7 @@ async function writeDays(tx: Tx, from: string, to: string, timeZone: string): Pr
   const endsAt = startOf(sql`(${toDay} + 1)`, timeZone);
 
   await tx.execute(sql`DELETE FROM ${reportActiveUsers} WHERE ${reportActiveUsers.day} BETWEEN ${fromDay} AND ${toDay}`);
-  await tx.execute(sql`
-    INSERT INTO ${reportActiveUsers} (day, user_id)
-    SELECT ${localDay(sql`${votes.createdAt}`, timeZone)}, ${votes.userId} FROM ${votes}
-    WHERE ${votes.createdAt} >= ${startsAt} AND ${votes.createdAt} < ${endsAt}
-    UNION
-    SELECT ${localDay(sql`${pageViews.createdAt}`, timeZone)}, ${pageViews.userId} FROM ${pageViews}
-    WHERE ${pageViews.userId} IS NOT NULL AND ${pageViews.createdAt} >= ${startsAt} AND ${pageViews.createdAt} < ${endsAt}
-  `);
+  await tx.execute(sql`INSERT INTO ${reportActiveUsers} (day, user_id) ${activePairs(startsAt, endsAt, timeZone)}`);
   await writeActivityBits(tx, fromDay, toDay);
   return writeDaily(tx, fromDay, toDay, timeZone);
 }
@@ -142,8 +144,8 @@ export async function refreshToday(db: Db, timeZone: string): Promise<DailyRepor
     await tx.execute(sql`SELECT ${AGGREGATES_LOCK}`);
     const [run] = await tx.execute<{ today: string; started_at: string; since: string | null }>(sql`
       SELECT to_char(${localDay(sql`now()`, timeZone)}, 'YYYY-MM-DD') AS today, now()::text AS started_at,
-        (SELECT (w.value - make_interval(mins => ${TODAY_OVERLAP_MINUTES}::int))::text FROM ${maintenanceWatermarks} w
-         WHERE w.name = ${TODAY_WATERMARK} AND ${localDay(sql`w.value`, timeZone)} = ${localDay(sql`now()`, timeZone)}) AS since`);
+        CASE WHEN ${localDay(watermark(TODAY_WATERMARK), timeZone)} = ${localDay(sql`now()`, timeZone)}
+          THEN ${watermarkSince(TODAY_WATERMARK, TODAY_OVERLAP_MINUTES)} END AS since`);
     const { today, started_at: startedAt, since } = run!;
     const reports = since === null ? await writeDays(tx, today, today, timeZone) : await addToToday(tx, today, since, timeZone);
     await advanceWatermark(tx, TODAY_WATERMARK, startedAt);
@@ -158,14 +160,8 @@ async function addToToday(tx: Tx, today: string, since: string, timeZone: string
   const startsAt = sql`greatest(${since}::timestamptz, ${startOf(day, timeZone)})`;
   const endsAt = startOf(sql`(${day} + 1)`, timeZone);
   await tx.execute(sql`
-    INSERT INTO ${reportActiveUsers} (day, user_id)
-    SELECT ${day}, ${votes.userId} FROM ${votes}
-    WHERE ${votes.createdAt} >= ${startsAt} AND ${votes.createdAt} < ${endsAt}
-    UNION
-    SELECT ${day}, ${pageViews.userId} FROM ${pageViews}
-    WHERE ${pageViews.userId} IS NOT NULL AND ${pageViews.createdAt} >= ${startsAt} AND ${pageViews.createdAt} < ${endsAt}
-    ON CONFLICT (day, user_id) DO NOTHING
-  `);
+    INSERT INTO ${reportActiveUsers} (day, user_id) ${activePairs(startsAt, endsAt, timeZone)}
+    ON CONFLICT (day, user_id) DO NOTHING`);
   await writeActivityBits(tx, day, day);
   return writeDaily(tx, day, day, timeZone);
 }
