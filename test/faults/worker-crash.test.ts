@@ -200,8 +200,10 @@ describe('worker stopped in the middle of its jobs', () => {
       await db.execute(sql`
         INSERT INTO votes (poll_id, option_id, user_id, points, device_fingerprint, created_at)
         SELECT ${pollIds}[p], ${options}[(p - 1) * 3 + 1 + u.n % 3], u.id, 1, 'own_' || u.n,
+          -- Never before the first instant of its own local day d days ago: just after midnight in
+          -- the show's time zone the jitter would otherwise move a vote into the day before.
           greatest(now() - (d || ' days')::interval - ((u.n % 600) || ' seconds')::interval,
-                   ((now() AT TIME ZONE ${TIME_ZONE})::date - ${SWEEP_DAYS - 1}::int)::timestamp AT TIME ZONE ${TIME_ZONE})
+                   ((now() AT TIME ZONE ${TIME_ZONE})::date - d)::timestamp AT TIME ZONE ${TIME_ZONE})
         FROM faults_users u, generate_series(1, 2) p, generate_series(0, ${SWEEP_DAYS - 1}) d`);
       // A stale aggregate of a day with no rows at all: the full recompute deletes it.
       await db.execute(sql`INSERT INTO report_daily (day, active_users, new_users, total_votes) VALUES ('2001-01-01', 1, 1, 1)`);
