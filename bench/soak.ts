@@ -6,6 +6,9 @@
 // rate and p99, feed and reaction rates and p99, posts acknowledged. Verdicts: the last minute's
 // vote rate against the first's (≥ 0.9), p99 creep, memory flat after warm-up, dead tuples and
 // Redis memory bounded; then the votes' integrity (acknowledged = stored, awards landed).
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Redis } from 'ioredis';
 import { createDatabase, type Database } from '@tribuna/drizzle/client';
 import { CpuMeter, postgresOf, postgresShared } from './lib/cpu.ts';
@@ -44,6 +47,8 @@ export const DEFAULT_SOAK_OPTIONS: SoakOptions = {
 };
 
 const SAMPLE_MS = 5000;
+/** Diagnostics (wait events, WAL, buffers, the worker's statements) are sampled every second. */
+const PROBE_MS = 1000;
 const COLD_START_LIMIT_MS = 5 * 60_000;
 const TABLES = ['votes', 'vote_tallies', 'poll_vote_counts', 'vote_requests', 'posts', 'post_reactions', 'notifications', 'user_points_history', 'profiles', 'sessions'];
 const TARGETS = { lastVsFirstVoteRate: 0.9, p99CreepMax: 1.5, memoryGrowthMax: 1.25 };
@@ -63,6 +68,37 @@ interface LoadResult {
   latency: Latency;
   statusCounts?: Record<string, number>;
 }
+/** One second of PostgreSQL's activity, to line dips of the vote rate up with their cause. */
+interface Probe {
+  t: number;
+  /** WAL bytes written since the previous probe. */
+  walBytes: number;
+  /** Non-idle backends of the bench database by wait event ('CPU' when not waiting). */
+  waits: Record<string, number>;
+  /** What the checkpointer is doing ('CheckpointWriteDelay' while a checkpoint spreads its writes). */
+  checkpointer: string | null;
+  /** The worker's running statements, first 80 characters. */
+  worker: string[];
+  /** Deltas since the previous probe. */
+  commits: number;
+  blocksRead: number;
+  buffersCheckpoint: number;
+  buffersBackend: number;
+  buffersClean: number;
+}
+
+interface ProbeRow extends Record<string, unknown> {
+  wal: string;
+  waits: Record<string, number> | null;
+  checkpointer: string | null;
+  worker: string[] | null;
+  commits: string;
+  blocks_read: string;
+  buffers_checkpoint: string;
+  buffers_backend: string;
+  buffers_clean: string;
+}
+
 interface Sample {
   t: number;
   serverRssMb: number;
@@ -78,6 +114,31 @@ interface Sample {
   redisKeys: number;
 }
 
+/**
+ * The probes of [fromT, toT) in one line: rates per second, the mean number of backends per wait
+ * event (the three largest), the seconds the checkpointer spent writing, and the worker's statements.
+ */
+export function summarizeProbes(probes: Probe[], fromT: number, toT: number) {
+  const inside = probes.filter((p) => p.t >= fromT && p.t < toT);
+  const n = Math.max(1, inside.length);
+  const sum = (f: (p: Probe) => number) => inside.reduce((a, p) => a + f(p), 0);
+  const waits = new Map<string, number>();
+  for (const p of inside) for (const [k, v] of Object.entries(p.waits)) waits.set(k, (waits.get(k) ?? 0) + v);
+  const worker = new Map<string, number>();
+  for (const p of inside) for (const q of new Set(p.worker)) worker.set(q, (worker.get(q) ?? 0) + 1);
+  return {
+    seconds: inside.length,
+    walMbPerSecond: round(sum((p) => p.walBytes) / n / 2 ** 20, 2),
+    commitsPerSecond: round(sum((p) => p.commits) / n, 0),
+    blocksReadPerSecond: round(sum((p) => p.blocksRead) / n, 0),
+    buffersBackendPerSecond: round(sum((p) => p.buffersBackend) / n, 0),
+    buffersCheckpointPerSecond: round(sum((p) => p.buffersCheckpoint) / n, 0),
+    checkpointWritingS: inside.filter((p) => p.checkpointer === 'CheckpointWriteDelay' || p.buffersCheckpoint > 0).length,
+    waits: Object.fromEntries([...waits].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([k, v]) => [k, round(v / n, 2)])),
+    workerBusyS: Object.fromEntries([...worker].sort((a, b) => b[1] - a[1]).slice(0, 3)),
+  };
+}
+
 export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIONS): Promise<BenchOutcome> {
   const failures: string[] = [];
   log(`soak: creating the bench database and fixtures (${options.minutes} min, ${options.viewers} viewers)`);
@@ -90,6 +151,7 @@ export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIO
     return child;
   };
   let monitor: Database | null = null;
+  let probeDb: Database | null = null;
   let redis: Redis | null = null;
   try {
     const fixtures = await createFixtures(env.databaseUrl, options.users, {
@@ -101,6 +163,7 @@ export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIO
     tribuna = await startTribuna(env);
     log(`soak: server pid ${tribuna.server.pid} on ${tribuna.baseUrl}, worker pid ${tribuna.worker.pid}`);
     monitor = createDatabase(env.databaseUrl, { max: 1, applicationName: 'tribuna-bench-soak-monitor' });
+    probeDb = createDatabase(env.databaseUrl, { max: 1, applicationName: 'tribuna-bench-soak-probe' });
     redis = new Redis(env.redisUrl, { maxRetriesPerRequest: 1 });
     // Autovacuum in particular: some CI machines turn it off, and then only page pruning keeps the
     // dead tuples bounded; the figures are read with that in mind.
@@ -173,6 +236,48 @@ export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIO
       while (sampling) {
         await sample().catch((err: Error) => log(`soak: sample failed: ${err.message}`));
         await sleep(SAMPLE_MS);
+      }
+    })();
+    const probes: Probe[] = [];
+    const prober = (async () => {
+      let previous: ProbeRow | null = null;
+      while (sampling) {
+        const startedAt = Date.now();
+        try {
+          const [row] = await probeDb!.sql<ProbeRow[]>`
+            SELECT (pg_current_wal_lsn() - '0/0')::text AS wal,
+              (SELECT json_object_agg(k, n) FROM (
+                SELECT coalesce(wait_event_type || ':' || wait_event, 'CPU') AS k, count(*)::int AS n
+                FROM pg_stat_activity
+                WHERE datname = current_database() AND state <> 'idle' AND pid <> pg_backend_pid() AND backend_type = 'client backend'
+                GROUP BY 1) AS w) AS waits,
+              (SELECT wait_event FROM pg_stat_activity WHERE backend_type = 'checkpointer') AS checkpointer,
+              (SELECT json_agg(left(regexp_replace(query, '\s+', ' ', 'g'), 80)) FROM pg_stat_activity
+                WHERE datname = current_database() AND application_name = 'tribuna-worker' AND state = 'active') AS worker,
+              (SELECT xact_commit::text FROM pg_stat_database WHERE datname = current_database()) AS commits,
+              (SELECT blks_read::text FROM pg_stat_database WHERE datname = current_database()) AS blocks_read,
+              buffers_checkpoint::text, buffers_backend::text, buffers_clean::text
+            FROM pg_stat_bgwriter`;
+          if (row && previous) {
+            const delta = (k: keyof ProbeRow) => Number(row[k]) - Number(previous![k]);
+            probes.push({
+              t: round((startedAt - t0) / 1000, 1),
+              walBytes: delta('wal'),
+              waits: row.waits ?? {},
+              checkpointer: row.checkpointer,
+              worker: row.worker ?? [],
+              commits: delta('commits'),
+              blocksRead: delta('blocks_read'),
+              buffersCheckpoint: delta('buffers_checkpoint'),
+              buffersBackend: delta('buffers_backend'),
+              buffersClean: delta('buffers_clean'),
+            });
+          }
+          previous = row ?? previous;
+        } catch (err) {
+          log(`soak: probe failed: ${(err as Error).message}`);
+        }
+        await sleep(Math.max(0, PROBE_MS - (Date.now() - startedAt)));
       }
     })();
 
@@ -258,13 +363,18 @@ export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIO
         workerRssMb: last?.workerRssMb,
         deadTuplesTotal: last?.deadTuplesTotal,
         redisUsedMb: last?.redisUsedMb,
+        postgres: summarizeProbes(probes, startT, startT + 60),
+        postgresBy10s: Array.from({ length: 6 }, (_, i) => summarizeProbes(probes, startT + 10 * i, startT + 10 * (i + 1))),
       };
       minutes.push(row);
       log(`soak: minute ${m}: ${JSON.stringify(row)}`);
     }
     const posts = (await side.request({ type: 'posts-stop' }, 'posts-stopped', 60_000)) as unknown as { acked: number };
     sampling = false;
-    await sampler;
+    await Promise.all([sampler, prober]);
+    const probesFile = path.join(os.tmpdir(), `tribuna_soak_probes_${process.pid}.json`);
+    writeFileSync(probesFile, JSON.stringify(probes));
+    log(`soak: ${probes.length} probes written to ${probesFile}`);
     const viewersFinal = (await side.request({ type: 'close' }, 'closed', 60_000)) as Record<string, number>;
 
     // Verdicts.
@@ -358,6 +468,7 @@ export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIO
     await Promise.allSettled(children.map((c) => c.stop()));
     redis?.disconnect();
     await monitor?.close();
+    await probeDb?.close();
     if (tribuna) await tribuna.stop();
     await destroyBenchEnv(env);
   }

@@ -264,34 +264,47 @@ export async function hidePost(tx: Tx, postId: string): Promise<void> {
 
 // --- Reactions ------------------------------------------------------------------------------------
 
-type ReactionTarget = { table: 'post_reactions'; column: 'post_id' } | { table: 'comment_reactions'; column: 'comment_id' };
+export type ReactionTarget = { table: 'post_reactions'; column: 'post_id' } | { table: 'comment_reactions'; column: 'comment_id' };
 export const POST_REACTIONS: ReactionTarget = { table: 'post_reactions', column: 'post_id' };
 export const COMMENT_REACTIONS: ReactionTarget = { table: 'comment_reactions', column: 'comment_id' };
 
 /**
- * Applies one tap: the same type again removes the reaction, another type replaces it. Taps of one
- * user on one item are serialised by a transaction-scoped advisory lock, so concurrent taps resolve
- * exactly as if they came one after the other (two taps of ❤️ leave none, three leave one).
- * Returns the user's reaction afterwards.
+ * Applies one tap and reads the item's counts after it, as three statements sent together on a
+ * pipelined transaction (the caller sends COMMIT behind them): one round trip instead of one per
+ * statement while the connection is held. The same type again removes the reaction, another type
+ * replaces it. Taps of one user on one item are serialised by a transaction-scoped advisory lock,
+ * taken in its own statement so the tap's statement (a new snapshot) sees every tap committed before
+ * it: concurrent taps resolve exactly as if they came one after the other (two taps of ❤️ leave
+ * none, three leave one). Returns the user's reaction afterwards and the counts.
  */
-export async function toggleReaction(tx: Tx, target: ReactionTarget, targetId: string, userId: string, type: ReactionType): Promise<ReactionType | null> {
+export async function toggleReaction(
+  tx: SqlRunner,
+  target: ReactionTarget,
+  targetId: string,
+  userId: string,
+  type: ReactionType,
+): Promise<{ mine: ReactionType | null; counts: ReactionCountsRow }> {
   const table = sql.raw(target.table);
   const column = sql.raw(target.column);
-  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`${target.table}:${targetId}:${userId}`}, 0))`);
-  const [current] = await tx.execute<{ reaction_type: ReactionType }>(
-    sql`SELECT reaction_type FROM ${table} WHERE ${column} = ${targetId} AND user_id = ${userId}`,
-  );
-  if (current?.reaction_type === type) {
-    await tx.execute(sql`DELETE FROM ${table} WHERE ${column} = ${targetId} AND user_id = ${userId}`);
-    return null;
-  }
-  await tx.execute(sql`
-    INSERT INTO ${table} (${column}, user_id, reaction_type) VALUES (${targetId}, ${userId}, ${type})
-    ON CONFLICT (${column}, user_id) DO UPDATE SET reaction_type = EXCLUDED.reaction_type, created_at = now()`);
-  return type;
+  const [, [tapped], counts] = await Promise.all([
+    tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`${target.table}:${targetId}:${userId}`}, 0))`),
+    tx.execute<{ reaction_type: ReactionType | null }>(sql`
+      WITH removed AS (
+        DELETE FROM ${table} WHERE ${column} = ${targetId}::uuid AND user_id = ${userId}::uuid AND reaction_type = ${type}::text
+        RETURNING 1
+      ), upserted AS (
+        INSERT INTO ${table} (${column}, user_id, reaction_type)
+        SELECT ${targetId}::uuid, ${userId}::uuid, ${type}::text WHERE NOT EXISTS (SELECT 1 FROM removed)
+        ON CONFLICT (${column}, user_id) DO UPDATE SET reaction_type = EXCLUDED.reaction_type, created_at = now()
+        RETURNING reaction_type
+      )
+      SELECT (SELECT reaction_type FROM upserted) AS reaction_type`),
+    reactionCounts(tx, target, targetId),
+  ]);
+  return { mine: tapped?.reaction_type ?? null, counts };
 }
 
-export async function reactionCounts(db: Tx, target: ReactionTarget, targetId: string): Promise<ReactionCountsRow> {
+export async function reactionCounts(db: SqlRunner, target: ReactionTarget, targetId: string): Promise<ReactionCountsRow> {
   const rows = await db.execute<{ reaction_type: ReactionType; n: number }>(
     sql`SELECT reaction_type, count(*)::int AS n FROM ${sql.raw(target.table)} WHERE ${sql.raw(target.column)} = ${targetId} GROUP BY reaction_type`,
   );

@@ -52,7 +52,7 @@ export interface WallRoutesOptions {
 const wallRoutes: FastifyPluginAsyncTypebox<WallRoutesOptions> = async (app, options) => {
   const cache = createWallCache({ totalsTtlMs: options.totalsTtlMs, pageTtlMs: options.pageTtlMs });
   const live = createWallLive(app, cache);
-  const ctx: wall.WallContext = { db: app.database.db, reader: poolRunner(app.database.sql), media: app.media, publish: live.publish, cache, activity: (event) => app.events.publish('wall.activity', event), log: app.log };
+  const ctx: wall.WallContext = { db: app.database.db, client: app.database.sql, reader: poolRunner(app.database.sql), media: app.media, publish: live.publish, cache, activity: (event) => app.events.publish('wall.activity', event), log: app.log };
 
   app.get(
     '/api/posts',

@@ -379,6 +379,26 @@ describe('the wall API', () => {
       expect(view).toMatchObject({ myReaction: 'love', reactions: { love: 1 } });
     });
 
+    it('many fans tapping at once: each answer is one of the serial orders, the counts add up', async () => {
+      const { user } = await fan();
+      const post = await buildPost(database.db, user.id);
+      const fans = await Promise.all(Array.from({ length: 8 }, () => fan()));
+      // Each fan taps like, haha, like at once: whatever the order, two likes cancel unless a haha came between.
+      const answers = await Promise.all(fans.flatMap((f) => ['like', 'haha', 'like'].map((type) => react(f.headers, post.id, type))));
+      expect(answers.map((a) => a.statusCode)).toEqual(answers.map(() => 200));
+      const rows = await database.db.select().from(schema.postReactions).where(eq(schema.postReactions.postId, post.id));
+      expect(rows.length).toBeLessThanOrEqual(8);
+      const final = new Map(rows.map((r) => [r.userId, r.reactionType]));
+      for (const [i, f] of fans.entries()) {
+        const mine = answers.slice(3 * i, 3 * i + 3).map((a) => a.json<ReactionState>().myReaction);
+        // The last of the three to commit decides the fan's row: some answer matches it.
+        expect(mine).toContain(final.get(f.user.id) ?? null);
+      }
+      const view = (await app.inject({ method: 'GET', url: `/api/posts/${post.id}`, headers: fans[0]!.headers })).json<PostView>();
+      expect(view.reactions.like + view.reactions.haha).toBe(rows.length);
+      expect(view.reactions.like).toBe(rows.filter((r) => r.reactionType === 'like').length);
+    });
+
     it('refuses visitors, unknown types and hidden posts', async () => {
       const { user, headers } = await fan();
       const post = await buildPost(database.db, user.id);
