@@ -17,7 +17,10 @@ import { createBenchEnv, destroyBenchEnv, startTribuna, type Tribuna } from './l
 import { log } from './lib/log.ts';
 import { machineInfo } from './lib/machine.ts';
 import { rssBytes, sleep, spawnTs, type BenchChild } from './lib/processes.ts';
-import { median, round } from './lib/stats.ts';
+import { fittedEnds, median, round } from './lib/stats.ts';
+
+const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
+import { SpeedProbe } from './lib/speed.ts';
 import { seedWall } from './lib/wallSeed.ts';
 import { paramsFile } from './lib/workdir.ts';
 import { checkIntegrity, type BenchOutcome } from './votes.ts';
@@ -238,6 +241,8 @@ export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIO
         await sleep(SAMPLE_MS);
       }
     })();
+    const speed = new SpeedProbe(t0);
+    speed.start();
     const probes: Probe[] = [];
     const prober = (async () => {
       let previous: ProbeRow | null = null;
@@ -363,6 +368,8 @@ export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIO
         workerRssMb: last?.workerRssMb,
         deadTuplesTotal: last?.deadTuplesTotal,
         redisUsedMb: last?.redisUsedMb,
+        /** CPU ms of the speed probe's unit of work this minute (median): the machine's speed, same run. */
+        speedUnitCpuMs: speed.between(startT, startT + 60),
         postgres: summarizeProbes(probes, startT, startT + 60),
         postgresBy10s: Array.from({ length: 6 }, (_, i) => summarizeProbes(probes, startT + 10 * i, startT + 10 * (i + 1))),
       };
@@ -371,7 +378,7 @@ export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIO
     }
     const posts = (await side.request({ type: 'posts-stop' }, 'posts-stopped', 60_000)) as unknown as { acked: number };
     sampling = false;
-    await Promise.all([sampler, prober]);
+    await Promise.all([sampler, prober, speed.stop()]);
     const probesFile = path.join(os.tmpdir(), `tribuna_soak_probes_${process.pid}.json`);
     writeFileSync(probesFile, JSON.stringify(probes));
     log(`soak: ${probes.length} probes written to ${probesFile}`);
@@ -383,6 +390,25 @@ export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIO
     const first = minutes[0]!;
     const lastMinute = minutes.at(-1)!;
     const lastVsFirstVoteRate = round(rate(lastMinute) / rate(first), 3);
+    // Steadier views of the same question (one minute against one minute is as noisy as a minute):
+    // the least-squares line through every minute's rate, its end against its start; and the median
+    // of the last 3 minutes against the first 3.
+    const rates = minutes.map(rate);
+    const fitted = fittedEnds(rates);
+    const voteRateTrend = {
+      fittedLastVsFirst: round(fitted.last / fitted.first, 3),
+      last3VsFirst3: round(median(rates.slice(-3)) / median(rates.slice(0, 3)), 3),
+      minPerSecond: Math.min(...rates),
+      maxPerSecond: Math.max(...rates),
+      /** Standard deviation of the minutes' rates / their mean. */
+      /**
+       * The same ratio at the machine's speed of the first minute: each minute's votes/s times its
+       * speed unit's CPU ms (a minute when the machine ran 10 % slower counts 10 % more votes).
+       */
+      lastVsFirstAtSameSpeed: round((rate(lastMinute) * Number(lastMinute.speedUnitCpuMs)) / (rate(first) * Number(first.speedUnitCpuMs)), 3),
+      machineSpeedLastVsFirst: round(Number(first.speedUnitCpuMs) / Number(lastMinute.speedUnitCpuMs), 3),
+      coefficientOfVariation: round(Math.sqrt(rates.reduce((a, r) => a + (r - mean(rates)) ** 2, 0) / rates.length) / mean(rates), 3),
+    };
     const earlyP99 = median(minutes.slice(0, 3).map(p99));
     const lateP99 = median(minutes.slice(-3).map(p99));
     const p99Creep = round(lateP99 / earlyP99, 3);
@@ -408,6 +434,7 @@ export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIO
 
     const json: Record<string, unknown> = {
       lastVsFirstVoteRate,
+      voteRateTrend,
       firstMinuteVotesPerSecond: rate(first),
       lastMinuteVotesPerSecond: rate(lastMinute),
       p99Creep,
@@ -445,7 +472,7 @@ export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIO
       samples,
       method: {
         load: `Closed-loop votes (autocannon, ${options.voteConnections} connections, rotating ${options.users} signed-in users as bench/votes.ts), feed reads (${options.feedConnections} connections, first pages of both sorts) for ${options.feedShareS} s of each minute and reaction toggles for the rest, open-loop text posts at ${options.postsPerSecond}/s, ${options.viewers} websocket viewers subscribed to the voted poll (bench/load/soak-side.ts, each from its own forwarded address, reconnecting when dropped). Cold start first (every user votes once: first votes of the day, sessions cached, awards enqueued; coldStart), then a warm-up of ${options.warmupS} s, then ${options.minutes} one-minute rounds back to back; votesPerSecondBy10s splits each minute's votes in 10 s slices.`,
-        verdicts: `lastVsFirstVoteRate = votes/s of the last minute / the first (target ≥ ${TARGETS.lastVsFirstVoteRate}); p99Creep = median votes p99 of the last 3 minutes / the first 3 (≤ ${TARGETS.p99CreepMax}); memory growth = RSS at the end / RSS a minute after the warm-up (≤ ${TARGETS.memoryGrowthMax}); dead tuples bounded = the second half's maximum of n_dead_tup summed over ${TABLES.join(', ')} is at most twice the first half's (or 50,000); Redis bounded = the second half's maximum used_memory at most 1.25× the first half's (or +16 MB).`,
+        verdicts: `lastVsFirstVoteRate = votes/s of the last minute / the first (target ≥ ${TARGETS.lastVsFirstVoteRate}); voteRateTrend (no target, for reading): the least-squares line through the ${options.minutes} minutes' rates, its value at the last minute / at the first, and the median of the last 3 minutes / the first 3; lastVsFirstAtSameSpeed weighs each of the two minutes' rates by the CPU time of bench/lib/speed.ts's fixed unit of work in that minute (run every 2 s in the orchestrator, in CPU time so the run queue does not count): the machine is shared, and a slower host slows every process at once; p99Creep = median votes p99 of the last 3 minutes / the first 3 (≤ ${TARGETS.p99CreepMax}); memory growth = RSS at the end / RSS a minute after the warm-up (≤ ${TARGETS.memoryGrowthMax}); dead tuples bounded = the second half's maximum of n_dead_tup summed over ${TABLES.join(', ')} is at most twice the first half's (or 50,000); Redis bounded = the second half's maximum used_memory at most 1.25× the first half's (or +16 MB).`,
         server: 'bench/lib/infra.ts startTribuna: NODE_ENV=production, the production entry points of server and worker.',
       },
       machine: machineInfo(),
@@ -453,6 +480,8 @@ export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIO
     };
     const table: [string, string][] = [
       ['votes/s first minute → last minute', `${rate(first)} → ${rate(lastMinute)} (× ${lastVsFirstVoteRate}, target ≥ ${TARGETS.lastVsFirstVoteRate})`],
+      ['votes/s trend: fitted line end / start, last 3 / first 3 minutes (medians)', `× ${voteRateTrend.fittedLastVsFirst}, × ${voteRateTrend.last3VsFirst3} (minutes ${voteRateTrend.minPerSecond}–${voteRateTrend.maxPerSecond}/s)`],
+      ['machine speed last / first minute (speed probe); votes/s ratio at the first minute\'s speed', `× ${voteRateTrend.machineSpeedLastVsFirst}; × ${voteRateTrend.lastVsFirstAtSameSpeed}`],
       ['votes p99 first 3 min → last 3 min', `${earlyP99} → ${lateP99} ms (× ${p99Creep})`],
       ['server RSS after warm-up → end', `${firstAfter.serverRssMb} → ${lastSample.serverRssMb} MB (× ${serverMemoryGrowth})`],
       ['worker RSS after warm-up → end', `${firstAfter.workerRssMb} → ${lastSample.workerRssMb} MB (× ${workerMemoryGrowth})`],

@@ -315,6 +315,8 @@ export async function runVotesBenchmark(options: VotesOptions = DEFAULT_VOTES_OP
         p50Ms: round(m.result.latency.p50Ms, 2),
         p99Ms: round(m.result.latency.p99Ms, 2),
         maxMs: round(m.result.latency.maxMs, 2),
+        // Votes rounds: the rate in each 10 s slice (does it hold within a round?).
+        perSecondBy10s: Array.isArray(m.result.perSecondByInterval) ? (m.result.perSecondByInterval as number[]).map((r) => round(r, 0)) : undefined,
         errors: errorsOf(m.result),
         statusCounts: m.result.statusCounts,
         errorSamples: m.result.errorSamples?.length ? m.result.errorSamples : undefined,

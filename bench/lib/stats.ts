@@ -64,3 +64,19 @@ export const round = (x: number, digits = 1) => {
   const f = 10 ** digits;
   return Math.round(x * f) / f;
 };
+
+/** Least-squares line through (1, y1) … (n, yn): its values at the first and the last point. */
+export function fittedEnds(values: number[]): { first: number; last: number } {
+  const n = values.length;
+  if (n < 2) return { first: values[0] ?? 0, last: values[0] ?? 0 };
+  const meanX = (n + 1) / 2;
+  const meanY = values.reduce((a, b) => a + b, 0) / n;
+  let num = 0;
+  let den = 0;
+  values.forEach((y, i) => {
+    num += (i + 1 - meanX) * (y - meanY);
+    den += (i + 1 - meanX) ** 2;
+  });
+  const slope = num / den;
+  return { first: meanY + slope * (1 - meanX), last: meanY + slope * (n - meanX) };
+}
