@@ -18,8 +18,6 @@ import { log } from './lib/log.ts';
 import { machineInfo } from './lib/machine.ts';
 import { rssBytes, sleep, spawnTs, type BenchChild } from './lib/processes.ts';
 import { fittedEnds, median, round } from './lib/stats.ts';
-
-const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
 import { SpeedProbe } from './lib/speed.ts';
 import { seedWall } from './lib/wallSeed.ts';
 import { paramsFile } from './lib/workdir.ts';
@@ -50,6 +48,8 @@ export const DEFAULT_SOAK_OPTIONS: SoakOptions = {
 };
 
 const SAMPLE_MS = 5000;
+const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
+
 /** Diagnostics (wait events, WAL, buffers, the worker's statements) are sampled every second. */
 const PROBE_MS = 1000;
 const COLD_START_LIMIT_MS = 5 * 60_000;
@@ -119,7 +119,7 @@ interface Sample {
 
 /**
  * The probes of [fromT, toT) in one line: rates per second, the mean number of backends per wait
- * event (the three largest), the seconds the checkpointer spent writing, and the worker's statements.
+ * event (the four largest), the seconds the checkpointer spent writing, and the worker's statements.
  */
 export function summarizeProbes(probes: Probe[], fromT: number, toT: number) {
   const inside = probes.filter((p) => p.t >= fromT && p.t < toT);
@@ -257,7 +257,7 @@ export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIO
                 WHERE datname = current_database() AND state <> 'idle' AND pid <> pg_backend_pid() AND backend_type = 'client backend'
                 GROUP BY 1) AS w) AS waits,
               (SELECT wait_event FROM pg_stat_activity WHERE backend_type = 'checkpointer') AS checkpointer,
-              (SELECT json_agg(left(regexp_replace(query, '\s+', ' ', 'g'), 80)) FROM pg_stat_activity
+              (SELECT json_agg(left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 80)) FROM pg_stat_activity
                 WHERE datname = current_database() AND application_name = 'tribuna-worker' AND state = 'active') AS worker,
               (SELECT xact_commit::text FROM pg_stat_database WHERE datname = current_database()) AS commits,
               (SELECT blks_read::text FROM pg_stat_database WHERE datname = current_database()) AS blocks_read,
