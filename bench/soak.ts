@@ -17,7 +17,7 @@ import { createBenchEnv, destroyBenchEnv, startTribuna, type Tribuna } from './l
 import { log } from './lib/log.ts';
 import { machineInfo } from './lib/machine.ts';
 import { rssBytes, sleep, spawnTs, type BenchChild } from './lib/processes.ts';
-import { fittedEnds, median, round } from './lib/stats.ts';
+import { coefficientOfVariation, fittedEnds, median, round } from './lib/stats.ts';
 import { SpeedProbe } from './lib/speed.ts';
 import { seedWall } from './lib/wallSeed.ts';
 import { paramsFile } from './lib/workdir.ts';
@@ -48,8 +48,6 @@ export const DEFAULT_SOAK_OPTIONS: SoakOptions = {
 };
 
 const SAMPLE_MS = 5000;
-const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
-
 /** Diagnostics (wait events, WAL, buffers, the worker's statements) are sampled every second. */
 const PROBE_MS = 1000;
 const COLD_START_LIMIT_MS = 5 * 60_000;
@@ -121,7 +119,7 @@ interface Sample {
  * The probes of [fromT, toT) in one line: rates per second, the mean number of backends per wait
  * event (the four largest), the seconds the checkpointer spent writing, and the worker's statements.
  */
-export function summarizeProbes(probes: Probe[], fromT: number, toT: number) {
+function summarizeProbes(probes: Probe[], fromT: number, toT: number) {
   const inside = probes.filter((p) => p.t >= fromT && p.t < toT);
   const n = Math.max(1, inside.length);
   const sum = (f: (p: Probe) => number) => inside.reduce((a, p) => a + f(p), 0);
@@ -400,14 +398,13 @@ export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIO
       last3VsFirst3: round(median(rates.slice(-3)) / median(rates.slice(0, 3)), 3),
       minPerSecond: Math.min(...rates),
       maxPerSecond: Math.max(...rates),
-      /** Standard deviation of the minutes' rates / their mean. */
       /**
        * The same ratio at the machine's speed of the first minute: each minute's votes/s times its
        * speed unit's CPU ms (a minute when the machine ran 10 % slower counts 10 % more votes).
        */
       lastVsFirstAtSameSpeed: round((rate(lastMinute) * Number(lastMinute.speedUnitCpuMs)) / (rate(first) * Number(first.speedUnitCpuMs)), 3),
       machineSpeedLastVsFirst: round(Number(first.speedUnitCpuMs) / Number(lastMinute.speedUnitCpuMs), 3),
-      coefficientOfVariation: round(Math.sqrt(rates.reduce((a, r) => a + (r - mean(rates)) ** 2, 0) / rates.length) / mean(rates), 3),
+      coefficientOfVariation: round(coefficientOfVariation(rates), 3),
     };
     const earlyP99 = median(minutes.slice(0, 3).map(p99));
     const lateP99 = median(minutes.slice(-3).map(p99));

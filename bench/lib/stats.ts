@@ -65,12 +65,20 @@ export const round = (x: number, digits = 1) => {
   return Math.round(x * f) / f;
 };
 
+const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
+
+/** Standard deviation of `values` (population) / their mean. */
+export function coefficientOfVariation(values: number[]): number {
+  const m = mean(values);
+  return Math.sqrt(mean(values.map((v) => (v - m) ** 2))) / m;
+}
+
 /** Least-squares line through (1, y1) … (n, yn): its values at the first and the last point. */
 export function fittedEnds(values: number[]): { first: number; last: number } {
   const n = values.length;
   if (n < 2) return { first: values[0] ?? 0, last: values[0] ?? 0 };
   const meanX = (n + 1) / 2;
-  const meanY = values.reduce((a, b) => a + b, 0) / n;
+  const meanY = mean(values);
   let num = 0;
   let den = 0;
   values.forEach((y, i) => {

@@ -74,6 +74,32 @@ export async function pipelinedTransaction<T>(
   }
 }
 
+/**
+ * A whole transaction in ONE round trip: `body` sends its statements without awaiting between
+ * them (it must send them all before its first await), and COMMIT goes right behind them. Resolves
+ * to what `body` resolves to, once the transaction committed; a failing statement rejects with its
+ * own error, not the ROLLBACK that COMMIT became.
+ */
+export function pipelinedCommit<T>(
+  client: postgres.Sql,
+  body: (tx: SqlRunner) => Promise<T>,
+  options: { lockTimeoutMs?: number; reserveTimeoutMs?: number } = {},
+): Promise<T> {
+  return pipelinedTransaction(
+    client,
+    async (tx) => {
+      const running = body(tx);
+      const committing = tx.commit();
+      // A failed statement turns COMMIT into ROLLBACK too: the statement's own error is the one to report.
+      committing.catch(() => {});
+      const result = await running;
+      await committing;
+      return result;
+    },
+    options,
+  );
+}
+
 /** How long a batch waits for a connection of the pool before its votes are answered 503. */
 export const RESERVE_TIMEOUT_MS = 5_000;
 

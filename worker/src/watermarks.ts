@@ -5,6 +5,15 @@ import { schema } from '@tribuna/drizzle';
 // Where the worker's incremental jobs got to (maintenance_watermarks): the points sweep
 // (points/service.ts) and today's report run (reports/repository.ts).
 
+/**
+ * How far before its watermark an incremental run starts reading. A row's created_at is its
+ * writer's transaction start, so a row committed after the previous run read the table may be a
+ * little older than that run's start. The server writes votes, shares and page views in a
+ * statement or two and a COMMIT, and PostgreSQL ends its statements after 30 s and its idle
+ * transactions after 10 s (server/src/plugins/db.ts).
+ */
+export const WATERMARK_OVERLAP_MINUTES = 2;
+
 /** Moves the watermark `name` to `value` (a timestamptz), never backwards. */
 export async function advanceWatermark(db: DbOrTx, name: string, value: string): Promise<void> {
   await db.execute(sql`

@@ -474,7 +474,7 @@ export async function applyBatch(
   }));
 
   // One round trip: BEGIN, the lock timeout, the locks, the batch statement and COMMIT travel together.
-  const written = await repo.pipelinedTransaction(
+  const written = await repo.pipelinedCommit(
     client,
     async (tx) => {
       const [, result] = await Promise.all([
@@ -483,7 +483,6 @@ export async function applyBatch(
           [...ledgers.values()].map((l) => l.key),
         ),
         repo.writeVoteBatch(tx, rows),
-        tx.commit(),
       ]);
       return result;
     },

@@ -264,18 +264,18 @@ export async function hidePost(tx: Tx, postId: string): Promise<void> {
 
 // --- Reactions ------------------------------------------------------------------------------------
 
-export type ReactionTarget = { table: 'post_reactions'; column: 'post_id' } | { table: 'comment_reactions'; column: 'comment_id' };
+type ReactionTarget = { table: 'post_reactions'; column: 'post_id' } | { table: 'comment_reactions'; column: 'comment_id' };
 export const POST_REACTIONS: ReactionTarget = { table: 'post_reactions', column: 'post_id' };
 export const COMMENT_REACTIONS: ReactionTarget = { table: 'comment_reactions', column: 'comment_id' };
 
 /**
- * Applies one tap and reads the item's counts after it, as three statements sent together on a
- * pipelined transaction (the caller sends COMMIT behind them): one round trip instead of one per
- * statement while the connection is held. The same type again removes the reaction, another type
- * replaces it. Taps of one user on one item are serialised by a transaction-scoped advisory lock,
- * taken in its own statement so the tap's statement (a new snapshot) sees every tap committed before
- * it: concurrent taps resolve exactly as if they came one after the other (two taps of ❤️ leave
- * none, three leave one). Returns the user's reaction afterwards and the counts.
+ * Applies one tap and reads the item's counts after it: three statements sent together (run it in
+ * pipelinedCommit, so COMMIT goes behind them and the connection is held for one round trip). The
+ * same type again removes the reaction, another type replaces it. Taps of one user on one item are
+ * serialised by a transaction-scoped advisory lock, taken in its own statement so the tap's
+ * statement (a new snapshot) sees every tap committed before it: concurrent taps resolve exactly as
+ * if they came one after the other (two taps of ❤️ leave none, three leave one). Returns the user's
+ * reaction afterwards and the counts.
  */
 export async function toggleReaction(
   tx: SqlRunner,
@@ -304,7 +304,7 @@ export async function toggleReaction(
   return { mine: tapped?.reaction_type ?? null, counts };
 }
 
-export async function reactionCounts(db: SqlRunner, target: ReactionTarget, targetId: string): Promise<ReactionCountsRow> {
+async function reactionCounts(db: SqlRunner, target: ReactionTarget, targetId: string): Promise<ReactionCountsRow> {
   const rows = await db.execute<{ reaction_type: ReactionType; n: number }>(
     sql`SELECT reaction_type, count(*)::int AS n FROM ${sql.raw(target.table)} WHERE ${sql.raw(target.column)} = ${targetId} GROUP BY reaction_type`,
   );

@@ -15,7 +15,7 @@ import { PROFILE_LIMITS } from '@tribuna/contracts/profileRules';
 import { postTopic } from '@tribuna/contracts/liveTopics';
 import { POST_VISIBILITIES, WALL_LIMITS, WALL_MESSAGES, type PostVisibility, type ReactionType } from '@tribuna/contracts/wallRules';
 import type { Db } from '@tribuna/drizzle/client';
-import { pipelinedTransaction, type SqlRunner } from '@tribuna/drizzle/pipelined';
+import { pipelinedCommit, type SqlRunner } from '@tribuna/drizzle/pipelined';
 import type postgres from 'postgres';
 import { badRequest, forbidden, notFound } from '../http/errors.ts';
 import type { StoredImage } from '../media/service.ts';
@@ -38,7 +38,7 @@ export interface WallMedia {
 export interface WallContext {
   /** For transactions. */
   db: Db;
-  /** The same pool, for the pipelined transactions of reactions. */
+  /** The same pool, for the one-round-trip transactions of reactions (pipelinedCommit). */
   client: postgres.Sql;
   /** Reads outside transactions, as prepared statements (planned once per connection, not per page). */
   reader: SqlRunner;
@@ -255,17 +255,9 @@ export async function deletePost(ctx: WallContext, writer: Writer, postId: strin
   await ctx.publish({ type: 'post-deleted', topic: postTopic(postId), postId });
 }
 
-/** One tap in one round trip: the lock, the tap and the counts, with COMMIT behind them. */
-function tapReaction(ctx: WallContext, target: repo.ReactionTarget, targetId: string, userId: string, type: ReactionType) {
-  return pipelinedTransaction(ctx.client, async (tx) => {
-    const [result] = await Promise.all([repo.toggleReaction(tx, target, targetId, userId, type), tx.commit()]);
-    return result;
-  });
-}
-
 export async function reactToPost(ctx: WallContext, writer: Writer, postId: string, type: ReactionType): Promise<ReactionState> {
   if (!(await repo.isPostVisible(ctx.reader, postId, writer))) throw notFound(WALL_MESSAGES.postNotFound);
-  const { mine: myReaction, counts } = await tapReaction(ctx, repo.POST_REACTIONS, postId, writer.id, type);
+  const { mine: myReaction, counts } = await pipelinedCommit(ctx.client, (tx) => repo.toggleReaction(tx, repo.POST_REACTIONS, postId, writer.id, type));
   const reactions = presentReactions(counts);
   await ctx.publish({ type: 'post-reactions', topic: postTopic(postId), postId, reactions });
   await ctx.activity({ kind: 'post-reaction', postId, actorId: writer.id });
@@ -355,7 +347,7 @@ export async function deleteComment(ctx: WallContext, writer: Writer, commentId:
 
 export async function reactToComment(ctx: WallContext, writer: Writer, commentId: string, type: ReactionType): Promise<ReactionState> {
   const comment = await visibleComment(ctx, commentId, writer);
-  const { mine: myReaction, counts } = await tapReaction(ctx, repo.COMMENT_REACTIONS, commentId, writer.id, type);
+  const { mine: myReaction, counts } = await pipelinedCommit(ctx.client, (tx) => repo.toggleReaction(tx, repo.COMMENT_REACTIONS, commentId, writer.id, type));
   const reactions = presentReactions(counts);
   await ctx.publish({ type: 'comment-reactions', topic: postTopic(comment.postId), postId: comment.postId, commentId, reactions });
   await ctx.activity({ kind: 'comment-reaction', commentId, postId: comment.postId, actorId: writer.id });

@@ -3,19 +3,16 @@ import { LIVE_CHANNEL, type LiveEvent } from '@tribuna/contracts/live';
 import type { JobPayloads } from '@tribuna/contracts/jobs';
 import type { JobContext } from '../context.ts';
 import * as repo from './repository.ts';
-import { advanceWatermark } from '../watermarks.ts';
+import { advanceWatermark, WATERMARK_OVERLAP_MINUTES } from '../watermarks.ts';
 
 /** The sweep looks at today and the two days before (SHOW_TIMEZONE). */
 export const SWEEP_DAYS = 3;
 /**
- * An incremental sweep scans from its last complete sweep's start minus this: a vote's created_at
- * is its transaction's start, so a vote committed after that sweep read the votes may be a little
- * older than its start. The server's vote and share transactions are a statement or two and a
- * COMMIT, and PostgreSQL ends its statements after 30 s and its idle transactions after 10 s
- * (server/src/plugins/db.ts); a restored voided vote keeps its original created_at and is awarded
+ * An incremental sweep scans from its last complete sweep's start minus this (see
+ * WATERMARK_OVERLAP_MINUTES); a restored voided vote keeps its original created_at and is awarded
  * by the daily full sweep.
  */
-export const SWEEP_OVERLAP_MINUTES = 2;
+export const SWEEP_OVERLAP_MINUTES = WATERMARK_OVERLAP_MINUTES;
 /** Watermarks (maintenance_watermarks): where the last complete sweep of each kind started. */
 export const SWEEP_WATERMARKS = { votes: 'points.sweep.votes', shares: 'points.sweep.shares' } as const;
 /** Rows per sweep query; a sweep keeps going until nothing is missing (bounded by SWEEP_MAX_ROUNDS). */

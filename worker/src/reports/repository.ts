@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '@tribuna/drizzle/client';
 import { schema } from '@tribuna/drizzle';
-import { advanceWatermark, watermark, watermarkSince } from '../watermarks.ts';
+import { advanceWatermark, watermark, WATERMARK_OVERLAP_MINUTES, watermarkSince } from '../watermarks.ts';
 
 const { pageViews, profiles, reportActiveBits, reportActiveUsers, reportDaily, reportUserNumbers, votes } = schema;
 const { ACTIVITY_BLOCK_BITS } = schema;
@@ -108,14 +108,8 @@ async function writeDaily(tx: Tx, fromDay: SQL, toDay: SQL, timeZone: string): P
 
 /** Watermark (maintenance_watermarks) of the incremental run of today: see refreshToday. */
 export const TODAY_WATERMARK = 'reports.today-active';
-/**
- * An incremental run of today reads the votes and page views from its watermark minus this: a
- * row's created_at is its writer's transaction start, so a row committed after the previous run
- * read the rows may be a little older than that run's start. The server writes them in a
- * statement or two and a COMMIT, and PostgreSQL ends its statements after 30 s and its idle
- * transactions after 10 s (server/src/plugins/db.ts).
- */
-export const TODAY_OVERLAP_MINUTES = 2;
+/** An incremental run of today reads the votes and page views from its watermark minus this (see WATERMARK_OVERLAP_MINUTES). */
+export const TODAY_OVERLAP_MINUTES = WATERMARK_OVERLAP_MINUTES;
 
 /**
  * Today's aggregates (the 5-minute schedule and the worker's start-up run), in one transaction
