@@ -3,7 +3,7 @@ import type { DbOrTx } from '@tribuna/drizzle/client';
 import type { SqlRunner } from '@tribuna/drizzle/pipelined';
 
 export { pipelinedCommit, pipelinedTransaction, poolRunner, RESERVE_TIMEOUT_MS, type PipelinedTransaction, type SqlRunner } from '@tribuna/drizzle/pipelined';
-import { pollOptions, pollPointsConfig, polls, profiles, voteRequests, votes, voteTallies } from '@tribuna/drizzle/schema/index';
+import { pollOptions, pollPointsConfig, polls, profiles, voteRequests, votes, votesUtcDay, voteTallies } from '@tribuna/drizzle/schema/index';
 
 // The vote write path is batched (see batcher.ts): each statement here serves every command of a
 // batch at once. Lists travel as one JSON parameter (json_to_recordset), so a batch of any size is
@@ -65,6 +65,13 @@ interface VoterStateRow extends Record<string, unknown> {
 }
 
 /**
+ * Votes `v` cast since a points window's start: the day condition (implied by the time one) keeps
+ * the read on votes_user_poll_day_idx to the window's UTC days instead of all the user's votes on
+ * the poll.
+ */
+const sinceWindowStart = (start: SQL) => sql`${votesUtcDay(sql`v.created_at`)} >= ${votesUtcDay(start)} AND v.created_at >= ${start}`;
+
+/**
  * The standing of each (user, poll): its vote_tallies rows (a few per key however many votes the
  * user cast) and, for keys with a window start, the points cast since then (an index range of the
  * user's votes that day). LATERAL subqueries keep both on their indexes whatever the planner
@@ -79,7 +86,7 @@ export async function readVoterState(db: Runner, keys: (VoterKey & { since: Date
     CROSS JOIN LATERAL (
       SELECT CASE WHEN k.s IS NULL THEN NULL ELSE (
         SELECT coalesce(sum(v.points), 0)::int FROM ${votes} v
-        WHERE v.user_id = k.u AND v.poll_id = k.p AND v.created_at >= k.s
+        WHERE v.user_id = k.u AND v.poll_id = k.p AND ${sinceWindowStart(sql`k.s`)}
       ) END AS window_spent
     ) AS w
     LEFT JOIN LATERAL (
@@ -332,7 +339,7 @@ export async function writeVoteBatch(db: Runner, commands: VoteCommandRow[]): Pr
       SELECT pair.u, pair.p, pair.single, pair.max,
         CASE WHEN pair.s IS NULL THEN NULL ELSE (
           SELECT coalesce(sum(v.points), 0) FROM ${votes} v
-          WHERE v.user_id = pair.u AND v.poll_id = pair.p AND v.created_at >= pair.s
+          WHERE v.user_id = pair.u AND v.poll_id = pair.p AND ${sinceWindowStart(sql`pair.s`)}
         ) END::int AS window_spent,
         coalesce(total.points, 0)::int AS total
       FROM pair
