@@ -184,6 +184,9 @@ export const shareHistory = pgTable(
     check('share_history_platform', oneOf(t.platform, SHARE_PLATFORMS)),
     check('share_history_points', sql`${t.pointsEarned} >= 0`),
     uniqueIndex('share_history_once_per_day_uq').on(t.pollId, t.userId, t.shareDay),
+    // The points sweep's keyset scan of recent shares (worker/src/points findMissingShareAwards),
+    // every 5 minutes: without it, a read of the whole history each time.
+    index('share_history_shared_at_idx').on(t.sharedAt, t.id),
   ],
 );
 

@@ -1,0 +1,1 @@
+CREATE INDEX "share_history_shared_at_idx" ON "share_history" USING btree ("shared_at","id");
