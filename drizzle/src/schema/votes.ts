@@ -6,8 +6,8 @@ import { pollOptions, polls } from './polls.ts';
 import { profiles } from './profiles.ts';
 
 /**
- * The UTC day of a vote's time, as `votes_user_poll_day_idx` keys it. A query must spell the
- * expression exactly so for PostgreSQL to use that index.
+ * The UTC day of a vote's time, as `votes_user_poll_day_idx` keys it. PostgreSQL uses that index
+ * for a day condition only when the query spells this same expression, so queries call this.
  */
 export function votesUtcDay(createdAt: SQL | SQLWrapper | AnyColumn): SQL {
   return sql`((${createdAt} AT TIME ZONE 'UTC')::date)`;
