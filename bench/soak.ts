@@ -392,6 +392,8 @@ export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIO
     // the least-squares line through every minute's rate, its end against its start; and the median
     // of the last 3 minutes against the first 3.
     const rates = minutes.map(rate);
+    // A minute without a probe sample (the probe's process died) has no speed to weigh by.
+    const speedKnown = first.speedUnitCpuMs != null && lastMinute.speedUnitCpuMs != null;
     const fitted = fittedEnds(rates);
     const voteRateTrend = {
       fittedLastVsFirst: round(fitted.last / fitted.first, 3),
@@ -402,8 +404,8 @@ export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIO
        * The same ratio at the machine's speed of the first minute: each minute's votes/s times its
        * speed unit's CPU ms (a minute when the machine ran 10 % slower counts 10 % more votes).
        */
-      lastVsFirstAtSameSpeed: round((rate(lastMinute) * Number(lastMinute.speedUnitCpuMs)) / (rate(first) * Number(first.speedUnitCpuMs)), 3),
-      machineSpeedLastVsFirst: round(Number(first.speedUnitCpuMs) / Number(lastMinute.speedUnitCpuMs), 3),
+      lastVsFirstAtSameSpeed: speedKnown ? round((rate(lastMinute) * Number(lastMinute.speedUnitCpuMs)) / (rate(first) * Number(first.speedUnitCpuMs)), 3) : null,
+      machineSpeedLastVsFirst: speedKnown ? round(Number(first.speedUnitCpuMs) / Number(lastMinute.speedUnitCpuMs), 3) : null,
       coefficientOfVariation: round(coefficientOfVariation(rates), 3),
     };
     const earlyP99 = median(minutes.slice(0, 3).map(p99));

@@ -13,8 +13,8 @@ import { median, round } from './stats.ts';
  * The probe runs in a child process of its own: process.cpuUsage() counts every thread of a
  * process, and run in the orchestrator the unit read 11 ms in the first two minutes of two soaks
  * and 3.5 ms after, with the orchestrator's other threads counted in. The child allocates next to
- * nothing, so its CPU time is its one thread's. It prints one line per
- * unit: milliseconds since the epoch and the unit's CPU milliseconds.
+ * nothing, so its CPU time is its one thread's. It prints one line per unit: milliseconds since
+ * the epoch and the unit's CPU milliseconds.
  */
 const PROBE_SCRIPT = `
 const { createHash } = require('node:crypto');

@@ -9,7 +9,7 @@ import { buildPoll, buildUser } from '../../../test/support/factories.ts';
 import { HttpError } from '../http/errors.ts';
 import { VoteBatcher, type CommittedBatch, type VoteCommand } from './batcher.ts';
 import { PollCache, type VotingPoll } from '../polls/pollCache.ts';
-import { pipelinedTransaction } from './repository.ts';
+import { pipelinedTransaction } from '@tribuna/drizzle/pipelined';
 
 const database = testDatabase();
 const db = database.db;

@@ -19,7 +19,8 @@ import { pointsJobs } from './jobs.ts';
 import * as repo from './repository.ts';
 import { advanceWatermark } from '../watermarks.ts';
 import { findMissingVoteAwards, grantVoteAwards } from './repository.ts';
-import { sweep, SWEEP_CHUNK, SWEEP_DAYS, SWEEP_OVERLAP_MINUTES, SWEEP_WATERMARKS, voteReference } from './service.ts';
+import { sweep, SWEEP_CHUNK, SWEEP_DAYS, SWEEP_WATERMARKS, voteReference } from './service.ts';
+import { WATERMARK_OVERLAP_MINUTES } from '../watermarks.ts';
 import { openLockHolder, waitForBlocked } from '../../../test/support/locks.ts';
 
 // Own Redis namespace under the run's prefix: only this file's worker consumes these queues.
@@ -221,8 +222,8 @@ describe('points.sweep watermarks', () => {
     const minutesBefore = (minutes: number) => new Date(mark.getTime() - minutes * 60_000);
     // Awards lost before the watermark minus the overlap, and within the overlap (a transaction
     // that started before the last sweep and committed after it read the votes).
-    const before = minutesBefore(SWEEP_OVERLAP_MINUTES + 5);
-    const within = minutesBefore(SWEEP_OVERLAP_MINUTES / 2);
+    const before = minutesBefore(WATERMARK_OVERLAP_MINUTES + 5);
+    const within = minutesBefore(WATERMARK_OVERLAP_MINUTES / 2);
     const vote = (userId: string, createdAt: Date) => ({ pollId: poll.id, optionId: options[0]!.id, userId, points: 1, createdAt });
     await db.insert(schema.votes).values([vote(behind.id, before), vote(inOverlap.id, within)]);
     const share = (userId: string, sharedAt: Date) => ({ pollId: poll.id, userId, platform: 'copy' as const, pointsEarned: 5, shareDay: showDayOf(TZ, sharedAt), sharedAt });

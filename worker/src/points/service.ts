@@ -7,12 +7,6 @@ import { advanceWatermark, WATERMARK_OVERLAP_MINUTES } from '../watermarks.ts';
 
 /** The sweep looks at today and the two days before (SHOW_TIMEZONE). */
 export const SWEEP_DAYS = 3;
-/**
- * An incremental sweep scans from its last complete sweep's start minus this (see
- * WATERMARK_OVERLAP_MINUTES); a restored voided vote keeps its original created_at and is awarded
- * by the daily full sweep.
- */
-export const SWEEP_OVERLAP_MINUTES = WATERMARK_OVERLAP_MINUTES;
 /** Watermarks (maintenance_watermarks): where the last complete sweep of each kind started. */
 export const SWEEP_WATERMARKS = { votes: 'points.sweep.votes', shares: 'points.sweep.shares' } as const;
 /** Rows per sweep query; a sweep keeps going until nothing is missing (bounded by SWEEP_MAX_ROUNDS). */
@@ -62,8 +56,9 @@ export interface SweepResult {
 /**
  * Awards the votes and shares that have none (their award job was lost: Redis down at the time, a
  * crash between commit and enqueue). Votes and shares each have a watermark, the start of their
- * last complete sweep: an incremental sweep scans from it minus SWEEP_OVERLAP_MINUTES, a full one
- * (`full`, once a day) the last SWEEP_DAYS days in SHOW_TIMEZONE, as does the first sweep of all.
+ * last complete sweep: an incremental sweep scans from it minus WATERMARK_OVERLAP_MINUTES, a full
+ * one (`full`, once a day) the last SWEEP_DAYS days in SHOW_TIMEZONE, as does the first sweep of
+ * all. A restored voided vote keeps its original created_at, so only the daily full sweep awards it.
  */
 export async function sweep(ctx: JobContext, { full = false }: JobPayloads['points.sweep'] = {}): Promise<SweepResult> {
   const tz = ctx.config.showTimezone;
@@ -99,7 +94,7 @@ async function sweepRounds<K>(
   full: boolean,
   round: (bounds: repo.ScanBounds<K>) => Promise<{ missing: K[]; awarded: number }>,
 ): Promise<number> {
-  const { startedAt, since } = await repo.sweepStart(ctx.db, watermark, SWEEP_OVERLAP_MINUTES);
+  const { startedAt, since } = await repo.sweepStart(ctx.db, watermark, WATERMARK_OVERLAP_MINUTES);
   let awarded = 0;
   let after: K | undefined;
   for (let rounds = 0; rounds < SWEEP_MAX_ROUNDS; rounds++) {

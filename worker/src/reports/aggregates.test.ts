@@ -5,7 +5,8 @@ import { testConfig } from '../../../test/support/env.ts';
 import { testDatabase } from '../../../test/support/db.ts';
 import { buildPoll, buildUser } from '../../../test/support/factories.ts';
 import { useQueueWorker } from '../testing.ts';
-import { findDailyReport, listActiveUsers, TODAY_OVERLAP_MINUTES, TODAY_WATERMARK } from './repository.ts';
+import { findDailyReport, listActiveUsers, TODAY_WATERMARK } from './repository.ts';
+import { WATERMARK_OVERLAP_MINUTES } from '../watermarks.ts';
 
 const TIME_ZONE = 'America/Mexico_City';
 const config = testConfig({ REDIS_PREFIX: `${testConfig().redisPrefix}_aggregates`, SHOW_TIMEZONE: TIME_ZONE });
@@ -254,9 +255,9 @@ describe('aggregates against the raw rows', () => {
       const { ms } = (await watermark())!;
       const late = await buildUser(db, { createdAt: new Date(ms - 3600_000) });
       const older = await buildUser(db, { createdAt: new Date(ms - 3600_000) });
-      await voteAt(late.id, new Date(ms - (TODAY_OVERLAP_MINUTES / 2) * 60_000));
+      await voteAt(late.id, new Date(ms - (WATERMARK_OVERLAP_MINUTES / 2) * 60_000));
       // Older than the overlap: not read by the incremental run (a commit that late is not expected).
-      await voteAt(older.id, new Date(ms - (TODAY_OVERLAP_MINUTES + 5) * 60_000));
+      await voteAt(older.id, new Date(ms - (WATERMARK_OVERLAP_MINUTES + 5) * 60_000));
 
       await runToday();
       const active = await listActiveUsers(db, today);

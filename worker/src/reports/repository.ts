@@ -108,8 +108,6 @@ async function writeDaily(tx: Tx, fromDay: SQL, toDay: SQL, timeZone: string): P
 
 /** Watermark (maintenance_watermarks) of the incremental run of today: see refreshToday. */
 export const TODAY_WATERMARK = 'reports.today-active';
-/** An incremental run of today reads the votes and page views from its watermark minus this (see WATERMARK_OVERLAP_MINUTES). */
-export const TODAY_OVERLAP_MINUTES = WATERMARK_OVERLAP_MINUTES;
 
 /**
  * Today's aggregates (the 5-minute schedule and the worker's start-up run), in one transaction
@@ -120,7 +118,7 @@ export const TODAY_OVERLAP_MINUTES = WATERMARK_OVERLAP_MINUTES;
  * - No watermark, or one on another day (the first run of the day, or of a new deployment): the
  *   full recompute of today (recomputeDays' path).
  * - A watermark on today: incremental. Only the votes and signed-in page views created since the
- *   watermark minus TODAY_OVERLAP_MINUTES are read, their users added to today's
+ *   watermark minus WATERMARK_OVERLAP_MINUTES are read, their users added to today's
  *   report_active_users (ON CONFLICT DO NOTHING); then today's user numbers, activity bitmap and
  *   report_daily row are rewritten from today's report_active_users, as the full path does.
  *
@@ -139,7 +137,7 @@ export async function refreshToday(db: Db, timeZone: string): Promise<DailyRepor
     const [run] = await tx.execute<{ today: string; started_at: string; since: string | null }>(sql`
       SELECT to_char(${localDay(sql`now()`, timeZone)}, 'YYYY-MM-DD') AS today, now()::text AS started_at,
         CASE WHEN ${localDay(watermark(TODAY_WATERMARK), timeZone)} = ${localDay(sql`now()`, timeZone)}
-          THEN ${watermarkSince(TODAY_WATERMARK, TODAY_OVERLAP_MINUTES)} END AS since`);
+          THEN ${watermarkSince(TODAY_WATERMARK, WATERMARK_OVERLAP_MINUTES)} END AS since`);
     const { today, started_at: startedAt, since } = run!;
     const reports = since === null ? await writeDays(tx, today, today, timeZone) : await addToToday(tx, today, since, timeZone);
     await advanceWatermark(tx, TODAY_WATERMARK, startedAt);
