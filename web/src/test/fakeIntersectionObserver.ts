@@ -16,6 +16,11 @@ export class FakeIntersectionObserver {
     FakeIntersectionObserver.instances.add(this);
   }
 
+  /** Whether some observer watches `element` (the page observes its cards in an effect, after they render). */
+  static observes(element: Element): boolean {
+    return [...FakeIntersectionObserver.instances].some((o) => o.elements.has(element));
+  }
+
   observe(element: Element) {
     this.elements.add(element);
   }
