@@ -1,8 +1,14 @@
 import { vi } from 'vitest';
 
-/** An IntersectionObserver stand-in: the test says when an element enters or leaves the screen. */
+/**
+ * An IntersectionObserver stand-in: the test says when an element enters or leaves the screen.
+ * Like the real one, an observer reports an element's current state right after it starts to
+ * watch it, so a test may say an element is on screen before the page has begun to observe it.
+ */
 export class FakeIntersectionObserver {
   static instances = new Set<FakeIntersectionObserver>();
+  /** What the test last said about each element. */
+  static states = new WeakMap<Element, boolean>();
   readonly elements = new Set<Element>();
   readonly root = null;
   readonly rootMargin: string;
@@ -16,13 +22,13 @@ export class FakeIntersectionObserver {
     FakeIntersectionObserver.instances.add(this);
   }
 
-  /** Whether some observer watches `element` (the page observes its cards in an effect, after they render). */
-  static observes(element: Element): boolean {
-    return [...FakeIntersectionObserver.instances].some((o) => o.elements.has(element));
-  }
-
   observe(element: Element) {
     this.elements.add(element);
+    const state = FakeIntersectionObserver.states.get(element);
+    if (state === undefined) return;
+    queueMicrotask(() => {
+      if (this.elements.has(element)) this.report(element, state);
+    });
   }
 
   unobserve(element: Element) {
@@ -40,12 +46,16 @@ export class FakeIntersectionObserver {
 
   /** Tells every observer watching `element` that it is (or no longer is) intersecting. */
   static trigger(element: Element, isIntersecting: boolean) {
+    FakeIntersectionObserver.states.set(element, isIntersecting);
     for (const observer of [...FakeIntersectionObserver.instances]) {
-      if (!observer.elements.has(element)) continue;
-      const rect = element.getBoundingClientRect();
-      const entry = { target: element, isIntersecting, intersectionRatio: isIntersecting ? 1 : 0, boundingClientRect: rect, intersectionRect: rect, rootBounds: null, time: 0 };
-      observer.callback([entry as IntersectionObserverEntry], observer as unknown as IntersectionObserver);
+      if (observer.elements.has(element)) observer.report(element, isIntersecting);
     }
+  }
+
+  private report(element: Element, isIntersecting: boolean) {
+    const rect = element.getBoundingClientRect();
+    const entry = { target: element, isIntersecting, intersectionRatio: isIntersecting ? 1 : 0, boundingClientRect: rect, intersectionRect: rect, rootBounds: null, time: 0 };
+    this.callback([entry as IntersectionObserverEntry], this as unknown as IntersectionObserver);
   }
 
   /** Observers created with this root margin. */
@@ -56,5 +66,6 @@ export class FakeIntersectionObserver {
 
 export function installFakeIntersectionObserver() {
   FakeIntersectionObserver.instances.clear();
+  FakeIntersectionObserver.states = new WeakMap();
   vi.stubGlobal('IntersectionObserver', FakeIntersectionObserver);
 }
