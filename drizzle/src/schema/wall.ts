@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   check,
   index,
@@ -89,6 +90,22 @@ export const posts = pgTable(
     index('posts_user_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
     index('posts_group_idx').on(t.groupId, t.createdAt.desc(), t.id.desc()),
   ],
+);
+
+/**
+ * How many posts the public wall shows (visible, public, without a group), kept by triggers on
+ * `posts` in the same transactions as the posts (migration 0022_feed_counts_triggers): the feed's total is one row
+ * read instead of a count of every post, which cost a scan of the table each time a new post
+ * dropped the cached total (several a second during an episode). The triggers upsert, so a
+ * missing row counts from zero.
+ */
+export const feedCounts = pgTable(
+  'feed_counts',
+  {
+    feed: text('feed').primaryKey(),
+    posts: bigint('posts', { mode: 'number' }).notNull(),
+  },
+  (t) => [check('feed_counts_feed', sql`${t.feed} = 'public'`)],
 );
 
 export const postMedia = pgTable(

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '@tribuna/drizzle/client';
 import type { SqlRunner } from '@tribuna/drizzle/pipelined';
+import { feedCounts } from '@tribuna/drizzle/schema/index';
 import type { FeedSort, PostVisibility, ReactionType } from '@tribuna/contracts/wallRules';
 
 /** Who reads: a visitor (null) or a signed-in user; admins see every post. */
@@ -167,11 +168,9 @@ export async function feedTotal(db: SqlRunner, filters: Omit<FeedFilters, 'sort'
   return rows[0]?.n ?? 0;
 }
 
-/** The public wall's size: visible public posts without a group. */
+/** The public wall's size: visible public posts without a group, as the triggers on posts keep it in feed_counts. */
 export async function publicFeedCount(db: SqlRunner): Promise<number> {
-  const rows = await db.execute<{ n: number }>(
-    sql`SELECT count(*)::int AS n FROM posts p WHERE NOT p.is_hidden AND p.group_id IS NULL AND p.visibility = 'public'`,
-  );
+  const rows = await db.execute<{ n: number }>(sql`SELECT posts::int AS n FROM ${feedCounts} WHERE feed = 'public'`);
   return rows[0]?.n ?? 0;
 }
 

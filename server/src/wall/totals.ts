@@ -1,9 +1,9 @@
 /**
- * The global feed's total (posts everyone sees) for a short while: counting 100,000 posts on every
- * page of every reader would cost more than the page itself. Dropped whenever a post appears or
- * disappears (this instance at once; the others through the `wall.live` events), so a reader's
- * count is at most `ttlMs` behind for changes no event carries (an admin's count of followers-only
- * posts).
+ * The global feed's total (posts everyone sees) for a short while, so that the thousands of readers
+ * of an episode do not each read it (one row of feed_counts, kept by triggers on posts). Dropped
+ * whenever a post appears or disappears (this instance at once; the others through the `wall.live`
+ * events), so a reader's count is at most `ttlMs` behind for changes no event carries (an admin's
+ * count of followers-only posts).
  */
 export class FeedTotals {
   private readonly entries = new Map<string, { value: number; expiresAt: number }>();
