@@ -94,10 +94,10 @@ export const posts = pgTable(
 
 /**
  * How many posts the public wall shows (visible, public, without a group), kept by triggers on
- * `posts` in the same transactions as the posts (migration 0022_feed_counts_triggers): the feed's total is one row
- * read instead of a count of every post, which cost a scan of the table each time a new post
- * dropped the cached total (several a second during an episode). The triggers upsert, so a
- * missing row counts from zero.
+ * `posts` in the same transactions as the posts (migration 0022_feed_counts_triggers): the feed's
+ * total is one row read instead of a count of every post, which cost a scan of the table each time
+ * a new post dropped the cached total (several a second during an episode). The triggers upsert,
+ * so a missing row counts from zero.
  */
 export const feedCounts = pgTable(
   'feed_counts',
