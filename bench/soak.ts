@@ -323,7 +323,10 @@ export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIO
         postgres: postgresOf(env.name),
         postgresShared,
         redis: { comm: 'redis-server' },
-        load: () => [votesLoad.pid, feedLoad.pid, side.pid],
+        // The load processes apart (votes; feed reads and reactions; viewers and posts), summed as `load` below.
+        loadVotes: () => [votesLoad.pid],
+        loadFeed: () => [feedLoad.pid],
+        loadSide: () => [side.pid],
         orchestrator: () => [process.pid],
       });
       meter.start();
@@ -340,6 +343,7 @@ export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIO
         latency: Latency;
       };
       const cpuCores = meter.stop();
+      cpuCores.load = round(Number(cpuCores.loadVotes) + Number(cpuCores.loadFeed) + Number(cpuCores.loadSide), 2);
       const viewers = (await side.request({ type: 'status' }, 'status', 10_000)) as Record<string, number>;
       const last = samples.at(-1);
       const row = {
