@@ -33,6 +33,8 @@ export interface SoakOptions {
   postsPerSecond: number;
   /** Of each minute, this many seconds of feed reads, the rest reaction toggles (same connections). */
   feedShareS: number;
+  /** The viewers' sockets: the C client (bench/load/viewers-native.c) or JavaScript ws clients. */
+  viewersClient: 'native' | 'node';
 }
 
 export const DEFAULT_SOAK_OPTIONS: SoakOptions = {
@@ -45,6 +47,7 @@ export const DEFAULT_SOAK_OPTIONS: SoakOptions = {
   feedConnections: 8,
   postsPerSecond: 5,
   feedShareS: 45,
+  viewersClient: process.env.BENCH_VIEWERS_CLIENT === 'node' ? 'node' : 'native',
 };
 
 const SAMPLE_MS = 5000;
@@ -194,7 +197,12 @@ export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIO
       deepPaths: ['/api/posts?sort=recent', '/api/posts'],
       postIds,
     });
-    const side = spawn('soak-side', 'bench/load/soak-side.ts', { baseUrl: tribuna.baseUrl, pollId: poll.id, users: users.map((u) => ({ token: u.token, address: u.address })) });
+    const side = spawn('soak-side', 'bench/load/soak-side.ts', {
+      baseUrl: tribuna.baseUrl,
+      pollId: poll.id,
+      users: users.map((u) => ({ token: u.token, address: u.address })),
+      native: options.viewersClient === 'native',
+    });
     await Promise.all([votesLoad.next('ready', 30_000), feedLoad.next('ready', 30_000), side.next('ready', 30_000)]);
     const connected = (await side.request({ type: 'connect', viewers: options.viewers, batch: 100 }, 'connected', 10 * 60_000)) as Record<string, unknown>;
     log(`soak: viewers ${JSON.stringify(connected)}`);
@@ -326,7 +334,7 @@ export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIO
         // The load processes apart (votes; feed reads and reactions; viewers and posts), summed as `load` below.
         loadVotes: () => [votesLoad.pid],
         loadFeed: () => [feedLoad.pid],
-        loadSide: () => [side.pid],
+        loadSide: () => (typeof connected.pid === 'number' ? [side.pid, connected.pid] : [side.pid]),
         orchestrator: () => [process.pid],
       });
       meter.start();
@@ -474,7 +482,7 @@ export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIO
       perMinute: minutes,
       samples,
       method: {
-        load: `Closed-loop votes (autocannon, ${options.voteConnections} connections, rotating ${options.users} signed-in users as bench/votes.ts), feed reads (${options.feedConnections} connections, first pages of both sorts) for ${options.feedShareS} s of each minute and reaction toggles for the rest, open-loop text posts at ${options.postsPerSecond}/s, ${options.viewers} websocket viewers subscribed to the voted poll (bench/load/soak-side.ts, each from its own forwarded address, reconnecting when dropped). Cold start first (every user votes once: first votes of the day, sessions cached, awards enqueued; coldStart), then a warm-up of ${options.warmupS} s, then ${options.minutes} one-minute rounds back to back; votesPerSecondBy10s splits each minute's votes in 10 s slices.`,
+        load: `Closed-loop votes (autocannon, ${options.voteConnections} connections, rotating ${options.users} signed-in users as bench/votes.ts), feed reads (${options.feedConnections} connections, first pages of both sorts) for ${options.feedShareS} s of each minute and reaction toggles for the rest, open-loop text posts at ${options.postsPerSecond}/s, ${options.viewers} websocket viewers subscribed to the voted poll (bench/load/soak-side.ts; ${options.viewersClient === 'native' ? 'sockets in the C client bench/load/viewers-native.c, counting only' : 'JavaScript ws clients'}; each from its own forwarded address, reconnecting when dropped). Cold start first (every user votes once: first votes of the day, sessions cached, awards enqueued; coldStart), then a warm-up of ${options.warmupS} s, then ${options.minutes} one-minute rounds back to back; votesPerSecondBy10s splits each minute's votes in 10 s slices.`,
         verdicts: `lastVsFirstVoteRate = votes/s of the last minute / the first (target ≥ ${TARGETS.lastVsFirstVoteRate}); voteRateTrend (no target, for reading): the least-squares line through the ${options.minutes} minutes' rates, its value at the last minute / at the first, and the median of the last 3 minutes / the first 3; lastVsFirstAtSameSpeed weighs each of the two minutes' rates by the CPU time of bench/lib/speed.ts's fixed unit of work in that minute (run every 2 s in a child process of its own, in CPU time so the run queue does not count): the machine is shared, and a slower host slows every process at once (the load's own memory traffic slows the unit too); p99Creep = median votes p99 of the last 3 minutes / the first 3 (≤ ${TARGETS.p99CreepMax}); memory growth = RSS at the end / RSS a minute after the warm-up (≤ ${TARGETS.memoryGrowthMax}); dead tuples bounded = the second half's maximum of n_dead_tup summed over ${TABLES.join(', ')} is at most twice the first half's (or 50,000); Redis bounded = the second half's maximum used_memory at most 1.25× the first half's (or +16 MB).`,
         server: 'bench/lib/infra.ts startTribuna: NODE_ENV=production, the production entry points of server and worker.',
       },

@@ -1,20 +1,28 @@
 // The soak's side load, in its own process (bench/soak.ts):
 // - `viewers`: N websocket viewers of one poll (/ws, subscribe to poll:{id}), each from its own
-//   forwarded address; they count what they receive and how often they lost their socket;
+//   forwarded address; they count what they receive and how often they lost their socket. They
+//   live in the C client (bench/load/viewers-native.c in its `soak` mode) unless `native` is
+//   false: 2,000 JavaScript ws clients took 0.3-0.37 cores of the two, varying over the run, and
+//   the vote rate moved against them;
 // - `posts`: open-loop wall posts (multipart, text only) at a fixed rate by rotating users, kept
 //   going until `stop`; answers how many were acknowledged, refused and failed, and the ids.
+import path from 'node:path';
 import WebSocket from 'ws';
 import { readParams, serve } from '../lib/child.ts';
+import { NativeViewersProcess } from '../lib/nativeViewers.ts';
 import { newHistogram, recordMs, summarize, type Histogram } from '../lib/stats.ts';
 
 interface Params {
   baseUrl: string;
   pollId: string;
   users: { token: string; address: string }[];
+  /** Viewers in the C client (default) or in this process's ws clients. */
+  native?: boolean;
 }
 
 const params = readParams<Params>();
 const wsUrl = `${params.baseUrl.replace(/^http/, 'ws')}/ws`;
+let native: NativeViewersProcess | null = null;
 
 // ── viewers ────────────────────────────────────────────────────────────────────────────────
 interface Viewer {
@@ -134,9 +142,32 @@ function startPosting(ratePerSecond: number): void {
   posting = state;
 }
 
+async function connectNative(count: number, batch: number): Promise<Record<string, unknown>> {
+  native = NativeViewersProcess.start(path.dirname(process.argv[2]!), {
+    url: wsUrl,
+    origin: params.baseUrl,
+    viewers: count,
+    batchSize: batch,
+    protocol: 'tribuna',
+    pollId: params.pollId,
+    soak: true,
+  });
+  const { type: _type, ...reply } = await native.request('connect');
+  return { ...reply, client: 'native', pid: native.pid };
+}
+
+async function nativeStatus(): Promise<Record<string, unknown>> {
+  const { viewers: count, subscribed, messages, reconnects } = await native!.request('status');
+  return { viewers: count, subscribed, messages, reconnects };
+}
+
 serve({
-  connect: async (message) => ({ type: 'connected', ...(await connectViewers(Number(message.viewers), Number(message.batch ?? 100))) }),
-  status: () => ({ type: 'status', ...viewerStatus() }),
+  connect: async (message) => {
+    const count = Number(message.viewers);
+    const batch = Number(message.batch ?? 100);
+    return { type: 'connected', ...(params.native === false ? await connectViewers(count, batch) : await connectNative(count, batch)) };
+  },
+  status: async () => ({ type: 'status', ...(native ? await nativeStatus() : viewerStatus()) }),
   'posts-start': (message) => {
     postStats = { acked: 0, refused: 0, failed: 0, statusCounts: {}, ids: [] };
     postLatency = newHistogram();
@@ -160,6 +191,11 @@ serve({
   },
   close: async () => {
     closing = true;
+    if (native) {
+      const status = await nativeStatus();
+      await native.request('close');
+      return { type: 'closed', ...status };
+    }
     for (const v of viewers) v.ws?.close();
     return { type: 'closed', ...viewerStatus() };
   },

@@ -4,7 +4,11 @@
 // server, not a JavaScript client's per-message overhead. bench/load/viewers.ts drives it and does
 // the analysis exactly as for its own ws clients.
 //
-// Usage: viewers-native <host> <port> <path> <origin> <viewers> <batch> <tribuna|raw|socketio> <pollId>
+// Usage: viewers-native <host> <port> <path> <origin> <viewers> <batch> <tribuna|raw|socketio> <pollId> [soak]
+// `soak` (the long-episode benchmark's viewers, driven by bench/load/soak-side.ts): messages are
+// only counted, never stored (15 minutes of snapshots would grow without bound), a dropped viewer
+// reconnects 1-3 s later as a browser tab would, and each viewer comes from 172.16/12 instead of
+// 10/8 (the soak's signed-in users vote from 10/8).
 // Commands on stdin, one per line; one JSON line answers each on stdout:
 //   connect       open every viewer (batch at a time) and subscribe  → {"type":"connected",...}
 //   reset         forget what was received                          → {"type":"reset-done"}
@@ -48,6 +52,7 @@ typedef struct {
   int fd;
   int state;
   int subscribed, settled, closed_early, was_open;
+  double reconnect_at; // soak: when a dropped viewer opens again (0 = not waiting)
   unsigned char *in;
   size_t in_len, in_cap;
   unsigned char *msg; // fragmented message being assembled
@@ -65,6 +70,9 @@ typedef struct {
 
 static const char *host, *path_, *origin, *poll_id;
 static int port, nviewers, batch, protocol;
+static int soak, closing;
+static uint64_t reconnects;
+static int awaiting_reconnect; // viewers with a reconnect_at set
 static Viewer *viewers;
 static int ep;
 static Payload *payloads;
@@ -208,7 +216,7 @@ static void on_text(Viewer *v, const unsigned char *p, size_t n, double at) {
       return send_text(v, msg);
     }
   }
-  record(v, payload_id(p, n), at);
+  if (!soak) record(v, payload_id(p, n), at);
   if (!v->settled) {
     if (has(p, n, "\"results\"") || has(p, n, "\"subscribed\"")) settle(v, 1);
     else if (has(p, n, "\"error\"")) settle(v, 0);
@@ -222,6 +230,11 @@ static void close_viewer(Viewer *v) {
   close(v->fd);
   v->state = ST_CLOSED;
   settle(v, 0);
+  v->subscribed = 0;
+  if (soak && !closing) {
+    v->reconnect_at = mono_ms() + 1000 + (double)(rand() % 2000);
+    awaiting_reconnect++;
+  }
 }
 
 static void on_frame(Viewer *v, int fin, int opcode, const unsigned char *p, size_t n, double at) {
@@ -289,8 +302,8 @@ static void start_handshake(Viewer *v) {
   int n = snprintf(req, sizeof req,
                    "GET %s HTTP/1.1\r\nHost: %s:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nOrigin: %s\r\n"
-                   "X-Forwarded-For: 10.%ld.%ld.%ld\r\n\r\n",
-                   path_, host, port, origin, (i >> 16) & 255, (i >> 8) & 255, i & 255);
+                   "X-Forwarded-For: %ld.%ld.%ld.%ld\r\n\r\n",
+                   path_, host, port, origin, soak ? 172L : 10L, soak ? 16 + ((i >> 16) & 15) : (i >> 16) & 255, (i >> 8) & 255, i & 255);
   v->state = ST_HANDSHAKE;
   send_all(v, (const unsigned char *)req, (size_t)n);
 }
@@ -353,6 +366,10 @@ static void on_event(Viewer *v, uint32_t events) {
 }
 
 static int start_connect(Viewer *v) {
+  v->in_len = v->msg_len = 0;
+  v->settled = v->subscribed = 0;
+  if (v->reconnect_at > 0) awaiting_reconnect--;
+  v->reconnect_at = 0;
   v->fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
   if (v->fd < 0) {
     note_error(strerror(errno));
@@ -385,6 +402,14 @@ static void loop_once(int timeout_ms, int *stdin_ready) {
       continue;
     }
     on_event((Viewer *)evs[i].data.ptr, evs[i].events);
+  }
+  if (awaiting_reconnect > 0 && !closing) {
+    double now = mono_ms();
+    for (int i = 0; i < nviewers; i++)
+      if (viewers[i].state == ST_CLOSED && viewers[i].reconnect_at > 0 && viewers[i].reconnect_at <= now) {
+        reconnects++;
+        start_connect(&viewers[i]);
+      }
   }
   if (n > 0) {
     double busy = mono_ms() - t0;
@@ -498,11 +523,18 @@ static int read_commands(void) {
       if (strcmp(line, "connect") == 0) cmd_connect();
       else if (strcmp(line, "reset") == 0) cmd_reset();
       else if (strcmp(line, "status") == 0) {
-        printf("{\"type\":\"status\",\"lastMessageAt\":%.0f,\"messages\":%llu,\"now\":%.0f}\n", last_message_at, (unsigned long long)messages,
-               now_ms());
+        int open = 0, subscribed = 0;
+        for (int i = 0; i < nviewers; i++) {
+          open += viewers[i].state == ST_OPEN;
+          subscribed += viewers[i].state == ST_OPEN && viewers[i].subscribed;
+        }
+        printf("{\"type\":\"status\",\"lastMessageAt\":%.0f,\"messages\":%llu,\"now\":%.0f,\"viewers\":%d,\"open\":%d,\"subscribed\":%d,"
+               "\"reconnects\":%llu}\n",
+               last_message_at, (unsigned long long)messages, now_ms(), nviewers, open, subscribed, (unsigned long long)reconnects);
         fflush(stdout);
       } else if (strncmp(line, "dump ", 5) == 0) cmd_dump(line + 5);
       else if (strcmp(line, "close") == 0) {
+        closing = 1;
         for (int i = 0; i < nviewers; i++)
           if (viewers[i].state != ST_CLOSED) close(viewers[i].fd);
         printf("{\"type\":\"closed\"}\n");
@@ -517,8 +549,8 @@ static int read_commands(void) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 9) {
-    fprintf(stderr, "usage: %s host port path origin viewers batch tribuna|raw|socketio pollId\n", argv[0]);
+  if (argc != 9 && !(argc == 10 && strcmp(argv[9], "soak") == 0)) {
+    fprintf(stderr, "usage: %s host port path origin viewers batch tribuna|raw|socketio pollId [soak]\n", argv[0]);
     return 2;
   }
   host = argv[1];
@@ -529,6 +561,8 @@ int main(int argc, char **argv) {
   batch = atoi(argv[6]);
   protocol = strcmp(argv[7], "socketio") == 0 ? P_SOCKETIO : strcmp(argv[7], "raw") == 0 ? P_RAW : P_TRIBUNA;
   poll_id = argv[8];
+  soak = argc == 10;
+  srand((unsigned)getpid());
   struct rlimit rl;
   if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
     rl.rlim_cur = rl.rlim_max;

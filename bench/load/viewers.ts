@@ -18,14 +18,13 @@
 // replays what it received into the same analysis. A JavaScript client spends ~10 µs of CPU per
 // message received, i.e. ~100 ms per snapshot at 10,000 viewers on the machine the server also
 // runs on; the native client spends a fraction of that, so the figures describe the servers.
-import { spawn, execFileSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { io as ioClient, type Socket as IoSocket } from 'socket.io-client';
 import WebSocket from 'ws';
 import { readParams, serve } from '../lib/child.ts';
+import { NativeViewersProcess } from '../lib/nativeViewers.ts';
 import { totalsSignature } from '../lib/signature.ts';
 import { newHistogram, recordMs, summarize } from '../lib/stats.ts';
 
@@ -361,36 +360,17 @@ function analyze(
 
 // ─── native client ────────────────────────────────────────────────────────────────────────────
 
-/** The C client: one JSON line answers each command line, in order. */
+/** The C client (bench/lib/nativeViewers.ts) and the replay of what it received. */
 class NativeViewers {
-  private readonly waiting: ((reply: Record<string, unknown>) => void)[] = [];
-
-  private constructor(private readonly proc: ChildProcessWithoutNullStreams) {
-    createInterface({ input: proc.stdout }).on('line', (line) => {
-      const reply = JSON.parse(line) as Record<string, unknown>;
-      if (reply.type === 'ready') return;
-      this.waiting.shift()?.(reply);
-    });
-    proc.stderr.on('data', (chunk: Buffer) => process.stderr.write(chunk));
-    proc.on('exit', (code) => {
-      if (code !== 0) for (const wake of this.waiting.splice(0)) wake({ type: 'error', message: `viewers-native exited with ${code}` });
-    });
-  }
+  private constructor(private readonly proc: NativeViewersProcess) {}
 
   static start(): NativeViewers {
-    const dir = path.dirname(process.argv[2]!);
-    const binary = path.join(dir, 'viewers-native');
-    execFileSync('cc', ['-O2', '-o', binary, path.join(import.meta.dirname, 'viewers-native.c')], { stdio: 'inherit' });
-    const url = new URL(websocketUrl());
-    const args = [url.hostname, url.port, `${url.pathname}${url.search}`, params.origin, String(params.viewers), String(params.batchSize), params.protocol, params.pollId];
-    return new NativeViewers(spawn(binary, args, { stdio: ['pipe', 'pipe', 'pipe'] }));
+    const { viewers: count, batchSize, protocol, pollId, origin } = params;
+    return new NativeViewers(NativeViewersProcess.start(path.dirname(process.argv[2]!), { url: websocketUrl(), origin, viewers: count, batchSize, protocol, pollId }));
   }
 
   request(command: string): Promise<Record<string, unknown>> {
-    return new Promise((resolve) => {
-      this.waiting.push(resolve);
-      this.proc.stdin.write(`${command}\n`);
-    });
+    return this.proc.request(command);
   }
 
   async connect(): Promise<{ type: 'connected' } & Record<string, unknown>> {

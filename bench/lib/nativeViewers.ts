@@ -1,0 +1,54 @@
+// The C websocket viewers (bench/load/viewers-native.c): compiled with the system's cc into the
+// run's directory and driven over stdin/stdout, one JSON line answering each command line, in order.
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+
+export interface NativeViewersArgs {
+  /** ws://host:port/path?query */
+  url: string;
+  origin: string;
+  viewers: number;
+  batchSize: number;
+  protocol: 'tribuna' | 'raw' | 'socketio';
+  pollId: string;
+  /** Count messages only, reconnect dropped viewers, forwarded addresses from 172.16/12 (the soak). */
+  soak?: boolean;
+}
+
+export class NativeViewersProcess {
+  private readonly waiting: ((reply: Record<string, unknown>) => void)[] = [];
+
+  private constructor(private readonly proc: ChildProcessWithoutNullStreams) {
+    createInterface({ input: proc.stdout }).on('line', (line) => {
+      const reply = JSON.parse(line) as Record<string, unknown>;
+      if (reply.type === 'ready') return;
+      this.waiting.shift()?.(reply);
+    });
+    proc.stderr.on('data', (chunk: Buffer) => process.stderr.write(chunk));
+    proc.on('exit', (code) => {
+      if (code !== 0) for (const wake of this.waiting.splice(0)) wake({ type: 'error', message: `viewers-native exited with ${code}` });
+    });
+  }
+
+  /** Compiles the client into `dir` and starts it. */
+  static start(dir: string, a: NativeViewersArgs): NativeViewersProcess {
+    const binary = path.join(dir, 'viewers-native');
+    execFileSync('cc', ['-O2', '-o', binary, path.join(import.meta.dirname, '..', 'load', 'viewers-native.c')], { stdio: 'inherit' });
+    const url = new URL(a.url);
+    const args = [url.hostname, url.port, `${url.pathname}${url.search}`, a.origin, String(a.viewers), String(a.batchSize), a.protocol, a.pollId];
+    if (a.soak) args.push('soak');
+    return new NativeViewersProcess(spawn(binary, args, { stdio: ['pipe', 'pipe', 'pipe'] }));
+  }
+
+  get pid(): number {
+    return this.proc.pid!;
+  }
+
+  request(command: string): Promise<Record<string, unknown>> {
+    return new Promise((resolve) => {
+      this.waiting.push(resolve);
+      this.proc.stdin.write(`${command}\n`);
+    });
+  }
+}
