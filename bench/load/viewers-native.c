@@ -230,7 +230,6 @@ static void close_viewer(Viewer *v) {
   close(v->fd);
   v->state = ST_CLOSED;
   settle(v, 0);
-  v->subscribed = 0;
   if (soak && !closing) {
     v->reconnect_at = mono_ms() + 1000 + (double)(rand() % 2000);
     awaiting_reconnect++;
