@@ -11,6 +11,7 @@ import { LIVE_CHANNEL } from '@tribuna/contracts/live';
 import { channelName } from '@tribuna/contracts/live';
 import { freePort } from '../scripts/infra.ts';
 import { CpuMeter, postgresOf, postgresShared, withChildren } from './lib/cpu.ts';
+import { viewersClientFromEnv } from './lib/nativeViewers.ts';
 import { createFixtures, type BenchPoll, type Fixtures } from './lib/fixtures.ts';
 import { createBenchEnv, destroyBenchEnv, startTribuna, type BenchEnv, type Tribuna } from './lib/infra.ts';
 import { log } from './lib/log.ts';
@@ -53,7 +54,7 @@ export const DEFAULT_FANOUT_OPTIONS: FanoutOptions = {
   connectBatch: 500,
   users: 5000,
   socketIoClient: process.env.BENCH_SOCKETIO_CLIENT === 'official' ? 'official' : 'wire',
-  viewersClient: process.env.BENCH_VIEWERS_CLIENT === 'node' ? 'node' : 'native',
+  viewersClient: viewersClientFromEnv(),
 };
 
 const TARGETS = { p99Ms: 250, deliveryRatio: 1, hubVsSocketio: 1, hubVsRaw: 1.25 };

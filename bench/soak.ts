@@ -11,7 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { createDatabase, type Database } from '@tribuna/drizzle/client';
-import { CpuMeter, postgresOf, postgresShared } from './lib/cpu.ts';
+import { CpuMeter, postgresOf, postgresShared, withChildren } from './lib/cpu.ts';
+import { viewersClientFromEnv } from './lib/nativeViewers.ts';
 import { createFixtures } from './lib/fixtures.ts';
 import { createBenchEnv, destroyBenchEnv, startTribuna, type Tribuna } from './lib/infra.ts';
 import { log } from './lib/log.ts';
@@ -47,7 +48,7 @@ export const DEFAULT_SOAK_OPTIONS: SoakOptions = {
   feedConnections: 8,
   postsPerSecond: 5,
   feedShareS: 45,
-  viewersClient: process.env.BENCH_VIEWERS_CLIENT === 'node' ? 'node' : 'native',
+  viewersClient: viewersClientFromEnv(),
 };
 
 const SAMPLE_MS = 5000;
@@ -334,7 +335,7 @@ export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIO
         // The load processes apart (votes; feed reads and reactions; viewers and posts), summed as `load` below.
         loadVotes: () => [votesLoad.pid],
         loadFeed: () => [feedLoad.pid],
-        loadSide: () => (typeof connected.pid === 'number' ? [side.pid, connected.pid] : [side.pid]),
+        loadSide: () => withChildren(side.pid),
         orchestrator: () => [process.pid],
       });
       meter.start();

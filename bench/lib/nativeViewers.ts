@@ -4,6 +4,9 @@ import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:c
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 
+/** Where a bench keeps its viewers' sockets: the C client (default) or, with BENCH_VIEWERS_CLIENT=node, JavaScript clients. */
+export const viewersClientFromEnv = (): 'native' | 'node' => (process.env.BENCH_VIEWERS_CLIENT === 'node' ? 'node' : 'native');
+
 export interface NativeViewersArgs {
   /** ws://host:port/path?query */
   url: string;
@@ -39,10 +42,6 @@ export class NativeViewersProcess {
     const args = [url.hostname, url.port, `${url.pathname}${url.search}`, a.origin, String(a.viewers), String(a.batchSize), a.protocol, a.pollId];
     if (a.soak) args.push('soak');
     return new NativeViewersProcess(spawn(binary, args, { stdio: ['pipe', 'pipe', 'pipe'] }));
-  }
-
-  get pid(): number {
-    return this.proc.pid!;
   }
 
   request(command: string): Promise<Record<string, unknown>> {

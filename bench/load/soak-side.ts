@@ -153,7 +153,7 @@ async function connectNative(count: number, batch: number): Promise<Record<strin
     soak: true,
   });
   const { type: _type, ...reply } = await native.request('connect');
-  return { ...reply, client: 'native', pid: native.pid };
+  return { ...reply, client: 'native' };
 }
 
 async function nativeStatus(): Promise<Record<string, unknown>> {
