@@ -7,6 +7,7 @@ import { DEFAULT_FANOUT_OPTIONS, runFanoutBenchmark } from './fanout.ts';
 import { DEFAULT_FEED_OPTIONS, runFeedBenchmark } from './feed.ts';
 import { BenchSetupError, checkServices } from './lib/infra.ts';
 import { log } from './lib/log.ts';
+import { withProvenance } from './lib/provenance.ts';
 import { killAllNow, ROOT, stopAll } from './lib/processes.ts';
 import { removeWorkDir } from './lib/workdir.ts';
 import { DEFAULT_REPORTS_OPTIONS, runReportsBenchmark } from './reports.ts';
@@ -121,7 +122,7 @@ async function main(): Promise<void> {
       const outcome = await BENCHMARKS[name]!();
       outcomes.push(outcome);
       const file = path.join(RESULTS_DIR, `${name}.json`);
-      writeFileSync(file, `${JSON.stringify(outcome.json, null, 2)}\n`);
+      writeFileSync(file, `${JSON.stringify(withProvenance(outcome.json), null, 2)}\n`);
       log(`${name}: wrote ${path.relative(ROOT, file)}`);
       if (outcome.failures.length) failed = true;
     } catch (err) {
