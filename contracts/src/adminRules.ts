@@ -67,6 +67,7 @@ export const ADMIN_MESSAGES = {
   optionNotInPoll: 'La opción no pertenece a esta encuesta',
   contestantNotInSeason: 'El concursante no pertenece a la temporada de la encuesta o no está disponible',
   invalidTransition: 'La encuesta no puede pasar a ese estado',
+  featureDraft: 'Una encuesta en borrador no se puede fijar en Landing: actívala primero',
   noContestantsAvailable: 'No hay concursantes disponibles en esta temporada',
   // Confirmations
   confirmDeleteContestant: '¿Estás seguro de eliminar este concursante?',

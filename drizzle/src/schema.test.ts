@@ -131,6 +131,12 @@ describe('polls and seasons', () => {
     await expectRefused(() => buildPoll(db, { isFeatured: true }), UNIQUE, 'polls_one_featured_uq');
   });
 
+  it('never features a draft, nor lets a featured poll go back to draft', async () => {
+    await expectRefused(() => buildPoll(db, { status: 'draft', isFeatured: true }), CHECK, 'polls_featured_not_draft');
+    const { poll } = await buildPoll(db, { status: 'closed', isFeatured: true });
+    await expectRefused(() => db.update(schema.polls).set({ status: 'draft' }).where(eq(schema.polls.id, poll.id)), CHECK, 'polls_featured_not_draft');
+  });
+
   it('allows at most one active season per reality', async () => {
     const { reality } = await buildSeason(db); // season 1, active
     await db.insert(schema.seasons).values({ realityId: reality.id, number: 2, year: 2026, active: false });

@@ -27,7 +27,7 @@ describe('polls API', () => {
   }
 
   describe('GET /api/polls/home', () => {
-    it('answers null poll and results when no poll is open', async () => {
+    it('answers null poll and results when no poll is open nor featured', async () => {
       await buildPoll(database.db, { status: 'draft' });
       await buildPoll(database.db, { status: 'closed' });
       expect(await get<HomePollResponse>('/api/polls/home')).toEqual({ poll: null, results: null });
@@ -42,20 +42,45 @@ describe('polls API', () => {
       expect(home.results?.pollId).toBe(featured.poll.id);
     });
 
-    it('falls back to the newest active poll, skipping drafts and closed polls', async () => {
+    it('falls back to the newest active poll, skipping drafts, closed polls and polls past their end date', async () => {
       await buildPoll(database.db, { createdAt: ago(48 * HOUR) });
       const newest = await buildPoll(database.db, { createdAt: ago(2 * HOUR), endDate: inFuture(HOUR) });
       await buildPoll(database.db, { status: 'draft', createdAt: ago(HOUR) });
-      await buildPoll(database.db, { status: 'closed', isFeatured: true, createdAt: ago(HOUR) });
+      await buildPoll(database.db, { status: 'closed', createdAt: ago(HOUR) });
+      await buildPoll(database.db, { endDate: ago(HOUR), createdAt: ago(HOUR) });
       const home = await get<HomePollResponse>('/api/polls/home');
       expect(home.poll?.id).toBe(newest.poll.id);
       expect(home.poll?.status).toBe('active');
     });
 
-    it('does not choose a featured poll whose end date has passed', async () => {
-      await buildPoll(database.db, { isFeatured: true, endDate: ago(HOUR), createdAt: ago(HOUR) });
-      const open = await buildPoll(database.db, { createdAt: ago(24 * HOUR) });
-      expect((await get<HomePollResponse>('/api/polls/home')).poll?.id).toBe(open.poll.id);
+    it('shows the featured poll once closed, with its final results and closed status, over a newer open one', async () => {
+      const featured = await buildPoll(database.db, { status: 'closed', isFeatured: true, createdAt: ago(48 * HOUR) });
+      await buildPoll(database.db, { createdAt: ago(HOUR) });
+      const [a, b] = featured.options as [(typeof featured.options)[0], (typeof featured.options)[0]];
+      const ana = await buildUser(database.db, { displayName: 'Ana' });
+      const luis = await buildUser(database.db, { displayName: 'Luis' });
+      await vote(featured.poll.id, a.id, ana.id, 1, ago(3000));
+      await vote(featured.poll.id, a.id, luis.id, 1, ago(2000));
+
+      const home = await get<HomePollResponse>('/api/polls/home');
+      expect(home.poll).toMatchObject({ id: featured.poll.id, status: 'closed', isFeatured: true });
+      expect(home.results).toMatchObject({
+        pollId: featured.poll.id,
+        totalVotes: 2,
+        totalVoters: 2,
+        options: [
+          { optionId: a.id, totalVotes: 2, voters: [{ displayName: 'Luis' }, { displayName: 'Ana' }] },
+          { optionId: b.id, totalVotes: 0, voters: [] },
+        ],
+      });
+    });
+
+    it('shows the featured poll after its end date has passed, as closed', async () => {
+      const featured = await buildPoll(database.db, { isFeatured: true, endDate: ago(HOUR), createdAt: ago(24 * HOUR) });
+      await buildPoll(database.db, { createdAt: ago(HOUR) });
+      const home = await get<HomePollResponse>('/api/polls/home');
+      expect(home.poll).toMatchObject({ id: featured.poll.id, status: 'closed' });
+      expect(home.results?.pollId).toBe(featured.poll.id);
     });
 
     it('includes the poll with season, reality, points config and options with contestants', async () => {

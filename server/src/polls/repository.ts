@@ -43,10 +43,16 @@ export async function findPublicPoll(db: DbOrTx, pollId: string) {
   return row ?? null;
 }
 
-/** The featured poll when it is open, else the newest open one: one ordered query. */
+/**
+ * The home poll: the featured one whatever its status (a closed one shows its final results, what
+ * producers want on the landing after an elimination), else the newest open one: one ordered query.
+ * A draft is never featured (polls_featured_not_draft); the filter keeps that true here too.
+ */
 export async function findHomePoll(db: DbOrTx, now: Date) {
+  const open = and(eq(polls.status, 'active'), or(isNull(polls.endDate), gt(polls.endDate, now)));
+  const featured = and(eq(polls.isFeatured, true), ne(polls.status, 'draft'));
   const [row] = await selectPolls(db)
-    .where(and(eq(polls.status, 'active'), or(isNull(polls.endDate), gt(polls.endDate, now))))
+    .where(or(featured, open))
     .orderBy(desc(polls.isFeatured), desc(polls.createdAt), desc(polls.id))
     .limit(1);
   return row ?? null;

@@ -44,7 +44,8 @@ export function sharedPollId(value: string | string[] | undefined): string | nul
 
 /**
  * The poll for the home page: the shared one (`encuesta`) when it is public, else the featured
- * poll if open, else the newest open one, with its results.
+ * poll whatever its status (a closed one with its final results), else the newest open one, with
+ * its results.
  */
 export async function getHomePoll(db: DbOrTx, now = new Date(), encuesta?: string | string[]): Promise<HomePollResponse> {
   const sharedId = sharedPollId(encuesta);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { ADMIN_MESSAGES } from '@tribuna/contracts/adminRules';
 import type { AdminPollList, AdminPollView } from '@tribuna/contracts/api/admin/polls';
+import type { HomePollResponse } from '@tribuna/contracts/api/polls';
 import { schema } from '@tribuna/drizzle';
 import type { Database } from '@tribuna/drizzle/client';
 import { buildPoll, buildSeason, buildUser, buildVotes } from '../../../../test/support/factories.ts';
@@ -317,6 +318,37 @@ describe('POST /api/admin/polls/:pollId/feature', () => {
     expect((await call('POST', `/api/admin/polls/${second.poll.id}/feature`)).statusCode).toBe(200);
     expect((await call('POST', '/api/admin/polls/123e4567-e89b-42d3-a456-426614174000/feature')).statusCode).toBe(404);
     void first;
+  });
+
+  it('features a closed poll: the home page shows it, closed, with its final results', async () => {
+    const { call } = await asAdmin();
+    const open = await buildPoll(db(), { isFeatured: true });
+    const closed = await buildPoll(db(), { status: 'closed', createdAt: new Date(Date.now() - 86_400_000) });
+    const voter = await buildUser(db());
+    await buildVotes(db(), [{ pollId: closed.poll.id, optionId: closed.options[1]!.id, userId: voter.id }]);
+
+    const res = await call('POST', `/api/admin/polls/${closed.poll.id}/feature`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<AdminPollView>()).toMatchObject({ status: 'closed', isFeatured: true });
+
+    const home = await app.inject({ method: 'GET', url: '/api/polls/home' });
+    expect(home.json<HomePollResponse>()).toMatchObject({
+      poll: { id: closed.poll.id, status: 'closed', isFeatured: true },
+      results: { pollId: closed.poll.id, totalVotes: 1, options: [{ totalVotes: 0 }, { optionId: closed.options[1]!.id, totalVotes: 1 }] },
+    });
+    void open;
+  });
+
+  it('refuses to feature a draft with a clear 409, leaving the featured poll and the audit log as they were', async () => {
+    const { call } = await asAdmin();
+    const featured = await buildPoll(db(), { isFeatured: true });
+    const draft = await buildPoll(db(), { status: 'draft' });
+    const res = await call('POST', `/api/admin/polls/${draft.poll.id}/feature`);
+    expect(res.statusCode).toBe(409);
+    expect(res.json<{ message: string }>().message).toBe(ADMIN_MESSAGES.featureDraft);
+    const flagged = await db().select({ id: schema.polls.id }).from(schema.polls).where(eq(schema.polls.isFeatured, true));
+    expect(flagged).toEqual([{ id: featured.poll.id }]);
+    expect(await auditActions()).toEqual([]);
   });
 
   it('ends with exactly one featured poll when several are featured at once, without a 500', async () => {

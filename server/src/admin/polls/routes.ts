@@ -116,9 +116,9 @@ const adminPollRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Fijar en Landing: make this the single featured poll',
+        summary: 'Fijar en Landing: make this the single featured poll (shown on home whatever its status); a draft is refused (409)',
         params: AdminPollParams,
-        response: { 200: AdminPollView, ...errorResponses(400, 401, 403, 404, 429) },
+        response: { 200: AdminPollView, ...errorResponses(400, 401, 403, 404, 409, 429) },
       },
       config: { rateLimit: 'admin.write' },
     },

@@ -254,8 +254,11 @@ const statusPart = (view: AdminPollView) => ({ status: view.status, effectiveSta
 
 /**
  * Fijar en Landing: the single featured poll, atomically (clear and set in one transaction, under
- * one lock). The viewers of the polls that lost the flag, and of the poll the home page showed
- * until now, are told (`poll-status` with isFeatured false): the home page loads its poll again.
+ * one lock). The home page shows the featured poll whatever its status (a closed one with its final
+ * results); a draft is never public, so featuring one is refused (409) and the flag stays where it
+ * was (no status change leads back to draft). The viewers of the polls that lost the flag, and of
+ * the poll the home page showed until now, are told (`poll-status` with isFeatured false): the home
+ * page loads its poll again.
  */
 export async function featurePoll(ctx: AdminPollsContext, actor: Actor, pollId: string, now = new Date()): Promise<AdminPollView> {
   const { view, changes } = await ctx.db.transaction(async (tx) => {
@@ -263,6 +266,7 @@ export async function featurePoll(ctx: AdminPollsContext, actor: Actor, pollId: 
     if (!(await repo.lockPoll(tx, pollId))) throw notFound(ADMIN_MESSAGES.pollNotFound);
     const previousHome = await findHomePoll(tx, now);
     const before = await requireView(tx, pollId, now);
+    if (before.status === 'draft') throw conflict(ADMIN_MESSAGES.featureDraft);
     const cleared = await repo.setFeatured(tx, pollId, now);
     const after = await requireView(tx, pollId, now);
     await recordAudit(tx, actor.id, {
