@@ -136,6 +136,31 @@ describe('HomePage', () => {
     expect(screen.queryByRole('link', { name: 'Inicia sesión para votar' })).toBeNull();
   });
 
+  it('shows a featured closed poll (after an elimination) with Votación cerrada and its final results, no vote form', async () => {
+    const closedAt = '2025-01-12T03:00:00.000Z';
+    const featuredClosed = { ...poll, status: 'closed' as const, isFeatured: true, endDate: closedAt };
+    serveHome({ poll: featuredClosed, results });
+    renderHome();
+
+    expect(await screen.findByRole('heading', { level: 1, name: poll.title })).toBeTruthy();
+    expect(screen.getByText('Cerrada')).toBeTruthy();
+    expect(screen.getByText('Votación cerrada')).toBeTruthy();
+    expect(screen.getByText(/^Votación cerrada el /)).toBeTruthy();
+    // The final results, without the live marker nor the countdown.
+    expect(screen.getByRole('heading', { level: 2, name: 'Resultados finales' })).toBeTruthy();
+    expect(screen.getByText('2 votos · 2 puntos · 2 votantes')).toBeTruthy();
+    expect(screen.getByRole('progressbar', { name: 'Porcentaje de Carla Ruiz' }).getAttribute('aria-valuetext')).toBe('100%');
+    expect(screen.getByRole('progressbar', { name: 'Porcentaje de Nadie' }).getAttribute('aria-valuetext')).toBe('0%');
+    expect(screen.queryByText('En vivo')).toBeNull();
+    expect(screen.queryByRole('timer')).toBeNull();
+    // Nothing to vote with, and no invitation to sign in to vote.
+    expect(screen.queryByRole('region', { name: 'Votar' })).toBeNull();
+    expect(screen.queryByRole('radio')).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Inicia sesión para votar' })).toBeNull();
+    // The voters stay one tap away.
+    expect(screen.getByRole('button', { name: 'Ver votantes de Carla Ruiz (2)' })).toBeTruthy();
+  });
+
   it('loads the home poll again when the poll shown stops being the featured one (another was featured)', async () => {
     const featured = { ...poll, isFeatured: true };
     const next = buildPoll({ id: '20000000-0000-4000-8000-000000000009', title: 'La nueva encuesta principal', isFeatured: true });

@@ -116,7 +116,7 @@ export function PollCard({ poll: loadedPoll, results: loadedResults }: { poll: P
           <div className="flex flex-wrap items-center justify-between gap-2">
             <div className="flex items-center gap-2.5">
               <h2 id="results-title" className="text-lg font-extrabold">
-                Resultados
+                {status === 'closed' ? 'Resultados finales' : 'Resultados'}
               </h2>
               {results && status === 'active' && <LiveIndicator pollId={poll.id} />}
             </div>

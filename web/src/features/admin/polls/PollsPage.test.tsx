@@ -34,11 +34,11 @@ const buttonsOf = (row: HTMLElement) => within(row).getAllByRole('button').map((
 const serverError = (status: number, message: string) => () => jsonResponse(status, { statusCode: status, error: 'Bad Request', message });
 
 describe('pollActions', () => {
-  it('offers exactly the actions §2 allows, plus Activar for drafts', () => {
+  it('offers exactly the actions §2 allows, plus Activar for drafts, and Fijar en Landing for closed polls but never for drafts', () => {
     expect(pollActions({ status: 'active', effectiveStatus: 'active', isFeatured: false })).toEqual(['edit', 'feature', 'close', 'delete']);
     expect(pollActions({ status: 'active', effectiveStatus: 'active', isFeatured: true })).toEqual(['edit', 'close', 'delete']);
     expect(pollActions({ status: 'closed', effectiveStatus: 'closed', isFeatured: false })).toEqual(['edit', 'feature', 'reopen', 'delete']);
-    expect(pollActions({ status: 'draft', effectiveStatus: 'draft', isFeatured: true })).toEqual(['edit', 'activate', 'delete']);
+    expect(pollActions({ status: 'draft', effectiveStatus: 'draft', isFeatured: false })).toEqual(['edit', 'activate', 'delete']);
     // Past its end date: shows as closed; neither Cerrar nor Reabrir (edit the date instead).
     expect(pollActions({ status: 'active', effectiveStatus: 'closed', isFeatured: false })).toEqual(['edit', 'feature', 'delete']);
   });
@@ -75,7 +75,7 @@ describe('PollsPage', () => {
     const third = rowOf('En borrador');
     expect(within(third).getByText('Gran Hermano · Temporada 1')).toBeTruthy();
     expect(within(third).getByText('Borrador')).toBeTruthy();
-    expect(buttonsOf(third)).toEqual(['Editar', 'Activar', 'Fijar en Landing', 'Eliminar']);
+    expect(buttonsOf(third)).toEqual(['Editar', 'Activar', 'Eliminar']);
 
     expect(within(rowOf('Vencida')).getByText('Cerrada')).toBeTruthy();
 

@@ -27,14 +27,15 @@ const ACTION_FALLBACKS: Record<Action, string> = {
 };
 
 /**
- * The row actions a poll offers (spec §2): Editar always, Fijar en Landing unless featured, Cerrar
- * while it is active (an active poll past its end date already shows as closed), Reabrir when it was
- * closed, Activar for a draft, Eliminar always.
+ * The row actions a poll offers (spec §2): Editar always, Fijar en Landing unless featured or a
+ * draft (home shows the featured poll whatever its status, a closed one with its final results, but
+ * a draft is never public: the server refuses it), Cerrar while it is active (an active poll past its
+ * end date already shows as closed), Reabrir when it was closed, Activar for a draft, Eliminar always.
  */
 export function pollActions(poll: Pick<AdminPollView, 'status' | 'effectiveStatus' | 'isFeatured'>): Array<Action | 'edit' | 'delete'> {
   const actions: Array<Action | 'edit' | 'delete'> = ['edit'];
   if (poll.status === 'draft') actions.push('activate');
-  if (!poll.isFeatured) actions.push('feature');
+  if (!poll.isFeatured && poll.status !== 'draft') actions.push('feature');
   if (poll.effectiveStatus === 'active') actions.push('close');
   if (poll.status === 'closed') actions.push('reopen');
   actions.push('delete');
