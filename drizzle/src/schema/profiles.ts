@@ -16,6 +16,12 @@ export const profiles = pgTable(
     role: text('role', { enum: ROLES }).notNull().default('user'),
     isSuspended: boolean('is_suspended').notNull().default(false),
     totalPoints: integer('total_points').notNull().default(0),
+    /**
+     * The owner's choice "Mostrar mi nombre en las listas de votantes": false keeps them out of
+     * every voters list (HTTP results, live voters messages); their votes still count. Shown by
+     * default, as the spec's voters lists are, and as fans who vote on a public poll expect.
+     */
+    showInVoterLists: boolean('show_in_voter_lists').notNull().default(true),
     /** Set when the owner deleted the account (the profile is anonymised and kept for their posts). */
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     createdAt: createdAt(),
