@@ -74,6 +74,8 @@ const PAGES: PageCheck[] = [
   { name: 'login', as: 'visitor', path: () => '/login', ready: (p) => heading(p, 'Iniciar sesión') },
   { name: 'terms', as: 'visitor', path: () => '/terminos', ready: (p) => heading(p, 'Términos y Condiciones', 1) },
   { name: 'privacy', as: 'visitor', path: () => '/privacidad', ready: (p) => heading(p, 'Política de Privacidad', 1) },
+  // A shared profile link opened by a visitor (with the site header: brand, theme, Iniciar sesión).
+  { name: "a user's profile (visitor)", as: 'visitor', path: (ids) => `/perfil/${ids.otherId}`, ready: (p) => heading(p, 'Valeria Ríos', 1) },
   { name: 'home (fan)', as: 'admin', path: () => '/', ready: async (p) => { await heading(p, /.+/, 1); await text(p, 'En vivo'); } },
   {
     name: 'wall',
@@ -89,6 +91,7 @@ const PAGES: PageCheck[] = [
       await p.getByRole('textbox', { name: 'Escribe un comentario' }).first().waitFor();
     },
   },
+  { name: 'groups', as: 'admin', path: () => '/grupos', ready: async (p) => { await heading(p, 'Grupos', 1); await text(p, 'Próximamente'); } },
   { name: 'own profile', as: 'admin', path: () => '/perfil', ready: (p) => heading(p, 'Admin Tribuna', 1) },
   { name: "another user's profile", as: 'admin', path: (ids) => `/perfil/${ids.otherId}`, ready: (p) => heading(p, 'Valeria Ríos', 1) },
   {
