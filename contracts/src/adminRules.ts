@@ -49,6 +49,10 @@ export const ADMIN_MESSAGES = {
   seasonDates: 'La fecha de fin debe ser posterior a la fecha de inicio',
   seasonNotFound: 'Temporada no encontrada',
   seasonNumberTaken: 'Ya existe una temporada con ese número en este reality',
+  // Restoring what was deleted ('Mostrar eliminados'): beyond the spec, same tone.
+  realityNotDeleted: 'El reality no está eliminado',
+  seasonNotDeleted: 'La temporada no está eliminada',
+  seasonRealityDeleted: 'No se puede restaurar la temporada porque su reality está eliminado. Restaura primero el reality.',
   realityNotFound: 'Reality no encontrado',
   contestantSeasonRequired: 'Debe seleccionar una temporada',
   contestantNameRequired: 'El nombre es obligatorio',
@@ -94,6 +98,8 @@ export const ADMIN_MESSAGES = {
   featurePollFailed: 'Error al fijar la encuesta',
   savePollFailed: 'Error al guardar la encuesta',
   deletePollFailed: 'Error al eliminar la encuesta',
+  restoreRealityFailed: 'Error al restaurar el reality',
+  restoreSeasonFailed: 'Error al restaurar la temporada',
   loadDashboardFailed: 'Error al cargar datos del dashboard',
   // Voters' history (public profile tab)
   removedOption: 'Opción eliminada',

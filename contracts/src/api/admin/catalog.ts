@@ -14,6 +14,8 @@ export const RealityView = Type.Object({
   name: Type.String(),
   active: Type.Boolean(),
   seasonCount: Type.Integer({ minimum: 0 }),
+  /** Set when the reality was (soft-)deleted: only listed with `includeDeleted`, and restorable. */
+  deletedAt: Nullable(IsoDate),
   createdAt: IsoDate,
   updatedAt: IsoDate,
 });
@@ -22,6 +24,8 @@ export type RealityView = Static<typeof RealityView>;
 export const RealityList = Type.Object({ realities: Type.Array(RealityView) });
 export type RealityList = Static<typeof RealityList>;
 
+/** GET /api/admin/realities: `includeDeleted` lists the soft-deleted ones too ('Mostrar eliminados'). */
+export const RealityQuery = Type.Object({ includeDeleted: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
 export const RealityParams = Type.Object({ realityId: Uuid }, { additionalProperties: false });
 
 /** POST /api/admin/realities: name required (trimmed, 1–100). */
@@ -49,6 +53,10 @@ export const SeasonView = Type.Object({
   startDate: Nullable(CalendarDate),
   endDate: Nullable(CalendarDate),
   active: Type.Boolean(),
+  /** Set when the season was (soft-)deleted: only listed with `includeDeleted`, and restorable. */
+  deletedAt: Nullable(IsoDate),
+  /** Its reality is deleted: the season is hidden with it (listed with `includeDeleted`) and cannot be restored before the reality. */
+  realityDeleted: Type.Boolean(),
   createdAt: IsoDate,
   updatedAt: IsoDate,
 });
@@ -57,7 +65,11 @@ export type SeasonView = Static<typeof SeasonView>;
 export const SeasonList = Type.Object({ seasons: Type.Array(SeasonView) });
 export type SeasonList = Static<typeof SeasonList>;
 
-export const SeasonQuery = Type.Object({ realityId: Type.Optional(Uuid) }, { additionalProperties: false });
+/**
+ * GET /api/admin/seasons: optionally of one reality; `includeDeleted` lists too the soft-deleted
+ * seasons and the seasons of deleted realities ('Mostrar eliminados').
+ */
+export const SeasonQuery = Type.Object({ realityId: Type.Optional(Uuid), includeDeleted: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
 export const SeasonParams = Type.Object({ seasonId: Uuid }, { additionalProperties: false });
 
 /**

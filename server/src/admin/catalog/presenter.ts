@@ -8,6 +8,7 @@ export function presentReality(row: RealityListRow): RealityView {
     name: row.name,
     active: row.active,
     seasonCount: row.seasonCount,
+    deletedAt: row.deletedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -23,6 +24,8 @@ export function presentSeason(row: SeasonListRow): SeasonView {
     startDate: row.startDate,
     endDate: row.endDate,
     active: row.active,
+    deletedAt: row.deletedAt?.toISOString() ?? null,
+    realityDeleted: row.realityDeleted,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

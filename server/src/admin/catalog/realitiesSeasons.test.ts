@@ -291,7 +291,7 @@ describe('seasons', () => {
     }
   });
 
-  it('lists seasons newest first, filtered by reality, without deleted seasons or seasons of deleted realities', async () => {
+  it('lists seasons by year then number, oldest first (spec §7), filtered by reality, without deleted seasons or seasons of deleted realities', async () => {
     const admin = await signInAdmin(app, database);
     const a = await createReality(admin, 'A');
     const b = await createReality(admin, 'B');
@@ -307,9 +307,12 @@ describe('seasons', () => {
 
     const all = await admin.call('GET', '/api/admin/seasons');
     expect(all.statusCode).toBe(200);
-    expect(all.json().seasons.map((s: { id: string }) => s.id)).toEqual([a3.id, a2.id, a1.id, b1.id]);
+    expect(all.json().seasons.map((s: { id: string }) => s.id)).toEqual([b1.id, a1.id, a2.id, a3.id]);
     const ofA = await admin.call('GET', `/api/admin/seasons?realityId=${a.id}`);
-    expect(ofA.json().seasons.map((s: { realityName: string; number: number }) => `${s.realityName} ${s.number}`)).toEqual(['A 3', 'A 2', 'A 1']);
+    expect(ofA.json().seasons.map((s: { realityName: string; number: number }) => `${s.realityName} ${s.number}`)).toEqual(['A 1', 'A 2', 'A 3']);
+    // The year goes first: a later number of an earlier year comes before.
+    const late = await createSeason(admin, { realityId: b.id, number: 9, year: 2022 });
+    expect((await admin.call('GET', `/api/admin/seasons?realityId=${b.id}`)).json().seasons.map((s: { id: string }) => s.id)).toEqual([late.id, b1.id]);
   });
 
   it('soft-deletes a season: deactivated, kept with its polls, audited', async () => {

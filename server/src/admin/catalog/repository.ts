@@ -1,15 +1,16 @@
-import { and, asc, desc, eq, inArray, isNull, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '@tribuna/drizzle/client';
 import { contestants, realities, seasons } from '@tribuna/drizzle/schema/index';
 
 // The only SQL of the back-office catalogue. Soft-deleted rows (deleted_at set) are invisible here
-// except where a write needs them (season numbers stay taken by deleted seasons).
+// except where a write needs them (season numbers stay taken by deleted seasons), in the lists asked
+// for them ('Mostrar eliminados') and in the restores.
 
 export type RealityRow = typeof realities.$inferSelect;
 export type SeasonRow = typeof seasons.$inferSelect;
 export type ContestantRow = typeof contestants.$inferSelect;
 export type RealityListRow = RealityRow & { seasonCount: number };
-export type SeasonListRow = SeasonRow & { realityName: string };
+export type SeasonListRow = SeasonRow & { realityName: string; realityDeleted: boolean };
 export type ContestantListRow = ContestantRow & { seasonNumber: number; realityName: string };
 
 // --- Realities ---------------------------------------------------------------------------------
@@ -17,17 +18,17 @@ export type ContestantListRow = ContestantRow & { seasonNumber: number; realityN
 // Qualified by hand: drizzle writes a column of the only table of a query without its table name.
 const liveSeasonCount = sql<number>`(SELECT count(*)::int FROM seasons s WHERE s.reality_id = realities.id AND s.deleted_at IS NULL)`;
 
-async function selectRealities(db: DbOrTx, where?: SQL): Promise<RealityListRow[]> {
+async function selectRealities(db: DbOrTx, where?: SQL, includeDeleted = false): Promise<RealityListRow[]> {
   const rows = await db
     .select({ reality: realities, seasonCount: liveSeasonCount })
     .from(realities)
-    .where(and(isNull(realities.deletedAt), where))
+    .where(and(includeDeleted ? undefined : isNull(realities.deletedAt), where))
     .orderBy(sql`lower(${realities.name})`, asc(realities.id));
   return rows.map((r) => ({ ...r.reality, seasonCount: r.seasonCount }));
 }
 
-/** Every reality not deleted, by name, with its number of seasons (not deleted). */
-export const listRealities = (db: DbOrTx) => selectRealities(db);
+/** Every reality not deleted (and the deleted ones too with `includeDeleted`), by name, with its number of seasons (not deleted). */
+export const listRealities = (db: DbOrTx, includeDeleted = false) => selectRealities(db, undefined, includeDeleted);
 
 export async function realityView(db: DbOrTx, realityId: string): Promise<RealityListRow | undefined> {
   return (await selectRealities(db, eq(realities.id, realityId)))[0];
@@ -47,6 +48,22 @@ export async function lockRealities(tx: Tx, ids: string[]): Promise<RealityRow[]
     .where(and(inArray(realities.id, sorted), isNull(realities.deletedAt)))
     .orderBy(asc(realities.id))
     .for('no key update');
+}
+
+/** A reality deleted or not, locked (FOR NO KEY UPDATE) for its restore. */
+export async function lockAnyReality(tx: Tx, realityId: string): Promise<RealityRow | undefined> {
+  const [row] = await tx.select().from(realities).where(eq(realities.id, realityId)).for('no key update');
+  return row;
+}
+
+/** Clears a deleted reality's deleted_at (it stays inactive, as the delete left it); undefined when it is not deleted. */
+export async function restoreReality(tx: Tx, realityId: string, now: Date): Promise<RealityRow | undefined> {
+  const [row] = await tx
+    .update(realities)
+    .set({ deletedAt: null, updatedAt: now })
+    .where(and(eq(realities.id, realityId), isNotNull(realities.deletedAt)))
+    .returning();
+  return row;
 }
 
 export async function insertReality(tx: Tx, values: { name: string; active: boolean }): Promise<RealityRow> {
@@ -71,18 +88,25 @@ export async function updateReality(
 
 // --- Seasons -----------------------------------------------------------------------------------
 
-async function selectSeasons(db: DbOrTx, where?: SQL): Promise<SeasonListRow[]> {
+/** The spec's order (admin §7: 'ordered by year then number'): oldest year first, then by number; ties by reality. */
+const SEASON_ORDER = [asc(seasons.year), asc(seasons.number), asc(realities.name), asc(seasons.id)];
+
+async function selectSeasons(db: DbOrTx, where?: SQL, includeDeleted = false): Promise<SeasonListRow[]> {
   const rows = await db
-    .select({ season: seasons, realityName: realities.name })
+    .select({ season: seasons, realityName: realities.name, realityDeleted: sql<boolean>`${realities.deletedAt} IS NOT NULL` })
     .from(seasons)
     .innerJoin(realities, eq(realities.id, seasons.realityId))
-    .where(and(isNull(seasons.deletedAt), isNull(realities.deletedAt), where))
-    .orderBy(desc(seasons.year), desc(seasons.number), asc(realities.name), asc(seasons.id));
-  return rows.map((r) => ({ ...r.season, realityName: r.realityName }));
+    .where(and(includeDeleted ? undefined : and(isNull(seasons.deletedAt), isNull(realities.deletedAt)), where))
+    .orderBy(...SEASON_ORDER);
+  return rows.map((r) => ({ ...r.season, realityName: r.realityName, realityDeleted: r.realityDeleted }));
 }
 
-/** Seasons not deleted (of realities not deleted), newest year and number first; optionally of one reality. */
-export const listSeasons = (db: DbOrTx, realityId?: string) => selectSeasons(db, realityId ? eq(seasons.realityId, realityId) : undefined);
+/**
+ * Seasons not deleted (of realities not deleted), by year then number; optionally of one reality.
+ * `includeDeleted` adds the deleted seasons and the seasons of deleted realities.
+ */
+export const listSeasons = (db: DbOrTx, realityId?: string, includeDeleted = false) =>
+  selectSeasons(db, realityId ? eq(seasons.realityId, realityId) : undefined, includeDeleted);
 
 export async function seasonView(db: DbOrTx, seasonId: string): Promise<SeasonListRow | undefined> {
   return (await selectSeasons(db, eq(seasons.id, seasonId)))[0];
@@ -101,6 +125,23 @@ export async function findSeason(db: DbOrTx, seasonId: string, lock: 'no key upd
       ),
     );
   const [row] = lock ? await query.for(lock) : await query;
+  return row;
+}
+
+/** A season deleted or not, whatever its reality; `lock` takes its row lock. */
+export async function findAnySeason(db: DbOrTx, seasonId: string, lock: 'no key update' | null = null): Promise<SeasonRow | undefined> {
+  const query = db.select().from(seasons).where(eq(seasons.id, seasonId));
+  const [row] = lock ? await query.for(lock) : await query;
+  return row;
+}
+
+/** Clears a deleted season's deleted_at and leaves it inactive; undefined when it is not deleted. */
+export async function restoreSeason(tx: Tx, seasonId: string, now: Date): Promise<SeasonRow | undefined> {
+  const [row] = await tx
+    .update(seasons)
+    .set({ deletedAt: null, active: false, updatedAt: now })
+    .where(and(eq(seasons.id, seasonId), isNotNull(seasons.deletedAt)))
+    .returning();
   return row;
 }
 

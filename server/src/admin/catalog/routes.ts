@@ -11,6 +11,7 @@ import {
   CreateSeasonInput,
   RealityList,
   RealityParams,
+  RealityQuery,
   RealityView,
   SeasonList,
   SeasonParams,
@@ -75,10 +76,15 @@ const catalogRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/realities',
     {
-      schema: { tags, summary: 'Realities not deleted, by name, with their season counts', response: { 200: RealityList, ...errorResponses(400, 401, 403, 429) } },
+      schema: {
+        tags,
+        summary: 'Realities not deleted (includeDeleted: the deleted ones too, marked by deletedAt), by name, with their season counts',
+        querystring: RealityQuery,
+        response: { 200: RealityList, ...errorResponses(400, 401, 403, 429) },
+      },
       config: { rateLimit: 'admin.read' },
     },
-    async () => ({ realities: await catalog.listRealities(ctx) }),
+    async (request) => ({ realities: await catalog.listRealities(ctx, request.query.includeDeleted === true) }),
   );
 
   app.post(
@@ -129,6 +135,20 @@ const catalogRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
+  app.post(
+    '/realities/:realityId/restore',
+    {
+      schema: {
+        tags,
+        summary: 'Restore a soft-deleted reality: listed again, inactive, with its seasons that were not deleted on their own',
+        params: RealityParams,
+        response: { 200: RealityView, ...errorResponses(400, 401, 403, 404, 409, 429) },
+      },
+      config: { rateLimit: 'admin.write' },
+    },
+    async (request) => catalog.restoreReality(ctx, requireUser(request), request.params.realityId),
+  );
+
   // --- Seasons ---
 
   app.get(
@@ -136,13 +156,13 @@ const catalogRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Seasons not deleted, newest year and number first, optionally of one reality',
+        summary: 'Seasons not deleted, by year then number, optionally of one reality (includeDeleted: the deleted ones and those of deleted realities too)',
         querystring: SeasonQuery,
         response: { 200: SeasonList, ...errorResponses(400, 401, 403, 429) },
       },
       config: { rateLimit: 'admin.read' },
     },
-    async (request) => ({ seasons: await catalog.listSeasons(ctx, request.query.realityId) }),
+    async (request) => ({ seasons: await catalog.listSeasons(ctx, request.query.realityId, request.query.includeDeleted === true) }),
   );
 
   app.post(
@@ -191,6 +211,20 @@ const catalogRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await catalog.deleteSeason(ctx, requireUser(request), request.params.seasonId);
       return reply.code(204).send(null);
     },
+  );
+
+  app.post(
+    '/seasons/:seasonId/restore',
+    {
+      schema: {
+        tags,
+        summary: 'Restore a soft-deleted season, inactive (409 while its reality is deleted)',
+        params: SeasonParams,
+        response: { 200: SeasonView, ...errorResponses(400, 401, 403, 404, 409, 429) },
+      },
+      config: { rateLimit: 'admin.write' },
+    },
+    async (request) => catalog.restoreSeason(ctx, requireUser(request), request.params.seasonId),
   );
 
   // --- Contestants ---

@@ -43,8 +43,8 @@ const ensure = <T>(row: T | undefined, message: string): T => {
 
 // --- Realities ---------------------------------------------------------------------------------
 
-export async function listRealities(ctx: CatalogContext): Promise<RealityView[]> {
-  return (await repo.listRealities(ctx.db)).map(presentReality);
+export async function listRealities(ctx: CatalogContext, includeDeleted = false): Promise<RealityView[]> {
+  return (await repo.listRealities(ctx.db, includeDeleted)).map(presentReality);
 }
 
 export async function createReality(ctx: CatalogContext, admin: Admin, input: CreateRealityInput): Promise<RealityView> {
@@ -77,10 +77,25 @@ export async function deleteReality(ctx: CatalogContext, admin: Admin, realityId
   });
 }
 
+/**
+ * Undoes the soft delete ('Mostrar eliminados' → Restaurar): listed again, still inactive (the
+ * delete deactivated it; the admin turns it on). Its seasons not deleted on their own come back
+ * with it, as they were. A reality that is not deleted: 409.
+ */
+export async function restoreReality(ctx: CatalogContext, admin: Admin, realityId: string, now = new Date()): Promise<RealityView> {
+  return ctx.db.transaction(async (tx) => {
+    const before = ensure(await repo.lockAnyReality(tx, realityId), ADMIN_MESSAGES.realityNotFound);
+    if (before.deletedAt === null) throw conflict(ADMIN_MESSAGES.realityNotDeleted);
+    const after = ensure(await repo.restoreReality(tx, realityId, now), ADMIN_MESSAGES.realityNotFound);
+    await recordAudit(tx, admin.id, { action: 'reality.restore', entityType: 'reality', entityId: realityId, before, after });
+    return presentReality(ensure(await repo.realityView(tx, realityId), ADMIN_MESSAGES.realityNotFound));
+  });
+}
+
 // --- Seasons -----------------------------------------------------------------------------------
 
-export async function listSeasons(ctx: CatalogContext, realityId?: string): Promise<SeasonView[]> {
-  return (await repo.listSeasons(ctx.db, realityId)).map(presentSeason);
+export async function listSeasons(ctx: CatalogContext, realityId?: string, includeDeleted = false): Promise<SeasonView[]> {
+  return (await repo.listSeasons(ctx.db, realityId, includeDeleted)).map(presentSeason);
 }
 
 /** A duplicate season number that slipped past the check (it cannot while the reality is locked) is still a 409. */
@@ -121,7 +136,7 @@ export async function createSeason(ctx: CatalogContext, admin: Admin, input: Cre
       if (active) await deactivateOthers(tx, admin, reality.id, null, now);
       const row = await repo.insertSeason(tx, { realityId: reality.id, number, year, startDate, endDate, active });
       await recordAudit(tx, admin.id, { action: 'season.create', entityType: 'season', entityId: row.id, before: null, after: row });
-      return presentSeason({ ...row, realityName: reality.name });
+      return presentSeason({ ...row, realityName: reality.name, realityDeleted: false });
     }),
   );
 }
@@ -175,6 +190,28 @@ export async function deleteSeason(ctx: CatalogContext, admin: Admin, seasonId: 
     const before = ensure(await repo.findSeason(tx, seasonId, 'no key update'), ADMIN_MESSAGES.seasonNotFound);
     const after = ensure(await repo.updateSeason(tx, seasonId, { active: false, deletedAt: now }, now), ADMIN_MESSAGES.seasonNotFound);
     await recordAudit(tx, admin.id, { action: 'season.delete', entityType: 'season', entityId: seasonId, before, after });
+  });
+}
+
+/**
+ * Undoes a season's soft delete. Restored inactive, always: the reality may have another active
+ * season by now, and one active season per reality holds without a second look (the admin
+ * activates it with the badge, which deactivates the others). A season whose reality is deleted is
+ * refused (409, restore the reality first): restored alone it would still be hidden with its reality.
+ * Under the reality's lock, like every season write: a concurrent delete of the reality waits.
+ */
+export async function restoreSeason(ctx: CatalogContext, admin: Admin, seasonId: string, now = new Date()): Promise<SeasonView> {
+  return ctx.db.transaction(async (tx) => {
+    const current = ensure(await repo.findAnySeason(tx, seasonId), ADMIN_MESSAGES.seasonNotFound);
+    const [reality] = await repo.lockRealities(tx, [current.realityId]);
+    if (!reality) throw conflict(ADMIN_MESSAGES.seasonRealityDeleted);
+    const before = ensure(await repo.findAnySeason(tx, seasonId, 'no key update'), ADMIN_MESSAGES.seasonNotFound);
+    // Moved to another reality meanwhile (whose lock this transaction does not hold): the admin saw stale data.
+    if (before.realityId !== current.realityId) throw conflict(ADMIN_MESSAGES.restoreSeasonFailed);
+    if (before.deletedAt === null) throw conflict(ADMIN_MESSAGES.seasonNotDeleted);
+    const after = ensure(await repo.restoreSeason(tx, seasonId, now), ADMIN_MESSAGES.seasonNotFound);
+    await recordAudit(tx, admin.id, { action: 'season.restore', entityType: 'season', entityId: seasonId, before, after });
+    return presentSeason(ensure(await repo.seasonView(tx, seasonId), ADMIN_MESSAGES.seasonNotFound));
   });
 }
 

@@ -181,7 +181,7 @@ const ACCESS: Record<string, RouteAccess> = {
     request: (c) => ({ method: 'POST', url: '/api/auth/dev/login', headers: c.headers, payload: { displayName: 'Fan nuevo' } }),
   },
   // --- admin catalogue (realities, seasons, contestants, contestant photos) ---
-  'GET /api/admin/realities': { audience: 'admin', request: get('/api/admin/realities') },
+  'GET /api/admin/realities': { audience: 'admin', request: get('/api/admin/realities?includeDeleted=true') },
   'POST /api/admin/realities': {
     audience: 'admin',
     request: (c) => ({ method: 'POST', url: '/api/admin/realities', headers: c.headers, payload: { name: 'Reality nuevo' } }),
@@ -198,7 +198,16 @@ const ACCESS: Record<string, RouteAccess> = {
       headers: c.headers,
     }),
   },
-  'GET /api/admin/seasons': { audience: 'admin', request: (c) => get(`/api/admin/seasons?realityId=${c.world.poll.reality.id}`)(c) },
+  'POST /api/admin/realities/:realityId/restore': {
+    audience: 'admin',
+    // A deleted reality of its own per caller: a restored one is no longer deleted.
+    request: async (c) => {
+      const { reality } = await buildPoll(c.world.app.database.db, { options: 0 });
+      await c.world.app.database.sql`UPDATE realities SET deleted_at = now(), active = false WHERE id = ${reality.id}`;
+      return { method: 'POST', url: `/api/admin/realities/${reality.id}/restore`, headers: c.headers };
+    },
+  },
+  'GET /api/admin/seasons': { audience: 'admin', request: (c) => get(`/api/admin/seasons?realityId=${c.world.poll.reality.id}&includeDeleted=true`)(c) },
   'POST /api/admin/seasons': {
     audience: 'admin',
     request: (c) => ({ method: 'POST', url: '/api/admin/seasons', headers: c.headers, payload: { realityId: c.world.poll.reality.id, year: 2026 } }),
@@ -214,6 +223,15 @@ const ACCESS: Record<string, RouteAccess> = {
       url: `/api/admin/seasons/${(await buildPoll(c.world.app.database.db, { options: 0 })).season.id}`,
       headers: c.headers,
     }),
+  },
+  'POST /api/admin/seasons/:seasonId/restore': {
+    audience: 'admin',
+    // A deleted season of its own per caller: a restored one is no longer deleted.
+    request: async (c) => {
+      const { season } = await buildPoll(c.world.app.database.db, { options: 0 });
+      await c.world.app.database.sql`UPDATE seasons SET deleted_at = now(), active = false WHERE id = ${season.id}`;
+      return { method: 'POST', url: `/api/admin/seasons/${season.id}/restore`, headers: c.headers };
+    },
   },
   'GET /api/admin/contestants': { audience: 'admin', request: (c) => get(`/api/admin/contestants?seasonId=${c.world.poll.season.id}`)(c) },
   'POST /api/admin/contestants': {

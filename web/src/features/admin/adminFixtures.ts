@@ -9,7 +9,7 @@ export const adminUuid = () => `00000000-0000-4000-9000-${String(++sequence).pad
 const STAMP = '2025-01-05T12:00:00.000Z';
 
 export function buildReality(overrides: Partial<RealityView> = {}): RealityView {
-  return { id: adminUuid(), name: 'La Casa', active: true, seasonCount: 0, createdAt: STAMP, updatedAt: STAMP, ...overrides };
+  return { id: adminUuid(), name: 'La Casa', active: true, seasonCount: 0, deletedAt: null, createdAt: STAMP, updatedAt: STAMP, ...overrides };
 }
 
 export function buildSeason(reality: RealityView, overrides: Partial<SeasonView> = {}): SeasonView {
@@ -22,6 +22,8 @@ export function buildSeason(reality: RealityView, overrides: Partial<SeasonView>
     startDate: null,
     endDate: null,
     active: false,
+    deletedAt: null,
+    realityDeleted: false,
     createdAt: STAMP,
     updatedAt: STAMP,
     ...overrides,

@@ -16,6 +16,8 @@ export function buildSeason(overrides: Partial<SeasonView> = {}): SeasonView {
     startDate: null,
     endDate: null,
     active: true,
+    deletedAt: null,
+    realityDeleted: false,
     createdAt: at,
     updatedAt: at,
     ...overrides,

@@ -201,4 +201,56 @@ describe('RealitiesPage', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(rows().map((r) => r.querySelector('p')?.textContent)).toEqual(['La Isla']);
   });
+
+  it('Mostrar eliminados lists the deleted realities marked Eliminado with Restaurar, which brings one back inactive', async () => {
+    const casa = buildReality({ name: 'La Casa', seasonCount: 2 });
+    const barco = buildReality({ name: 'El Barco', active: false, seasonCount: 1, deletedAt: '2025-06-01T10:00:00.000Z' });
+    const restore = deferred();
+    const fetchMock = stubApi({
+      'GET /api/admin/realities': list([casa]),
+      'GET /api/admin/realities?includeDeleted=true': list([barco, casa]),
+      [`POST /api/admin/realities/${barco.id}/restore`]: () => restore.promise,
+    });
+    const user = userEvent.setup();
+    renderPage();
+    await screen.findByText('La Casa');
+    expect(rows()).toHaveLength(1);
+
+    await user.click(screen.getByRole('checkbox', { name: 'Mostrar eliminados' }));
+    await screen.findByText('El Barco');
+    expect(requestsOf(fetchMock)).toContain('GET /api/admin/realities?includeDeleted=true');
+    expect(rows().map((r) => r.textContent)).toEqual(['El Barco1 temporadaEliminadoRestaurar', 'La Casa2 temporadasActivoEditarEliminar']);
+    expect(within(rows()[0]!).queryByRole('button', { name: /Editar|Eliminar|Cambiar estado/ })).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Restaurar El Barco' }));
+    expect((screen.getByRole('button', { name: 'Restaurar El Barco' }) as HTMLButtonElement).disabled).toBe(true);
+    restore.release(jsonResponse(200, { ...barco, deletedAt: null }));
+    await waitFor(() => expect(rows()[0]!.textContent).toBe('El Barco1 temporadaInactivoEditarEliminar'));
+    expect(screen.getByRole('button', { name: 'Cambiar estado de El Barco: Inactivo' })).toBeTruthy();
+
+    // Unticked: the deleted ones are asked for no more.
+    await user.click(screen.getByRole('checkbox', { name: 'Mostrar eliminados' }));
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    expect(requestsOf(fetchMock).filter((r) => r === 'GET /api/admin/realities')).toHaveLength(2);
+  });
+
+  it('shows the server’s message or "Error al restaurar el reality" when a restore fails, and keeps the row deleted', async () => {
+    const barco = buildReality({ name: 'El Barco', active: false, deletedAt: '2025-06-01T10:00:00.000Z' });
+    let answer: () => Response = bareFailure;
+    stubApi({
+      'GET /api/admin/realities': list([]),
+      'GET /api/admin/realities?includeDeleted=true': list([barco]),
+      [`POST /api/admin/realities/${barco.id}/restore`]: () => answer(),
+    });
+    const user = userEvent.setup();
+    renderPage();
+    await screen.findByText('No hay realities registrados...');
+    await user.click(screen.getByRole('checkbox', { name: 'Mostrar eliminados' }));
+    await user.click(await screen.findByRole('button', { name: 'Restaurar El Barco' }));
+    expect((await screen.findByRole('alert')).textContent).toContain(ADMIN_MESSAGES.restoreRealityFailed);
+    answer = () => apiError(409, ADMIN_MESSAGES.realityNotDeleted);
+    await user.click(screen.getByRole('button', { name: 'Restaurar El Barco' }));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toContain(ADMIN_MESSAGES.realityNotDeleted));
+    expect(rows()[0]!.textContent).toBe('El Barco0 temporadasEliminadoRestaurar');
+  });
 });

@@ -8,7 +8,7 @@ import { ErrorBanner } from '../components/ErrorBanner';
 import { FormDialog } from '../components/FormDialog';
 import { ListState } from '../components/ListState';
 import { PageHeader } from '../components/PageHeader';
-import { ToggleBadge } from '../components/StatusBadge';
+import { StatusBadge, ToggleBadge } from '../components/StatusBadge';
 import { panel, primaryButton, rowButton, rowDangerButton } from '../components/buttons';
 import { Checkbox, TextField } from '../components/fields';
 import { useCreateParam } from '../components/useCreateParam';
@@ -23,9 +23,12 @@ type Failure = { error: unknown; fallback: string };
 
 const byName = (a: RealityView, b: RealityView) => a.name.localeCompare(b.name, 'es');
 
-/** /admin/realitys: list, add/edit modal (name, Activo), active toggle, soft delete (spec §2, §4). */
+/** /admin/realitys: list, add/edit modal (name, Activo), active toggle, soft delete (spec §2, §4), 'Mostrar eliminados' with Restaurar. */
 export function RealitiesPage() {
-  const realities = useQuery(['admin-realities'], (signal) => callApi('adminRealities', { signal }).then((r) => r.realities));
+  const [showDeleted, setShowDeleted] = useState(false);
+  const realities = useQuery(['admin-realities', showDeleted], (signal) =>
+    callApi('adminRealities', { signal, query: { includeDeleted: showDeleted ? 'true' : undefined } }).then((r) => r.realities),
+  );
   const { setData } = realities;
   const [createRequested, clearCreate] = useCreateParam();
   const [editing, setEditing] = useState<Editing | null>(null);
@@ -72,6 +75,31 @@ export function RealitiesPage() {
     }
   }
 
+  /** Restored inactive, as the delete left it; its seasons come back with it. */
+  async function restore(reality: RealityView) {
+    if (pending.has(reality.id)) return;
+    setFailure(null);
+    setPending((s) => new Set(s).add(reality.id));
+    try {
+      const restored = await callApi('restoreReality', { params: { realityId: reality.id } });
+      setData((list) => list.map((r) => (r.id === restored.id ? restored : r)));
+    } catch (error) {
+      setFailure({ error, fallback: ADMIN_MESSAGES.restoreRealityFailed });
+    } finally {
+      setPending((s) => {
+        const next = new Set(s);
+        next.delete(reality.id);
+        return next;
+      });
+    }
+  }
+
+  /** A deleted reality leaves the list, or stays in it marked deleted while the deleted ones are shown. */
+  function removed(reality: RealityView) {
+    const deletedAt = new Date().toISOString();
+    setData((list) => (showDeleted ? list.map((r) => (r.id === reality.id ? { ...r, active: false, deletedAt } : r)) : list.filter((r) => r.id !== reality.id)));
+  }
+
   return (
     <div className="space-y-5">
       <PageHeader title="Realities" description="Los programas del sitio. Cada temporada pertenece a un reality.">
@@ -82,6 +110,8 @@ export function RealitiesPage() {
       </PageHeader>
 
       {failure && <ErrorBanner error={failure.error} fallback={failure.fallback} />}
+
+      <Checkbox label="Mostrar eliminados" checked={showDeleted} onChange={setShowDeleted} />
 
       <ListState
         query={realities}
@@ -105,22 +135,37 @@ export function RealitiesPage() {
                     {reality.seasonCount} {reality.seasonCount === 1 ? 'temporada' : 'temporadas'}
                   </p>
                 </div>
-                <div className="flex flex-wrap items-center gap-2">
-                  <ToggleBadge
-                    active={reality.active}
-                    activeLabel="Activo"
-                    inactiveLabel="Inactivo"
-                    label={`Cambiar estado de ${reality.name}`}
-                    onToggle={() => void toggle(reality)}
-                    disabled={pending.has(reality.id)}
-                  />
-                  <button type="button" className={rowButton} aria-label={`Editar ${reality.name}`} onClick={() => setEditing({ mode: 'edit', reality })}>
-                    Editar
-                  </button>
-                  <button type="button" className={rowDangerButton} aria-label={`Eliminar ${reality.name}`} onClick={() => setDeleting(reality)}>
-                    Eliminar
-                  </button>
-                </div>
+                {reality.deletedAt !== null ? (
+                  <div className="flex flex-wrap items-center gap-2">
+                    <StatusBadge tone="rose">Eliminado</StatusBadge>
+                    <button
+                      type="button"
+                      className={rowButton}
+                      aria-label={`Restaurar ${reality.name}`}
+                      onClick={() => void restore(reality)}
+                      disabled={pending.has(reality.id)}
+                    >
+                      {pending.has(reality.id) ? 'Restaurando…' : 'Restaurar'}
+                    </button>
+                  </div>
+                ) : (
+                  <div className="flex flex-wrap items-center gap-2">
+                    <ToggleBadge
+                      active={reality.active}
+                      activeLabel="Activo"
+                      inactiveLabel="Inactivo"
+                      label={`Cambiar estado de ${reality.name}`}
+                      onToggle={() => void toggle(reality)}
+                      disabled={pending.has(reality.id)}
+                    />
+                    <button type="button" className={rowButton} aria-label={`Editar ${reality.name}`} onClick={() => setEditing({ mode: 'edit', reality })}>
+                      Editar
+                    </button>
+                    <button type="button" className={rowDangerButton} aria-label={`Eliminar ${reality.name}`} onClick={() => setDeleting(reality)}>
+                      Eliminar
+                    </button>
+                  </div>
+                )}
               </li>
             ))}
           </ul>
@@ -132,7 +177,7 @@ export function RealitiesPage() {
         <DeleteRealityDialog
           reality={deleting}
           onDeleted={() => {
-            setData((list) => list.filter((r) => r.id !== deleting.id));
+            removed(deleting);
             setDeleting(null);
           }}
           onCancel={() => setDeleting(null)}

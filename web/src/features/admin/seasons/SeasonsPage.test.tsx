@@ -52,25 +52,25 @@ describe('SeasonsPage', () => {
   });
   afterEach(() => vi.useRealTimers());
 
-  it('lists seasons newest first in a table and in cards, with date labels and hints', async () => {
+  it('lists seasons by year then number (spec §7), in a table and in cards, with date labels and hints', async () => {
     stub(
       [casa, isla],
       [
-        buildSeason(casa, { number: 1, year: 2024, startDate: '2024-01-10', endDate: '2024-04-01' }),
-        buildSeason(casa, { number: 2, year: 2025, startDate: '2025-06-01', endDate: '2025-06-18', active: true }),
         buildSeason(isla, { number: 1, year: 2025, startDate: '2025-06-20', endDate: null }),
+        buildSeason(casa, { number: 2, year: 2025, startDate: '2025-06-01', endDate: '2025-06-18', active: true }),
+        buildSeason(casa, { number: 1, year: 2024, startDate: '2024-01-10', endDate: '2024-04-01' }),
       ],
     );
     renderPage();
     expect(screen.getByRole('status').textContent).toContain('Cargando temporadas');
     await screen.findByRole('table');
     expect(tableRows().map(cells)).toEqual([
-      ['La Casa', 'Temporada 2', '2025', '1 jun 2025 – 18 jun 2025En cursoTermina en 3 días', 'Activa', 'EditarEliminar'],
-      ['La Isla', 'Temporada 1', '2025', 'Desde 20 jun 2025PróximaFaltan 5 días', 'Inactiva', 'EditarEliminar'],
       ['La Casa', 'Temporada 1', '2024', '10 ene 2024 – 1 abr 2024Finalizada', 'Inactiva', 'EditarEliminar'],
+      ['La Isla', 'Temporada 1', '2025', 'Desde 20 jun 2025PróximaFaltan 5 días', 'Inactiva', 'EditarEliminar'],
+      ['La Casa', 'Temporada 2', '2025', '1 jun 2025 – 18 jun 2025En cursoTermina en 3 días', 'Activa', 'EditarEliminar'],
     ]);
     expect(cards()).toHaveLength(3);
-    expect(cards()[0]!.textContent).toContain('Temporada 2 · 2025');
+    expect(cards()[0]!.textContent).toContain('Temporada 1 · 2024');
     expect(within(cards()[1]!).getByText('Próxima')).toBeTruthy();
   });
 
@@ -167,10 +167,10 @@ describe('SeasonsPage', () => {
     });
     // The new active season leaves the other seasons of La Casa inactive, as the server does.
     expect(tableRows().map((r) => [cells(r)[0], cells(r)[1], cells(r)[4]])).toEqual([
-      ['La Casa', 'Temporada 4', 'Activa'],
-      ['La Casa', 'Temporada 3', 'Inactiva'],
       ['La Casa', 'Temporada 1', 'Inactiva'],
       ['La Isla', 'Temporada 1', 'Inactiva'],
+      ['La Casa', 'Temporada 3', 'Inactiva'],
+      ['La Casa', 'Temporada 4', 'Activa'],
     ]);
   });
 
@@ -243,16 +243,16 @@ describe('SeasonsPage', () => {
     let release!: (r: Response) => void;
     answer = () => new Promise<Response>((resolve) => (release = resolve));
     await user.click(table().getByRole('button', { name: 'Cambiar estado de La Casa · Temporada 2: Inactiva' }));
-    expect(states()).toEqual(['La Casa Temporada 2: Activa', 'La Casa Temporada 1: Inactiva', 'La Isla Temporada 1: Activa']);
+    expect(states()).toEqual(['La Casa Temporada 1: Inactiva', 'La Isla Temporada 1: Activa', 'La Casa Temporada 2: Activa']);
     expect(bodyOf(fetchMock, `PATCH /api/admin/seasons/${two.id}`)).toEqual({ active: true });
     release(bareFailure());
     expect((await screen.findByRole('alert')).textContent).toContain(ADMIN_MESSAGES.toggleFailed);
-    expect(states()).toEqual(['La Casa Temporada 2: Inactiva', 'La Casa Temporada 1: Activa', 'La Isla Temporada 1: Activa']);
+    expect(states()).toEqual(['La Casa Temporada 1: Activa', 'La Isla Temporada 1: Activa', 'La Casa Temporada 2: Inactiva']);
 
     answer = () => jsonResponse(200, { ...two, active: true });
     await user.click(table().getByRole('button', { name: 'Cambiar estado de La Casa · Temporada 2: Inactiva' }));
     await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
-    await waitFor(() => expect(states()).toEqual(['La Casa Temporada 2: Activa', 'La Casa Temporada 1: Inactiva', 'La Isla Temporada 1: Activa']));
+    await waitFor(() => expect(states()).toEqual(['La Casa Temporada 1: Inactiva', 'La Isla Temporada 1: Activa', 'La Casa Temporada 2: Activa']));
   });
 
   it('deletes a season after a confirmation', async () => {
@@ -262,12 +262,87 @@ describe('SeasonsPage', () => {
     const user = userEvent.setup();
     renderPage();
     await screen.findByRole('table');
-    await user.click(within(cards()[1]!).getByRole('button', { name: 'Eliminar La Casa · Temporada 1' }));
+    await user.click(within(cards()[0]!).getByRole('button', { name: 'Eliminar La Casa · Temporada 1' }));
     const dialog = screen.getByRole('dialog', { name: 'Eliminar temporada' });
     expect(dialog.textContent).toContain('¿Estás seguro de eliminar La Casa · Temporada 1?');
     await user.click(within(dialog).getByRole('button', { name: 'Eliminar' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(requestsOf(fetchMock)).toContain(`DELETE /api/admin/seasons/${one.id}`);
     expect(tableRows().map((r) => cells(r)[1])).toEqual(['Temporada 2']);
+  });
+
+  it('Mostrar eliminados lists the deleted seasons marked, and Restaurar brings one back inactive', async () => {
+    const live = buildSeason(casa, { number: 2, year: 2025, active: true });
+    const deleted = buildSeason(casa, { number: 1, year: 2024, deletedAt: '2025-06-01T10:00:00.000Z' });
+    const ofDeletedReality = buildSeason(buildReality({ name: 'El Barco' }), { number: 1, year: 2023, deletedAt: '2025-05-01T10:00:00.000Z', realityDeleted: true });
+    let release!: (r: Response) => void;
+    const fetchMock = stubApi({
+      'GET /api/admin/realities': () => jsonResponse(200, { realities: [casa] }),
+      'GET /api/admin/seasons': () => jsonResponse(200, { seasons: [live] }),
+      'GET /api/admin/seasons?includeDeleted=true': () => jsonResponse(200, { seasons: [live, deleted, ofDeletedReality] }),
+      [`POST /api/admin/seasons/${deleted.id}/restore`]: () => new Promise<Response>((resolve) => (release = resolve)),
+    });
+    const user = userEvent.setup();
+    renderPage();
+    await screen.findByRole('table');
+    expect(tableRows()).toHaveLength(1);
+    const toggle = screen.getByRole('checkbox', { name: 'Mostrar eliminados' }) as HTMLInputElement;
+    expect(toggle.checked).toBe(false);
+
+    await user.click(toggle);
+    await waitFor(() => expect(tableRows()).toHaveLength(3));
+    expect(requestsOf(fetchMock)).toContain('GET /api/admin/seasons?includeDeleted=true');
+    expect(tableRows().map((r) => [cells(r)[0], cells(r)[1], cells(r)[4], cells(r)[5]])).toEqual([
+      ['El Barco', 'Temporada 1', 'EliminadaReality eliminado', 'Restaura primero el reality'],
+      ['La Casa', 'Temporada 1', 'Eliminada', 'Restaurar'],
+      ['La Casa', 'Temporada 2', 'Activa', 'EditarEliminar'],
+    ]);
+    // The cards carry the same marks and actions.
+    expect(within(cards()[1]!).getByText('Eliminada')).toBeTruthy();
+    expect(within(cards()[0]!).queryByRole('button')).toBeNull();
+
+    await user.click(within(screen.getByRole('table')).getByRole('button', { name: 'Restaurar La Casa · Temporada 1' }));
+    expect((within(screen.getByRole('table')).getByRole('button', { name: 'Restaurar La Casa · Temporada 1' }) as HTMLButtonElement).disabled).toBe(true);
+    release(jsonResponse(200, { ...deleted, deletedAt: null, active: false }));
+    await waitFor(() => expect(cells(tableRows()[1]!)[4]).toBe('Inactiva'));
+    expect(tableRows().map((r) => [cells(r)[1], cells(r)[4], cells(r)[5]])).toEqual([
+      ['Temporada 1', 'EliminadaReality eliminado', 'Restaura primero el reality'],
+      ['Temporada 1', 'Inactiva', 'EditarEliminar'],
+      ['Temporada 2', 'Activa', 'EditarEliminar'],
+    ]);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('shows why a restore was refused, and keeps a season deleted while the deleted ones are shown', async () => {
+    const live = buildSeason(casa, { number: 2 });
+    const deleted = buildSeason(casa, { number: 1, deletedAt: '2025-06-01T10:00:00.000Z' });
+    let restore: () => Response = bareFailure;
+    stubApi({
+      'GET /api/admin/realities': () => jsonResponse(200, { realities: [casa] }),
+      'GET /api/admin/seasons': () => jsonResponse(200, { seasons: [live] }),
+      'GET /api/admin/seasons?includeDeleted=true': () => jsonResponse(200, { seasons: [deleted, live] }),
+      [`POST /api/admin/seasons/${deleted.id}/restore`]: () => restore(),
+      [`DELETE /api/admin/seasons/${live.id}`]: () => new Response(null, { status: 204 }),
+    });
+    const user = userEvent.setup();
+    renderPage();
+    await user.click(await screen.findByRole('checkbox', { name: 'Mostrar eliminados' }));
+    await screen.findByRole('table');
+    const table = () => within(screen.getByRole('table'));
+
+    await user.click(table().getByRole('button', { name: 'Restaurar La Casa · Temporada 1' }));
+    expect((await screen.findByRole('alert')).textContent).toContain(ADMIN_MESSAGES.restoreSeasonFailed);
+    restore = () => apiError(409, ADMIN_MESSAGES.seasonRealityDeleted);
+    await user.click(table().getByRole('button', { name: 'Restaurar La Casa · Temporada 1' }));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toContain(ADMIN_MESSAGES.seasonRealityDeleted));
+    expect(cells(tableRows()[0]!)[4]).toBe('Eliminada');
+
+    await user.click(table().getByRole('button', { name: 'Eliminar La Casa · Temporada 2' }));
+    await user.click(within(screen.getByRole('dialog', { name: 'Eliminar temporada' })).getByRole('button', { name: 'Eliminar' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(tableRows().map((r) => [cells(r)[1], cells(r)[4], cells(r)[5]])).toEqual([
+      ['Temporada 1', 'Eliminada', 'Restaurar'],
+      ['Temporada 2', 'Eliminada', 'Restaurar'],
+    ]);
   });
 });

@@ -20,6 +20,8 @@ import { compareSeasons, nextSeasonNumber, seasonInput, validateSeasonForm, type
 
 /** Deleting has no fallback in the spec's catalogue; this one says what failed. */
 export const DELETE_SEASON_FAILED = 'Error al eliminar la temporada';
+/** Why a season of a deleted reality offers no Restaurar (the server refuses it: restore the reality first). */
+export const RESTORE_REALITY_FIRST = 'Restaura primero el reality';
 
 type Editing = { mode: 'create' } | { mode: 'edit'; season: SeasonView };
 type Failure = { error: unknown; fallback: string };
@@ -27,11 +29,19 @@ type Failure = { error: unknown; fallback: string };
 const PHASE_TONES: Record<SeasonPhase, BadgeTone> = { upcoming: 'sky', current: 'green', finished: 'slate' };
 
 const seasonName = (season: SeasonView) => `${season.realityName} · Temporada ${season.number}`;
+/** Deleted, or hidden with its deleted reality: listed only with 'Mostrar eliminados', without the live actions. */
+const isHidden = (season: SeasonView) => season.deletedAt !== null || season.realityDeleted;
 
-/** /admin/temporadas: filter by reality, table (desktop) / cards (phone), create/edit modal, active toggle, soft delete. */
+/**
+ * /admin/temporadas: filter by reality, table (desktop) / cards (phone), create/edit modal, active
+ * toggle, soft delete, and 'Mostrar eliminados' with Restaurar.
+ */
 export function SeasonsPage() {
+  const [showDeleted, setShowDeleted] = useState(false);
   const realities = useQuery(['admin-realities'], (signal) => callApi('adminRealities', { signal }).then((r) => r.realities));
-  const seasons = useQuery(['admin-seasons'], (signal) => callApi('adminSeasons', { signal }).then((r) => [...r.seasons].sort(compareSeasons)));
+  const seasons = useQuery(['admin-seasons', showDeleted], (signal) =>
+    callApi('adminSeasons', { signal, query: { includeDeleted: showDeleted ? 'true' : undefined } }).then((r) => [...r.seasons].sort(compareSeasons)),
+  );
   const { setData: setSeasons } = seasons;
   const [createRequested, clearCreate] = useCreateParam();
   const [filter, setFilter] = useState('');
@@ -92,6 +102,31 @@ export function SeasonsPage() {
     }
   }
 
+  /** Restored inactive (the server's rule): the reality's active season, if any, stays the only one. */
+  async function restore(season: SeasonView) {
+    if (pending.has(season.id)) return;
+    setFailure(null);
+    setPending((s) => new Set(s).add(season.id));
+    try {
+      const restored = await callApi('restoreSeason', { params: { seasonId: season.id } });
+      setSeasons((list) => applySeason(list, restored));
+    } catch (error) {
+      setFailure({ error, fallback: ADMIN_MESSAGES.restoreSeasonFailed });
+    } finally {
+      setPending((s) => {
+        const next = new Set(s);
+        next.delete(season.id);
+        return next;
+      });
+    }
+  }
+
+  /** A deleted season leaves the list, or stays in it marked deleted while the deleted ones are shown. */
+  function removed(season: SeasonView) {
+    const deletedAt = new Date().toISOString();
+    setSeasons((list) => (showDeleted ? list.map((s) => (s.id === season.id ? { ...s, active: false, deletedAt } : s)) : list.filter((s) => s.id !== season.id)));
+  }
+
   const loading = seasons.status === 'loading' || seasons.status === 'idle' || realities.status === 'loading' || realities.status === 'idle';
   const visible = seasons.status === 'ready' ? seasons.data.filter((s) => !filter || s.realityId === filter) : [];
   const today = calendarToday();
@@ -120,23 +155,26 @@ export function SeasonsPage() {
       )}
 
       {realityList && realityList.length > 0 && (
-        <div className="flex flex-col gap-1.5 sm:flex-row sm:items-center sm:gap-3">
-          <label htmlFor={filterId} className="text-sm font-semibold text-slate-700 dark:text-slate-200">
-            Filtrar por reality
-          </label>
-          <select
-            id={filterId}
-            value={filter}
-            onChange={(event) => setFilter(event.target.value)}
-            className="rounded-xl border border-slate-300 bg-white px-3 py-2 text-base shadow-sm sm:text-sm dark:border-white/15 dark:bg-ink-800"
-          >
-            <option value="">Todos los realities</option>
-            {realityList.map((reality) => (
-              <option key={reality.id} value={reality.id}>
-                {reality.name}
-              </option>
-            ))}
-          </select>
+        <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-center sm:gap-x-6">
+          <div className="flex flex-col gap-1.5 sm:flex-row sm:items-center sm:gap-3">
+            <label htmlFor={filterId} className="text-sm font-semibold text-slate-700 dark:text-slate-200">
+              Filtrar por reality
+            </label>
+            <select
+              id={filterId}
+              value={filter}
+              onChange={(event) => setFilter(event.target.value)}
+              className="rounded-xl border border-slate-300 bg-white px-3 py-2 text-base shadow-sm sm:text-sm dark:border-white/15 dark:bg-ink-800"
+            >
+              <option value="">Todos los realities</option>
+              {realityList.map((reality) => (
+                <option key={reality.id} value={reality.id}>
+                  {reality.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <Checkbox label="Mostrar eliminados" checked={showDeleted} onChange={setShowDeleted} />
         </div>
       )}
 
@@ -182,17 +220,16 @@ export function SeasonsPage() {
                       <SeasonDates season={season} today={today} />
                     </td>
                     <td className="px-4 py-3">
-                      <ToggleBadge
-                        active={season.active}
-                        activeLabel="Activa"
-                        inactiveLabel="Inactiva"
-                        label={`Cambiar estado de ${seasonName(season)}`}
-                        onToggle={() => void toggle(season)}
-                        disabled={pending.has(season.id)}
-                      />
+                      <SeasonState season={season} busy={pending.has(season.id)} onToggle={() => void toggle(season)} />
                     </td>
                     <td className="px-4 py-3 text-right whitespace-nowrap">
-                      <SeasonActions season={season} onEdit={() => setEditing({ mode: 'edit', season })} onDelete={() => setDeleting(season)} />
+                      <SeasonActions
+                        season={season}
+                        busy={pending.has(season.id)}
+                        onEdit={() => setEditing({ mode: 'edit', season })}
+                        onDelete={() => setDeleting(season)}
+                        onRestore={() => void restore(season)}
+                      />
                     </td>
                   </tr>
                 ))}
@@ -211,18 +248,17 @@ export function SeasonsPage() {
                       Temporada {season.number} · {season.year}
                     </p>
                   </div>
-                  <ToggleBadge
-                    active={season.active}
-                    activeLabel="Activa"
-                    inactiveLabel="Inactiva"
-                    label={`Cambiar estado de ${seasonName(season)}`}
-                    onToggle={() => void toggle(season)}
-                    disabled={pending.has(season.id)}
-                  />
+                  <SeasonState season={season} busy={pending.has(season.id)} onToggle={() => void toggle(season)} />
                 </div>
                 <SeasonDates season={season} today={today} />
-                <div className="-mx-1 flex justify-end gap-1 border-t border-slate-200 pt-2 dark:border-white/10">
-                  <SeasonActions season={season} onEdit={() => setEditing({ mode: 'edit', season })} onDelete={() => setDeleting(season)} />
+                <div className="-mx-1 flex items-center justify-end gap-1 border-t border-slate-200 pt-2 dark:border-white/10">
+                  <SeasonActions
+                    season={season}
+                    busy={pending.has(season.id)}
+                    onEdit={() => setEditing({ mode: 'edit', season })}
+                    onDelete={() => setDeleting(season)}
+                    onRestore={() => void restore(season)}
+                  />
                 </div>
               </li>
             ))}
@@ -237,7 +273,7 @@ export function SeasonsPage() {
         <DeleteSeasonDialog
           season={deleting}
           onDeleted={() => {
-            setSeasons((list) => list.filter((s) => s.id !== deleting.id));
+            removed(deleting);
             setDeleting(null);
           }}
           onCancel={() => setDeleting(null)}
@@ -263,7 +299,45 @@ function SeasonDates({ season, today }: { season: SeasonView; today: string }) {
   );
 }
 
-function SeasonActions({ season, onEdit, onDelete }: { season: SeasonView; onEdit: () => void; onDelete: () => void }) {
+/** The active toggle of a live season; what hides a deleted one (its own delete, its reality's) otherwise. */
+function SeasonState({ season, busy, onToggle }: { season: SeasonView; busy: boolean; onToggle: () => void }) {
+  if (!isHidden(season)) {
+    return (
+      <ToggleBadge
+        active={season.active}
+        activeLabel="Activa"
+        inactiveLabel="Inactiva"
+        label={`Cambiar estado de ${seasonName(season)}`}
+        onToggle={onToggle}
+        disabled={busy}
+      />
+    );
+  }
+  return (
+    <span className="inline-flex flex-wrap justify-end gap-1.5 md:justify-start">
+      {season.deletedAt !== null && <StatusBadge tone="rose">Eliminada</StatusBadge>}
+      {season.realityDeleted && <StatusBadge tone="slate">Reality eliminado</StatusBadge>}
+    </span>
+  );
+}
+
+interface SeasonActionsProps {
+  season: SeasonView;
+  busy: boolean;
+  onEdit: () => void;
+  onDelete: () => void;
+  onRestore: () => void;
+}
+
+function SeasonActions({ season, busy, onEdit, onDelete, onRestore }: SeasonActionsProps) {
+  if (season.realityDeleted) return <span className="px-3 text-sm text-slate-600 dark:text-slate-400">{RESTORE_REALITY_FIRST}</span>;
+  if (season.deletedAt !== null) {
+    return (
+      <button type="button" className={rowButton} aria-label={`Restaurar ${seasonName(season)}`} onClick={onRestore} disabled={busy}>
+        {busy ? 'Restaurando…' : 'Restaurar'}
+      </button>
+    );
+  }
   return (
     <>
       <button type="button" className={rowButton} aria-label={`Editar ${seasonName(season)}`} onClick={onEdit}>

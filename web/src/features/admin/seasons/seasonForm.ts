@@ -44,7 +44,7 @@ export function seasonInput(form: SeasonForm): CreateSeasonInput {
   };
 }
 
-/** Newest first: by year, then number, descending; then by reality. */
+/** The server's order (spec admin §7, 'ordered by year then number'): by year, then number, ascending; then by reality. */
 export function compareSeasons(a: SeasonView, b: SeasonView): number {
-  return b.year - a.year || b.number - a.number || a.realityName.localeCompare(b.realityName, 'es');
+  return a.year - b.year || a.number - b.number || a.realityName.localeCompare(b.realityName, 'es');
 }

@@ -77,9 +77,28 @@ describe('UsersPage', () => {
     expect(within(second).getByText('Suspendido')).toBeTruthy();
     expect(within(second).getAllByRole('button').map((b) => b.textContent)).toEqual(['Editar', 'Puntos', 'Estadísticas', 'Reactivar']);
 
-    expect(within(rowOf('Sin nombre')).getByText('Eliminada')).toBeTruthy();
+    expect(within(rowOf('Sin nombre')).getByText('Cuenta eliminada')).toBeTruthy();
     // The phone cards carry the same users.
     expect(within(screen.getByRole('list', { name: 'Usuarios' })).getAllByRole('listitem')).toHaveLength(3);
+  });
+
+  it('marks a deleted account Cuenta eliminada and offers no Reactivar (the server refuses it), in the table and in the cards', async () => {
+    const gone = buildAdminUser({ displayName: 'Usuario eliminado', username: null, email: null, isDeleted: true, isSuspended: true });
+    const suspended = buildAdminUser({ displayName: 'Beto Ruiz', isSuspended: true });
+    stubUsers(answer(userList([gone, suspended], { total: 2 })));
+    renderPage();
+    await screen.findByRole('table', { name: 'Usuarios' });
+
+    const row = rowOf('Usuario eliminado');
+    expect(within(row).getByText('Cuenta eliminada')).toBeTruthy();
+    expect(within(row).queryByText('Suspendido')).toBeNull();
+    expect(within(row).getAllByRole('button').map((b) => b.textContent)).toEqual(['Editar', 'Puntos', 'Estadísticas']);
+    const card = within(screen.getByRole('list', { name: 'Usuarios' })).getAllByRole('listitem')[0]!;
+    expect(within(card).getByText('Cuenta eliminada')).toBeTruthy();
+    expect(within(card).getAllByRole('button').map((b) => b.textContent)).toEqual(['Editar', 'Puntos', 'Estadísticas']);
+    expect(screen.queryByRole('button', { name: 'Reactivar a Usuario eliminado' })).toBeNull();
+    // A suspended account that was not deleted keeps its Reactivar.
+    expect(screen.getAllByRole('button', { name: 'Reactivar a Beto Ruiz' })).toHaveLength(2);
   });
 
   it('searches once typing pauses and filters by role and status, back to page 1, all in the URL', async () => {

@@ -14,7 +14,7 @@ import { StatusBadge } from '../components/StatusBadge';
 import { panel, secondaryButton } from '../components/buttons';
 import { inputClass } from '../contestants/adminUi';
 import { EditUserDialog, PointsDialog, StatsDialog } from './UserDialogs';
-import { ROLE_TONES, USER_STATUS_LABELS, USER_STATUS_TONES, userName, userStatus } from './userRules';
+import { ROLE_TONES, USER_STATUS_LABELS, USER_STATUS_TONES, canUnsuspend, userName, userStatus } from './userRules';
 
 /** How long the search box waits after the last key before it searches. */
 export const SEARCH_DEBOUNCE_MS = 300;
@@ -85,7 +85,8 @@ export function UsersPage() {
   const close = () => setDialog(null);
   const open = (kind: Dialog['kind'], user: AdminUserRow) => setDialog({ kind, user });
 
-  // Two by two, in the cards and in the table: the four never wrap unevenly.
+  // Two by two, in the cards and in the table: the four never wrap unevenly. A deleted account has
+  // no Reactivar (the server refuses it; its 'Cuenta eliminada' badge says why).
   const actions = (user: AdminUserRow) => {
     const name = userName(user);
     return (
@@ -100,9 +101,11 @@ export function UsersPage() {
           Estadísticas
         </button>
         {user.isSuspended ? (
-          <button type="button" className={actionButton} aria-label={`Reactivar a ${name}`} onClick={() => open('unsuspend', user)}>
-            Reactivar
-          </button>
+          canUnsuspend(user) && (
+            <button type="button" className={actionButton} aria-label={`Reactivar a ${name}`} onClick={() => open('unsuspend', user)}>
+              Reactivar
+            </button>
+          )
         ) : (
           <button type="button" className={actionDangerButton} aria-label={`Suspender a ${name}`} onClick={() => open('suspend', user)}>
             Suspender

@@ -6,14 +6,21 @@ import type { BadgeTone } from '../components/StatusBadge';
 
 export type UserStatus = 'active' | 'suspended' | 'deleted';
 
-/** A deleted account shows 'Eliminada' whatever its suspension flag says. */
+/** A deleted account shows 'Cuenta eliminada' whatever its suspension flag says. */
 export function userStatus(user: Pick<AdminUserRow, 'isSuspended' | 'isDeleted'>): UserStatus {
   if (user.isDeleted) return 'deleted';
   return user.isSuspended ? 'suspended' : 'active';
 }
 
-export const USER_STATUS_LABELS: Record<UserStatus, string> = { active: 'Activo', suspended: 'Suspendido', deleted: 'Eliminada' };
+export const USER_STATUS_LABELS: Record<UserStatus, string> = { active: 'Activo', suspended: 'Suspendido', deleted: 'Cuenta eliminada' };
 export const USER_STATUS_TONES: Record<UserStatus, BadgeTone> = { active: 'green', suspended: 'rose', deleted: 'slate' };
+/**
+ * Whether the row offers Reactivar: a suspended account that was not deleted. The server refuses to
+ * reactivate a deleted account (409, an erased account must not write again); it is the only
+ * action it refuses for one (editing, points and statistics work on the anonymised row).
+ */
+export const canUnsuspend = (user: Pick<AdminUserRow, 'isSuspended' | 'isDeleted'>) => user.isSuspended && !user.isDeleted;
+
 export const ROLE_TONES: Record<AdminUserRow['role'], BadgeTone> = { admin: 'fuchsia', moderator: 'sky', user: 'slate' };
 
 /** How a user is named in rows and dialogs: the display name, else @username, else 'Sin nombre'. */
