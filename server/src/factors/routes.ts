@@ -34,7 +34,7 @@ const factorRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'The second factors of the signed-in user',
         response: { 200: FactorList, ...errorResponses(401, 429) },
       },
-      config: { rateLimit: 'factors.list' },
+      config: { rateLimit: 'factors.list', audience: 'user' },
     },
     async (request) => factors.listFactors(db, requireUser(request)),
   );
@@ -47,7 +47,7 @@ const factorRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Enrol a TOTP factor (unverified until its first code); replaces an earlier unverified one',
         response: { 200: FactorEnrolment, ...errorResponses(400, 401, 403, 429) },
       },
-      config: { rateLimit: 'factors.enrol' },
+      config: { rateLimit: 'factors.enrol', audience: 'user' },
     },
     async (request) => factors.enrolFactor(context, requireUser(request)),
   );
@@ -61,7 +61,7 @@ const factorRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: FactorParams,
         response: { 200: Challenge, ...errorResponses(400, 401, 403, 404, 429, 503) },
       },
-      config: { rateLimit: 'factors.challenge' },
+      config: { rateLimit: 'factors.challenge', audience: 'session' },
     },
     async (request) => factors.challengeFactor(context, requireSession(request), request.params.id),
   );
@@ -76,7 +76,7 @@ const factorRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: VerifyFactorInput,
         response: { 200: AuthSession, ...errorResponses(400, 401, 403, 404, 429, 503) },
       },
-      config: { rateLimit: 'factors.verify' },
+      config: { rateLimit: 'factors.verify', audience: 'session' },
     },
     async (request, reply) => {
       const { authSession, issued } = await factors.verifyFactor(
@@ -101,7 +101,7 @@ const factorRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: UnenrolFactorInput,
         response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404, 429, 503) },
       },
-      config: { rateLimit: 'factors.unenrol' },
+      config: { rateLimit: 'factors.unenrol', audience: 'user' },
     },
     async (request, reply) => {
       await factors.unenrolFactor(context, requireUser(request), request.params.id, request.body.code);

@@ -24,7 +24,7 @@ const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: NotificationsQuery,
         response: { 200: NotificationPage, ...errorResponses(400, 401, 429) },
       },
-      config: { rateLimit: 'notifications.read' },
+      config: { rateLimit: 'notifications.read', audience: 'user' },
     },
     async (request, reply) => {
       const user = requireUser(request);
@@ -41,7 +41,7 @@ const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'How many entries are unread (the badge)',
         response: { 200: UnreadCount, ...errorResponses(401, 429) },
       },
-      config: { rateLimit: 'notifications.read' },
+      config: { rateLimit: 'notifications.read', audience: 'user' },
     },
     async (request, reply) => {
       const user = requireUser(request);
@@ -59,7 +59,7 @@ const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: MarkReadInput,
         response: { 200: UnreadCount, ...errorResponses(400, 401, 403, 429) },
       },
-      config: { rateLimit: 'notifications.mark-read' },
+      config: { rateLimit: 'notifications.mark-read', audience: 'user' },
     },
     async (request) => {
       const user = requireUser(request);

@@ -1,12 +1,11 @@
 import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
 import type { Role } from '@tribuna/contracts/roles';
 import { csrfGuard } from '../http/csrf.ts';
 import { forbidden, unauthorized } from '../http/errors.ts';
-import { clearSessionCookie, setSessionCookie } from '../sessions/cookies.ts';
+import { clearSessionCookie, sessionCookieName, setSessionCookie } from '../sessions/cookies.ts';
 import { sessionCache } from '../sessions/cache.ts';
-import { SESSION_COOKIE } from '../sessions/constants.ts';
 import { SessionChangeListener } from '../sessions/listener.ts';
 import { SessionLookups } from '../sessions/lookups.ts';
 import { resolveSession, type AuthUser, type SessionInfo } from '../sessions/service.ts';
@@ -29,8 +28,18 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** false: this route never needs the caller's identity (health probes keep working with PostgreSQL down). */
     session?: boolean;
+    /**
+     * Who may call this route (checked in onRequest, after the rate limit and before the body is
+     * read or validated: a visitor gets 401 'User not authenticated', never a schema error):
+     * 'session' any live session (a sign-in still owing its second factor too), 'user' a full
+     * session, 'writer' a full session of an account that is not suspended (else 403). Routes of
+     * everyone leave it out; /api/admin/* has its own guard (admin/guard.ts).
+     */
+    audience?: RouteAudience;
   }
 }
+
+export type RouteAudience = 'session' | 'user' | 'writer';
 
 export const NOT_AUTHENTICATED = 'User not authenticated';
 export const NOT_AUTHORIZED = 'Unauthorized';
@@ -44,7 +53,7 @@ const IDENTITY_ROUTES = /^\/(?:api|auth|ws)(?:\/|$)/;
 
 async function resolveRequestSession(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   if (request.routeOptions.config?.session === false) return;
-  const token = request.cookies[SESSION_COOKIE];
+  const token = request.cookies[sessionCookieName(request.server.config.publicUrl)];
   if (!token) return;
   const route = request.routeOptions.url;
   if (route === undefined || !IDENTITY_ROUTES.test(route)) return;
@@ -59,6 +68,46 @@ async function resolveRequestSession(request: FastifyRequest, reply: FastifyRepl
   request.authSession = resolved.session;
   request.user = resolved.user;
   if (resolved.refreshedUntil) setSessionCookie(reply, config.publicUrl, token, resolved.refreshedUntil);
+}
+
+/** /api/admin/*: every answer is the back-office's (the admin guard refuses anybody else). */
+const ADMIN_ROUTES = /^\/api\/admin(?:\/|$)/;
+
+/**
+ * Answers carrying a reader's personal data (their profile, votes, notifications, factors, their
+ * own reactions in the feed, the back-office) are never stored by a browser or proxy cache:
+ * every answer to a request with a session, and every /api/admin answer, says `no-store` unless
+ * its route chose its own Cache-Control. Sessions are only resolved on /api, /auth and /ws routes,
+ * so static files, /media and the public reads of signed-out readers keep their caching.
+ */
+function noStoreForPersonalAnswers(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void): void {
+  if (!reply.hasHeader('cache-control') && (request.authSession !== null || ADMIN_ROUTES.test(request.routeOptions.url ?? ''))) {
+    reply.header('cache-control', 'no-store');
+  }
+  done(null, payload);
+}
+
+/**
+ * Adds the check of `config.audience` to a route as its own onRequest hook. The rate-limit plugin,
+ * registered later, puts its check before this one: a flood of refused calls is still limited.
+ */
+function guardAudience(route: RouteOptions): void {
+  const audience = route.config?.audience;
+  if (audience === undefined) return;
+  const guard = AUDIENCE_GUARDS[audience];
+  if (!guard) throw new Error(`${String(route.method)} ${route.url}: unknown config.audience "${String(audience)}"`);
+  const check = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    try {
+      guard(request);
+    } catch (err) {
+      done(err as Error);
+      return;
+    }
+    done();
+  };
+  const own = route.onRequest;
+  // A new array: the HEAD twin of a GET route is built from the same options and gets its own pass.
+  route.onRequest = own === undefined ? [check] : [...(Array.isArray(own) ? own : [own]), check];
 }
 
 /**
@@ -77,7 +126,7 @@ async function listenForAuthChanges(app: FastifyInstance): Promise<void> {
 
 /**
  * Cookies, cross-site request refusal and session resolution for every request: the cookie
- * `tribuna_session` is resolved into `request.user` / `request.authSession` before any route runs.
+ * (`tribuna_session`, `__Host-tribuna_session` over https) is resolved into `request.user` / `request.authSession` before any route runs.
  */
 export default fp(
   async (app) => {
@@ -90,6 +139,8 @@ export default fp(
     app.addHook('onClose', () => sessionLookups.flushTouches());
     app.addHook('onRequest', csrfGuard(app.config.publicUrl));
     app.addHook('onRequest', resolveRequestSession);
+    app.addHook('onRoute', guardAudience);
+    app.addHook('onSend', noStoreForPersonalAnswers);
     await listenForAuthChanges(app);
   },
   { name: 'auth', dependencies: ['config', 'db'] },
@@ -131,3 +182,9 @@ export function requireSession(request: FastifyRequest): SessionInfo {
   if (!request.authSession) throw unauthorized(NOT_AUTHENTICATED);
   return request.authSession;
 }
+
+const AUDIENCE_GUARDS: Record<RouteAudience, (request: FastifyRequest) => unknown> = {
+  session: requireSession,
+  user: requireUser,
+  writer: requireWriter,
+};

@@ -46,7 +46,7 @@ const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'The signed-in profile (role included)',
         response: { 200: Profile, ...errorResponses(401, 429) },
       },
-      config: { rateLimit: 'account.read' },
+      config: { rateLimit: 'account.read', audience: 'user' },
     },
     async (request, reply) => {
       const user = requireUser(request);
@@ -66,7 +66,7 @@ const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: UpdateProfileInput,
         response: { 200: Profile, ...errorResponses(400, 401, 403, 409, 429) },
       },
-      config: { rateLimit: 'account.update' },
+      config: { rateLimit: 'account.update', audience: 'writer' },
     },
     async (request) => edit.updateOwnProfile(editCtx, requireWriter(request), request.body),
   );
@@ -80,7 +80,7 @@ const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: DeleteAccountInput,
         response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 429) },
       },
-      config: { rateLimit: 'account.delete' },
+      config: { rateLimit: 'account.delete', audience: 'user' },
     },
     async (request, reply) => {
       const user = requireUser(request);
@@ -101,7 +101,7 @@ const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
           consumes: ['multipart/form-data'],
           response: { 201: UploadedProfileImage, ...errorResponses(400, 401, 403, 406, 413, 415, 429, 503) },
         },
-        config: { rateLimit: 'account.upload', bodyDeadlineMs: 120_000 },
+        config: { rateLimit: 'account.upload', audience: 'writer', bodyDeadlineMs: 120_000 },
       },
       async (request, reply) => {
         // Before a byte of the body is read: visitors and suspended users send their image for nothing.
@@ -157,7 +157,7 @@ const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: ProfileParams,
         response: { 200: VoteHistory, ...errorResponses(400, 401, 403, 429) },
       },
-      config: { rateLimit: 'profiles.read' },
+      config: { rateLimit: 'profiles.read', audience: 'user' },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');

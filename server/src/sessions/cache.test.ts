@@ -12,6 +12,7 @@ function row(id: string, userId = 'user-1'): ActiveSessionRow {
     mfaPending: false,
     expiresAt: new Date(NOW + 24 * 60 * 60 * 1000),
     lastSeenAt: new Date(NOW),
+    createdAt: new Date(NOW),
     role: 'user',
     isSuspended: false,
   };

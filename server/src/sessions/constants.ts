@@ -1,6 +1,13 @@
 /** Session lifetimes, in one place so tests can reason about them (they move expires_at in the DB). */
 
+/** The session cookie's name over plain http (development, tests): browsers refuse __Host- cookies without Secure. */
 export const SESSION_COOKIE = 'tribuna_session';
+
+/**
+ * Its name over https (production): with the __Host- prefix a browser only keeps the cookie when it
+ * is Secure, Path=/ and has no Domain, so no subdomain nor plain-http page can set or shadow it.
+ */
+export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -12,6 +19,12 @@ export const SESSION_TTL_MS = 14 * DAY_MS;
  * remains extends expires_at to a full TTL again and re-sets the cookie.
  */
 export const SESSION_REFRESH_THRESHOLD_MS = 7 * DAY_MS;
+
+/**
+ * However often it is used, a session ends this long after its sign-in (created_at): the rolling
+ * refresh never extends it past that, and an older session is refused.
+ */
+export const SESSION_MAX_LIFETIME_MS = 30 * DAY_MS;
 
 /** A sign-in waiting for its second factor must be completed quickly; it is never refreshed. */
 export const MFA_PENDING_TTL_MS = 15 * 60 * 1000;

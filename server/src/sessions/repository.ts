@@ -2,6 +2,7 @@ import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@tribuna/drizzle/client';
 import { profiles, sessions } from '@tribuna/drizzle/schema/index';
 import { sessionCache } from './cache.ts';
+import { SESSION_MAX_LIFETIME_MS } from './constants.ts';
 
 export type NewSessionRow = typeof sessions.$inferInsert;
 export type SessionLevel = (typeof sessions.$inferSelect)['level'];
@@ -12,9 +13,11 @@ export async function insertSession(db: DbOrTx, values: NewSessionRow): Promise<
 
 /**
  * The live sessions among `ids`, each with its user's role and suspension: primary-key lookups
- * joined to the profile, in one statement. Revoked and expired sessions are not found.
+ * joined to the profile, in one statement. Revoked and expired sessions are not found, nor those
+ * signed in SESSION_MAX_LIFETIME_MS ago or more.
  */
 export async function findActiveSessions(db: DbOrTx, ids: string[], now: Date) {
+  const signedInAfter = new Date(now.getTime() - SESSION_MAX_LIFETIME_MS);
   return db
     .select({
       id: sessions.id,
@@ -23,12 +26,13 @@ export async function findActiveSessions(db: DbOrTx, ids: string[], now: Date) {
       mfaPending: sessions.mfaPending,
       expiresAt: sessions.expiresAt,
       lastSeenAt: sessions.lastSeenAt,
+      createdAt: sessions.createdAt,
       role: profiles.role,
       isSuspended: profiles.isSuspended,
     })
     .from(sessions)
     .innerJoin(profiles, eq(profiles.id, sessions.userId))
-    .where(and(inArray(sessions.id, ids), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)));
+    .where(and(inArray(sessions.id, ids), isNull(sessions.revokedAt), gt(sessions.expiresAt, now), gt(sessions.createdAt, signedInAfter)));
 }
 
 export type ActiveSessionRow = Awaited<ReturnType<typeof findActiveSessions>>[number];

@@ -3,6 +3,7 @@ import type { DbOrTx } from '@tribuna/drizzle/client';
 import {
   LAST_SEEN_RESOLUTION_MS,
   MFA_PENDING_TTL_MS,
+  SESSION_MAX_LIFETIME_MS,
   SESSION_REFRESH_THRESHOLD_MS,
   SESSION_TTL_MS,
   USER_AGENT_MAX_LENGTH,
@@ -23,6 +24,8 @@ export interface SessionInfo {
   /** True while a verified second factor is owed: every guard treats the request as signed out. */
   mfaPending: boolean;
   expiresAt: Date;
+  /** The sign-in's time: the session ends SESSION_MAX_LIFETIME_MS after it whatever its use. */
+  createdAt: Date;
 }
 
 /** The signed-in user of a full session (`request.user`). */
@@ -50,6 +53,18 @@ export interface SessionStart {
   level?: SessionLevel;
   userAgent?: string | undefined;
   ip?: string | undefined;
+  /** When the sign-in happened, for a session that replaces one of the same sign-in (default: now). */
+  signedInAt?: Date;
+}
+
+/** The latest a session of a sign-in at `createdAt` may last: SESSION_MAX_LIFETIME_MS after it. */
+export function lifetimeEnd(createdAt: Date): Date {
+  return new Date(createdAt.getTime() + SESSION_MAX_LIFETIME_MS);
+}
+
+/** A full TTL from `now`, never past the session's absolute lifetime. */
+function cappedExpiry(now: Date, ttlMs: number, createdAt: Date): Date {
+  return new Date(Math.min(now.getTime() + ttlMs, lifetimeEnd(createdAt).getTime()));
 }
 
 function cut(value: string | undefined, max: number): string | null {
@@ -63,7 +78,8 @@ export async function startSession(db: DbOrTx, start: SessionStart, now = new Da
   const token = newSessionToken();
   const id = sessionIdFor(token);
   const ttl = start.mfaPending ? MFA_PENDING_TTL_MS : SESSION_TTL_MS;
-  const expiresAt = new Date(now.getTime() + ttl);
+  const createdAt = start.signedInAt ?? now;
+  const expiresAt = cappedExpiry(now, ttl, createdAt);
   const level = start.level ?? 'aal1';
   await repo.insertSession(db, {
     id,
@@ -72,7 +88,7 @@ export async function startSession(db: DbOrTx, start: SessionStart, now = new Da
     mfaPending: start.mfaPending,
     userAgent: cut(start.userAgent, USER_AGENT_MAX_LENGTH),
     ip: start.ip ?? null,
-    createdAt: now,
+    createdAt,
     lastSeenAt: now,
     expiresAt,
   });
@@ -90,7 +106,8 @@ export interface ResolvedSession {
 /**
  * Resolves a cookie token into its live session: from the in-process cache, else looked up with
  * the other sessions of the same event-loop turn (one indexed query for all of them). A full
- * session with less than SESSION_REFRESH_THRESHOLD_MS left is extended to a full TTL (rolling expiry).
+ * session with less than SESSION_REFRESH_THRESHOLD_MS left is extended to a full TTL (rolling
+ * expiry), never past SESSION_MAX_LIFETIME_MS after its sign-in; an older session is refused.
  */
 export async function resolveSession(
   lookups: Pick<SessionLookups, 'db' | 'find' | 'touch'>,
@@ -108,11 +125,17 @@ export async function resolveSession(
     if (!row) return null;
     sessionCache.set(row, now.getTime(), generation);
   }
+  // The lookup leaves such sessions out; this catches a cached one (and rows written before the cap).
+  if (lifetimeEnd(row.createdAt).getTime() <= now.getTime()) {
+    sessionCache.evictSession(row.id);
+    return null;
+  }
 
   let expiresAt = row.expiresAt;
   let refreshedUntil: Date | null = null;
-  if (!row.mfaPending && expiresAt.getTime() - now.getTime() < SESSION_REFRESH_THRESHOLD_MS) {
-    expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
+  const extended = cappedExpiry(now, SESSION_TTL_MS, row.createdAt);
+  if (!row.mfaPending && expiresAt.getTime() - now.getTime() < SESSION_REFRESH_THRESHOLD_MS && extended.getTime() > expiresAt.getTime()) {
+    expiresAt = extended;
     refreshedUntil = expiresAt;
     await repo.touchSession(db, row.id, { lastSeenAt: now, expiresAt });
     sessionCache.set({ ...row, lastSeenAt: now, expiresAt }, now.getTime(), generation);
@@ -127,6 +150,7 @@ export async function resolveSession(
     level: row.level,
     mfaPending: row.mfaPending,
     expiresAt,
+    createdAt: row.createdAt,
   };
   const user: AuthUser | null = row.mfaPending
     ? null
@@ -144,7 +168,8 @@ export async function endAllSessions(db: DbOrTx, userId: string, now = new Date(
 
 /**
  * Replaces a session by a fresh one at a higher assurance level (a verified second factor).
- * The token changes whenever the privilege does, so a token seen before cannot ride along.
+ * The token changes whenever the privilege does, so a token seen before cannot ride along; the
+ * sign-in stays the same, so does the end of its absolute lifetime.
  */
 export async function elevateSession(
   db: DbOrTx,
@@ -153,7 +178,7 @@ export async function elevateSession(
   now = new Date(),
 ): Promise<IssuedSession> {
   await repo.revokeSession(db, previous.id, now);
-  return startSession(db, { userId: previous.userId, mfaPending: false, level: 'aal2', ...context }, now);
+  return startSession(db, { userId: previous.userId, mfaPending: false, level: 'aal2', signedInAt: previous.createdAt, ...context }, now);
 }
 
 /** After a verified factor is removed: live sessions drop to aal1, pending sign-ins are cancelled. */

@@ -9,7 +9,8 @@ import { buildUser } from '../../../test/support/factories.ts';
 import { buildApp, type App } from '../app.ts';
 import { devLogin, sessionCookieOf, signIn, waitForSessionEviction, XHR } from '../testing/sessions.ts';
 import { sessionCache } from './cache.ts';
-import { SESSION_REFRESH_THRESHOLD_MS, SESSION_TTL_MS } from './constants.ts';
+import { SECURE_SESSION_COOKIE, SESSION_COOKIE, SESSION_MAX_LIFETIME_MS, SESSION_REFRESH_THRESHOLD_MS, SESSION_TTL_MS } from './constants.ts';
+import { resolveSession } from './service.ts';
 import { useTestApp } from '../testing/harness.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -117,6 +118,62 @@ describe('sessions', () => {
     expect((await get('/api/auth/session', cookie)).json().status).toBe('signed_out');
   });
 
+  it('refuses a session signed in 30 days ago even when it was used every day, and clears its cookie', async () => {
+    expect(SESSION_MAX_LIFETIME_MS).toBe(30 * DAY);
+    const user = await buildUser(database.db);
+    const { cookie, sessionId } = await signIn(app, user);
+    // Used today, refreshed yesterday (expires in 13 days), but signed in 30 days and a minute ago.
+    const now = Date.now();
+    await database.db
+      .update(schema.sessions)
+      .set({ createdAt: new Date(now - 30 * DAY - 60_000), lastSeenAt: new Date(now), expiresAt: new Date(now + 13 * DAY) })
+      .where(eq(schema.sessions.id, sessionId));
+    const res = await get('/api/me', cookie);
+    expect(res.statusCode).toBe(401);
+    expect(res.json().message).toBe('User not authenticated');
+    expect(sessionCookieOf(res)?.value).toBe('');
+    expect((await get('/api/auth/session', cookie)).json().status).toBe('signed_out');
+  });
+
+  it('never extends a session past 30 days after its sign-in, and stops refreshing it there', async () => {
+    const user = await buildUser(database.db);
+    const { cookie, sessionId } = await signIn(app, user);
+    const signedInAt = new Date(Date.now() - 25 * DAY);
+    await database.db.update(schema.sessions).set({ createdAt: signedInAt, expiresAt: new Date(Date.now() + 2 * DAY) }).where(eq(schema.sessions.id, sessionId));
+
+    const refreshed = await get('/api/me', cookie);
+    expect(refreshed.statusCode).toBe(200);
+    const end = signedInAt.getTime() + SESSION_MAX_LIFETIME_MS;
+    // Extended to the end of its lifetime (5 days from now), not to a full 14 days.
+    expect((await sessionRow(sessionId)).expiresAt.getTime()).toBe(end);
+    const reset = sessionCookieOf(refreshed)!;
+    expect(new Date(reset.attributes.expires as string).getTime()).toBe(Math.floor(end / 1000) * 1000);
+    expect(Number(reset.attributes['max-age'])).toBeLessThanOrEqual(5 * DAY / 1000);
+
+    // Less than 7 days left, but nothing left to extend: no write, no cookie.
+    const again = await get('/api/me', cookie);
+    expect(again.statusCode).toBe(200);
+    expect(sessionCookieOf(again)).toBeNull();
+    expect((await sessionRow(sessionId)).expiresAt.getTime()).toBe(end);
+  });
+
+  it('refuses a session past its lifetime even while it is in the session cache', async () => {
+    const user = await buildUser(database.db);
+    const { token, sessionId, session } = await signIn(app, user);
+    const signedInAt = (await sessionRow(sessionId)).createdAt;
+    expect(await resolveSession(app.sessionLookups, token, new Date(signedInAt.getTime() + DAY))).toMatchObject({ session: { id: session.id } });
+    expect(sessionCache.get(sessionId, signedInAt.getTime() + DAY)).not.toBeNull();
+    expect(await resolveSession(app.sessionLookups, token, new Date(signedInAt.getTime() + SESSION_MAX_LIFETIME_MS))).toBeNull();
+    expect(sessionCache.get(sessionId, signedInAt.getTime() + DAY)).toBeNull();
+  });
+
+  it('names the cookie tribuna_session over plain http (development), without the __Host- prefix', async () => {
+    const res = await devLogin(app, { displayName: 'Local' });
+    expect(res.statusCode).toBe(200);
+    expect(sessionCookieOf(res)).toMatchObject({ name: SESSION_COOKIE, attributes: { path: '/', httponly: true } });
+    expect(sessionCookieOf(res)!.attributes.secure).toBeUndefined();
+  });
+
   it('treats an unknown or malformed cookie as a visitor', async () => {
     expect((await get('/api/me', 'tribuna_session=not-a-token')).statusCode).toBe(401);
     expect((await get('/api/me', `tribuna_session=${'A'.repeat(43)}`)).statusCode).toBe(401);
@@ -161,14 +218,31 @@ describe('sessions', () => {
 
 describe('session cookie on an https site', () => {
   let app: App;
-  useTestApp({ PUBLIC_URL: 'https://tribuna.example', DEV_LOGIN: '1' }, (ready) => ({ app } = ready));
+  let database: Database;
+  useTestApp({ PUBLIC_URL: 'https://tribuna.example', DEV_LOGIN: '1' }, (ready) => ({ app, database } = ready));
 
-  it('is Secure, HttpOnly, SameSite=Lax, Path=/', async () => {
+  it('is __Host-tribuna_session: Secure, HttpOnly, SameSite=Lax, Path=/, no Domain', async () => {
     const res = await devLogin(app, { displayName: 'Segura' });
     expect(res.statusCode).toBe(200);
     const cookie = sessionCookieOf(res)!;
+    expect(cookie.name).toBe(SECURE_SESSION_COOKIE);
+    expect(SECURE_SESSION_COOKIE).toBe('__Host-tribuna_session');
     expect(cookie.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(cookie.attributes).toMatchObject({ secure: true, httponly: true, samesite: 'Lax', path: '/' });
+    expect(cookie.attributes.domain).toBeUndefined();
+  });
+
+  it('reads the session from __Host-tribuna_session only, and clears that name', async () => {
+    const user = await buildUser(database.db);
+    const { token } = await signIn(app, user);
+    const me = (cookie: string) => app.inject({ method: 'GET', url: '/api/me', headers: { cookie } });
+    expect((await me(`${SECURE_SESSION_COOKIE}=${token}`)).statusCode).toBe(200);
+    // The plain name could be set by a subdomain or an http page: not read on an https site.
+    expect((await me(`${SESSION_COOKIE}=${token}`)).statusCode).toBe(401);
+
+    const out = await app.inject({ method: 'POST', url: '/auth/logout', headers: { cookie: `${SECURE_SESSION_COOKIE}=${token}`, ...XHR } });
+    expect(out.statusCode).toBe(204);
+    expect(sessionCookieOf(out)).toMatchObject({ name: SECURE_SESSION_COOKIE, value: '', attributes: { secure: true, path: '/' } });
   });
 });
 

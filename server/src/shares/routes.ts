@@ -23,7 +23,7 @@ const shareRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: ShareInput,
         response: { 201: ShareResponse, ...errorResponses(400, 401, 403, 404, 409, 429) },
       },
-      config: { rateLimit: 'shares.create' },
+      config: { rateLimit: 'shares.create', audience: 'writer' },
     },
     async (request, reply) => {
       const user = requireWriter(request);

@@ -1,14 +1,15 @@
 import { sessionCache } from '../sessions/cache.ts';
 import type { LightMyRequestResponse } from 'fastify';
 import type { App } from '../app-types.ts';
-import { SESSION_COOKIE } from '../sessions/constants.ts';
+import { SECURE_SESSION_COOKIE, SESSION_COOKIE } from '../sessions/constants.ts';
+import { sessionCookieName } from '../sessions/cookies.ts';
 import { startSession, type IssuedSession, type SessionLevel } from '../sessions/service.ts';
 
 /** The header every mutation of the web client carries (see http/csrf.ts). */
 export const XHR = { 'x-requested-with': 'tribuna' } as const;
 
 export interface SignedIn {
-  /** `tribuna_session=<token>`, ready for a `cookie` header. */
+  /** `tribuna_session=<token>` (`__Host-tribuna_session` for an https app), ready for a `cookie` header. */
   cookie: string;
   token: string;
   /** sessions.id (the SHA-256 of the token). */
@@ -33,7 +34,7 @@ export async function signIn(app: App, user: { id: string }, options: SignInOpti
     level: options.level ?? 'aal1',
     userAgent: 'tribuna-test',
   });
-  return { cookie: `${SESSION_COOKIE}=${session.token}`, token: session.token, sessionId: session.id, session };
+  return { cookie: `${sessionCookieName(app.config.publicUrl)}=${session.token}`, token: session.token, sessionId: session.id, session };
 }
 
 /** Headers for a cookie-authenticated mutation as the web client sends it. */
@@ -67,16 +68,19 @@ export function parseSetCookies(values: string[] | string | undefined): ParsedSe
   });
 }
 
-/** The session cookie an injected response sets (null when it sets none). */
+/** The session cookie an injected response sets, by either name (null when it sets none). */
 export function sessionCookieOf(res: LightMyRequestResponse): ParsedSetCookie | null {
-  return parseSetCookies(res.headers['set-cookie'] as string[] | string | undefined).find((c) => c.name === SESSION_COOKIE) ?? null;
+  return (
+    parseSetCookies(res.headers['set-cookie'] as string[] | string | undefined).find((c) => c.name === SESSION_COOKIE || c.name === SECURE_SESSION_COOKIE) ??
+    null
+  );
 }
 
 /** `tribuna_session=<token>` from a response that opened a session; throws when there is none. */
 export function sessionCookieHeader(res: LightMyRequestResponse): string {
   const cookie = sessionCookieOf(res);
   if (!cookie || cookie.value === '') throw new Error(`response set no session cookie (status ${res.statusCode})`);
-  return `${SESSION_COOKIE}=${cookie.value}`;
+  return `${cookie.name}=${cookie.value}`;
 }
 
 /**

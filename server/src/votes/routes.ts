@@ -24,7 +24,7 @@ const voteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 201: MyVotesResponse, ...errorResponses(400, 401, 403, 404, 409, 422, 429, 503) },
       },
       // PostgreSQL out of reach (session or poll not cached): the same 503 as a failed batch.
-      config: { rateLimit: 'votes.cast', unavailableMessage: VOTE_MESSAGES.voteFailed },
+      config: { rateLimit: 'votes.cast', audience: 'writer', unavailableMessage: VOTE_MESSAGES.voteFailed },
     },
     async (request, reply) => {
       const user = requireWriter(request);
@@ -48,7 +48,7 @@ const voteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: PollParams,
         response: { 200: MyVotesResponse, ...errorResponses(400, 401, 404, 429) },
       },
-      config: { rateLimit: 'votes.mine' },
+      config: { rateLimit: 'votes.mine', audience: 'user' },
     },
     async (request) => votes.getMyVotes(ctx, requireUser(request).id, request.params.pollId),
   );
@@ -62,7 +62,7 @@ const voteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: PollParams,
         response: { 200: AvailablePoints, ...errorResponses(400, 401, 404, 429) },
       },
-      config: { rateLimit: 'votes.mine' },
+      config: { rateLimit: 'votes.mine', audience: 'user' },
     },
     async (request) => votes.getAvailablePoints(ctx, requireUser(request).id, request.params.pollId),
   );

@@ -192,15 +192,17 @@ export async function isPostVisible(db: SqlRunner, postId: string, viewer: Viewe
 export interface OwnedRow {
   userId: string;
   isHidden: boolean;
+  /** Whether the viewer may see it (canSee, and for a comment its post too): what they cannot see is not found. */
+  visible: boolean;
 }
 
-/** Owner and state of a post, locked for the rest of the transaction (edit, delete). */
-export async function lockPost(tx: Tx, postId: string): Promise<OwnedRow | null> {
-  const rows = await tx.execute<{ user_id: string; is_hidden: boolean }>(
-    sql`SELECT user_id, is_hidden FROM posts WHERE id = ${postId} FOR UPDATE`,
+/** Owner and state of a post, and whether `viewer` may see it, locked for the rest of the transaction (edit, delete). */
+export async function lockPost(tx: Tx, postId: string, viewer: Viewer): Promise<OwnedRow | null> {
+  const rows = await tx.execute<{ user_id: string; is_hidden: boolean; visible: boolean }>(
+    sql`SELECT p.user_id, p.is_hidden, ${canSee(viewer)} AS visible FROM posts p WHERE p.id = ${postId} FOR UPDATE OF p`,
   );
   const row = rows[0];
-  return row ? { userId: row.user_id, isHidden: row.is_hidden } : null;
+  return row ? { userId: row.user_id, isHidden: row.is_hidden, visible: row.visible } : null;
 }
 
 export interface GroupAccess {
@@ -363,13 +365,19 @@ export interface CommentTarget {
   isHidden: boolean;
 }
 
-/** A comment with its owner and post, locked for the rest of the transaction when `tx` is one. */
-export async function lockComment(tx: Tx, commentId: string): Promise<CommentTarget | null> {
-  const rows = await tx.execute<{ id: string; post_id: string; user_id: string; parent_comment_id: string | null; is_hidden: boolean }>(
-    sql`SELECT id, post_id, user_id, parent_comment_id, is_hidden FROM comments WHERE id = ${commentId} FOR UPDATE`,
+/**
+ * A comment with its owner and post, and whether `viewer` may see it (its post visible to them and
+ * not hidden), locked for the rest of the transaction (edit, delete).
+ */
+export async function lockComment(tx: Tx, commentId: string, viewer: Viewer): Promise<(CommentTarget & { visible: boolean }) | null> {
+  const rows = await tx.execute<{ id: string; post_id: string; user_id: string; parent_comment_id: string | null; is_hidden: boolean; visible: boolean }>(
+    sql`SELECT c.id, c.post_id, c.user_id, c.parent_comment_id, c.is_hidden, (NOT p.is_hidden AND ${canSee(viewer)}) AS visible
+      FROM comments c JOIN posts p ON p.id = c.post_id WHERE c.id = ${commentId} FOR UPDATE OF c`,
   );
   const row = rows[0];
-  return row ? { id: row.id, postId: row.post_id, userId: row.user_id, parentCommentId: row.parent_comment_id, isHidden: row.is_hidden } : null;
+  return row
+    ? { id: row.id, postId: row.post_id, userId: row.user_id, parentCommentId: row.parent_comment_id, isHidden: row.is_hidden, visible: row.visible }
+    : null;
 }
 
 export async function findCommentTarget(db: SqlRunner, commentId: string): Promise<CommentTarget | null> {

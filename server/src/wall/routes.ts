@@ -93,7 +93,7 @@ const wallRoutes: FastifyPluginAsyncTypebox<WallRoutesOptions> = async (app, opt
         response: { 201: PostView, ...errorResponses(400, 401, 403, 404, 406, 413, 415, 429, 503) },
       },
       // Up to 100 MB: five minutes at ~3 Mbit/s, a phone on a fair mobile connection.
-      config: { rateLimit: 'wall.post-create', unavailableMessage: WALL_MESSAGES.createPostFailed, bodyDeadlineMs: 300_000 },
+      config: { rateLimit: 'wall.post-create', audience: 'writer', unavailableMessage: WALL_MESSAGES.createPostFailed, bodyDeadlineMs: 300_000 },
     },
     async (request, reply) => {
       // Before a byte of the body is read: visitors and suspended users send their images for nothing.
@@ -121,7 +121,7 @@ const wallRoutes: FastifyPluginAsyncTypebox<WallRoutesOptions> = async (app, opt
         body: EditPostInput,
         response: { 200: PostView, ...errorResponses(400, 401, 403, 404, 429) },
       },
-      config: { rateLimit: 'wall.edit' },
+      config: { rateLimit: 'wall.edit', audience: 'writer' },
     },
     async (request) => wall.editPost(ctx, writerOf(request), request.params.postId, request.body.content),
   );
@@ -135,7 +135,7 @@ const wallRoutes: FastifyPluginAsyncTypebox<WallRoutesOptions> = async (app, opt
         params: PostParams,
         response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404, 429) },
       },
-      config: { rateLimit: 'wall.edit' },
+      config: { rateLimit: 'wall.edit', audience: 'writer' },
     },
     async (request, reply) => {
       await wall.deletePost(ctx, writerOf(request), request.params.postId);
@@ -153,7 +153,7 @@ const wallRoutes: FastifyPluginAsyncTypebox<WallRoutesOptions> = async (app, opt
         body: ReactInput,
         response: { 200: ReactionState, ...errorResponses(400, 401, 403, 404, 429) },
       },
-      config: { rateLimit: 'wall.react' },
+      config: { rateLimit: 'wall.react', audience: 'writer' },
     },
     async (request) => wall.reactToPost(ctx, writerOf(request), request.params.postId, request.body.type),
   );
@@ -183,7 +183,7 @@ const wallRoutes: FastifyPluginAsyncTypebox<WallRoutesOptions> = async (app, opt
         params: PostParams,
         response: { 201: CreatedComment, ...errorResponses(400, 401, 403, 404, 406, 413, 415, 429, 503) },
       },
-      config: { rateLimit: 'wall.comment-create', bodyDeadlineMs: 120_000 },
+      config: { rateLimit: 'wall.comment-create', audience: 'writer', bodyDeadlineMs: 120_000 },
     },
     async (request, reply) => {
       const writer = writerOf(request);
@@ -209,7 +209,7 @@ const wallRoutes: FastifyPluginAsyncTypebox<WallRoutesOptions> = async (app, opt
         body: EditCommentInput,
         response: { 200: ReplyView, ...errorResponses(400, 401, 403, 404, 429) },
       },
-      config: { rateLimit: 'wall.edit' },
+      config: { rateLimit: 'wall.edit', audience: 'writer' },
     },
     async (request) => wall.editComment(ctx, writerOf(request), request.params.commentId, request.body.content),
   );
@@ -223,7 +223,7 @@ const wallRoutes: FastifyPluginAsyncTypebox<WallRoutesOptions> = async (app, opt
         params: CommentParams,
         response: { 200: DeletedComment, ...errorResponses(400, 401, 403, 404, 429) },
       },
-      config: { rateLimit: 'wall.edit' },
+      config: { rateLimit: 'wall.edit', audience: 'writer' },
     },
     async (request) => wall.deleteComment(ctx, writerOf(request), request.params.commentId),
   );
@@ -238,7 +238,7 @@ const wallRoutes: FastifyPluginAsyncTypebox<WallRoutesOptions> = async (app, opt
         body: ReactInput,
         response: { 200: ReactionState, ...errorResponses(400, 401, 403, 404, 429) },
       },
-      config: { rateLimit: 'wall.react' },
+      config: { rateLimit: 'wall.react', audience: 'writer' },
     },
     async (request) => wall.reactToComment(ctx, writerOf(request), request.params.commentId, request.body.type),
   );

@@ -232,8 +232,9 @@ export async function editPost(ctx: WallContext, writer: Writer, postId: string,
   const content = cleanText(rawContent, WALL_LIMITS.postText, WALL_MESSAGES.postTooLong);
   if (!content) throw badRequest(WALL_MESSAGES.editEmpty);
   const editedAt = await ctx.db.transaction(async (tx) => {
-    const post = await repo.lockPost(tx, postId);
-    if (!post || post.isHidden) throw notFound(WALL_MESSAGES.postNotFound);
+    const post = await repo.lockPost(tx, postId, writer);
+    // What the writer cannot see (hidden, or in a group they may not read) does not exist for them.
+    if (!post || post.isHidden || !post.visible) throw notFound(WALL_MESSAGES.postNotFound);
     if (post.userId !== writer.id) throw forbidden(WALL_MESSAGES.notAuthorizedEditPost);
     return repo.updatePostContent(tx, postId, content);
   });
@@ -246,8 +247,8 @@ export async function editPost(ctx: WallContext, writer: Writer, postId: string,
 /** Soft delete, by the owner or an admin. */
 export async function deletePost(ctx: WallContext, writer: Writer, postId: string): Promise<void> {
   await ctx.db.transaction(async (tx) => {
-    const post = await repo.lockPost(tx, postId);
-    if (!post || post.isHidden) throw notFound(WALL_MESSAGES.postNotFound);
+    const post = await repo.lockPost(tx, postId, writer);
+    if (!post || post.isHidden || !post.visible) throw notFound(WALL_MESSAGES.postNotFound);
     if (post.userId !== writer.id && !writer.isAdmin) throw forbidden(WALL_MESSAGES.notAuthorizedDeletePost);
     await repo.hidePost(tx, postId);
   });
@@ -321,8 +322,8 @@ export async function editComment(ctx: WallContext, writer: Writer, commentId: s
   const content = cleanText(rawContent, WALL_LIMITS.commentText, WALL_MESSAGES.commentTooLong);
   if (!content) throw badRequest(WALL_MESSAGES.commentEmpty);
   const { postId, editedAt } = await ctx.db.transaction(async (tx) => {
-    const comment = await repo.lockComment(tx, commentId);
-    if (!comment || comment.isHidden) throw notFound(WALL_MESSAGES.commentNotFound);
+    const comment = await repo.lockComment(tx, commentId, writer);
+    if (!comment || comment.isHidden || !comment.visible) throw notFound(WALL_MESSAGES.commentNotFound);
     if (comment.userId !== writer.id) throw forbidden(WALL_MESSAGES.notAuthorizedEditComment);
     return { postId: comment.postId, editedAt: await repo.updateCommentContent(tx, commentId, content) };
   });
@@ -334,8 +335,8 @@ export async function editComment(ctx: WallContext, writer: Writer, commentId: s
 
 export async function deleteComment(ctx: WallContext, writer: Writer, commentId: string): Promise<DeletedComment> {
   const postId = await ctx.db.transaction(async (tx) => {
-    const comment = await repo.lockComment(tx, commentId);
-    if (!comment || comment.isHidden) throw notFound(WALL_MESSAGES.commentNotFound);
+    const comment = await repo.lockComment(tx, commentId, writer);
+    if (!comment || comment.isHidden || !comment.visible) throw notFound(WALL_MESSAGES.commentNotFound);
     if (comment.userId !== writer.id && !writer.isAdmin) throw forbidden(WALL_MESSAGES.notAuthorizedDeleteComment);
     await repo.hideComment(tx, commentId);
     return comment.postId;

@@ -25,6 +25,21 @@ describe('sessions.purge', () => {
     expect(left).toEqual(['expired-recently', 'live', 'revoked-recently']);
   });
 
+  it('deletes sessions whose 30-day lifetime since the sign-in ended more than N days ago, whatever their expiry says', async () => {
+    const user = await buildUser(database.db);
+    const now = Date.now();
+    const session = (id: string, createdAt: number) =>
+      buildSession(database.db, user.id, { id, createdAt: new Date(createdAt), lastSeenAt: new Date(now), expiresAt: new Date(now + 10 * DAY) });
+    // Kept refreshed every day (expires in 10 days), but signed in long ago.
+    await session('signed-in-today', now);
+    await session('lifetime-ended-recently', now - 45 * DAY);
+    await session('lifetime-ended-long-ago', now - 61 * DAY);
+
+    expect(await sessionJobs['sessions.purge']({ olderThanDays: 30 }, ctx)).toEqual({ deleted: 1 });
+    const left = (await database.db.select({ id: schema.sessions.id }).from(schema.sessions)).map((r) => r.id).sort();
+    expect(left).toEqual(['lifetime-ended-recently', 'signed-in-today']);
+  });
+
   it('refuses a payload without a sensible number of days', async () => {
     await expect(sessionJobs['sessions.purge']({ olderThanDays: 0 }, ctx)).rejects.toThrow(InvalidPayloadError);
   });

@@ -521,6 +521,44 @@ const NOT_OWNED = new Set([
   'POST /api/comments/:commentId/reactions',
 ]);
 
+/** A post of the owner (world.target) in a private group nobody acting here belongs to, with a comment of theirs. */
+async function unseenPost(context: CallContext) {
+  const db = context.world.app.database.db;
+  const [group] = await db.insert(schema.groups).values({ name: `Grupo privado ${Math.random()}`, privacy: 'private' }).returning();
+  const post = await buildPost(db, context.world.target.id, { groupId: group!.id, visibility: 'group' });
+  return { post, comment: await buildComment(db, post.id, context.world.target.id) };
+}
+
+/**
+ * Edits and deletions of a post or comment the caller cannot see (in a private group they are not
+ * a member of): 404 as for one that does not exist, never a 403 that would tell it does. Admins see
+ * every post: they may delete it (`moderated`), not edit another's (403).
+ */
+const UNSEEN: Record<string, Pick<OtherAccess, 'request' | 'moderated'>> = {
+  'PATCH /api/posts/:postId': {
+    request: async (c) => ({ method: 'PATCH', url: `/api/posts/${(await unseenPost(c)).post.id}`, headers: c.headers, payload: { content: 'Editado a ciegas' } }),
+  },
+  'DELETE /api/posts/:postId': {
+    moderated: true,
+    request: async (c) => ({ method: 'DELETE', url: `/api/posts/${(await unseenPost(c)).post.id}`, headers: c.headers }),
+  },
+  'PATCH /api/comments/:commentId': {
+    request: async (c) => ({ method: 'PATCH', url: `/api/comments/${(await unseenPost(c)).comment.id}`, headers: c.headers, payload: { content: 'Corregido a ciegas' } }),
+  },
+  'DELETE /api/comments/:commentId': {
+    moderated: true,
+    request: async (c) => ({ method: 'DELETE', url: `/api/comments/${(await unseenPost(c)).comment.id}`, headers: c.headers }),
+  },
+};
+
+function unseenExpectation(access: Pick<OtherAccess, 'moderated'>, who: CallerKind, requireAdminMfa: boolean): Expectation | 404 {
+  if (who === 'mfaPending') return 401;
+  if (who === 'suspendedFan' || who === 'suspendedAdmin') return 403;
+  const verifiedAdmin = who === 'adminAal2' || (who === 'admin' && !requireAdminMfa);
+  if (verifiedAdmin) return access.moderated ? 'allowed' : 403;
+  return 404;
+}
+
 function otherExpectation(audience: Audience, access: OtherAccess, who: CallerKind, requireAdminMfa: boolean): Expectation {
   if (who === 'mfaPending' && audience !== 'session') return 401;
   if (audience === 'writer' && (who === 'suspendedFan' || who === 'suspendedAdmin')) return 403;
@@ -623,8 +661,11 @@ export function describeAccess(mode: keyof typeof MODES, parts: AccessParts): vo
     let database: Database;
     let baseUrl: string;
     const registered: string[] = [];
+    /** config.audience of every route, by key: what the server checks before the body is read. */
+    const declaredAudiences = new Map<string, string | undefined>();
     const onRoute = (route: RouteOptions) => {
       for (const method of [route.method].flat()) registered.push(`${method} ${route.url}`);
+      for (const method of [route.method].flat()) declaredAudiences.set(`${method} ${route.url}`, route.config?.audience);
     };
     useListeningTestApp(env, (ready) => ({ app, database, baseUrl } = ready), { build: () => ({ onRoute }) });
 
@@ -741,6 +782,35 @@ export function describeAccess(mode: keyof typeof MODES, parts: AccessParts): vo
           status >= 200 && status < 400 ? `allowed, ${victimTouched ? "owner's rows changed" : 'owner untouched'}` : refusal(status, checked, wrote);
       }
       expect(actual).toEqual(expected);
+    });
+
+    const unseenCases = Object.keys(UNSEEN).map((key) => [key, key] as const);
+
+    if (parts.others) it.each(unseenCases)('%s on a post the caller cannot see: 404 as if it did not exist (never 403), nothing written', async (_name, key) => {
+      const world = await buildWorld();
+      const access = UNSEEN[key]!;
+      const [method = 'GET'] = key.split(' ');
+      const expected: Record<string, string> = {};
+      const actual: Record<string, string> = {};
+      for (const who of callers) {
+        if (who === 'visitor') continue;
+        const caller = world.callers[who];
+        const request = await access.request({ world, who, headers: asUser(caller.session), userId: caller.user.id });
+        const expectation = unseenExpectation(access, who, requireAdminMfa);
+        const checked = expectation !== 'allowed';
+        const { result: status, wrote } = await watchWrites(checked, async () => (await app.inject({ ...request, method: method as 'GET' })).statusCode);
+        expected[who] = expectation === 'allowed' ? 'allowed' : `${expectation}, nothing written`;
+        actual[who] = status >= 200 && status < 400 ? 'allowed' : refusal(status, checked, wrote);
+      }
+      expect(actual).toEqual(expected);
+    });
+
+    if (parts.completeness) it('declares the audience of every signed-in route outside /api/admin in its config (checked before the body is read)', () => {
+      const signedIn = new Set<Audience>(['session', 'user', 'writer']);
+      const mismatched = Object.entries(ACCESS)
+        .filter(([key, access]) => declaredAudiences.get(key) !== (signedIn.has(access.audience) ? access.audience : undefined))
+        .map(([key, access]) => `${key}: table says ${access.audience}, route declares ${declaredAudiences.get(key) ?? 'none'}`);
+      expect(mismatched).toEqual([]);
     });
 
     if (parts.completeness) it("checks every owner-only route as another user, and says why the other routes with a parameter are not owned", () => {
