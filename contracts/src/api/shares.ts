@@ -11,11 +11,19 @@ export const ShareInput = Type.Object(
 );
 export type ShareInput = Static<typeof ShareInput>;
 
+/** Why a recorded share earns nothing: the poll no longer takes votes, or its sharing bonus is 0. */
+export const SHARE_NO_BONUS_REASONS = ['poll-closed', 'no-bonus'] as const;
+export type ShareNoBonusReason = (typeof SHARE_NO_BONUS_REASONS)[number];
+
 export const ShareResponse = Type.Object({
   pollId: Uuid,
   platform: Type.String(),
-  /** The bonus that will be credited (the award itself is written by the worker). */
+  /** The bonus that will be credited (the award itself is written by the worker); 0 when none. */
   pointsEarned: Type.Integer(),
+  /** Whether this share earns the sharing bonus: only a share of an active poll does. */
+  bonusAwarded: Type.Boolean(),
+  /** Why not, when it does not ('poll-closed': sharing a closed poll is recorded but pays nothing). */
+  noBonusReason: Type.Union([...SHARE_NO_BONUS_REASONS.map((r) => Type.Literal(r)), Type.Null()]),
   sharedAt: Type.String(),
 });
 export type ShareResponse = Static<typeof ShareResponse>;

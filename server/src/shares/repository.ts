@@ -9,6 +9,8 @@ export interface NewShare {
   pointsEarned: number;
   /** YYYY-MM-DD in SHOW_TIMEZONE. */
   shareDay: string;
+  /** The instant the poll's state was judged at (the worker checks the poll was active then). */
+  sharedAt: Date;
 }
 
 /** Inserts the share unless the user already shared the poll that day (unique index): null then. */

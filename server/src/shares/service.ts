@@ -5,7 +5,7 @@ import { pointsJobIds } from '@tribuna/contracts/jobs';
 import type { DbOrTx } from '@tribuna/drizzle/client';
 import { conflict, notFound } from '../http/errors.ts';
 import type { Enqueue } from '../plugins/queues.ts';
-import { DEFAULT_POINTS_CONFIG } from '../polls/rules.ts';
+import { DEFAULT_POINTS_CONFIG, effectiveStatus } from '../polls/rules.ts';
 import { findPublicPoll } from '../polls/repository.ts';
 import { showDayOf } from '@tribuna/contracts/showDay';
 import { presentShare } from './presenter.ts';
@@ -20,8 +20,10 @@ export interface SharesContext {
 
 /**
  * Records a share of a public poll, once per poll per day in SHOW_TIMEZONE, worth the poll's
- * sharing bonus. The points are credited by the worker (`points.award-share`), enqueued after the
- * insert committed; when Redis is down the worker's sweep credits them later.
+ * sharing bonus while the poll is active (taking votes: not closed, not past its end date); a
+ * closed poll may be shared all the same, for nothing. The points are credited by the worker
+ * (`points.award-share`, which checks the poll was active too), enqueued after the insert
+ * committed; when Redis is down the worker's sweep credits them later.
  */
 export async function sharePoll(
   ctx: SharesContext,
@@ -32,12 +34,14 @@ export async function sharePoll(
 ): Promise<ShareResponse> {
   const poll = await findPublicPoll(ctx.db, pollId);
   if (!poll) throw notFound(VOTE_MESSAGES.pollNotFound);
+  const active = effectiveStatus(poll, now) === 'active';
   const row = await repo.insertShareOncePerDay(ctx.db, {
     pollId,
     userId,
     platform,
-    pointsEarned: poll.bonusForSharing ?? DEFAULT_POINTS_CONFIG.bonusForSharing,
+    pointsEarned: active ? (poll.bonusForSharing ?? DEFAULT_POINTS_CONFIG.bonusForSharing) : 0,
     shareDay: showDayOf(ctx.timeZone, now),
+    sharedAt: now,
   });
   if (!row) throw conflict(VOTE_MESSAGES.alreadyShared);
   if (row.pointsEarned > 0) {
@@ -46,5 +50,5 @@ export async function sharePoll(
       ctx.log.warn({ err: { message: (err as Error).message }, shareId: row.id }, 'share award not enqueued; the sweep will award it');
     });
   }
-  return presentShare(row);
+  return presentShare(row, active);
 }

@@ -52,7 +52,7 @@ describe('POST /api/polls/:pollId/shares', () => {
     const res = await share(poll.id, headers);
     expect(res.statusCode, res.body).toBe(201);
     const body = res.json<ShareResponse>();
-    expect(body).toEqual({ pollId: poll.id, platform: 'whatsapp', pointsEarned: 5, sharedAt: expect.any(String) });
+    expect(body).toEqual({ pollId: poll.id, platform: 'whatsapp', pointsEarned: 5, bonusAwarded: true, noBonusReason: null, sharedAt: expect.any(String) });
 
     const [row] = await database.db.select().from(schema.shareHistory);
     expect(row).toMatchObject({ pollId: poll.id, userId: user.id, platform: 'whatsapp', pointsEarned: 5 });
@@ -64,13 +64,36 @@ describe('POST /api/polls/:pollId/shares', () => {
     expect(job?.data).toEqual({ shareId: row!.id });
   });
 
-  it("uses the poll's sharing bonus and accepts a closed poll", async () => {
+  it("uses the poll's sharing bonus", async () => {
     const { headers } = await signedInUser();
-    const { poll } = await buildPoll(database.db, { status: 'closed' });
+    const { poll } = await buildPoll(database.db);
     await database.db.update(schema.pollPointsConfig).set({ bonusForSharing: 7 }).where(eq(schema.pollPointsConfig.pollId, poll.id));
     const res = await share(poll.id, headers, 'x');
     expect(res.statusCode).toBe(201);
-    expect(res.json<ShareResponse>()).toMatchObject({ platform: 'x', pointsEarned: 7 });
+    expect(res.json<ShareResponse>()).toMatchObject({ platform: 'x', pointsEarned: 7, bonusAwarded: true, noBonusReason: null });
+  });
+
+  it('records the share of a closed poll, or one past its end date, for nothing: no bonus, no award job', async () => {
+    const { user, headers } = await signedInUser();
+    const closed = await buildPoll(database.db, { status: 'closed' });
+    const ended = await buildPoll(database.db, { endDate: new Date(Date.now() - 60_000) });
+    for (const { poll } of [closed, ended]) {
+      const res = await share(poll.id, headers, 'x');
+      expect(res.statusCode).toBe(201);
+      expect(res.json<ShareResponse>()).toMatchObject({ pollId: poll.id, platform: 'x', pointsEarned: 0, bonusAwarded: false, noBonusReason: 'poll-closed' });
+    }
+    const rows = await database.db.select().from(schema.shareHistory).where(eq(schema.shareHistory.userId, user.id));
+    expect(rows.map((row) => row.pointsEarned)).toEqual([0, 0]);
+    for (const row of rows) expect(await queue.getJob(pointsJobIds.awardShare({ shareId: row.id }))).toBeUndefined();
+    // Still once a day.
+    expect((await share(closed.poll.id, headers)).statusCode).toBe(409);
+  });
+
+  it('says why an active poll without a sharing bonus earns nothing', async () => {
+    const { headers } = await signedInUser();
+    const { poll } = await buildPoll(database.db);
+    await database.db.update(schema.pollPointsConfig).set({ bonusForSharing: 0 }).where(eq(schema.pollPointsConfig.pollId, poll.id));
+    expect((await share(poll.id, headers)).json<ShareResponse>()).toMatchObject({ pointsEarned: 0, bonusAwarded: false, noBonusReason: 'no-bonus' });
   });
 
   it('allows one share per poll per day: the second answers 409', async () => {

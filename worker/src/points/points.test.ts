@@ -157,6 +157,36 @@ describe('points.award-share', () => {
     expect(rows[0]).toMatchObject({ points: 5, reason: 'share', referenceId: `share:${poll.id}:2025-01-15`, description: 'Compartiste «Gala 3»' });
     expect(await totalPoints(user.id)).toBe(5);
   });
+
+  it('credits nothing for a share of a poll that was not active when shared, nor does the sweep', async () => {
+    const user = await buildUser(db);
+    const closed = await buildPoll(db, { status: 'closed' });
+    const ended = await buildPoll(db, { endDate: new Date(Date.now() - DAY) });
+    // Recorded with a bonus anyway (as the server did before it checked): the worker refuses it.
+    const shares = await db
+      .insert(schema.shareHistory)
+      .values([closed, ended].map(({ poll }) => ({ pollId: poll.id, userId: user.id, platform: 'copy' as const, pointsEarned: 5, shareDay: showDayOf(TZ, new Date()) })))
+      .returning();
+    for (const share of shares) {
+      expect(await run(harness.app.enqueue('points.award-share', { shareId: share.id }, pointsJobIds.awardShare({ shareId: share.id })))).toBe('skipped');
+    }
+    expect(await sweep(ctx, { full: true })).toEqual({ voteAwards: 0, shareAwards: 0 });
+    expect(await history(user.id)).toEqual([]);
+    expect(await totalPoints(user.id)).toBe(0);
+  });
+
+  it('still credits a share of a poll closed after it was shared', async () => {
+    const user = await buildUser(db);
+    const { poll } = await buildPoll(db);
+    const sharedAt = new Date(Date.now() - 60_000);
+    const [share] = await db
+      .insert(schema.shareHistory)
+      .values({ pollId: poll.id, userId: user.id, platform: 'copy', pointsEarned: 5, shareDay: showDayOf(TZ, sharedAt), sharedAt })
+      .returning();
+    await db.update(schema.polls).set({ status: 'closed', updatedAt: new Date() }).where(eq(schema.polls.id, poll.id));
+    expect(await run(harness.app.enqueue('points.award-share', { shareId: share!.id }, pointsJobIds.awardShare({ shareId: share!.id })))).toBe('awarded');
+    expect(await totalPoints(user.id)).toBe(5);
+  });
 });
 
 describe('points.sweep', () => {
@@ -379,9 +409,19 @@ describe('awards of votes and shares made through the API (server → BullMQ →
     );
     expect(await totalPoints(user.id)).toBe(2);
 
-    // A share through the API: its bonus lands too.
+    // A share of a closed poll through the API: recorded, answered, and worth nothing.
+    const closed = await buildPoll(db, { status: 'closed' });
+    const sharedClosed = await app.inject({ method: 'POST', url: `/api/polls/${closed.poll.id}/shares`, headers, payload: { platform: 'native' } });
+    expect(sharedClosed.statusCode).toBe(201);
+    expect(sharedClosed.json()).toMatchObject({ pointsEarned: 0, bonusAwarded: false, noBonusReason: 'poll-closed' });
+
+    // A share of an active poll through the API: its bonus lands (and only its).
     const shared = await app.inject({ method: 'POST', url: `/api/polls/${single.poll.id}/shares`, headers, payload: { platform: 'native' } });
     expect(shared.statusCode).toBe(201);
     await vi.waitFor(async () => expect(await totalPoints(user.id)).toBe(7), { timeout: 15_000, interval: 100 });
+    await vi.waitFor(async () => expect(await queue.getJobCounts('waiting', 'active', 'delayed')).toEqual({ waiting: 0, active: 0, delayed: 0 }));
+    expect(await sweep(ctx, { full: true })).toMatchObject({ shareAwards: 0 });
+    expect(await totalPoints(user.id)).toBe(7);
+    expect((await history(user.id)).filter((h) => h.reason === 'share').map((h) => h.referenceId)).toEqual([expect.stringContaining(single.poll.id)]);
   });
 });

@@ -70,14 +70,25 @@ export async function grantVoteAwards(db: DbOrTx, keys: VoteAwardKey[]): Promise
   return { eligible: row?.eligible ?? 0, credited: row?.credited ?? 0 };
 }
 
-/** The share's points_earned; skipped when the share is gone or earns nothing. */
+/**
+ * Whether the poll `p` was active when share `s` was made: only such a share pays its bonus. Not
+ * past its end date then, and either active now or changed since the share (a poll closed and last
+ * changed before the share was closed when shared; one changed after may have been closed after,
+ * and its share was judged by the server: points_earned is 0 for a closed poll). Shares recorded
+ * with a bonus for closed polls (before the server checked) are refused here.
+ */
+const pollWasActiveWhenShared = sql`(p.status <> 'draft'
+  AND (p.end_date IS NULL OR p.end_date > s.shared_at)
+  AND (p.status = 'active' OR p.updated_at > s.shared_at))`;
+
+/** The share's points_earned; skipped when the share is gone, earns nothing, or its poll was not active when shared. */
 export async function grantShareAward(db: DbOrTx, shareId: string): Promise<AwardOutcome> {
   const source = sql`
     SELECT s.user_id, s.points_earned AS points,
       'share:' || s.poll_id || ':' || to_char(s.share_day, 'YYYY-MM-DD') AS reference_id,
       'Compartiste «' || p.title || '»' AS description
     FROM ${shareHistory} s JOIN ${polls} p ON p.id = s.poll_id
-    WHERE s.id = ${shareId}::uuid`;
+    WHERE s.id = ${shareId}::uuid AND ${pollWasActiveWhenShared}`;
   return outcomeOf(await db.execute<AwardRow>(grant(source, 'share')));
 }
 
@@ -140,11 +151,11 @@ export interface MissingShareAward {
   sharedAt: string;
 }
 
-/** Shares in the window that earn points but have no share award, in (shared_at, id) order. */
+/** Shares in the window that earn points (of a poll active when shared) but have no share award, in (shared_at, id) order. */
 export const findMissingShareAwards: FindMissing<MissingShareAward> = async (db, timeZone, days, limit, { since, after } = {}) => {
   const rows = await db.execute<{ id: string; shared_at: string }>(sql`
-    SELECT s.id, s.shared_at::text AS shared_at FROM ${shareHistory} s
-    WHERE s.shared_at >= ${scanStart(timeZone, days, since)} AND s.points_earned > 0
+    SELECT s.id, s.shared_at::text AS shared_at FROM ${shareHistory} s JOIN ${polls} p ON p.id = s.poll_id
+    WHERE s.shared_at >= ${scanStart(timeZone, days, since)} AND s.points_earned > 0 AND ${pollWasActiveWhenShared}
       AND ${after ? sql`(s.shared_at, s.id) > (${after.sharedAt}::timestamptz, ${after.id}::uuid)` : sql`true`}
       AND NOT EXISTS (
         SELECT 1 FROM ${userPointsHistory} h

@@ -10,8 +10,9 @@ const poll = buildPoll({ title: '¿Quién se va?' });
 const sharePath = `POST /api/polls/${poll.id}/shares`;
 const link = `${window.location.origin}/?encuesta=${poll.id}`;
 
-function shared(pointsEarned: number) {
-  return () => jsonResponse(201, { pollId: poll.id, platform: 'copy', pointsEarned, sharedAt: '2025-01-05T12:00:00.000Z' });
+function shared(pointsEarned: number, noBonusReason: 'poll-closed' | 'no-bonus' | null = null) {
+  return () =>
+    jsonResponse(201, { pollId: poll.id, platform: 'copy', pointsEarned, bonusAwarded: pointsEarned > 0, noBonusReason, sharedAt: '2025-01-05T12:00:00.000Z' });
 }
 
 /**
@@ -77,6 +78,22 @@ describe('ShareButtons', () => {
 
     await user.click(screen.getByRole('button', { name: 'Copiar enlace' }));
     expect(await screen.findByText('+5 puntos por compartir')).toBeTruthy();
+    expect(bodyOf(fetchMock, sharePath)).toEqual({ platform: 'copy' });
+  });
+
+  it('says that sharing a closed poll earns nothing, before and after the share', async () => {
+    const closed = { ...poll, status: 'closed' as const };
+    const fetchMock = stubApi({ [sharePath]: shared(0, 'poll-closed') });
+    const user = userEvent.setup();
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    render(<ShareButtons poll={closed} signedIn />);
+    expect(screen.queryByText('Gana 5 puntos al compartir, una vez al día.')).toBeNull();
+    expect(screen.getByText('Esta votación ya cerró: compartirla no suma puntos.')).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: 'Copiar enlace' }));
+    // The note again, as the share's answer (a toast), and no bonus announced.
+    expect(await screen.findAllByText('Esta votación ya cerró: compartirla no suma puntos.')).toHaveLength(2);
+    expect(screen.queryByText(/por compartir/)).toBeNull();
     expect(bodyOf(fetchMock, sharePath)).toEqual({ platform: 'copy' });
   });
 

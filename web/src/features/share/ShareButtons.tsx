@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type ComponentType, type SVGProps } from '
 import type { Poll } from '@tribuna/contracts/api/polls';
 import { CheckIcon, CopyIcon, FacebookIcon, ShareIcon, TelegramIcon, WhatsAppIcon, XIcon } from '../../components/icons';
 import { copyText, platformShareUrl, pollShareLink, shareText, type LinkPlatform } from './shareLinks';
-import { useShareReward } from './useShareReward';
+import { CLOSED_POLL_SHARED, useShareReward } from './useShareReward';
 
 const NETWORKS: ReadonlyArray<{ platform: LinkPlatform; label: string; icon: ComponentType<SVGProps<SVGSVGElement>>; className: string }> = [
   { platform: 'whatsapp', label: 'WhatsApp', icon: WhatsAppIcon, className: 'bg-emerald-700 text-white hover:bg-emerald-800' },
@@ -15,13 +15,13 @@ const COPIED_MS = 2000;
 const buttonBase = 'inline-flex min-h-12 items-center justify-center gap-2 rounded-2xl px-4 py-3 text-sm font-bold transition';
 
 interface ShareButtonsProps {
-  poll: Pick<Poll, 'id' | 'title' | 'pointsConfig'>;
+  poll: Pick<Poll, 'id' | 'title' | 'pointsConfig' | 'status'>;
   signedIn: boolean;
 }
 
 /**
  * Share the poll: the device's share sheet where there is one, the networks' share pages, and
- * copy link. A signed-in user's share is recorded for the daily bonus.
+ * copy link. A signed-in user's share is recorded for the daily bonus (only an active poll's pays).
  */
 export function ShareButtons({ poll, signedIn }: ShareButtonsProps) {
   const { toast, reward } = useShareReward(poll.id, signedIn);
@@ -69,11 +69,12 @@ export function ShareButtons({ poll, signedIn }: ShareButtonsProps) {
         <h2 id="share-title" className="text-lg font-extrabold">
           Comparte la encuesta
         </h2>
-        {signedIn && bonus > 0 && (
+        {signedIn && poll.status === 'active' && bonus > 0 && (
           <p className="text-sm text-slate-600 dark:text-slate-400">
             Gana {bonus} {bonus === 1 ? 'punto' : 'puntos'} al compartir, una vez al día.
           </p>
         )}
+        {signedIn && poll.status === 'closed' && bonus > 0 && <p className="text-sm text-slate-600 dark:text-slate-400">{CLOSED_POLL_SHARED}</p>}
       </div>
       <div className="grid grid-cols-2 gap-2 sm:flex sm:flex-wrap">
         {canNativeShare && (

@@ -4,13 +4,15 @@ import { ApiError, errorMessage } from '../../lib/api';
 import { recordShare } from './api';
 
 export const ALREADY_SHARED = 'Ya compartiste esta encuesta hoy';
+export const CLOSED_POLL_SHARED = 'Esta votación ya cerró: compartirla no suma puntos.';
 const TOAST_MS = 4000;
 
 export type ShareToast = { tone: 'success' | 'info'; text: string } | null;
 
 /**
  * Records shares of signed-in users (the bonus) and says how it went: '+5 puntos por compartir',
- * 'Ya compartiste esta encuesta hoy' (409), or the rate limit's message (429: no bonus this time).
+ * that a closed poll's share earns nothing, 'Ya compartiste esta encuesta hoy' (409), or the rate
+ * limit's message (429: no bonus this time).
  * Visitors share without a record. Other failures are only logged: the link went out anyway.
  */
 export function useShareReward(pollId: string, signedIn: boolean) {
@@ -34,12 +36,12 @@ export function useShareReward(pollId: string, signedIn: boolean) {
     async (platform: SharePlatform) => {
       if (!signedIn) return;
       try {
-        const { pointsEarned } = await recordShare(pollId, platform);
-        show(
-          pointsEarned > 0
-            ? { tone: 'success', text: `+${pointsEarned} ${pointsEarned === 1 ? 'punto' : 'puntos'} por compartir` }
-            : { tone: 'info', text: '¡Gracias por compartir!' },
-        );
+        const { pointsEarned, bonusAwarded, noBonusReason } = await recordShare(pollId, platform);
+        if (bonusAwarded && pointsEarned > 0) {
+          show({ tone: 'success', text: `+${pointsEarned} ${pointsEarned === 1 ? 'punto' : 'puntos'} por compartir` });
+        } else {
+          show({ tone: 'info', text: noBonusReason === 'poll-closed' ? CLOSED_POLL_SHARED : '¡Gracias por compartir!' });
+        }
       } catch (error) {
         if (error instanceof ApiError && error.status === 409) {
           show({ tone: 'info', text: ALREADY_SHARED });
