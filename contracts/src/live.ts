@@ -33,6 +33,11 @@ export const ResultsSnapshot = Type.Object({
 });
 export type ResultsSnapshot = Static<typeof ResultsSnapshot>;
 
+/**
+ * One vote row of a committed batch as the server instances pass it on (the `votes` LiveEvent, never
+ * sent to a browser as is): the points feed the totals; `hidden` marks a fan who chose not to be
+ * named in voters lists (their name is left empty).
+ */
 export const VoterChange = Type.Object({
   optionId: Id,
   userId: Id,
@@ -40,25 +45,49 @@ export const VoterChange = Type.Object({
   avatarUrl: Type.Union([Type.String(), Type.Null()]),
   /** Points this change adds for the user on the option. */
   points: Type.Number(),
+  hidden: Type.Optional(Type.Literal(true)),
 });
 export type VoterChange = Static<typeof VoterChange>;
 
-const RemovedVoter = Type.Object({ optionId: Id, userId: Id });
+const RemovedVoter = Type.Object({ optionId: Id, userId: Id, hidden: Type.Optional(Type.Literal(true)) });
 
-/** New voters (and single-choice votes moved away from an option) since the previous message. */
+/** A named voter in a live voters message: who, on which option; never their points. */
+export const ListedVoter = Type.Object({
+  optionId: Id,
+  userId: Id,
+  displayName: Type.String(),
+  avatarUrl: Type.Union([Type.String(), Type.Null()]),
+});
+export type ListedVoter = Static<typeof ListedVoter>;
+
+/**
+ * New named voters (and single-choice votes moved away from an option) since the previous message.
+ * Sent to signed-in viewers only, and naming only fans who keep "Mostrar mi nombre en las listas de
+ * votantes" on; visitors follow the totals through the snapshots.
+ */
 export const VotersMessage = Type.Object({
   type: Type.Literal('voters'),
   topic: PollTopic,
   pollId: Id,
   seq: Type.Number(),
-  added: Type.Array(VoterChange),
-  removed: Type.Array(RemovedVoter),
+  added: Type.Array(ListedVoter),
+  removed: Type.Array(Type.Object({ optionId: Id, userId: Id })),
 });
 export type VotersMessage = Static<typeof VotersMessage>;
 
-/** A poll's voters message (the `changesMessage` of the `poll:{id}` topic). */
-export function votersMessage(pollId: string, added: unknown[], removed: unknown[], seq: number): VotersMessage {
-  return { type: 'voters', topic: `poll:${pollId}`, pollId, seq, added: added as VoterChange[], removed: removed as VotersMessage['removed'] };
+/**
+ * A poll's voters message (the `changesMessage` of the `poll:{id}` topic) from the pending changes
+ * of the `votes` events: hidden fans left out, points dropped. Null when nothing is left to say.
+ */
+export function votersMessage(pollId: string, added: unknown[], removed: unknown[], seq: number): VotersMessage | null {
+  const listed: ListedVoter[] = [];
+  for (const change of added as VoterChange[]) {
+    if (!change.hidden) listed.push({ optionId: change.optionId, userId: change.userId, displayName: change.displayName, avatarUrl: change.avatarUrl });
+  }
+  const gone: VotersMessage['removed'] = [];
+  for (const change of removed as Static<typeof RemovedVoter>[]) if (!change.hidden) gone.push({ optionId: change.optionId, userId: change.userId });
+  if (listed.length === 0 && gone.length === 0) return null;
+  return { type: 'voters', topic: `poll:${pollId}`, pollId, seq, added: listed, removed: gone };
 }
 
 export const PollStatusMessage = Type.Object({
@@ -173,5 +202,5 @@ export interface CommittedVotes {
   pollId: string;
   committedAt: number;
   added: VoterChange[];
-  removed: { optionId: string; userId: string; points: number }[];
+  removed: { optionId: string; userId: string; points: number; hidden?: true }[];
 }

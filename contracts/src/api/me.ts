@@ -11,6 +11,8 @@ export const Profile = Type.Object({
   role: Type.Union([Type.Literal('admin'), Type.Literal('moderator'), Type.Literal('user')]),
   isSuspended: Type.Boolean(),
   totalPoints: Type.Integer(),
+  /** "Mostrar mi nombre en las listas de votantes" (default true): false, the user's votes count but are never named. */
+  showInVoterLists: Type.Boolean(),
   createdAt: IsoDate,
 });
 export type Profile = Static<typeof Profile>;

@@ -11,11 +11,15 @@ export const Contestant = Type.Object({
   photoUrl: Type.Union([Type.String(), Type.Null()]),
 });
 
+/**
+ * A fan named in an option's voters list: who, never how many points (a list per option already
+ * says what they chose; the points they spread stay theirs). Only signed-in readers get names, and
+ * only of fans who keep "Mostrar mi nombre en las listas de votantes" on.
+ */
 export const Voter = Type.Object({
   userId: Uuid,
   displayName: Type.String(),
   avatarUrl: Type.Union([Type.String(), Type.Null()]),
-  points: Type.Integer(),
 });
 export type Voter = Static<typeof Voter>;
 
@@ -23,6 +27,12 @@ export const OptionResult = Type.Object({
   optionId: Uuid,
   totalVotes: Type.Integer(),
   totalPoints: Type.Integer(),
+  /** Fans who voted for the option, named or not ('y N más' is totalVoters less the names listed). */
+  totalVoters: Type.Integer({ minimum: 0 }),
+  /**
+   * The newest named voters (VOTERS_PER_OPTION at most). Empty for a signed-out reader (see
+   * `votersListed`), and never naming a fan who chose not to be listed.
+   */
   voters: Type.Array(Voter),
 });
 export type OptionResult = Static<typeof OptionResult>;
@@ -68,6 +78,8 @@ export const PollResults = Type.Object({
   totalPoints: Type.Integer(),
   totalVoters: Type.Integer(),
   options: Type.Array(OptionResult),
+  /** Whether the reader may see who voted (signed in): false, every `voters` list is empty (counts only). */
+  votersListed: Type.Boolean(),
   /** Votes an admin voided after review (out of every figure above): 'N votos anulados'. */
   voidedVotes: Type.Optional(Type.Integer({ minimum: 0 })),
   /**

@@ -113,6 +113,8 @@ export const UpdateProfileInput = Type.Object(
     bio: Type.Optional(Type.Union([SafeMultilineText({ maxLength: PROFILE_LIMITS.bio * 4 }), Type.Null()])),
     avatarUrl: Type.Optional(Type.Union([Type.String({ maxLength: PROFILE_LIMITS.url * 2 }), Type.Null()])),
     bannerUrl: Type.Optional(Type.Union([Type.String({ maxLength: PROFILE_LIMITS.url * 2 }), Type.Null()])),
+    /** "Mostrar mi nombre en las listas de votantes". */
+    showInVoterLists: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );

@@ -319,6 +319,13 @@ describe('routes that do not declare their limit', () => {
     expect(error.message).toMatch(/^GET \/api\/test\/undeclared declares no rate limit/);
   });
 
+  it('stop the server from starting outside /api, /auth and /ws too (every dynamic route)', async () => {
+    const error = await buildError(async (app) => {
+      app.get('/perfil/:userId/tarjeta', async () => 'page');
+    });
+    expect(error.message).toMatch(/^GET \/perfil\/:userId\/tarjeta declares no rate limit/);
+  });
+
   it('must also document their 429', async () => {
     const error = await buildError(async (app) => {
       app.get('/api/test/undocumented', { config: { rateLimit: 'polls.read' } }, async () => ({ ok: true }));

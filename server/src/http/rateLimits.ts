@@ -1,11 +1,15 @@
 /**
- * Every rate limit of the API, in one table. Every route under /api, /auth and /ws names its entry
- * in its options (`config: { rateLimit: 'votes.cast' }`) or says `rateLimit: false` with the
- * reason; the server refuses to start otherwise (see plugins/rateLimit.ts).
+ * Every rate limit of the server, in one table. Every route of a domain (registered after the
+ * rate-limit plugin: /api, /auth, /ws and the link-preview page `/`) names its entry in its options
+ * (`config: { rateLimit: 'votes.cast' }`) or says `rateLimit: false` with the reason; the server
+ * refuses to start otherwise (see plugins/rateLimit.ts). Only the static files (web/dist, /media)
+ * are served without one: they cost a file read, never a query.
  *
  * A limit is a token bucket: `max` requests at once, refilling at `max / windowSeconds` per
  * second (so `{ max: 30, windowSeconds: 60 }` is a burst of 30, then one every 2 s). Beyond it the
- * answer is 429 with Retry-After and TOO_MANY_REQUESTS_MESSAGE, before the body is even parsed.
+ * answer is 429 with Retry-After and TOO_MANY_REQUESTS_MESSAGE, before the body is even parsed;
+ * or, for a rule with `whenLimited: 'degrade'`, the request goes on flagged (`request.rateLimited`)
+ * and its route answers a cheaper version of the page (the link preview: the plain SPA page).
  *
  * Who is counted:
  * - a signed-in caller (a sign-in still owing its second factor too) by user (`perUser`, their
@@ -39,6 +43,11 @@ export interface RateLimitRule {
   perSignedInAddress?: Rate;
   /** Visitors per address (and signed-in callers when `perSignedInAddress` is absent). */
   perAddress?: Rate;
+  /**
+   * Beyond the limit: 'refuse' (the default) answers 429; 'degrade' lets the request through with
+   * `request.rateLimited` set, for a route whose cheaper answer is as good for its caller.
+   */
+  whenLimited?: 'refuse' | 'degrade';
 }
 
 /** A crowd of fans behind one carrier address, each acting at a fan's pace, must pass these. */
@@ -127,6 +136,18 @@ export const RATE_LIMITS = {
     perSignedInAddress: { max: CROWD * 120, windowSeconds: 20 },
     perAddress: { max: 120, windowSeconds: 20 },
   },
+  // Link previews of shared polls (`/?encuesta=<id>`, og/routes.ts), read from the poll cache and
+  // the live totals. Crawlers (WhatsApp, Facebook, X) come in bursts from few addresses when a link
+  // spreads, and fans open the same URL: beyond the limit the page is served without the poll's
+  // tags (the static SPA page, no poll lookup), never a 429 that would leave a chat without any
+  // preview or a fan without the app.
+  'og.preview': {
+    store: 'local',
+    whenLimited: 'degrade',
+    perUser: { max: 60, windowSeconds: 60 },
+    perSignedInAddress: { max: CROWD * 60, windowSeconds: 60 },
+    perAddress: { max: 120, windowSeconds: 60 },
+  },
   // A share is rewarded once per poll per day; nobody shares more than a few polls a minute.
   'shares.create': { store: 'redis', perUser: { max: 10, windowSeconds: 60 }, perAddress: { max: CROWD * 10, windowSeconds: 60 } },
 
@@ -190,8 +211,12 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /**
      * The route's entry in RATE_LIMITS, or false (say why next to it). Required for every route
-     * under /api, /auth and /ws.
+     * registered after the rate-limit plugin (every domain's: /api, /auth, /ws and `/`).
      */
     rateLimit?: RateLimitName | false;
+  }
+  interface FastifyRequest {
+    /** Set on a route whose limit degrades (`whenLimited: 'degrade'`) when the caller is beyond it. */
+    rateLimited?: boolean;
   }
 }

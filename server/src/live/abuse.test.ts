@@ -10,6 +10,7 @@ import { buildPoll, buildUser } from '../../../test/support/factories.ts';
 import type { App } from '../app.ts';
 import { MAX_CLIENT_FRAME_BYTES } from '../plugins/websocket.ts';
 import { useListeningTestApp } from '../testing/harness.ts';
+import { signIn } from '../testing/sessions.ts';
 import { connectWs, openWs, type WsClose, type WsTestClient } from '../testing/wsClient.ts';
 import { LiveHub, type HubSocket } from './hub.ts';
 import { batch, insertVote } from '../polls/live/testing.ts';
@@ -60,8 +61,8 @@ describe('websocket abuse', () => {
     if (!('code' in outcome)) clients.push(outcome);
     return outcome;
   };
-  const open = async (fan: string) => {
-    const client = await openWs(wsUrl(), { 'x-forwarded-for': fan });
+  const open = async (fan: string, headers: Record<string, string> = {}) => {
+    const client = await openWs(wsUrl(), { 'x-forwarded-for': fan, ...headers });
     clients.push(client);
     return client;
   };
@@ -195,8 +196,10 @@ describe('websocket abuse', () => {
       const db = database.db;
       const { poll, options } = await buildPoll(db, { options: 2 });
       const users = await Promise.all(Array.from({ length: 10 }, () => buildUser(db)));
-      const slow = await open(newFan());
-      const fast = await open(newFan());
+      // Signed in: voters messages (the big ones below) go to signed-in viewers only.
+      const { cookie } = await signIn(app, await buildUser(db));
+      const slow = await open(newFan(), { cookie });
+      const fast = await open(newFan(), { cookie });
       for (const client of [slow, fast]) {
         client.send({ type: 'subscribe', topic: `poll:${poll.id}` });
         await client.waitFor((m) => m.type === 'results');

@@ -7,6 +7,7 @@ import { testDatabase } from '../../../test/support/db.ts';
 import { testConfig } from '../../../test/support/env.ts';
 import { buildPoll, buildUser } from '../../../test/support/factories.ts';
 import { buildApp, type App } from '../app.ts';
+import { signIn } from '../testing/sessions.ts';
 import { openWs } from '../testing/wsClient.ts';
 import { LiveHub, type HubSocket } from './hub.ts';
 import { batch, insertVote } from '../polls/live/testing.ts';
@@ -279,8 +280,10 @@ describe('a slow viewer on a real socket', () => {
     const { poll, options } = await buildPoll(db, { options: 2 });
     const users = await Promise.all(Array.from({ length: 5 }, () => buildUser(db)));
     const url = `ws://127.0.0.1:${(app.server.address() as AddressInfo).port}/ws`;
-    const slow = await openWs(url);
-    const fast = await openWs(url);
+    // Signed in: the big voters messages below go to signed-in viewers only.
+    const { cookie } = await signIn(app, await buildUser(db));
+    const slow = await openWs(url, { cookie });
+    const fast = await openWs(url, { cookie });
     for (const client of [slow, fast]) {
       client.send({ type: 'subscribe', topic: `poll:${poll.id}` });
       await client.waitFor((m) => m.type === 'results');

@@ -530,10 +530,15 @@ export class LiveHub {
       removed.length > max ? removed.slice(-max) : removed,
       seq,
     );
+    if (message === null) return;
     const payload = Buffer.from(JSON.stringify(message));
     const frame = textFrame(payload);
+    const signedInOnly = channel.handler.changesAudience === 'signed-in';
     const started = this.clock();
-    for (const viewer of channel.viewers) this.delivery.voters(viewer, payload, frame);
+    for (const viewer of channel.viewers) {
+      if (signedInOnly && viewer.user === null) continue;
+      this.delivery.voters(viewer, payload, frame);
+    }
     channel.votersFanoutMs = this.clock() - started;
   }
 

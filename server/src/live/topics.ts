@@ -25,8 +25,13 @@ export interface TopicHandler {
   authorize(key: string | null, user: LiveUser | null): Promise<TopicDecision>;
   /** The topic's current snapshot (topics with snapshots only); it carries `topic` itself. */
   readSnapshot?(key: string | null): Promise<TopicSnapshot>;
-  /** The message of the pending changes pushed with LiveHub.changed (e.g. a poll's `voters`). */
-  changesMessage?(key: string | null, added: unknown[], removed: unknown[], seq: number): object;
+  /** The message of the pending changes pushed with LiveHub.changed (e.g. a poll's `voters`); null: nothing to send. */
+  changesMessage?(key: string | null, added: unknown[], removed: unknown[], seq: number): object | null;
+  /**
+   * Who receives the changes messages: 'signed-in' leaves visitors out (a poll's voters name fans).
+   * Either way the message is framed once per tick for every viewer who gets it. Default 'everyone'.
+   */
+  changesAudience?: 'everyone' | 'signed-in';
 }
 
 /** Topic handlers by family, with a completeness check like the worker's job registry. */

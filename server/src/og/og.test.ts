@@ -11,6 +11,8 @@ import { useTestApp } from '../testing/harness.ts';
 import { escapeHtml } from './presenter.ts';
 
 const PUBLIC_URL = 'https://tribuna.example.mx';
+/** What a browser or a crawler following a shared link sends. */
+const HOST = new URL(PUBLIC_URL).host;
 const INDEX = `<!doctype html>
 <html lang="es">
   <head>
@@ -42,7 +44,7 @@ describe('link previews of shared polls (/?encuesta=<id>)', () => {
   // After the hooks above: built once `dist` exists, closed before it is removed.
   useTestApp({ PUBLIC_URL }, (ready) => ({ app, database } = ready), { build: () => ({ webDistDir: dist }) });
 
-  const page = (url: string) => app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+  const page = (url: string) => app.inject({ method: 'GET', url, headers: { accept: 'text/html', host: HOST } });
 
   async function voteRows(pollId: string, optionId: string, count: number, points = 1) {
     for (let i = 0; i < count; i++) {
@@ -130,5 +132,105 @@ describe('link previews of shared polls (/?encuesta=<id>)', () => {
     await voteRows(closed.poll.id, closed.options[0]!.id, 1, 1);
     const description = meta((await page(`/?encuesta=${closed.poll.id}`)).body, 'og:description');
     expect(description).toMatch(/^Ganó Concursante 1 .* con 100% · 1 voto — Tribuna$/);
+  });
+});
+
+describe('link previews under a burst of crawlers', () => {
+  let app: App;
+  let database: Database;
+  let dist: string;
+  /** Every SQL statement the server sends while `counting` is on. */
+  const statements: string[] = [];
+  let counting = false;
+
+  beforeAll(async () => {
+    dist = await mkdtemp(join(tmpdir(), 'tribuna-og-burst-'));
+    await writeFile(join(dist, 'index.html'), INDEX);
+  });
+  afterAll(async () => {
+    await rm(dist, { recursive: true, force: true });
+  });
+  useTestApp({ PUBLIC_URL }, (ready) => ({ app, database } = ready), {
+    build: () => ({
+      webDistDir: dist,
+      // A poll cache that cannot expire during a test: what is asserted is where previews read from, not timing.
+      polls: { pollCacheTtlMs: 3_600_000 },
+      rateLimits: { 'og.preview': { store: 'local', whenLimited: 'degrade', perAddress: { max: 5, windowSeconds: 3600 } } },
+      onQuery: (query) => {
+        if (counting) statements.push(query);
+      },
+    }),
+  });
+
+  const preview = (pollId: string, remoteAddress = '203.0.113.7') =>
+    app.inject({ method: 'GET', url: `/?encuesta=${pollId}`, headers: { accept: 'text/html', host: HOST, 'user-agent': 'facebookexternalhit/1.1' }, remoteAddress });
+
+  it('describes the poll from the caches: after the first preview, no SQL at all', async () => {
+    const { poll, options } = await buildPoll(database.db, { title: 'Nominados' });
+    const fan = await buildUser(database.db);
+    await buildVotes(database.db, [{ pollId: poll.id, optionId: options[0]!.id, userId: fan.id, points: 1 }]);
+
+    const first = await preview(poll.id);
+    expect(meta(first.body, 'og:title')).toBe('Nominados');
+    const described = meta(first.body, 'og:description');
+    expect(described).toMatch(/^Va ganando Concursante 1 .* con 100% · 1 voto — ¡Vota en Tribuna!$/);
+
+    statements.length = 0;
+    counting = true;
+    const burst = await Promise.all(Array.from({ length: 4 }, () => preview(poll.id)));
+    counting = false;
+    for (const res of burst) {
+      expect(res.statusCode).toBe(200);
+      expect(meta(res.body, 'og:description')).toBe(described);
+    }
+    expect(statements).toEqual([]);
+  });
+
+  it('beyond the limit of an address serves the plain page (200, no poll tags, no SQL); another address still gets the preview', async () => {
+    const { poll } = await buildPoll(database.db, { title: 'Eliminación' });
+    const allowed = [];
+    for (let i = 0; i < 5; i++) allowed.push(await preview(poll.id));
+    for (const res of allowed) expect(meta(res.body, 'og:title')).toBe('Eliminación');
+
+    statements.length = 0;
+    counting = true;
+    const limited = await Promise.all(Array.from({ length: 20 }, () => preview(poll.id)));
+    counting = false;
+    for (const res of limited) {
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('<title>Tribuna — Votaciones en vivo</title>');
+      expect(res.body).not.toContain('og:title');
+    }
+    expect(statements).toEqual([]);
+
+    const elsewhere = await preview(poll.id, '198.51.100.20');
+    expect(meta(elsewhere.body, 'og:title')).toBe('Eliminación');
+  });
+
+  it('a poll nobody watches has its live totals rebuilt once, then read from Redis', async () => {
+    const { poll, options } = await buildPoll(database.db, { title: 'Favorito' });
+    const fan = await buildUser(database.db);
+    const other = await buildUser(database.db);
+    await buildVotes(database.db, [
+      { pollId: poll.id, optionId: options[1]!.id, userId: fan.id, points: 1 },
+      { pollId: poll.id, optionId: options[1]!.id, userId: other.id, points: 1 },
+    ]);
+    expect(await app.pollsLive.currentSeq(poll.id)).toBeNull();
+    expect(meta((await preview(poll.id)).body, 'og:description')).toMatch(/^Va ganando Concursante 2 .* con 100% · 2 votos — ¡Vota en Tribuna!$/);
+    expect(await app.pollsLive.currentSeq(poll.id)).not.toBeNull();
+
+    // A vote recorded in the live totals (as the vote path does after its commit) shows at once, without SQL.
+    await app.pollsLive.store.recordVotes({
+      pollId: poll.id,
+      committedAt: Date.now(),
+      added: [{ optionId: options[0]!.id, userId: fan.id, displayName: 'Fan', avatarUrl: null, points: 1 }],
+      removed: [],
+    });
+    statements.length = 0;
+    counting = true;
+    const res = await preview(poll.id);
+    counting = false;
+    expect(meta(res.body, 'og:description')).toMatch(/^Va ganando Concursante 2 .* con 67% · 3 votos — ¡Vota en Tribuna!$/);
+    expect(statements).toEqual([]);
   });
 });

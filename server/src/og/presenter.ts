@@ -1,4 +1,5 @@
-import type { OptionRow, VoteCountRow } from '../polls/repository.ts';
+import type { LiveOptionTotals } from '@tribuna/contracts/live';
+import type { BallotOptionRow } from '../polls/repository.ts';
 import { presentableImageUrl } from '@tribuna/contracts/imageUrls';
 
 /** What a link preview (Open Graph / Twitter card) of a shared poll shows. */
@@ -17,16 +18,22 @@ export function escapeHtml(text: string): string {
 
 export const SITE_NAME = 'Tribuna';
 
-const optionName = (option: OptionRow) => option.contestantName ?? option.text ?? 'Opción';
+const optionName = (option: BallotOptionRow) => option.contestantName ?? option.text ?? 'Opción';
 
 const votesLabel = (n: number) => `${n.toLocaleString('es-MX')} ${n === 1 ? 'voto' : 'votos'}`;
 
+/** A poll's totals as a preview reads them (the live totals' snapshot has this shape). */
+export interface PreviewTotals {
+  totalVotes: number;
+  totalPoints: number;
+  options: readonly LiveOptionTotals[];
+}
+
 /** The option with the most points (ties: the first in order), with its share of all points. */
-export function leaderOf(options: OptionRow[], counts: VoteCountRow[]) {
-  const total = counts.find((c) => c.isTotal);
-  if (!total || total.totalPoints <= 0) return null;
-  const byOption = new Map(counts.filter((c) => !c.isTotal).map((c) => [c.optionId, c]));
-  let best: { option: OptionRow; points: number } | null = null;
+export function leaderOf(options: readonly BallotOptionRow[], totals: PreviewTotals) {
+  if (totals.totalPoints <= 0) return null;
+  const byOption = new Map(totals.options.map((c) => [c.optionId, c]));
+  let best: { option: BallotOptionRow; points: number } | null = null;
   for (const option of options) {
     const points = byOption.get(option.id)?.totalPoints ?? 0;
     if (points > 0 && (!best || points > best.points)) best = { option, points };
@@ -35,8 +42,8 @@ export function leaderOf(options: OptionRow[], counts: VoteCountRow[]) {
   return {
     option: best.option,
     name: optionName(best.option),
-    percent: Math.round((best.points * 100) / total.totalPoints),
-    totalVotes: total.totalVotes,
+    percent: Math.round((best.points * 100) / totals.totalPoints),
+    totalVotes: totals.totalVotes,
   };
 }
 
@@ -45,15 +52,16 @@ export interface PreviewInput {
   title: string;
   closed: boolean;
   showResults: boolean;
-  options: OptionRow[];
-  counts: VoteCountRow[];
+  options: readonly BallotOptionRow[];
+  /** null when the results are hidden or could not be read (Redis unavailable): no figures then. */
+  totals: PreviewTotals | null;
   publicUrl: string;
 }
 
 export function buildSharePreview(input: PreviewInput): SharePreview {
-  const leader = input.showResults ? leaderOf(input.options, input.counts) : null;
+  const leader = input.showResults && input.totals ? leaderOf(input.options, input.totals) : null;
   let description: string;
-  if (!input.showResults) description = '¡Vota en Tribuna!';
+  if (!input.showResults || !input.totals) description = '¡Vota en Tribuna!';
   else if (leader && input.closed) description = `Ganó ${leader.name} con ${leader.percent}% · ${votesLabel(leader.totalVotes)} — Tribuna`;
   else if (leader) description = `Va ganando ${leader.name} con ${leader.percent}% · ${votesLabel(leader.totalVotes)} — ¡Vota en Tribuna!`;
   else if (input.closed) description = 'Encuesta cerrada — Tribuna';

@@ -19,8 +19,6 @@ export interface RateLimitPluginOptions {
   overrides?: Partial<RateLimitTable>;
 }
 
-/** Paths whose every route must declare its limit. */
-const LIMITED_PATHS = /^\/(?:api|auth|ws)(?:\/|$)/;
 /** A shared check Redis has not answered by then is counted by this instance alone. */
 export const SHARED_TIMEOUT_MS = 250;
 
@@ -80,6 +78,7 @@ class RouteLimit {
   private readonly signedInAddress: LocalBuckets | null;
   private readonly address: LocalBuckets | null;
   private readonly shared: { user?: SharedRate; signedInAddress?: SharedRate; address?: SharedRate } | null;
+  readonly degrades: boolean;
 
   constructor(
     private readonly name: string,
@@ -87,6 +86,7 @@ class RouteLimit {
     private readonly store: SharedStore,
     private readonly redisKey: (...parts: string[]) => string,
   ) {
+    this.degrades = rule.whenLimited === 'degrade';
     this.user = rule.perUser ? new LocalBuckets(rule.perUser) : null;
     this.address = rule.perAddress ? new LocalBuckets(rule.perAddress) : null;
     this.signedInAddress = rule.perSignedInAddress ? new LocalBuckets(rule.perSignedInAddress) : this.address;
@@ -148,8 +148,9 @@ function documents429(route: RouteOptions): boolean {
 /**
  * Enforces RATE_LIMITS. Registered after the auth plugin and before every domain: each limited
  * route gets the check as its first own onRequest hook, so it runs after the session is resolved
- * (request.user) and before the body is read; routes without a limit pay nothing. A route under
- * /api, /auth or /ws that declares nothing stops the server from starting.
+ * (request.user) and before the body is read; routes without a limit pay nothing. A route
+ * registered after this plugin (any path: every domain's route) that declares nothing stops the
+ * server from starting; the static files (web/dist, /media) are registered before it.
  */
 export default fp<RateLimitPluginOptions>(
   async (app, options) => {
@@ -181,19 +182,20 @@ export default fp<RateLimitPluginOptions>(
       const where = `${String(route.method)} ${route.url}`;
       if (name === false) return;
       if (name === undefined) {
-        if (LIMITED_PATHS.test(route.url)) {
-          throw new Error(
-            `${where} declares no rate limit: add config.rateLimit (an entry of RATE_LIMITS in http/rateLimits.ts), or rateLimit: false with the reason`,
-          );
-        }
-        return;
+        throw new Error(
+          `${where} declares no rate limit: add config.rateLimit (an entry of RATE_LIMITS in http/rateLimits.ts), or rateLimit: false with the reason`,
+        );
       }
-      if (!documents429(route)) throw new Error(`${where} is rate limited but does not document its 429: add errorResponses(429)`);
       const limit = limitFor(name);
+      if (!limit.degrades && !documents429(route)) throw new Error(`${where} is rate limited but does not document its 429: add errorResponses(429)`);
 
       prependOnRequest(route, (request, reply, done) => {
         const answer = (wait: number) => {
           if (wait <= 0) return done();
+          if (limit.degrades) {
+            request.rateLimited = true;
+            return done();
+          }
           const error = tooManyRequests(TOO_MANY_REQUESTS_MESSAGE, wait / 1000);
           if (request.headers.accept?.includes('text/html')) {
             reply.code(429).headers(error.headers).header('cache-control', 'no-store').type('text/html; charset=utf-8');

@@ -1,5 +1,5 @@
 import type { DbOrTx } from '@tribuna/drizzle/client';
-import { findVotingPoll } from './repository.ts';
+import { findVotingPoll, type BallotOptionRow } from './repository.ts';
 import { DEFAULT_POINTS_CONFIG } from './rules.ts';
 
 /** What a vote is validated against, without a query per vote. */
@@ -16,6 +16,8 @@ export interface VotingPoll {
   dailyReset: boolean;
   bonusForSharing: number;
   optionIds: ReadonlySet<string>;
+  /** The ballot in order, with the names and photos the public sees (link previews). */
+  options: readonly BallotOptionRow[];
 }
 
 /** A status change or a new option reaches voters within this; end dates are checked against the clock every time. */
@@ -27,8 +29,8 @@ interface Entry {
 }
 
 /**
- * Public (non-draft) polls as the vote path and the live topic need them, kept in-process for
- * POLL_CACHE_TTL_MS: the one poll cache of the server (owned by polls/plugin.ts). Concurrent misses
+ * Public (non-draft) polls as the vote path, the live topic and link previews need them, kept
+ * in-process for POLL_CACHE_TTL_MS: the one poll cache of the server (owned by polls/plugin.ts). Concurrent misses
  * of one poll share a single load. A `poll.changed` event (any instance) drops an entry at once;
  * the TTL bounds what a missed event costs. Every instance loads its own from PostgreSQL.
  */
@@ -78,7 +80,8 @@ export class PollCache {
       maxPointsPerUser: row.maxPointsPerUser ?? DEFAULT_POINTS_CONFIG.maxPointsPerUser,
       dailyReset: row.dailyReset ?? DEFAULT_POINTS_CONFIG.dailyReset,
       bonusForSharing: row.bonusForSharing ?? DEFAULT_POINTS_CONFIG.bonusForSharing,
-      optionIds: new Set(row.optionIds),
+      optionIds: new Set(row.options.map((o) => o.id)),
+      options: row.options,
     };
   }
 }

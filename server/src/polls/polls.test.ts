@@ -6,6 +6,7 @@ import type { HomePollResponse, Poll, PollListResponse, PollResults } from '@tri
 import { buildPoll, buildUser, buildVotes } from '../../../test/support/factories.ts';
 import type { App } from '../app.ts';
 import { useTestApp } from '../testing/harness.ts';
+import { asUser, signIn } from '../testing/sessions.ts';
 
 const HOUR = 3_600_000;
 const ago = (ms: number) => new Date(Date.now() - ms);
@@ -16,11 +17,13 @@ describe('polls API', () => {
   let database: Database;
   useTestApp({}, (ready) => ({ app, database } = ready));
 
-  const get = async <T>(url: string, status = 200): Promise<T> => {
-    const res = await app.inject({ method: 'GET', url });
+  const get = async <T>(url: string, status = 200, headers: Record<string, string> = {}): Promise<T> => {
+    const res = await app.inject({ method: 'GET', url, headers });
     expect(res.statusCode, res.body).toBe(status);
     return res.json<T>();
   };
+  /** A signed-in reader: voters lists name voters only for them (voterPrivacy.test.ts). */
+  const asReader = async () => asUser(await signIn(app, await buildUser(database.db)));
 
   async function vote(pollId: string, optionId: string, userId: string, points = 1, createdAt = new Date()) {
     await buildVotes(database.db, [{ pollId, optionId, userId, points, createdAt }]);
@@ -62,7 +65,7 @@ describe('polls API', () => {
       await vote(featured.poll.id, a.id, ana.id, 1, ago(3000));
       await vote(featured.poll.id, a.id, luis.id, 1, ago(2000));
 
-      const home = await get<HomePollResponse>('/api/polls/home');
+      const home = await get<HomePollResponse>('/api/polls/home', 200, await asReader());
       expect(home.poll).toMatchObject({ id: featured.poll.id, status: 'closed', isFeatured: true });
       expect(home.results).toMatchObject({
         pollId: featured.poll.id,
@@ -173,7 +176,7 @@ describe('polls API', () => {
   });
 
   describe('GET /api/polls/:pollId/results', () => {
-    it('totals votes and points per option and lists voters newest first with an Anonymous fallback', async () => {
+    it('totals votes, points and voters per option and names voters (no points) newest first with an Anonymous fallback', async () => {
       const { poll, options } = await buildPoll(database.db, { options: 3, maxPointsPerUser: 10 });
       const [a, b, c] = options as [typeof options[0], typeof options[0], typeof options[0]];
       const ana = await buildUser(database.db, { displayName: 'Ana', avatarUrl: '/media/ana.webp' });
@@ -186,33 +189,36 @@ describe('polls API', () => {
       await vote(poll.id, b.id, luis.id, 4, ago(2000));
       await vote(poll.id, b.id, ana.id, 1, ago(1000));
 
-      const results = await get<PollResults>(`/api/polls/${poll.id}/results`);
+      const results = await get<PollResults>(`/api/polls/${poll.id}/results`, 200, await asReader());
       expect(results).toEqual({
         pollId: poll.id,
         totalVotes: 5,
         totalPoints: 11,
         totalVoters: 3,
         voidedVotes: 0,
+        votersListed: true,
         options: [
           {
             optionId: a.id,
             totalVotes: 3,
             totalPoints: 6,
+            totalVoters: 2,
             voters: [
-              { userId: nameless.id, displayName: 'Anonymous', avatarUrl: null, points: 1 },
-              { userId: ana.id, displayName: 'Ana', avatarUrl: '/media/ana.webp', points: 5 },
+              { userId: nameless.id, displayName: 'Anonymous', avatarUrl: null },
+              { userId: ana.id, displayName: 'Ana', avatarUrl: '/media/ana.webp' },
             ],
           },
           {
             optionId: b.id,
             totalVotes: 2,
             totalPoints: 5,
+            totalVoters: 2,
             voters: [
-              { userId: ana.id, displayName: 'Ana', avatarUrl: '/media/ana.webp', points: 1 },
-              { userId: luis.id, displayName: 'Luis', avatarUrl: null, points: 4 },
+              { userId: ana.id, displayName: 'Ana', avatarUrl: '/media/ana.webp' },
+              { userId: luis.id, displayName: 'Luis', avatarUrl: null },
             ],
           },
-          { optionId: c.id, totalVotes: 0, totalPoints: 0, voters: [] },
+          { optionId: c.id, totalVotes: 0, totalPoints: 0, totalVoters: 0, voters: [] },
         ],
       });
     });
@@ -234,8 +240,9 @@ describe('polls API', () => {
         database.db,
         users.map((u, i) => ({ pollId: poll.id, optionId: options[0]!.id, userId: u.id, createdAt: ago((200 - i) * 1000) })),
       );
-      const results = await get<PollResults>(`/api/polls/${poll.id}/results`);
+      const results = await get<PollResults>(`/api/polls/${poll.id}/results`, 200, await asReader());
       expect(results.totalVoters).toBe(105);
+      expect(results.options[0]!.totalVoters).toBe(105);
       expect(results.options[0]!.totalVotes).toBe(105);
       expect(results.options[0]!.voters).toHaveLength(100);
       expect(results.options[0]!.voters[0]!.displayName).toBe('Fan 104');

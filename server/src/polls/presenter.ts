@@ -47,19 +47,18 @@ export function presentVoter(row: VoterRow): Voter {
     userId: row.userId,
     displayName: voterDisplayName(row.displayName),
     avatarUrl: row.avatarUrl,
-    points: row.points,
   };
 }
 
 /**
- * Results for every option of the poll (zero when nobody voted for it), in option order.
- * Serves the HTTP results endpoint and, later, the live websocket snapshots.
+ * Results for every option of the poll (zero when nobody voted for it), in option order. `voters`
+ * null: the reader may not see who voted (signed out), every list is empty and says so.
  */
-export function presentResults(pollId: string, optionIds: string[], counts: VoteCountRow[], voters: VoterRow[]): PollResults {
+export function presentResults(pollId: string, optionIds: string[], counts: VoteCountRow[], voters: VoterRow[] | null): PollResults {
   const total = counts.find((c) => c.isTotal);
   const perOption = new Map(counts.filter((c) => !c.isTotal).map((c) => [c.optionId, c]));
   const votersByOption = new Map<string, Voter[]>();
-  for (const row of voters) {
+  for (const row of voters ?? []) {
     const list = votersByOption.get(row.optionId) ?? [];
     list.push(presentVoter(row));
     votersByOption.set(row.optionId, list);
@@ -68,6 +67,7 @@ export function presentResults(pollId: string, optionIds: string[], counts: Vote
     optionId,
     totalVotes: perOption.get(optionId)?.totalVotes ?? 0,
     totalPoints: perOption.get(optionId)?.totalPoints ?? 0,
+    totalVoters: perOption.get(optionId)?.totalVoters ?? 0,
     voters: votersByOption.get(optionId) ?? [],
   }));
   return {
@@ -76,5 +76,6 @@ export function presentResults(pollId: string, optionIds: string[], counts: Vote
     totalPoints: total?.totalPoints ?? 0,
     totalVoters: total?.totalVoters ?? 0,
     options,
+    votersListed: voters !== null,
   };
 }

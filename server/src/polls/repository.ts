@@ -157,41 +157,64 @@ export async function countVoidedVotes(db: DbOrTx, pollId: string): Promise<numb
 }
 
 /**
- * Per option, the users who voted for it with their summed points, most recent voter first: read
- * from `vote_tallies` (points and newest vote per user and option), so it costs the poll's voters,
- * not its votes.
+ * Per option, the users named in its voters list, most recent voter first: read from `vote_tallies`
+ * (newest vote per user and option), so it costs the poll's voters, not its votes. Fans who chose
+ * not to be listed (profiles.show_in_voter_lists) are left out before the cap, and no points are
+ * read: the lists say who, never how much.
  */
 export async function listVoters(db: DbOrTx, pollId: string, perOption: number) {
   const perUser = db
     .select({
       optionId: voteTallies.optionId,
       userId: voteTallies.userId,
-      points: voteTallies.points,
+      displayName: profiles.displayName,
+      avatarUrl: profiles.avatarUrl,
       rank: sql<number>`row_number() over (partition by ${voteTallies.optionId} order by ${voteTallies.lastVotedAt} desc, ${voteTallies.userId})`.as(
         'rank',
       ),
     })
     .from(voteTallies)
-    .where(and(eq(voteTallies.pollId, pollId), inArray(voteTallies.optionId, ballotOptionIds(db, pollId))))
+    .innerJoin(profiles, eq(profiles.id, voteTallies.userId))
+    .where(
+      and(eq(voteTallies.pollId, pollId), inArray(voteTallies.optionId, ballotOptionIds(db, pollId)), eq(profiles.showInVoterLists, true)),
+    )
     .as('per_user');
 
   return db
     .select({
       optionId: perUser.optionId,
       userId: perUser.userId,
-      points: perUser.points,
-      displayName: profiles.displayName,
-      avatarUrl: profiles.avatarUrl,
+      displayName: perUser.displayName,
+      avatarUrl: perUser.avatarUrl,
     })
     .from(perUser)
-    .innerJoin(profiles, eq(profiles.id, perUser.userId))
     .where(lte(perUser.rank, perOption))
     .orderBy(asc(perUser.optionId), asc(perUser.rank));
 }
 
 export type VoterRow = Awaited<ReturnType<typeof listVoters>>[number];
 
-/** What validating a vote needs to know about a poll (cached briefly in-process, see pollCache.ts). */
+/** The options on a poll's ballot in order, named as the public sees them (link previews). */
+function ballotOptions(db: DbOrTx, pollId: string) {
+  return db
+    .select({
+      id: pollOptions.id,
+      text: pollOptions.text,
+      contestantName: contestants.fullName,
+      contestantPhotoUrl: contestants.photoUrl,
+    })
+    .from(pollOptions)
+    .leftJoin(contestants, eq(contestants.id, pollOptions.contestantId))
+    .where(and(eq(pollOptions.pollId, pollId), isNull(pollOptions.removedAt)))
+    .orderBy(asc(pollOptions.order));
+}
+
+export type BallotOptionRow = Awaited<ReturnType<typeof ballotOptions>>[number];
+
+/**
+ * What validating a vote (and a link preview) needs to know about a poll, cached briefly
+ * in-process (see pollCache.ts).
+ */
 export async function findVotingPoll(db: DbOrTx, pollId: string) {
   const [rows, options] = await Promise.all([
     db
@@ -211,10 +234,10 @@ export async function findVotingPoll(db: DbOrTx, pollId: string) {
       .leftJoin(pollPointsConfig, eq(pollPointsConfig.pollId, polls.id))
       .where(and(eq(polls.id, pollId), ne(polls.status, 'draft')))
       .limit(1),
-    ballotOptionIds(db, pollId),
+    ballotOptions(db, pollId),
   ]);
   const row = rows[0];
-  return row ? { ...row, optionIds: options.map((o) => o.id) } : null;
+  return row ? { ...row, options } : null;
 }
 
 export type VotingPollRow = NonNullable<Awaited<ReturnType<typeof findVotingPoll>>>;

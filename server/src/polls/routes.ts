@@ -1,8 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { HomePollResponse, Poll, PollListResponse, PollResults } from '@tribuna/contracts/api/polls';
 import { errorResponses } from '../http/errors.ts';
+import type { FastifyRequest } from 'fastify';
 import { HomePollQuery, PollParams } from './schemas.ts';
+import type { ResultsReader } from './rules.ts';
 import * as polls from './service.ts';
+
+/** Who reads results: the signed-in user (who may see voters lists), or null for a visitor. */
+const readerOf = (request: FastifyRequest): ResultsReader => (request.user ? { id: request.user.id } : null);
 
 const pollRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.database.db;
@@ -18,7 +23,7 @@ const pollRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       config: { rateLimit: 'polls.read' },
     },
-    async (request) => polls.getHomePoll(db, new Date(), request.query.encuesta),
+    async (request) => polls.getHomePoll(db, readerOf(request), new Date(), request.query.encuesta),
   );
 
   app.get(
@@ -53,13 +58,13 @@ const pollRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['polls'],
-        summary: 'Totals per option and the latest voters of each option',
+        summary: 'Totals per option and, for signed-in readers, the latest voters named in each option (no points)',
         params: PollParams,
         response: { 200: PollResults, ...errorResponses(400, 403, 404, 429) },
       },
       config: { rateLimit: 'polls.results' },
     },
-    async (request) => polls.getPollResults(db, request.params.pollId, (pollId) => app.pollsLive.currentSeq(pollId)),
+    async (request) => polls.getPollResults(db, request.params.pollId, readerOf(request), (pollId) => app.pollsLive.currentSeq(pollId)),
   );
 };
 

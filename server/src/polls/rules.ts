@@ -19,5 +19,15 @@ export function effectiveStatus(row: Pick<PollRow, 'status' | 'endDate'>, now: D
   return row.status;
 }
 
+/** Who reads a poll's results: a signed-in user, or null for a visitor. */
+export type ResultsReader = { id: string } | null;
+
+/**
+ * Whether a reader sees who voted (the voters lists; the live voters messages follow the same rule
+ * in live/topic.ts). Visitors get counts only: names per option would let anyone rebuild a fan's
+ * voting history, which the profile says is private.
+ */
+export const mayListVoters = (reader: ResultsReader): boolean => reader !== null;
+
 /** How a voter is named wherever voters are shown (results, live updates): the spec's display_name default 'Anonymous'. */
 export const voterDisplayName = (displayName: string | null | undefined): string => displayName ?? ANONYMOUS_NAME;

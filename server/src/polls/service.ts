@@ -5,6 +5,7 @@ import type { DbOrTx } from '@tribuna/drizzle/client';
 import { forbidden, notFound } from '../http/errors.ts';
 import { presentPoll, presentResults } from './presenter.ts';
 import * as repo from './repository.ts';
+import { mayListVoters, type ResultsReader } from './rules.ts';
 
 /** The voters list of each option is capped; totals always count everyone. */
 /** The public list is not paginated yet; this bounds the response. */
@@ -22,12 +23,15 @@ function groupByPoll<T extends { pollId: string }>(rows: T[]): Map<string, T[]> 
   return map;
 }
 
-/** Options, vote totals, voters and the voided votes' count are independent reads: run them side by side. */
-async function loadOptionsAndResults(db: DbOrTx, pollId: string) {
+/**
+ * Options, vote totals, voters (for a reader who may see them) and the voided votes' count are
+ * independent reads: run them side by side.
+ */
+async function loadOptionsAndResults(db: DbOrTx, pollId: string, reader: ResultsReader) {
   const [options, counts, voters, voidedVotes] = await Promise.all([
     repo.listOptions(db, [pollId]),
     repo.countVotes(db, pollId),
-    repo.listVoters(db, pollId, VOTERS_PER_OPTION),
+    mayListVoters(reader) ? repo.listVoters(db, pollId, VOTERS_PER_OPTION) : null,
     repo.countVoidedVotes(db, pollId),
   ]);
   const results = { ...presentResults(pollId, options.map((o) => o.id), counts, voters), voidedVotes };
@@ -47,12 +51,17 @@ export function sharedPollId(value: string | string[] | undefined): string | nul
  * poll whatever its status (a closed one with its final results), else the newest open one, with
  * its results.
  */
-export async function getHomePoll(db: DbOrTx, now = new Date(), encuesta?: string | string[]): Promise<HomePollResponse> {
+export async function getHomePoll(
+  db: DbOrTx,
+  reader: ResultsReader,
+  now = new Date(),
+  encuesta?: string | string[],
+): Promise<HomePollResponse> {
   const sharedId = sharedPollId(encuesta);
   const row = (sharedId ? await repo.findPublicPoll(db, sharedId) : null) ?? (await repo.findHomePoll(db, now));
   if (!row) return { poll: null, results: null };
   if (!row.showResults) return { poll: presentPoll(row, await repo.listOptions(db, [row.id]), now), results: null };
-  const { options, results } = await loadOptionsAndResults(db, row.id);
+  const { options, results } = await loadOptionsAndResults(db, row.id, reader);
   return { poll: presentPoll(row, options, now), results };
 }
 
@@ -69,12 +78,14 @@ export async function getPoll(db: DbOrTx, pollId: string, now = new Date()): Pro
 }
 
 /**
- * Results of a public poll; 403 when the admins chose not to show them. With `readLiveSeq` they
- * carry the live seq they include, so a client resyncing over HTTP can order them with snapshots.
+ * Results of a public poll; 403 when the admins chose not to show them. Voters lists only for a
+ * signed-in reader (mayListVoters). With `readLiveSeq` they carry the live seq they include, so a
+ * client resyncing over HTTP can order them with snapshots.
  */
 export async function getPollResults(
   db: DbOrTx,
   pollId: string,
+  reader: ResultsReader,
   readLiveSeq?: (pollId: string) => Promise<number | null>,
 ): Promise<PollResults> {
   const row = await repo.findPublicPoll(db, pollId);
@@ -82,6 +93,6 @@ export async function getPollResults(
   if (!row.showResults) throw forbidden(RESULTS_HIDDEN);
   // Read before the totals: every batch up to this seq was committed before they are counted.
   const seq = readLiveSeq ? await readLiveSeq(row.id) : null;
-  const { results } = await loadOptionsAndResults(db, row.id);
+  const { results } = await loadOptionsAndResults(db, row.id, reader);
   return seq === null ? results : { ...results, seq };
 }

@@ -75,6 +75,7 @@ export function profileChanges(input: UpdateProfileInput, publicUrl: string): pr
   }
   if (input.avatarUrl !== undefined) changes.avatarUrl = imageUrl('avatar', input.avatarUrl, publicUrl);
   if (input.bannerUrl !== undefined) changes.bannerUrl = imageUrl('banner', input.bannerUrl, publicUrl);
+  if (input.showInVoterLists !== undefined) changes.showInVoterLists = input.showInVoterLists;
   return changes;
 }
 

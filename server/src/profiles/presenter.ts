@@ -21,6 +21,7 @@ export function presentProfile(row: ProfileRow): Profile {
     role: row.role,
     isSuspended: row.isSuspended,
     totalPoints: row.totalPoints,
+    showInVoterLists: row.showInVoterLists,
     createdAt: row.createdAt.toISOString(),
   };
 }

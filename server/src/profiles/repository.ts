@@ -26,7 +26,7 @@ export async function setSuspended(db: DbOrTx, id: string, isSuspended: boolean,
   return row ?? null;
 }
 
-export type ProfileEdit = Partial<Pick<NewProfileRow, 'displayName' | 'username' | 'bio' | 'avatarUrl' | 'bannerUrl'>>;
+export type ProfileEdit = Partial<Pick<NewProfileRow, 'displayName' | 'username' | 'bio' | 'avatarUrl' | 'bannerUrl' | 'showInVoterLists'>>;
 
 /**
  * The edit dialog's update: only the given fields, and updated_at. A username another profile

@@ -556,7 +556,8 @@ function changesByPoll(
     return change;
   };
   for (const row of removed) {
-    entry(row.pollId).removed.push({ optionId: row.optionId, userId: row.userId, points: row.points });
+    const hidden = profiles.get(row.userId)?.listed === false;
+    entry(row.pollId).removed.push({ optionId: row.optionId, userId: row.userId, points: row.points, ...(hidden ? { hidden: true as const } : {}) });
   }
   for (const row of added) {
     const change: VoterChange = { optionId: row.optionId, userId: row.userId, ...voterName(profiles.get(row.userId)), points: row.points };

@@ -46,8 +46,12 @@ export function presentMyVotes(
   return { votes, availablePoints: presentAvailablePoints(poll, spent, timeZone, now) };
 }
 
-/** How a voter is named in live updates: as in the HTTP results (voterDisplayName). */
-export function voterName(profile: VoterProfile | undefined): Pick<VoterChange, 'displayName' | 'avatarUrl'> {
+/**
+ * How a voter is named in live updates: as in the HTTP results (voterDisplayName); a fan who chose
+ * not to be listed is `hidden`, with no name or avatar to leak.
+ */
+export function voterName(profile: VoterProfile | undefined): Pick<VoterChange, 'displayName' | 'avatarUrl' | 'hidden'> {
+  if (profile && !profile.listed) return { displayName: '', avatarUrl: null, hidden: true };
   return {
     displayName: voterDisplayName(profile?.displayName),
     avatarUrl: profile?.avatarUrl ?? null,

@@ -114,6 +114,8 @@ export interface VoterProfile {
   userId: string;
   displayName: string | null;
   avatarUrl: string | null;
+  /** "Mostrar mi nombre en las listas de votantes". */
+  listed: boolean;
 }
 
 /** One vote command of a batch, already checked against its poll (mode, options, open). */
@@ -201,8 +203,8 @@ interface BatchWriteRow extends Record<string, unknown> {
   /** [user, poll, option, points] */
   added: string | [string, string, string, number][] | null;
   removed: string | [string, string, string, number][] | null;
-  /** [user, display name, avatar] */
-  profiles: string | [string, string | null, string | null][] | null;
+  /** [user, display name, avatar, shown in voters lists] */
+  profiles: string | [string, string | null, string | null, boolean][] | null;
 }
 
 const jsonList = <T>(value: string | T[] | null): T[] => (value === null ? [] : typeof value === 'string' ? (JSON.parse(value) as T[]) : value);
@@ -383,9 +385,9 @@ export async function writeVoteBatch(db: Runner, commands: VoteCommandRow[]): Pr
       (SELECT json_agg(json_build_array(i, reason)) FROM refused) AS refused,
       (SELECT json_agg(json_build_array(user_id, poll_id, option_id, points)) FROM added) AS added,
       ${removedJson} AS removed,
-      (SELECT json_agg(json_build_array(pr.id, pr.display_name, pr.avatar_url))
+      (SELECT json_agg(json_build_array(pr.id, pr.display_name, pr.avatar_url, pr.show_in_voter_lists))
         FROM (SELECT DISTINCT u FROM pair) AS ids
-        JOIN LATERAL (SELECT id, display_name, avatar_url FROM ${profiles} WHERE id = ids.u LIMIT 1) AS pr ON true) AS profiles`);
+        JOIN LATERAL (SELECT id, display_name, avatar_url, show_in_voter_lists FROM ${profiles} WHERE id = ids.u LIMIT 1) AS pr ON true) AS profiles`);
   if (!row) throw new Error('vote batch statement answered no row');
 
   const standing = new Map<string, VoterState>();
@@ -408,7 +410,7 @@ export async function writeVoteBatch(db: Runner, commands: VoteCommandRow[]): Pr
     decisions: settled,
     added: jsonList(row.added).map(voteRow),
     removed: jsonList(row.removed).map(voteRow),
-    profiles: jsonList(row.profiles).map(([userId, displayName, avatarUrl]) => ({ userId, displayName, avatarUrl })),
+    profiles: jsonList(row.profiles).map(([userId, displayName, avatarUrl, listed]) => ({ userId, displayName, avatarUrl, listed })),
   };
 }
 

@@ -16,6 +16,7 @@ export function buildProfile(overrides: Partial<Profile> = {}): Profile {
     role: 'user',
     isSuspended: false,
     totalPoints: 0,
+    showInVoterLists: true,
     createdAt: '2025-01-05T12:00:00.000Z',
     ...overrides,
   };
@@ -43,21 +44,27 @@ export function buildPoll(overrides: Partial<Poll> = {}): Poll {
   };
 }
 
-/** Results for `poll`: `perOption[i]` gives option i's votes, points and voters. */
+/**
+ * Results for `poll`: `perOption[i]` gives option i's votes, points, named voters and voter count
+ * (default: the named ones). `votersListed`: as a signed-in reader gets them (default true).
+ */
 export function buildResults(
   poll: Poll,
-  perOption: Array<{ votes: number; points: number; voters?: PollResults['options'][number]['voters'] }>,
+  perOption: Array<{ votes: number; points: number; voters?: PollResults['options'][number]['voters']; totalVoters?: number }>,
+  votersListed = true,
 ): PollResults {
   const options = poll.options.map((option, index) => {
     const row = perOption[index] ?? { votes: 0, points: 0 };
-    return { optionId: option.id, totalVotes: row.votes, totalPoints: row.points, voters: row.voters ?? [] };
+    const voters = votersListed ? (row.voters ?? []) : [];
+    return { optionId: option.id, totalVotes: row.votes, totalPoints: row.points, totalVoters: row.totalVoters ?? row.voters?.length ?? 0, voters };
   });
   return {
     pollId: poll.id,
     totalVotes: options.reduce((sum, o) => sum + o.totalVotes, 0),
     totalPoints: options.reduce((sum, o) => sum + o.totalPoints, 0),
-    totalVoters: options.reduce((sum, o) => sum + o.voters.length, 0),
+    totalVoters: options.reduce((sum, o) => sum + o.totalVoters, 0),
     options,
+    votersListed,
   };
 }
 

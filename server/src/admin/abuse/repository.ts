@@ -291,11 +291,11 @@ export async function moveBack(tx: Tx, ids: readonly string[]): Promise<MovedVot
   return rows.map(toMoved);
 }
 
-/** Names and avatars of voters (for the live voters lists). */
+/** Names and avatars of voters, and whether they may be named (for the live voters lists). */
 export async function voterProfiles(db: DbOrTx, userIds: readonly string[]) {
   if (userIds.length === 0) return [];
-  const rows = await db.execute<{ id: string; display_name: string | null; avatar_url: string | null }>(sql`
-    SELECT id, display_name, avatar_url FROM ${profiles}
+  const rows = await db.execute<{ id: string; display_name: string | null; avatar_url: string | null; show_in_voter_lists: boolean }>(sql`
+    SELECT id, display_name, avatar_url, show_in_voter_lists FROM ${profiles}
     WHERE id IN (SELECT json_array_elements_text(${JSON.stringify(userIds)}::json)::uuid)`);
-  return rows.map((r) => ({ userId: r.id, displayName: r.display_name, avatarUrl: r.avatar_url }));
+  return rows.map((r) => ({ userId: r.id, displayName: r.display_name, avatarUrl: r.avatar_url, listed: r.show_in_voter_lists }));
 }

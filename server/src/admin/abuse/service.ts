@@ -88,14 +88,18 @@ const pollIdsOf = (rows: readonly repo.MovedVote[]) => [...new Set(rows.map((r) 
 /** Per poll, the moved votes on its ballot as a committed batch (`removed` for a void, `added` for a restore). */
 async function liveChanges(ctx: AbuseContext, rows: readonly repo.MovedVote[], as: 'added' | 'removed'): Promise<CommittedVotes[]> {
   const counted = rows.filter((r) => r.onBallot);
-  const names = as === 'added' ? new Map((await repo.voterProfiles(ctx.db, [...new Set(counted.map((r) => r.userId))])).map((p) => [p.userId, p])) : null;
+  // Restored votes name their fans; voided ones only need to know who may not be named.
+  const names = new Map((await repo.voterProfiles(ctx.db, [...new Set(counted.map((r) => r.userId))])).map((p) => [p.userId, p]));
   const byPoll = new Map<string, CommittedVotes>();
   const committedAt = Date.now();
   for (const row of counted) {
     let change = byPoll.get(row.pollId);
     if (!change) byPoll.set(row.pollId, (change = { pollId: row.pollId, committedAt, added: [], removed: [] }));
-    if (names) change.added.push({ optionId: row.optionId, userId: row.userId, ...voterName(names.get(row.userId)), points: row.points });
-    else change.removed.push({ optionId: row.optionId, userId: row.userId, points: row.points });
+    if (as === 'added') change.added.push({ optionId: row.optionId, userId: row.userId, ...voterName(names.get(row.userId)), points: row.points });
+    else {
+      const hidden = names.get(row.userId)?.listed === false;
+      change.removed.push({ optionId: row.optionId, userId: row.userId, points: row.points, ...(hidden ? { hidden: true as const } : {}) });
+    }
   }
   return [...byPoll.values()];
 }

@@ -105,7 +105,7 @@ export class LiveStore {
         pollId,
         committedAt,
         added,
-        removed: removed.map(({ optionId, userId }) => ({ optionId, userId })),
+        removed: removed.map(({ optionId, userId, hidden }) => (hidden ? { optionId, userId, hidden } : { optionId, userId })),
       }),
       added.length,
     ];

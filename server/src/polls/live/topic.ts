@@ -8,6 +8,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /**
  * `poll:{pollId}`: anyone (visitors too) may watch a public poll. Drafts and unknown polls are
  * `not-found`; a poll whose results are hidden only gets its status changes (no snapshots).
+ * Voters messages name fans: they go to signed-in viewers only (one frame for all of them), without
+ * points and without the fans who chose not to be listed; visitors get the totals alone.
  * Access is read through the one poll cache, so thousands of fans subscribing at the start of an
  * episode cost one query per poll per second at most.
  */
@@ -22,5 +24,6 @@ export function pollTopicHandler(polls: PollCache, store: LiveStore): TopicHandl
     },
     readSnapshot: (key) => store.readSnapshot(key!),
     changesMessage: (key, added, removed, seq) => votersMessage(key!, added, removed, seq),
+    changesAudience: 'signed-in',
   };
 }

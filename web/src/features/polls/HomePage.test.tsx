@@ -11,8 +11,8 @@ import { useLiveResultsStore } from './liveResultsStore';
 
 const poll = buildPoll({ description: 'La gala del domingo' });
 const voters = [
-  { userId: '10000000-0000-4000-8000-000000000001', displayName: 'Luis', avatarUrl: null, points: 1 },
-  { userId: '10000000-0000-4000-8000-000000000002', displayName: 'Marta', avatarUrl: 'https://img.example/m.png', points: 1 },
+  { userId: '10000000-0000-4000-8000-000000000001', displayName: 'Luis', avatarUrl: null },
+  { userId: '10000000-0000-4000-8000-000000000002', displayName: 'Marta', avatarUrl: 'https://img.example/m.png' },
 ];
 const results = buildResults(poll, [
   { votes: 2, points: 2, voters },
@@ -91,7 +91,8 @@ describe('HomePage', () => {
     expect(screen.queryByRole('progressbar')).toBeNull();
   });
 
-  it('lists the voters of an option in a dialog that Escape closes', async () => {
+  it('lists the voters of an option (names, no points) to a signed-in reader in a dialog that Escape closes', async () => {
+    useSessionStore.setState({ user: buildProfile(), status: 'ready' });
     serveHome({ poll, results });
     const user = userEvent.setup();
     renderHome();
@@ -103,13 +104,26 @@ describe('HomePage', () => {
       ['Luis', `/perfil/${voters[0]!.userId}`],
       ['Marta', `/perfil/${voters[1]!.userId}`],
     ]);
-    expect(within(dialog).getAllByText('1 punto')).toHaveLength(2);
+    expect(within(dialog).queryByText(/punto/)).toBeNull();
 
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).toBeNull();
 
     await user.click(screen.getByRole('button', { name: 'Ver votantes de Nadie (0)' }));
     expect(within(screen.getByRole('dialog', { name: 'Votantes de Nadie' })).getByText('No hay votos aún')).toBeTruthy();
+  });
+
+  it('shows a visitor how many voted for an option, not who, and invites them to sign in', async () => {
+    serveHome({ poll, results: buildResults(poll, [{ votes: 2, points: 2, totalVoters: 2 }, { votes: 0, points: 0 }], false) });
+    const user = userEvent.setup();
+    renderHome();
+
+    await user.click(await screen.findByRole('button', { name: 'Ver votantes de Carla Ruiz (2)' }));
+    const dialog = within(screen.getByRole('dialog', { name: 'Votantes de Carla Ruiz' }));
+    expect(dialog.getByText('2 votantes')).toBeTruthy();
+    expect(dialog.queryByText('Luis')).toBeNull();
+    await user.click(dialog.getByRole('link', { name: 'Inicia sesión para ver quién votó' }));
+    expect(screen.getByText('login page')).toBeTruthy();
   });
 
   it('invites visitors to sign in to vote', async () => {

@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ResultsSnapshot } from '@tribuna/contracts/live';
 import { requestsOf, stubApi } from '../../test/apiStub';
 import { FakeWebSocket } from '../../test/fakeWebSocket';
-import { buildPoll, buildResults, jsonResponse } from '../../test/fixtures';
+import { buildPoll, buildProfile, buildResults, jsonResponse } from '../../test/fixtures';
 import { useSessionStore } from '../auth/sessionStore';
 import { useSiteStore } from '../site/siteStore';
 import { HomePage } from './HomePage';
@@ -16,8 +16,8 @@ const BACKOFF_MAX_FIRST_MS = 500;
 const poll = buildPoll();
 const [carla, nadie] = poll.options.map((o) => o.id) as [string, string];
 const results = buildResults(poll, [
-  { votes: 1, points: 1, voters: [{ userId: 'u-luis', displayName: 'Luis', avatarUrl: null, points: 1 }] },
-  { votes: 1, points: 1, voters: [{ userId: 'u-marta', displayName: 'Marta', avatarUrl: null, points: 1 }] },
+  { votes: 1, points: 1, voters: [{ userId: 'u-luis', displayName: 'Luis', avatarUrl: null }] },
+  { votes: 1, points: 1, voters: [{ userId: 'u-marta', displayName: 'Marta', avatarUrl: null }] },
 ]);
 
 function snapshot(seq: number, carlaVotes: number, nadieVotes: number): ResultsSnapshot {
@@ -85,7 +85,8 @@ describe('live results on the home page', () => {
     expect(screen.getByText('Reconectando…')).toBeTruthy();
   });
 
-  it('updates the open voters dialog as voters arrive and move', async () => {
+  it('updates the open voters dialog of a signed-in reader as voters arrive and move', async () => {
+    useSessionStore.setState({ user: buildProfile(), status: 'ready' });
     stubApi({ 'GET /api/polls/home': () => jsonResponse(200, { poll, results }) });
     const user = userEvent.setup();
     renderHome();
@@ -103,7 +104,7 @@ describe('live results on the home page', () => {
         topic: `poll:${poll.id}`,
         pollId: poll.id,
         seq: 11,
-        added: [{ optionId: carla, userId: 'u-marta', displayName: 'Marta', avatarUrl: null, points: 1 }],
+        added: [{ optionId: carla, userId: 'u-marta', displayName: 'Marta', avatarUrl: null }],
         removed: [{ optionId: nadie, userId: 'u-marta' }],
       }),
     );

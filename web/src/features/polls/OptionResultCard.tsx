@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { UsersIcon } from '../../components/icons';
 import { OptionAvatar } from './OptionAvatar';
-import { formatPercent, pointsLabel, votesLabel, type OptionRow } from './pollView';
+import { formatCount, formatPercent, pointsLabel, votesLabel, type OptionRow } from './pollView';
 import { useChangeFlash } from './useChangeFlash';
 import { VotersDialog } from './VotersDialog';
 
@@ -12,10 +12,12 @@ interface OptionResultCardProps {
   row: OptionRow;
   /** What the signed-in user gave this option: 'Tu voto' (single choice) or their points; null when nothing. */
   mine: { kind: 'vote' } | { kind: 'points'; points: number } | null;
+  /** Whether the reader may see who voted (signed in); otherwise the voters dialog shows counts only. */
+  votersListed: boolean;
 }
 
 /** One option's live result: photo, name, big percentage, bar, votes and points, and its voters. */
-export function OptionResultCard({ row, mine }: OptionResultCardProps) {
+export function OptionResultCard({ row, mine, votersListed }: OptionResultCardProps) {
   const [votersOpen, setVotersOpen] = useState(false);
   const { option, label, result, share } = row;
   const percent = formatPercent(share);
@@ -67,10 +69,18 @@ export function OptionResultCard({ row, mine }: OptionResultCardProps) {
               className="inline-flex min-h-10 items-center gap-1.5 rounded-full px-3 py-1.5 font-semibold text-fuchsia-700 transition hover:bg-fuchsia-600/10 dark:text-fuchsia-300 dark:hover:bg-fuchsia-400/10"
             >
               <UsersIcon className="size-4" />
-              Ver votantes <span className="sr-only">de {label}</span> ({result.voters.length})
+              Ver votantes <span className="sr-only">de {label}</span> ({formatCount(result.totalVoters)})
             </button>
           </div>
-          {votersOpen && <VotersDialog optionLabel={label} voters={result.voters} onClose={() => setVotersOpen(false)} />}
+          {votersOpen && (
+            <VotersDialog
+              optionLabel={label}
+              voters={result.voters}
+              totalVoters={result.totalVoters}
+              listed={votersListed}
+              onClose={() => setVotersOpen(false)}
+            />
+          )}
         </>
       )}
     </li>

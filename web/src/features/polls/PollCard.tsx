@@ -135,7 +135,12 @@ export function PollCard({ poll: loadedPoll, results: loadedResults }: { poll: P
           )}
           <ul className="grid gap-3 sm:grid-cols-2">
             {rows.map((row) => (
-              <OptionResultCard key={row.option.id} row={row} mine={mine.get(row.option.id) ?? null} />
+              <OptionResultCard
+                key={row.option.id}
+                row={row}
+                mine={mine.get(row.option.id) ?? null}
+                votersListed={user !== null && results?.votersListed === true}
+              />
             ))}
           </ul>
         </section>

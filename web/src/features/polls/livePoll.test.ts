@@ -30,7 +30,8 @@ function results(pollId: string, votes: number, seq?: number): PollResults {
     totalVotes: votes,
     totalPoints: votes,
     totalVoters: votes,
-    options: [{ optionId: 'o1', totalVotes: votes, totalPoints: votes, voters: [] }],
+    options: [{ optionId: 'o1', totalVotes: votes, totalPoints: votes, totalVoters: votes, voters: [] }],
+    votersListed: false,
     ...(seq === undefined ? {} : { seq }),
   };
 }
@@ -94,13 +95,13 @@ describe('LiveClient with live polls', () => {
     socket.receive(snapshot(P1, 7, 3));
     socket.receive(snapshot(P1, 6, 99));
     socket.receive(snapshot(P2, 8, 5)); // not watched
-    socket.receive({ type: 'voters', topic: `poll:${P1}`, pollId: P1, seq: 7, added: [{ optionId: 'o1', userId: 'u', displayName: 'Ana', avatarUrl: null, points: 2 }], removed: [] });
+    socket.receive({ type: 'voters', topic: `poll:${P1}`, pollId: P1, seq: 7, added: [{ optionId: 'o1', userId: 'u', displayName: 'Ana', avatarUrl: null }], removed: [] });
     socket.receive({ type: 'poll-status', topic: `poll:${P1}`, pollId: P1, status: 'closed', isFeatured: false });
     socket.receive({ type: 'points-reset', day: '2025-01-06' });
     socket.receive({ type: 'something-new' });
     socket.onmessage?.(new MessageEvent('message', { data: 'not json' }));
 
-    expect(store().polls[P1]).toMatchObject({ seq: 7, totalVotes: 3, options: [{ optionId: 'o1', voters: [{ userId: 'u', points: 2 }] }] });
+    expect(store().polls[P1]).toMatchObject({ seq: 7, totalVotes: 3, options: [{ optionId: 'o1', voters: [{ userId: 'u', displayName: 'Ana' }] }] });
     expect(store().polls[P2]).toBeUndefined();
     expect(store().statuses[P1]?.status).toBe('closed');
     expect(store().pointsResetCount).toBe(1);

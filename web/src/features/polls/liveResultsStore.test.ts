@@ -32,13 +32,7 @@ function voters(seq: number, added: VotersMessage['added'], removed: VotersMessa
   return { type: 'voters', topic: `poll:${POLL}`, pollId: POLL, seq, added, removed };
 }
 
-const voter = (optionId: string, userId: string, points: number, displayName = userId) => ({
-  optionId,
-  userId,
-  displayName,
-  avatarUrl: null,
-  points,
-});
+const voter = (optionId: string, userId: string, displayName = userId) => ({ optionId, userId, displayName, avatarUrl: null });
 
 function httpResults(seq?: number): PollResults {
   return {
@@ -47,9 +41,10 @@ function httpResults(seq?: number): PollResults {
     totalPoints: 1,
     totalVoters: 1,
     options: [
-      { optionId: A, totalVotes: 1, totalPoints: 1, voters: [{ userId: 'ana', displayName: 'Ana', avatarUrl: null, points: 1 }] },
-      { optionId: B, totalVotes: 0, totalPoints: 0, voters: [] },
+      { optionId: A, totalVotes: 1, totalPoints: 1, totalVoters: 1, voters: [{ userId: 'ana', displayName: 'Ana', avatarUrl: null }] },
+      { optionId: B, totalVotes: 0, totalPoints: 0, totalVoters: 0, voters: [] },
     ],
+    votersListed: true,
     ...(seq === undefined ? {} : { seq }),
   };
 }
@@ -110,41 +105,52 @@ describe('live results store', () => {
   });
 
   describe('voters', () => {
-    it('adds new voters first and sums the points a user adds to an option', () => {
+    it('adds new voters first (a voter again on an option moves up, counted once), without points', () => {
       store().applyResults(httpResults());
-      store().applyVoters(voters(1, [voter(A, 'luis', 3, 'Luis'), voter(B, 'luis', 2, 'Luis')]));
-      store().applyVoters(voters(2, [voter(A, 'luis', 4, 'Luis'), voter(A, 'marta', 1, 'Marta')]));
+      store().applyVoters(voters(1, [voter(A, 'luis', 'Luis'), voter(B, 'luis', 'Luis')]));
+      store().applyVoters(voters(2, [voter(A, 'luis', 'Luis'), voter(A, 'marta', 'Marta')]));
 
       expect(option(A).voters).toEqual([
-        { userId: 'marta', displayName: 'Marta', avatarUrl: null, points: 1 },
-        { userId: 'luis', displayName: 'Luis', avatarUrl: null, points: 7 },
-        { userId: 'ana', displayName: 'Ana', avatarUrl: null, points: 1 },
+        { userId: 'marta', displayName: 'Marta', avatarUrl: null },
+        { userId: 'luis', displayName: 'Luis', avatarUrl: null },
+        { userId: 'ana', displayName: 'Ana', avatarUrl: null },
       ]);
-      expect(option(B).voters).toEqual([{ userId: 'luis', displayName: 'Luis', avatarUrl: null, points: 2 }]);
+      expect(option(A).totalVoters).toBe(3);
+      expect(option(B).voters).toEqual([{ userId: 'luis', displayName: 'Luis', avatarUrl: null }]);
+      expect(option(B).totalVoters).toBe(1);
+    });
+
+    it('counts the fans the results did not name: a named voter adds to them, not in place of them', () => {
+      // Ana named, two more voters who chose not to be named.
+      store().applyResults({ ...httpResults(), options: [{ ...httpResults().options[0]!, totalVoters: 3 }, httpResults().options[1]!] });
+      store().applyVoters(voters(1, [voter(A, 'luis', 'Luis')]));
+      expect(option(A).voters.map((v) => v.userId)).toEqual(['luis', 'ana']);
+      expect(option(A).totalVoters).toBe(4);
     });
 
     it('moves a single-choice voter: removed from the old option, added to the new one', () => {
       store().applyResults(httpResults());
-      store().applyVoters(voters(1, [voter(B, 'ana', 1, 'Ana')], [{ optionId: A, userId: 'ana' }]));
+      store().applyVoters(voters(1, [voter(B, 'ana', 'Ana')], [{ optionId: A, userId: 'ana' }]));
       expect(option(A).voters).toEqual([]);
-      expect(option(B).voters).toEqual([{ userId: 'ana', displayName: 'Ana', avatarUrl: null, points: 1 }]);
+      expect(option(A).totalVoters).toBe(0);
+      expect(option(B).voters).toEqual([{ userId: 'ana', displayName: 'Ana', avatarUrl: null }]);
     });
 
     it('applies a voters message once (a repeat or older one is dropped)', () => {
-      store().applyVoters(voters(3, [voter(A, 'luis', 2)]));
-      expect(store().applyVoters(voters(3, [voter(A, 'luis', 2)]))).toBe(false);
-      expect(store().applyVoters(voters(2, [voter(A, 'luis', 2)]))).toBe(false);
-      expect(option(A).voters).toEqual([{ userId: 'luis', displayName: 'luis', avatarUrl: null, points: 2 }]);
+      store().applyVoters(voters(3, [voter(A, 'luis')]));
+      expect(store().applyVoters(voters(3, [voter(A, 'luis')]))).toBe(false);
+      expect(store().applyVoters(voters(2, [voter(A, 'luis')]))).toBe(false);
+      expect(option(A).voters).toEqual([{ userId: 'luis', displayName: 'luis', avatarUrl: null }]);
     });
 
     it('drops voters messages that HTTP results with a seq already include', () => {
       store().applyResults(httpResults(8));
-      expect(store().applyVoters(voters(8, [voter(A, 'ana', 1, 'Ana')]))).toBe(false);
-      expect(option(A).voters).toEqual([{ userId: 'ana', displayName: 'Ana', avatarUrl: null, points: 1 }]);
+      expect(store().applyVoters(voters(8, [voter(A, 'ana', 'Ana')]))).toBe(false);
+      expect(option(A).voters).toEqual([{ userId: 'ana', displayName: 'Ana', avatarUrl: null }]);
     });
 
     it('keeps at most the newest voters per option', () => {
-      const many = Array.from({ length: VOTERS_PER_OPTION + 5 }, (_, i) => voter(A, `u${i}`, 1));
+      const many = Array.from({ length: VOTERS_PER_OPTION + 5 }, (_, i) => voter(A, `u${i}`));
       const merged = mergeVoters([], { added: many, removed: [] });
       expect(merged[0]!.voters).toHaveLength(VOTERS_PER_OPTION);
       expect(merged[0]!.voters[0]!.userId).toBe(`u${VOTERS_PER_OPTION + 4}`);

@@ -59,40 +59,44 @@ interface LiveResultsState {
 
 const isNewer = (seq: number, last: number | null) => last === null || seq > last;
 
-/** Points this user gave the option, added to the list (newest first) or summed into their entry. */
+/** A named voter moved to the top of the list (newest first). */
 function addVoter(voters: readonly Voter[], added: Voter): Voter[] {
-  const existing = voters.find((v) => v.userId === added.userId);
-  const merged: Voter = existing ? { ...added, points: existing.points + added.points } : added;
-  return [merged, ...voters.filter((v) => v.userId !== added.userId)].slice(0, VOTERS_PER_OPTION);
+  return [added, ...voters.filter((v) => v.userId !== added.userId)].slice(0, VOTERS_PER_OPTION);
 }
 
 /**
  * Applies a voters message to the options: removals first (a single-choice vote moving away from
- * an option), then additions, whose points are summed per user per option.
+ * an option), then additions. Messages name only listed fans, so an option's voter count follows
+ * them: a name new to the list is one more voter, a name removed one less (fans who are not named
+ * are counted again at the next HTTP results).
  */
 export function mergeVoters(options: readonly OptionResult[], message: Pick<VotersMessage, 'added' | 'removed'>): OptionResult[] {
   const byOption = new Map(options.map((option) => [option.optionId, option]));
   const optionFor = (optionId: string): OptionResult => {
     let option = byOption.get(optionId);
     if (!option) {
-      option = { optionId, totalVotes: 0, totalPoints: 0, voters: [] };
+      option = { optionId, totalVotes: 0, totalPoints: 0, totalVoters: 0, voters: [] };
       byOption.set(optionId, option);
     }
     return option;
   };
   for (const { optionId, userId } of message.removed) {
     const option = byOption.get(optionId);
-    if (option) byOption.set(optionId, { ...option, voters: option.voters.filter((v) => v.userId !== userId) });
+    if (!option || !option.voters.some((v) => v.userId === userId)) continue;
+    const voters = option.voters.filter((v) => v.userId !== userId);
+    byOption.set(optionId, { ...option, voters, totalVoters: Math.max(voters.length, option.totalVoters - 1) });
   }
-  for (const { optionId, userId, displayName, avatarUrl, points } of message.added) {
+  for (const { optionId, userId, displayName, avatarUrl } of message.added) {
     const option = optionFor(optionId);
-    byOption.set(optionId, { ...option, voters: addVoter(option.voters, { userId, displayName, avatarUrl, points }) });
+    const isNew = !option.voters.some((v) => v.userId === userId);
+    const voters = addVoter(option.voters, { userId, displayName, avatarUrl });
+    byOption.set(optionId, { ...option, voters, totalVoters: Math.max(voters.length, option.totalVoters + (isNew ? 1 : 0)) });
   }
   return [...byOption.values()];
 }
 
 function emptyPoll(pollId: string): LivePoll {
-  return { pollId, totalVotes: 0, totalPoints: 0, totalVoters: 0, options: [], seq: null, votersSeq: null, lastUpdateAt: null };
+  return { pollId, totalVotes: 0, totalPoints: 0, totalVoters: 0, options: [], votersListed: false, seq: null, votersSeq: null, lastUpdateAt: null };
 }
 
 const initialState = {
@@ -127,7 +131,7 @@ export const useLiveResultsStore = create<LiveResultsState>()((set, get) => ({
   applySnapshot(snapshot) {
     const current = get().polls[snapshot.pollId] ?? emptyPoll(snapshot.pollId);
     if (!isNewer(snapshot.seq, current.seq)) return false;
-    const voters = new Map(current.options.map((option) => [option.optionId, option.voters]));
+    const voters = new Map(current.options.map((option) => [option.optionId, option]));
     const known = new Set(snapshot.options.map((option) => option.optionId));
     const next: LivePoll = {
       ...current,
@@ -139,7 +143,9 @@ export const useLiveResultsStore = create<LiveResultsState>()((set, get) => ({
           optionId,
           totalVotes,
           totalPoints,
-          voters: voters.get(optionId) ?? [],
+          // Snapshots carry no voters per option: kept from the last results (none left without votes).
+          totalVoters: totalVotes === 0 ? 0 : (voters.get(optionId)?.totalVoters ?? 0),
+          voters: voters.get(optionId)?.voters ?? [],
         })),
         // Options the snapshot does not mention keep their voters (totals are absolute: zero).
         ...current.options

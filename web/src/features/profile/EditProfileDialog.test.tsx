@@ -115,6 +115,30 @@ describe('EditProfileDialog', () => {
     expect(requestsOf(fetchMock)).not.toContain('PATCH /api/me');
   });
 
+  it('turns "Mostrar mi nombre en las listas de votantes" off (on by default) and saves only that', async () => {
+    const fetchMock = renderOwnProfile();
+    const { user, dialog } = await openDialog();
+    const toggle = dialog.getByRole('checkbox', { name: 'Mostrar mi nombre en las listas de votantes' }) as HTMLInputElement;
+    expect(toggle.checked).toBe(true);
+    expect(dialog.getByText(/tus votos cuentan igual pero no apareces con tu nombre/)).toBeTruthy();
+
+    await user.click(toggle);
+    await user.click(dialog.getByRole('button', { name: 'Guardar Cambios' }));
+    await waitFor(() => expect(requestsOf(fetchMock)).toContain('PATCH /api/me'));
+    expect(bodyOf(fetchMock, 'PATCH /api/me')).toEqual({ showInVoterLists: false });
+    await waitFor(() => expect(useSessionStore.getState().user?.showInVoterLists).toBe(false));
+  });
+
+  it('shows the saved choice when it is off, and sends nothing when it is left alone', async () => {
+    useSessionStore.setState({ user: { ...me, showInVoterLists: false } });
+    const fetchMock = renderOwnProfile();
+    const { user, dialog } = await openDialog();
+    expect((dialog.getByRole('checkbox', { name: 'Mostrar mi nombre en las listas de votantes' }) as HTMLInputElement).checked).toBe(false);
+    await user.click(dialog.getByRole('button', { name: 'Guardar Cambios' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Editar Perfil' })).toBeNull());
+    expect(requestsOf(fetchMock)).not.toContain('PATCH /api/me');
+  });
+
   it('checks picked images: at most 5MB, JPG, PNG or WebP', async () => {
     renderOwnProfile();
     const { dialog } = await openDialog();

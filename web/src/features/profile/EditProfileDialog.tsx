@@ -70,8 +70,19 @@ function Field({ id, label, counter, hint, error, children }: FieldProps) {
   );
 }
 
+/** "Mostrar mi nombre en las listas de votantes": as saved, and as chosen in the dialog. */
+export interface VoterListsChoice {
+  saved: boolean;
+  chosen: boolean;
+}
+
 /** The fields PATCH /api/me needs: only what changed (texts trimmed; an emptied username or bio clears it). */
-export function changedFields(profile: PublicProfile, form: ProfileForm, uploaded: Partial<Record<ProfileImageKind, string>>): UpdateProfileInput {
+export function changedFields(
+  profile: PublicProfile,
+  form: ProfileForm,
+  uploaded: Partial<Record<ProfileImageKind, string>>,
+  voterLists?: VoterListsChoice,
+): UpdateProfileInput {
   const body: UpdateProfileInput = {};
   const name = form.displayName.trim();
   const username = form.username.trim();
@@ -81,6 +92,7 @@ export function changedFields(profile: PublicProfile, form: ProfileForm, uploade
   if (bio !== (profile.bio ?? '').trim()) body.bio = bio || null;
   if (uploaded.avatar) body.avatarUrl = uploaded.avatar;
   if (uploaded.banner) body.bannerUrl = uploaded.banner;
+  if (voterLists && voterLists.chosen !== voterLists.saved) body.showInVoterLists = voterLists.chosen;
   return body;
 }
 
@@ -93,11 +105,15 @@ interface EditProfileDialogProps {
 
 /**
  * Editar Perfil: banner and avatar pickers (uploaded first, with progress), Nombre, Usuario and
- * Biografía with the spec's checks. Saving sends only what changed, then refreshes the session's
- * profile (the navigation bar's avatar changes at once) and the profile view.
+ * Biografía with the spec's checks, and whether the user's name shows in voters lists. Saving sends
+ * only what changed, then refreshes the session's profile (the navigation bar's avatar changes at
+ * once) and the profile view.
  */
 export function EditProfileDialog({ profile, onClose, onSaved }: EditProfileDialogProps) {
   const replaceProfile = useSessionStore((state) => state.replaceProfile);
+  // The choice is private: only the own profile (the session's) carries it.
+  const savedVoterLists = useSessionStore((state) => state.user?.showInVoterLists ?? true);
+  const [showInVoterLists, setShowInVoterLists] = useState(savedVoterLists);
   const [form, setForm] = useState<ProfileForm>({
     displayName: profile.displayName ?? '',
     username: profile.username ?? '',
@@ -118,6 +134,7 @@ export function EditProfileDialog({ profile, onClose, onSaved }: EditProfileDial
   const problems = formProblems(form);
   const shown = (field: keyof ProfileForm) => (submitted || touched[field] ? (problems[field] ?? null) : null);
   const ids = { displayName: `${baseId}-name`, username: `${baseId}-username`, bio: `${baseId}-bio` };
+  const voterListsIds = { input: `${baseId}-voter-lists`, hint: `${baseId}-voter-lists-hint` };
 
   function change(field: keyof ProfileForm, value: string) {
     setForm((current) => ({ ...current, [field]: value }));
@@ -156,7 +173,7 @@ export function EditProfileDialog({ profile, onClose, onSaved }: EditProfileDial
         uploaded[kind] = image.url;
       }
       setProgress(null);
-      const body = changedFields(profile, form, uploaded);
+      const body = changedFields(profile, form, uploaded, { saved: savedVoterLists, chosen: showInVoterLists });
       if (Object.keys(body).length > 0) {
         const saved = await updateProfile(body);
         replaceProfile(saved);
@@ -247,6 +264,26 @@ export function EditProfileDialog({ profile, onClose, onSaved }: EditProfileDial
             />
           )}
         </Field>
+
+        <div className="flex items-start gap-3">
+          <input
+            id={voterListsIds.input}
+            type="checkbox"
+            checked={showInVoterLists}
+            onChange={(e) => setShowInVoterLists(e.target.checked)}
+            aria-describedby={voterListsIds.hint}
+            disabled={saving}
+            className="mt-1 size-5 shrink-0 accent-fuchsia-600"
+          />
+          <div className="space-y-1">
+            <label htmlFor={voterListsIds.input} className="text-sm font-semibold">
+              Mostrar mi nombre en las listas de votantes
+            </label>
+            <p id={voterListsIds.hint} className="text-xs text-slate-500 dark:text-slate-400">
+              Si lo desactivas, tus votos cuentan igual pero no apareces con tu nombre en la lista de votantes de ninguna encuesta.
+            </p>
+          </div>
+        </div>
 
         {progress !== null && <UploadProgress label="Subiendo imágenes" percent={percent} />}
 
