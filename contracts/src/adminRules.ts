@@ -53,6 +53,8 @@ export const ADMIN_MESSAGES = {
   realityNotDeleted: 'El reality no está eliminado',
   seasonNotDeleted: 'La temporada no está eliminada',
   seasonRealityDeleted: 'No se puede restaurar la temporada porque su reality está eliminado. Restaura primero el reality.',
+  contestantNotDeleted: 'El concursante no está eliminado',
+  contestantSeasonDeleted: 'No se puede restaurar el concursante porque su temporada está eliminada. Restaura primero la temporada.',
   realityNotFound: 'Reality no encontrado',
   contestantSeasonRequired: 'Debe seleccionar una temporada',
   contestantNameRequired: 'El nombre es obligatorio',
@@ -100,6 +102,7 @@ export const ADMIN_MESSAGES = {
   deletePollFailed: 'Error al eliminar la encuesta',
   restoreRealityFailed: 'Error al restaurar el reality',
   restoreSeasonFailed: 'Error al restaurar la temporada',
+  restoreContestantFailed: 'Error al restaurar el concursante',
   loadDashboardFailed: 'Error al cargar datos del dashboard',
   // Voters' history (public profile tab)
   removedOption: 'Opción eliminada',

@@ -59,6 +59,7 @@ export const ENDPOINT_ROUTES = {
   createContestant: { method: 'POST', path: '/api/admin/contestants', status: 201 },
   updateContestant: { method: 'PATCH', path: '/api/admin/contestants/:contestantId', status: 200 },
   deleteContestant: { method: 'DELETE', path: '/api/admin/contestants/:contestantId', status: 204 },
+  restoreContestant: { method: 'POST', path: '/api/admin/contestants/:contestantId/restore', status: 200 },
   uploadContestantPhoto: { method: 'POST', path: '/api/admin/contestant-photos', status: 201 },
   adminPolls: { method: 'GET', path: '/api/admin/polls', status: 200 },
   createPoll: { method: 'POST', path: '/api/admin/polls', status: 201 },

@@ -115,6 +115,7 @@ export const ENDPOINTS = {
   createContestant: { body: CreateContestantInput, response: ContestantView },
   updateContestant: { body: UpdateContestantInput, response: ContestantView },
   deleteContestant: { response: NoContent },
+  restoreContestant: { response: ContestantView },
   /** multipart/form-data (field `image`). */
   uploadContestantPhoto: { response: UploadedPhoto },
   adminPolls: { response: AdminPollList },

@@ -117,6 +117,10 @@ export const ContestantView = Type.Object({
   status: ContestantStatusSchema,
   eliminationDate: Nullable(CalendarDate),
   finalPosition: Nullable(Type.Integer()),
+  /** Set when the contestant was (soft-)deleted: only listed with `includeDeleted`, and restorable. */
+  deletedAt: Nullable(IsoDate),
+  /** Its season (or the season's reality) is deleted: hidden with it, and not restorable before it. */
+  seasonDeleted: Type.Boolean(),
   createdAt: IsoDate,
   updatedAt: IsoDate,
 });
@@ -125,7 +129,8 @@ export type ContestantView = Static<typeof ContestantView>;
 export const ContestantList = Type.Object({ contestants: Type.Array(ContestantView) });
 export type ContestantList = Static<typeof ContestantList>;
 
-export const ContestantQuery = Type.Object({ seasonId: Type.Optional(Uuid) }, { additionalProperties: false });
+/** GET /api/admin/contestants: `includeDeleted` lists too the deleted ones and those of deleted seasons ('Mostrar eliminados'). */
+export const ContestantQuery = Type.Object({ seasonId: Type.Optional(Uuid), includeDeleted: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
 export const ContestantParams = Type.Object({ contestantId: Uuid }, { additionalProperties: false });
 
 const contestantFields = {

@@ -42,6 +42,8 @@ export function presentContestant(row: ContestantListRow): ContestantView {
     status: row.status,
     eliminationDate: row.eliminationDate,
     finalPosition: row.finalPosition,
+    deletedAt: row.deletedAt?.toISOString() ?? null,
+    seasonDeleted: row.seasonDeleted,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -11,7 +11,7 @@ export type SeasonRow = typeof seasons.$inferSelect;
 export type ContestantRow = typeof contestants.$inferSelect;
 export type RealityListRow = RealityRow & { seasonCount: number };
 export type SeasonListRow = SeasonRow & { realityName: string; realityDeleted: boolean };
-export type ContestantListRow = ContestantRow & { seasonNumber: number; realityName: string };
+export type ContestantListRow = ContestantRow & { seasonNumber: number; realityName: string; seasonDeleted: boolean };
 
 // --- Realities ---------------------------------------------------------------------------------
 
@@ -196,22 +196,30 @@ export async function updateSeason(
 
 // --- Contestants -------------------------------------------------------------------------------
 
-async function selectContestants(db: DbOrTx, where: SQL | undefined, order: SQL[]): Promise<ContestantListRow[]> {
+async function selectContestants(db: DbOrTx, where: SQL | undefined, order: SQL[], includeDeleted = false): Promise<ContestantListRow[]> {
   const rows = await db
-    .select({ contestant: contestants, seasonNumber: seasons.number, realityName: realities.name })
+    .select({
+      contestant: contestants,
+      seasonNumber: seasons.number,
+      realityName: realities.name,
+      seasonDeleted: sql<boolean>`(${seasons.deletedAt} IS NOT NULL OR ${realities.deletedAt} IS NOT NULL)`,
+    })
     .from(contestants)
     .innerJoin(seasons, eq(seasons.id, contestants.seasonId))
     .innerJoin(realities, eq(realities.id, seasons.realityId))
-    .where(and(isNull(contestants.deletedAt), isNull(seasons.deletedAt), isNull(realities.deletedAt), where))
+    .where(and(includeDeleted ? undefined : and(isNull(contestants.deletedAt), isNull(seasons.deletedAt), isNull(realities.deletedAt)), where))
     .orderBy(...order);
-  return rows.map((r) => ({ ...r.contestant, seasonNumber: r.seasonNumber, realityName: r.realityName }));
+  return rows.map((r) => ({ ...r.contestant, seasonNumber: r.seasonNumber, realityName: r.realityName, seasonDeleted: r.seasonDeleted }));
 }
 
-/** Contestants not deleted (of seasons and realities not deleted): of one season by name, else all newest first. */
-export function listContestants(db: DbOrTx, seasonId?: string): Promise<ContestantListRow[]> {
+/**
+ * Contestants not deleted (of seasons and realities not deleted): of one season by name, else all
+ * newest first. `includeDeleted` adds the deleted ones and those of deleted seasons or realities.
+ */
+export function listContestants(db: DbOrTx, seasonId?: string, includeDeleted = false): Promise<ContestantListRow[]> {
   return seasonId
-    ? selectContestants(db, eq(contestants.seasonId, seasonId), [asc(contestants.fullName), asc(contestants.id)])
-    : selectContestants(db, undefined, [desc(contestants.createdAt), desc(contestants.id)]);
+    ? selectContestants(db, eq(contestants.seasonId, seasonId), [asc(contestants.fullName), asc(contestants.id)], includeDeleted)
+    : selectContestants(db, undefined, [desc(contestants.createdAt), desc(contestants.id)], includeDeleted);
 }
 
 export async function contestantView(db: DbOrTx, contestantId: string): Promise<ContestantListRow | undefined> {
@@ -225,6 +233,22 @@ export async function lockContestant(tx: Tx, contestantId: string): Promise<Cont
     .from(contestants)
     .where(and(eq(contestants.id, contestantId), isNull(contestants.deletedAt)))
     .for('no key update');
+  return row;
+}
+
+/** A contestant deleted or not, locked (FOR NO KEY UPDATE) for its restore. */
+export async function lockAnyContestant(tx: Tx, contestantId: string): Promise<ContestantRow | undefined> {
+  const [row] = await tx.select().from(contestants).where(eq(contestants.id, contestantId)).for('no key update');
+  return row;
+}
+
+/** Clears a deleted contestant's deleted_at; undefined when it is not deleted. */
+export async function restoreContestant(tx: Tx, contestantId: string, now: Date): Promise<ContestantRow | undefined> {
+  const [row] = await tx
+    .update(contestants)
+    .set({ deletedAt: null, updatedAt: now })
+    .where(and(eq(contestants.id, contestantId), isNotNull(contestants.deletedAt)))
+    .returning();
   return row;
 }
 

@@ -1,9 +1,9 @@
-// 'Mostrar eliminados' and Restaurar of the back-office catalogue: deleted realities and seasons
-// listed on request, and their soft delete undone (spec admin-backoffice.md §4: delete is a soft
+// 'Mostrar eliminados' and Restaurar of the back-office catalogue: deleted realities, seasons and
+// contestants listed on request, and their soft delete undone (spec admin-backoffice.md §4: delete is a soft
 // deactivate), against the real database.
 import { describe, expect, it } from 'vitest';
 import { ADMIN_MESSAGES } from '@tribuna/contracts/adminRules';
-import type { RealityView, SeasonView } from '@tribuna/contracts/api/admin/catalog';
+import type { ContestantView, RealityView, SeasonView } from '@tribuna/contracts/api/admin/catalog';
 import type { Database } from '@tribuna/drizzle/client';
 import type { App } from '../../app.ts';
 import { useTestApp } from '../../testing/harness.ts';
@@ -221,5 +221,94 @@ describe('restoring a season', () => {
       expect((await caller.call('POST', `/api/admin/seasons/${season.id}/restore`)).statusCode).toBe(403);
     }
     expect(await seasonsOf(admin)).toEqual([]);
+  });
+});
+
+describe('contestants: Mostrar eliminados and restoring', () => {
+  async function createContestant(admin: AdminCaller, seasonId: string, fullName: string, extra: object = {}) {
+    const res = await admin.call('POST', '/api/admin/contestants', { seasonId, fullName, ...extra });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json<ContestantView>();
+  }
+  const contestantsOf = async (admin: AdminCaller, query = '') =>
+    (await admin.call('GET', `/api/admin/contestants${query}`)).json<{ contestants: ContestantView[] }>().contestants;
+
+  it('lists deleted contestants and those of deleted seasons only when asked, each marked', async () => {
+    const admin = await signInAdmin(app, database);
+    const reality = await createReality(admin);
+    const season = await createSeason(admin, { realityId: reality.id });
+    const goneSeason = await createSeason(admin, { realityId: reality.id });
+    const ana = await createContestant(admin, season.id, 'Ana');
+    const beto = await createContestant(admin, season.id, 'Beto');
+    const carla = await createContestant(admin, goneSeason.id, 'Carla');
+    await remove(admin, `/api/admin/contestants/${beto.id}`);
+    await remove(admin, `/api/admin/seasons/${goneSeason.id}`);
+
+    expect((await contestantsOf(admin)).map((c) => c.fullName)).toEqual(['Ana']);
+    const all = await contestantsOf(admin, '?includeDeleted=true');
+    expect(all.map((c) => [c.fullName, c.deletedAt === null ? 'live' : 'deleted', c.seasonDeleted])).toEqual([
+      ['Carla', 'live', true],
+      ['Beto', 'deleted', false],
+      ['Ana', 'live', false],
+    ]);
+    expect((await contestantsOf(admin, `?seasonId=${season.id}&includeDeleted=true`)).map((c) => c.id)).toEqual([ana.id, beto.id]);
+    expect(carla.seasonDeleted).toBe(false);
+  });
+
+  it('restores a deleted contestant as it was, and audits it', async () => {
+    const admin = await signInAdmin(app, database);
+    const reality = await createReality(admin);
+    const season = await createSeason(admin, { realityId: reality.id });
+    const ana = await createContestant(admin, season.id, 'Ana', { status: 'finalist', finalPosition: 2, eliminationDate: '2025-03-01' });
+    await remove(admin, `/api/admin/contestants/${ana.id}`);
+
+    const res = await admin.call('POST', `/api/admin/contestants/${ana.id}/restore`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ id: ana.id, fullName: 'Ana', status: 'finalist', finalPosition: 2, eliminationDate: '2025-03-01', deletedAt: null, seasonDeleted: false });
+    expect((await contestantsOf(admin)).map((c) => c.id)).toEqual([ana.id]);
+    const audit = (await auditRows(database)).filter((a) => a.action === 'contestant.restore');
+    expect(audit).toEqual([expect.objectContaining({ admin_id: admin.id, entity_type: 'contestant', entity_id: ana.id })]);
+    expect(audit[0]!.before).toMatchObject({ deletedAt: expect.any(String) });
+    expect(audit[0]!.after).toMatchObject({ deletedAt: null });
+  });
+
+  it('refuses a contestant whose season is deleted (409), one not deleted (409) or unknown (404), writing nothing', async () => {
+    const admin = await signInAdmin(app, database);
+    const reality = await createReality(admin);
+    const season = await createSeason(admin, { realityId: reality.id });
+    const ana = await createContestant(admin, season.id, 'Ana');
+    const beto = await createContestant(admin, season.id, 'Beto');
+    await remove(admin, `/api/admin/contestants/${ana.id}`);
+    await remove(admin, `/api/admin/seasons/${season.id}`);
+    const before = await auditRows(database);
+
+    const ofDeletedSeason = await admin.call('POST', `/api/admin/contestants/${ana.id}/restore`);
+    expect(ofDeletedSeason.statusCode).toBe(409);
+    expect(ofDeletedSeason.json()).toEqual(error(ADMIN_MESSAGES.contestantSeasonDeleted));
+    const live = await admin.call('POST', `/api/admin/contestants/${beto.id}/restore`);
+    expect(live.statusCode).toBe(409);
+    expect(live.json()).toEqual(error(ADMIN_MESSAGES.contestantNotDeleted));
+    const unknown = await admin.call('POST', `/api/admin/contestants/${UNKNOWN}/restore`);
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toEqual(error(ADMIN_MESSAGES.contestantNotFound));
+    expect(await auditRows(database)).toEqual(before);
+
+    // Once the season is back, so can the contestant be.
+    expect((await admin.call('POST', `/api/admin/seasons/${season.id}/restore`)).statusCode).toBe(200);
+    expect((await admin.call('POST', `/api/admin/contestants/${ana.id}/restore`)).statusCode).toBe(200);
+  });
+
+  it('gives 403 to users and moderators and restores nothing', async () => {
+    const admin = await signInAdmin(app, database);
+    const reality = await createReality(admin);
+    const season = await createSeason(admin, { realityId: reality.id });
+    const ana = await createContestant(admin, season.id, 'Ana');
+    await remove(admin, `/api/admin/contestants/${ana.id}`);
+    for (const role of ['user', 'moderator'] as const) {
+      const caller = await signInAdmin(app, database, role);
+      expect((await caller.call('POST', `/api/admin/contestants/${ana.id}/restore`)).statusCode).toBe(403);
+      expect((await caller.call('GET', '/api/admin/contestants?includeDeleted=true')).statusCode).toBe(403);
+    }
+    expect(await contestantsOf(admin)).toEqual([]);
   });
 });

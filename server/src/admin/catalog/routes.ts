@@ -234,13 +234,13 @@ const catalogRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Contestants not deleted: of one season by name, or all newest first',
+        summary: 'Contestants not deleted: of one season by name, or all newest first (includeDeleted: the deleted ones and those of deleted seasons too)',
         querystring: ContestantQuery,
         response: { 200: ContestantList, ...errorResponses(400, 401, 403, 429) },
       },
       config: { rateLimit: 'admin.read' },
     },
-    async (request) => ({ contestants: await catalog.listContestants(ctx, request.query.seasonId) }),
+    async (request) => ({ contestants: await catalog.listContestants(ctx, request.query.seasonId, request.query.includeDeleted === true) }),
   );
 
   app.post(
@@ -289,6 +289,20 @@ const catalogRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await catalog.deleteContestant(ctx, requireUser(request), request.params.contestantId);
       return reply.code(204).send(null);
     },
+  );
+
+  app.post(
+    '/contestants/:contestantId/restore',
+    {
+      schema: {
+        tags,
+        summary: 'Restore a soft-deleted contestant as it was (409 while its season or reality is deleted)',
+        params: ContestantParams,
+        response: { 200: ContestantView, ...errorResponses(400, 401, 403, 404, 409, 429) },
+      },
+      config: { rateLimit: 'admin.write' },
+    },
+    async (request) => catalog.restoreContestant(ctx, requireUser(request), request.params.contestantId),
   );
 
   app.post(

@@ -217,8 +217,8 @@ export async function restoreSeason(ctx: CatalogContext, admin: Admin, seasonId:
 
 // --- Contestants -------------------------------------------------------------------------------
 
-export async function listContestants(ctx: CatalogContext, seasonId?: string): Promise<ContestantView[]> {
-  return (await repo.listContestants(ctx.db, seasonId)).map(presentContestant);
+export async function listContestants(ctx: CatalogContext, seasonId?: string, includeDeleted = false): Promise<ContestantView[]> {
+  return (await repo.listContestants(ctx.db, seasonId, includeDeleted)).map(presentContestant);
 }
 
 /** The season a contestant goes in, held (FOR SHARE) so it cannot be deleted under the write. */
@@ -274,6 +274,22 @@ export async function deleteContestant(ctx: CatalogContext, admin: Admin, contes
     const before = ensure(await repo.lockContestant(tx, contestantId), ADMIN_MESSAGES.contestantNotFound);
     const after = ensure(await repo.updateContestant(tx, contestantId, { deletedAt: now }, now), ADMIN_MESSAGES.contestantNotFound);
     await recordAudit(tx, admin.id, { action: 'contestant.delete', entityType: 'contestant', entityId: contestantId, before, after });
+  });
+}
+
+/**
+ * Undoes a contestant's soft delete, as it was (status, outcome, photo). A contestant of a season
+ * (or reality) that is deleted is refused (409, restore the season first): restored alone it would
+ * still be hidden with its season. The season is held (FOR SHARE) so it cannot be deleted under the restore.
+ */
+export async function restoreContestant(ctx: CatalogContext, admin: Admin, contestantId: string, now = new Date()): Promise<ContestantView> {
+  return ctx.db.transaction(async (tx) => {
+    const before = ensure(await repo.lockAnyContestant(tx, contestantId), ADMIN_MESSAGES.contestantNotFound);
+    if (before.deletedAt === null) throw conflict(ADMIN_MESSAGES.contestantNotDeleted);
+    if (!(await repo.findSeason(tx, before.seasonId, 'share'))) throw conflict(ADMIN_MESSAGES.contestantSeasonDeleted);
+    const after = ensure(await repo.restoreContestant(tx, contestantId, now), ADMIN_MESSAGES.contestantNotFound);
+    await recordAudit(tx, admin.id, { action: 'contestant.restore', entityType: 'contestant', entityId: contestantId, before, after });
+    return presentContestant(ensure(await repo.contestantView(tx, contestantId), ADMIN_MESSAGES.contestantNotFound));
   });
 }
 

@@ -233,7 +233,7 @@ const ACCESS: Record<string, RouteAccess> = {
       return { method: 'POST', url: `/api/admin/seasons/${season.id}/restore`, headers: c.headers };
     },
   },
-  'GET /api/admin/contestants': { audience: 'admin', request: (c) => get(`/api/admin/contestants?seasonId=${c.world.poll.season.id}`)(c) },
+  'GET /api/admin/contestants': { audience: 'admin', request: (c) => get(`/api/admin/contestants?seasonId=${c.world.poll.season.id}&includeDeleted=true`)(c) },
   'POST /api/admin/contestants': {
     audience: 'admin',
     request: (c) => ({
@@ -259,6 +259,15 @@ const ACCESS: Record<string, RouteAccess> = {
       url: `/api/admin/contestants/${(await buildPoll(c.world.app.database.db, { options: 1 })).options[0]!.contestantId}`,
       headers: c.headers,
     }),
+  },
+  'POST /api/admin/contestants/:contestantId/restore': {
+    audience: 'admin',
+    // A deleted contestant of its own per caller: a restored one is no longer deleted.
+    request: async (c) => {
+      const contestantId = (await buildPoll(c.world.app.database.db, { options: 1 })).options[0]!.contestantId!;
+      await c.world.app.database.sql`UPDATE contestants SET deleted_at = now() WHERE id = ${contestantId}`;
+      return { method: 'POST', url: `/api/admin/contestants/${contestantId}/restore`, headers: c.headers };
+    },
   },
   'POST /api/admin/contestant-photos': {
     audience: 'admin',

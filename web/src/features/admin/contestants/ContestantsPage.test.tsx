@@ -271,6 +271,42 @@ describe('ContestantsPage', () => {
     expect(within(dialog()).getByRole('alert').textContent).toContain('La imagen está dañada o no se puede leer');
     expect(within(dialog()).getByText('Sin foto')).toBeTruthy();
   });
+
+  it('Mostrar eliminados lists the deleted contestants marked Borrado, with Restaurar; a contestant of a deleted season says to restore it first', async () => {
+    const deleted = buildContestant(season, { fullName: 'Dana Gil', status: 'eliminated', deletedAt: '2025-06-01T10:00:00.000Z' });
+    const orphan = buildContestant(other, { fullName: 'Eva Sol', seasonDeleted: true });
+    let restore: () => Response | Promise<Response> = () => bad(409, ADMIN_MESSAGES.contestantSeasonDeleted)();
+    const fetchMock = stubApi({
+      ...seasonsOk,
+      'GET /api/admin/contestants': () => jsonResponse(200, { contestants: [carla] }),
+      'GET /api/admin/contestants?includeDeleted=true': () => jsonResponse(200, { contestants: [carla, deleted, orphan] }),
+      [`POST /api/admin/contestants/${deleted.id}/restore`]: () => restore(),
+    });
+    const user = userEvent.setup();
+    renderPage();
+    await screen.findByRole('table', { name: 'Concursantes' });
+    await user.click(screen.getByRole('checkbox', { name: 'Mostrar eliminados' }));
+    const table = () => screen.getByRole('table', { name: 'Concursantes' });
+    const rowOf = (name: string) => within(table()).getByText(name).closest('tr')!;
+    await within(table()).findByText('Dana Gil');
+    expect(requestsOf(fetchMock)).toContain('GET /api/admin/contestants?includeDeleted=true');
+
+    expect(within(rowOf('Dana Gil')).getAllByRole('cell')[2]!.textContent).toBe('EliminadoBorrado');
+    expect(within(rowOf('Dana Gil')).getAllByRole('button').map((b) => b.textContent)).toEqual(['Restaurar']);
+    expect(within(rowOf('Eva Sol')).getAllByRole('cell')[2]!.textContent).toBe('ActivoTemporada eliminada');
+    expect(within(rowOf('Eva Sol')).queryByRole('button')).toBeNull();
+    expect(rowOf('Eva Sol').textContent).toContain('Restaura primero la temporada');
+    expect(within(rowOf('Carla Ruiz')).getAllByRole('button').map((b) => b.textContent)).toEqual(['Editar', 'Eliminar']);
+
+    // The server's refusal is shown; then a restore that works brings the row back with its actions.
+    await user.click(within(rowOf('Dana Gil')).getByRole('button', { name: 'Restaurar Dana Gil' }));
+    expect((await screen.findByRole('alert')).textContent).toContain(ADMIN_MESSAGES.contestantSeasonDeleted);
+    restore = () => jsonResponse(200, { ...deleted, deletedAt: null });
+    await user.click(within(rowOf('Dana Gil')).getByRole('button', { name: 'Restaurar Dana Gil' }));
+    await within(rowOf('Dana Gil')).findByRole('button', { name: 'Editar Dana Gil' });
+    expect(within(rowOf('Dana Gil')).getAllByRole('cell')[2]!.textContent).toBe('Eliminado');
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
 });
 
 function cleanupAndRender(handler: Handler) {

@@ -10,6 +10,7 @@ import { ListState } from '../components/ListState';
 import { PageHeader } from '../components/PageHeader';
 import { StatusBadge, type BadgeTone } from '../components/StatusBadge';
 import { panel, primaryButton, rowButton, rowDangerButton } from '../components/buttons';
+import { Checkbox } from '../components/fields';
 import { useCreateParam } from '../components/useCreateParam';
 import { PlusIcon } from '../icons';
 import { SeasonFilter, seasonLabel, useAdminSeasons } from './adminUi';
@@ -23,15 +24,31 @@ export function ContestantStatusBadge({ status }: { status: ContestantStatus }) 
 
 type Editing = { contestant: ContestantView | null } | null;
 
-/** /admin/concursantes: contestants by season, their create/edit modal and delete (spec §2 Contestants). */
+/** Why a contestant of a deleted season offers no Restaurar (the server refuses it: restore the season first). */
+export const RESTORE_SEASON_FIRST = 'Restaura primero la temporada';
+
+/** What hides a deleted contestant ('Borrado': 'Eliminado' is already a status of the show), and its season's delete. */
+function DeletedBadges({ contestant }: { contestant: ContestantView }) {
+  return (
+    <>
+      {contestant.deletedAt !== null && <StatusBadge tone="slate">Borrado</StatusBadge>}
+      {contestant.seasonDeleted && <StatusBadge tone="slate">Temporada eliminada</StatusBadge>}
+    </>
+  );
+}
+
+/** /admin/concursantes: contestants by season, their create/edit modal, delete, and 'Mostrar eliminados' with Restaurar (spec §2 Contestants). */
 export function ContestantsPage() {
   const [createRequested, clearCreate] = useCreateParam();
   const [seasonId, setSeasonId] = useState('');
+  const [showDeleted, setShowDeleted] = useState(false);
   const [editingState, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<ContestantView | null>(null);
+  const [restoring, setRestoring] = useState<ReadonlySet<string>>(new Set());
+  const [failure, setFailure] = useState<unknown>(null);
   const seasons = useAdminSeasons();
-  const contestants = useQuery(['admin-contestants', seasonId], (signal) =>
-    callApi('adminContestants', { signal, query: { seasonId: seasonId || undefined } }).then((r) => r.contestants),
+  const contestants = useQuery(['admin-contestants', seasonId, showDeleted], (signal) =>
+    callApi('adminContestants', { signal, query: { seasonId: seasonId || undefined, includeDeleted: showDeleted ? 'true' : undefined } }).then((r) => r.contestants),
   );
 
   // ?nuevo=1 (the dashboard's quick action) opens the create modal.
@@ -51,18 +68,51 @@ export function ContestantsPage() {
     closeForm();
   }
 
+  async function restore(contestant: ContestantView) {
+    if (restoring.has(contestant.id)) return;
+    setFailure(null);
+    setRestoring((s) => new Set(s).add(contestant.id));
+    try {
+      const restored = await callApi('restoreContestant', { params: { contestantId: contestant.id } });
+      contestants.setData((list) => list.map((c) => (c.id === restored.id ? restored : c)));
+    } catch (error) {
+      setFailure(error);
+    } finally {
+      setRestoring((s) => {
+        const next = new Set(s);
+        next.delete(contestant.id);
+        return next;
+      });
+    }
+  }
+
   const seasonList = seasons.status === 'ready' ? seasons.data : [];
   const seasonName = (c: ContestantView) => seasonLabel({ realityName: c.realityName, number: c.seasonNumber });
-  const actions = (contestant: ContestantView) => (
-    <div className="flex flex-wrap gap-1">
-      <button type="button" onClick={() => setEditing({ contestant })} aria-label={`Editar ${contestant.fullName}`} className={rowButton}>
-        Editar
-      </button>
-      <button type="button" onClick={() => setDeleting(contestant)} aria-label={`Eliminar ${contestant.fullName}`} className={rowDangerButton}>
-        Eliminar
-      </button>
-    </div>
-  );
+  const actions = (contestant: ContestantView) =>
+    contestant.seasonDeleted ? (
+      <span className="inline-flex min-h-9 items-center text-sm text-slate-600 dark:text-slate-400">{RESTORE_SEASON_FIRST}</span>
+    ) : contestant.deletedAt !== null ? (
+      <div className="flex flex-wrap gap-1">
+        <button
+          type="button"
+          onClick={() => void restore(contestant)}
+          disabled={restoring.has(contestant.id)}
+          aria-label={`Restaurar ${contestant.fullName}`}
+          className={rowButton}
+        >
+          {restoring.has(contestant.id) ? 'Restaurando…' : 'Restaurar'}
+        </button>
+      </div>
+    ) : (
+      <div className="flex flex-wrap gap-1">
+        <button type="button" onClick={() => setEditing({ contestant })} aria-label={`Editar ${contestant.fullName}`} className={rowButton}>
+          Editar
+        </button>
+        <button type="button" onClick={() => setDeleting(contestant)} aria-label={`Eliminar ${contestant.fullName}`} className={rowDangerButton}>
+          Eliminar
+        </button>
+      </div>
+    );
 
   return (
     <div className="space-y-5">
@@ -73,8 +123,12 @@ export function ContestantsPage() {
         </button>
       </PageHeader>
 
-      <SeasonFilter seasons={seasonList} value={seasonId} onChange={setSeasonId} />
+      <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-center sm:gap-x-6">
+        <SeasonFilter seasons={seasonList} value={seasonId} onChange={setSeasonId} />
+        <Checkbox label="Mostrar eliminados" checked={showDeleted} onChange={setShowDeleted} />
+      </div>
       <ErrorBanner error={seasons.status === 'error' ? seasons.error : null} fallback={ADMIN_MESSAGES.loadSeasonsFailed} onRetry={seasons.refetch} />
+      <ErrorBanner error={failure} fallback={ADMIN_MESSAGES.restoreContestantFailed} />
 
       <ListState query={contestants} loadingLabel="Cargando concursantes…" fallback={ADMIN_MESSAGES.loadContestantsFailed} empty={ADMIN_MESSAGES.noContestants}>
         {(list) => (
@@ -93,6 +147,7 @@ export function ContestantsPage() {
                       </p>
                       <div className="mt-2 flex flex-wrap items-center gap-2 text-sm">
                         <ContestantStatusBadge status={contestant.status} />
+                        <DeletedBadges contestant={contestant} />
                         {contestant.finalPosition !== null && <span className="text-slate-600 dark:text-slate-400">Posición {contestant.finalPosition}</span>}
                       </div>
                     </div>
@@ -136,7 +191,10 @@ export function ContestantsPage() {
                       </td>
                       <td className="px-4 py-3 text-slate-600 dark:text-slate-300">{seasonName(contestant)}</td>
                       <td className="px-4 py-3">
-                        <ContestantStatusBadge status={contestant.status} />
+                        <div className="flex flex-wrap gap-1.5">
+                          <ContestantStatusBadge status={contestant.status} />
+                          <DeletedBadges contestant={contestant} />
+                        </div>
                       </td>
                       <td className="px-4 py-3 tabular-nums">
                         {contestant.finalPosition ?? (
@@ -167,7 +225,9 @@ export function ContestantsPage() {
           action={() => callApi('deleteContestant', { params: { contestantId: deleting.id } })}
           errorFallback={ADMIN_MESSAGES.deleteContestantFailed}
           onDone={() => {
-            contestants.setData((list) => list.filter((c) => c.id !== deleting.id));
+            // Stays listed, marked, while the deleted ones are shown.
+            const deletedAt = new Date().toISOString();
+            contestants.setData((list) => (showDeleted ? list.map((c) => (c.id === deleting.id ? { ...c, deletedAt } : c)) : list.filter((c) => c.id !== deleting.id)));
             setDeleting(null);
           }}
           onCancel={() => setDeleting(null)}

@@ -35,6 +35,8 @@ export function buildContestant(season: SeasonView, overrides: Partial<Contestan
     status: 'active',
     eliminationDate: null,
     finalPosition: null,
+    deletedAt: null,
+    seasonDeleted: false,
     createdAt: at,
     updatedAt: at,
     ...overrides,
