@@ -10,7 +10,7 @@ import { buildApp, type App } from '../app.ts';
 import { devLogin, sessionCookieOf, signIn, waitForSessionEviction, XHR } from '../testing/sessions.ts';
 import { sessionCache } from './cache.ts';
 import { SECURE_SESSION_COOKIE, SESSION_COOKIE, SESSION_MAX_LIFETIME_MS, SESSION_REFRESH_THRESHOLD_MS, SESSION_TTL_MS } from './constants.ts';
-import { resolveSession } from './service.ts';
+import { elevateSession, resolveSession } from './service.ts';
 import { useTestApp } from '../testing/harness.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -55,6 +55,7 @@ describe('sessions', () => {
       role: 'moderator',
       isSuspended: false,
       totalPoints: 0,
+      showInVoterLists: true,
       createdAt: user.createdAt.toISOString(),
     });
   });
@@ -165,6 +166,18 @@ describe('sessions', () => {
     expect(sessionCache.get(sessionId, signedInAt.getTime() + DAY)).not.toBeNull();
     expect(await resolveSession(app.sessionLookups, token, new Date(signedInAt.getTime() + SESSION_MAX_LIFETIME_MS))).toBeNull();
     expect(sessionCache.get(sessionId, signedInAt.getTime() + DAY)).toBeNull();
+  });
+
+  it('keeps the sign-in time when a second factor replaces the session: the lifetime is not restarted', async () => {
+    const user = await buildUser(database.db);
+    const pending = await signIn(app, user, { mfaPending: true });
+    const signedInAt = new Date(Date.now() - 29 * DAY);
+    await database.db.update(schema.sessions).set({ createdAt: signedInAt }).where(eq(schema.sessions.id, pending.sessionId));
+    const resolved = await resolveSession(app.sessionLookups, pending.token);
+    const elevated = await elevateSession(database.db, resolved!.session, {});
+    const row = await sessionRow(elevated.id);
+    expect(row.createdAt.getTime()).toBe(signedInAt.getTime());
+    expect(elevated.expiresAt.getTime()).toBe(signedInAt.getTime() + SESSION_MAX_LIFETIME_MS);
   });
 
   it('names the cookie tribuna_session over plain http (development), without the __Host- prefix', async () => {
