@@ -144,7 +144,7 @@ export async function runFanoutBenchmark(options: FanoutOptions = DEFAULT_FANOUT
     const viewers = spawn('viewers-tribuna', 'bench/load/viewers.ts', {
       protocol: 'tribuna',
       url: `${tribuna.baseUrl.replace(/^http/, 'ws')}/ws`,
-      origin: tribuna.baseUrl,
+      origin: tribuna.publicUrl,
       pollId: poll.id,
       viewers: options.viewers,
       batchSize: options.connectBatch,

@@ -200,6 +200,7 @@ export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIO
     });
     const side = spawn('soak-side', 'bench/load/soak-side.ts', {
       baseUrl: tribuna.baseUrl,
+      origin: tribuna.publicUrl,
       pollId: poll.id,
       users: users.map((u) => ({ token: u.token, address: u.address })),
       native: options.viewersClient === 'native',

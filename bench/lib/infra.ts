@@ -79,6 +79,8 @@ export interface Tribuna {
   worker: BenchChild;
   port: number;
   baseUrl: string;
+  /** PUBLIC_URL: the Origin a page of the site sends (the server refuses any other on /ws). */
+  publicUrl: string;
   stop(): Promise<void>;
 }
 
@@ -94,6 +96,7 @@ export interface StartOptions {
 export async function startTribuna(env: BenchEnv, options: StartOptions = {}): Promise<Tribuna> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
+  const publicUrl = `https://127.0.0.1:${options.publicPort ?? port}`;
   const processEnv: NodeJS.ProcessEnv = {
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
@@ -103,7 +106,7 @@ export async function startTribuna(env: BenchEnv, options: StartOptions = {}): P
     PORT: String(port),
     // Production requires an https PUBLIC_URL: as behind a TLS-terminating load balancer, the
     // public address is https while the load reaches the server over plain HTTP.
-    PUBLIC_URL: `https://127.0.0.1:${options.publicPort ?? port}`,
+    PUBLIC_URL: publicUrl,
     // As behind a load balancer on this host: the load sends each fan's address in X-Forwarded-For.
     TRUST_PROXY: 'loopback',
     // The fan-out bench's thousands of viewers all connect from 127.0.0.1; the cap is still checked.
@@ -127,5 +130,5 @@ export async function startTribuna(env: BenchEnv, options: StartOptions = {}): P
     await stop();
     throw err;
   }
-  return { server, worker, port, baseUrl, stop };
+  return { server, worker, port, baseUrl, publicUrl, stop };
 }

@@ -14,6 +14,8 @@ import { newHistogram, recordMs, summarize, type Histogram } from '../lib/stats.
 
 interface Params {
   baseUrl: string;
+  /** The Origin the viewers send: PUBLIC_URL's (the server refuses any other). */
+  origin: string;
   pollId: string;
   users: { token: string; address: string }[];
   /** Viewers in the C client (default) or in this process's ws clients. */
@@ -145,7 +147,7 @@ function startPosting(ratePerSecond: number): void {
 async function connectNative(count: number, batch: number): Promise<Record<string, unknown>> {
   native = NativeViewersProcess.start(path.dirname(process.argv[2]!), {
     url: wsUrl,
-    origin: params.baseUrl,
+    origin: params.origin,
     viewers: count,
     batchSize: batch,
     protocol: 'tribuna',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, DEFAULT_UPLOAD_BYTES_IN_FLIGHT, loadConfig } from './config.ts';
+import { ConfigError, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, loadConfig } from './config.ts';
 
 const PRODUCTION_SECRET = 'x'.repeat(40);
 /** The least a production start needs. */
@@ -22,8 +22,9 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({
       nodeEnv: 'development',
       port: 3000,
-      host: '0.0.0.0',
+      host: '127.0.0.1',
       publicUrl: 'http://localhost:3000',
+      allowedHosts: [],
       databaseUrl: DEFAULT_DATABASE_URL,
       redisUrl: DEFAULT_REDIS_URL,
       redisPrefix: 'tribuna',
@@ -95,8 +96,6 @@ describe('loadConfig', () => {
     ['TOTP_ENCRYPTION_PREVIOUS_KEYS', { TOTP_ENCRYPTION_PREVIOUS_KEYS: 'a'.repeat(64) + ',nope' }],
     ['WS_MAX_CONNECTIONS', { WS_MAX_CONNECTIONS: '0' }],
     ['WS_MAX_CONNECTIONS_PER_ADDRESS', { WS_MAX_CONNECTIONS_PER_ADDRESS: 'many' }],
-    ['UPLOAD_BYTES_IN_FLIGHT', { UPLOAD_BYTES_IN_FLIGHT: '64MB' }],
-    ['UPLOAD_BYTES_IN_FLIGHT', { UPLOAD_BYTES_IN_FLIGHT: '1000' }],
     ['DEV_LOGIN', { DEV_LOGIN: 'maybe' }],
     ['REQUIRE_ADMIN_MFA', { REQUIRE_ADMIN_MFA: 'maybe' }],
     ['SHOW_TIMEZONE', { SHOW_TIMEZONE: 'Mars/Olympus_Mons' }],
@@ -106,6 +105,7 @@ describe('loadConfig', () => {
     ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }],
     ['CONTACT_EMAIL', { CONTACT_EMAIL: 'nobody' }],
     ['SOCIAL_X_URL', { SOCIAL_X_URL: 'javascript:alert(1)' }],
+    ['ALLOWED_HOSTS', { ALLOWED_HOSTS: 'https://tribuna.example' }],
   ])('names %s in the error for %j', (variable, env) => {
     const error = configError(env);
     expect(error.variable).toBe(variable);
@@ -147,6 +147,37 @@ describe('loadConfig', () => {
       expect(loadConfig({ DEV_LOGIN: '0' }).devLogin).toBe(false);
       expect(loadConfig({}).warnings).toEqual([]);
     });
+
+    it('makes the server listen on loopback only, unless HOST says otherwise; every interface when off', () => {
+      expect(loadConfig({}).host).toBe('127.0.0.1');
+      expect(loadConfig({ PUBLIC_URL: 'https://tribuna.example', DEV_LOGIN: '1' }).host).toBe('127.0.0.1');
+      expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+      expect(loadConfig({ HOST: '::' }).host).toBe('::');
+      expect(loadConfig({ DEV_LOGIN: '0' }).host).toBe('0.0.0.0');
+      expect(loadConfig({ PUBLIC_URL: 'https://tribuna.example' }).host).toBe('0.0.0.0');
+      expect(loadConfig(PRODUCTION).host).toBe('0.0.0.0');
+      expect(loadConfig({ ...PRODUCTION, HOST: '10.0.0.7' }).host).toBe('10.0.0.7');
+    });
+  });
+
+  describe('ALLOWED_HOSTS', () => {
+    it('lists extra Host names, lower-cased, each with an optional port', () => {
+      expect(loadConfig({ ALLOWED_HOSTS: ' Server, tribuna-server:3000 ,10.0.0.5,[::1]:8080,www.Tribuna.mx.,' }).allowedHosts).toEqual([
+        'server',
+        'tribuna-server:3000',
+        '10.0.0.5',
+        '[::1]:8080',
+        'www.tribuna.mx.',
+      ]);
+    });
+
+    it('refuses anything that is not a Host value, naming the entry', () => {
+      for (const entry of ['http://tribuna.example', 'tribuna.example/path', '*.tribuna.example', 'user@tribuna.example', '::1', 'tribuna.example:99999', 'tribuna.example:', 'a b']) {
+        const error = configError({ ALLOWED_HOSTS: `tribuna.example,${entry}` });
+        expect(error.variable, entry).toBe('ALLOWED_HOSTS');
+        expect(error.message, entry).toContain(`"${entry.toLowerCase()}"`);
+      }
+    });
   });
 
   it('requires https for PUBLIC_URL and OIDC_ISSUER in production and says so', () => {
@@ -166,15 +197,6 @@ describe('loadConfig', () => {
       'fd00::/8',
       'loopback',
     ]);
-  });
-
-  it('reads the upload budget in bytes, and warns when it cannot take the largest post', () => {
-    expect(loadConfig({})).toMatchObject({ uploadBytesInFlight: DEFAULT_UPLOAD_BYTES_IN_FLIGHT, warnings: [] });
-    expect(DEFAULT_UPLOAD_BYTES_IN_FLIGHT).toBe(256 * 1024 * 1024);
-    expect(loadConfig({ UPLOAD_BYTES_IN_FLIGHT: String(512 * 1024 * 1024) })).toMatchObject({ uploadBytesInFlight: 512 * 1024 * 1024, warnings: [] });
-    const small = loadConfig({ UPLOAD_BYTES_IN_FLIGHT: String(64 * 1024 * 1024) });
-    expect(small.uploadBytesInFlight).toBe(64 * 1024 * 1024);
-    expect(small.warnings).toEqual([expect.stringMatching(/UPLOAD_BYTES_IN_FLIGHT=67108864 .*largest posts/)]);
   });
 
   it('reads the TOTP encryption keys and the websocket caps', () => {

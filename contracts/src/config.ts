@@ -12,8 +12,14 @@ export interface SocialLinks {
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
   port: number;
+  /** HOST: the address to listen on; by default loopback (127.0.0.1) while development sign-in is on, else every interface. */
   host: string;
   publicUrl: string;
+  /**
+   * ALLOWED_HOSTS: Host header values accepted besides PUBLIC_URL's host (lowercase `name`, any
+   * port, or `name:port`), e.g. the upstream name a proxy that rewrites Host sends.
+   */
+  allowedHosts: string[];
   databaseUrl: string;
   redisUrl: string;
   redisPrefix: string;
@@ -46,12 +52,6 @@ export interface Config {
   requireAdminMfa: boolean;
   showTimezone: string;
   mediaDir: string;
-  /**
-   * UPLOAD_BYTES_IN_FLIGHT: bytes of uploaded files one server instance holds at once (streamed to
-   * temporary files while their requests are read and processed); beyond it an upload is refused
-   * with 503 and Retry-After.
-   */
-  uploadBytesInFlight: number;
   logLevel: string;
   contactEmail: string;
   social: SocialLinks;
@@ -115,14 +115,6 @@ function parsePositiveInt(env: Env, name: string, fallback: number, max = 10_000
   return n;
 }
 
-function parseByteCount(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = value(env, name);
-  if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (!/^\d+$/.test(raw) || n < min || n > max) throw new ConfigError(name, `must be a number of bytes between ${min} and ${max}, got "${raw}"`);
-  return n;
-}
-
 /** Whether a URL's host is this machine: localhost (and *.localhost), 127.0.0.0/8 or [::1]. */
 export function isLoopbackUrl(url: string): boolean {
   let host: string;
@@ -169,6 +161,22 @@ function parseTrustProxy(env: Env): Config['trustProxy'] {
   return entries;
 }
 
+/** A Host header value: a DNS name or an IPv4 address, or an IPv6 one in brackets, and an optional port. */
+const HOST_ENTRY = /^(?:[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?)*\.?|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+
+function parseAllowedHosts(env: Env): string[] {
+  const entries = (value(env, 'ALLOWED_HOSTS') ?? '')
+    .split(',')
+    .map((e) => e.trim().toLowerCase())
+    .filter(Boolean);
+  for (const entry of entries) {
+    if (!HOST_ENTRY.test(entry) || Number(entry.match(/:(\d+)$/)?.[1] ?? 0) > 65535) {
+      throw new ConfigError('ALLOWED_HOSTS', `must be comma-separated host names, each with an optional :port (no scheme, path or wildcard), got "${entry}"`);
+    }
+  }
+  return entries;
+}
+
 const KEY_HEX = /^[0-9a-f]{64}$/i;
 const KEY_BASE64 = /^[A-Za-z0-9+/_-]{43}=?$/;
 
@@ -189,12 +197,6 @@ function isValidTimezone(tz: string): boolean {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-const MIB = 1024 * 1024;
-/** The default upload budget: two and a half of the largest posts (10 images under 10 MB), or dozens of usual ones. */
-export const DEFAULT_UPLOAD_BYTES_IN_FLIGHT = 256 * MIB;
-/** A post of 10 images under 10 MB: a smaller budget can never take one. */
-const LARGEST_UPLOAD_BYTES = 100 * MIB;
 
 export function loadConfig(env: Env = process.env): Config {
   const nodeEnvRaw = value(env, 'NODE_ENV') ?? 'development';
@@ -255,6 +257,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const trustProxy = parseTrustProxy(env);
+  const allowedHosts = parseAllowedHosts(env);
 
   const totpKeyRaw = value(env, 'TOTP_ENCRYPTION_KEY');
   const totpEncryptionKey = totpKeyRaw === undefined ? null : parseKey('TOTP_ENCRYPTION_KEY', totpKeyRaw);
@@ -268,12 +271,6 @@ export function loadConfig(env: Env = process.env): Config {
   const wsMaxConnectionsPerAddress = parsePositiveInt(env, 'WS_MAX_CONNECTIONS_PER_ADDRESS', 200);
 
   const requireAdminMfa = parseBool(env, 'REQUIRE_ADMIN_MFA', false);
-
-  // Bytes, from 1 MiB to 1 TiB.
-  const uploadBytesInFlight = parseByteCount(env, 'UPLOAD_BYTES_IN_FLIGHT', DEFAULT_UPLOAD_BYTES_IN_FLIGHT, MIB, 1024 * 1024 * MIB);
-  if (uploadBytesInFlight < LARGEST_UPLOAD_BYTES) {
-    warnings.push(`UPLOAD_BYTES_IN_FLIGHT=${uploadBytesInFlight} is below ${LARGEST_UPLOAD_BYTES} bytes: the largest posts (10 images under 10 MB each) will always be refused with 503.`);
-  }
 
   const showTimezone = value(env, 'SHOW_TIMEZONE') ?? 'America/Mexico_City';
   if (!isValidTimezone(showTimezone)) {
@@ -291,8 +288,10 @@ export function loadConfig(env: Env = process.env): Config {
   return {
     nodeEnv,
     port,
-    host: value(env, 'HOST') ?? '0.0.0.0',
+    // Development sign-in only ever answers this machine: nothing else needs to reach the server then.
+    host: value(env, 'HOST') ?? (devLogin ? '127.0.0.1' : '0.0.0.0'),
     publicUrl,
+    allowedHosts,
     databaseUrl,
     redisUrl,
     redisPrefix,
@@ -311,7 +310,6 @@ export function loadConfig(env: Env = process.env): Config {
     requireAdminMfa,
     showTimezone,
     mediaDir: value(env, 'MEDIA_DIR') ?? './data/media',
-    uploadBytesInFlight,
     logLevel,
     contactEmail,
     social: {

@@ -8,6 +8,9 @@ export function testEnv(overrides: Record<string, string | undefined> = {}): Rec
     NODE_ENV: 'test',
     PORT: '0',
     HOST: '127.0.0.1',
+    // app.inject sends `Host: localhost:80` and clients of a listening test app `127.0.0.1:<port>`,
+    // whatever PUBLIC_URL a test picks: both are this site's here. Tests of the Host check unset it.
+    ALLOWED_HOSTS: 'localhost,127.0.0.1',
     DATABASE_URL: fileContext().databaseUrl,
     REDIS_URL: inject('redisUrl'),
     REDIS_PREFIX: fileContext().redisPrefix,

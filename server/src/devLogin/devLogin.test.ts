@@ -1,12 +1,15 @@
 // Development sign-in (DEV_LOGIN).
+import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '@tribuna/drizzle';
 import type { Database } from '@tribuna/drizzle/client';
 import { buildUser } from '../../../test/support/factories.ts';
 import type { App } from '../app.ts';
 import { devLogin, sessionCookieHeader, signIn, XHR } from '../testing/sessions.ts';
-import { useApp, useTestApp } from '../testing/harness.ts';
+import { useApp, useListeningTestApp, useTestApp } from '../testing/harness.ts';
+import { DEV_LOGIN_LOCAL_ONLY_MESSAGE } from './routes.ts';
 
 describe('development sign-in (DEV_LOGIN on)', () => {
   let app: App;
@@ -135,4 +138,107 @@ describe('development sign-in on a public address (DEV_LOGIN unset)', () => {
       });
     });
   }
+});
+
+describe('development sign-in answers only this machine', () => {
+  const refused = { statusCode: 403, error: 'Forbidden', message: DEV_LOGIN_LOCAL_ONLY_MESSAGE };
+  const counts = async (database: Database) => ({
+    profiles: (await database.db.select().from(schema.profiles)).length,
+    sessions: (await database.db.select().from(schema.sessions)).length,
+  });
+
+  describe('on every interface (HOST=0.0.0.0 overriding the loopback default)', () => {
+    let app: App;
+    let database: Database;
+    let port: number;
+    /** A non-loopback address of this machine: a connection to it comes from it, as another host's would. */
+    let outside: string;
+    useTestApp(
+      () => {
+        const found = Object.values(networkInterfaces())
+          .flat()
+          .find((entry) => entry !== undefined && !entry.internal && entry.family === 'IPv4');
+        if (!found) throw new Error('this test needs a network interface with a non-loopback IPv4 address, and this machine has none');
+        outside = found.address;
+        return { DEV_LOGIN: '1', HOST: '0.0.0.0', ALLOWED_HOSTS: `localhost,127.0.0.1,${outside}` };
+      },
+      (ready) => ({ app, database } = ready),
+    );
+    beforeAll(async () => {
+      await app.listen({ host: app.config.host, port: 0 });
+      port = (app.server.address() as AddressInfo).port;
+    });
+
+    const login = (address: string) =>
+      fetch(`http://${address}:${port}/api/auth/dev/login`, {
+        method: 'POST',
+        headers: { ...XHR, 'content-type': 'application/json' },
+        body: JSON.stringify({ displayName: 'Ana' }),
+      });
+
+    it('refuses a peer with a non-loopback address on both routes (403), and writes nothing', async () => {
+      await buildUser(database.db, { role: 'admin' });
+      const users = await fetch(`http://${outside}:${port}/api/auth/dev/users`);
+      expect(users.status).toBe(403);
+      expect(await users.json()).toEqual(refused);
+
+      const res = await login(outside);
+      expect(res.status).toBe(403);
+      expect(await res.json()).toEqual(refused);
+      expect(res.headers.get('set-cookie')).toBeNull();
+      expect(await counts(database)).toEqual({ profiles: 1, sessions: 0 });
+
+      // The same server answers a loopback peer.
+      expect((await fetch(`http://127.0.0.1:${port}/api/auth/dev/users`)).status).toBe(200);
+      expect((await login('127.0.0.1')).status).toBe(200);
+      expect(await counts(database)).toEqual({ profiles: 2, sessions: 1 });
+    });
+  });
+
+  describe('behind a proxy named by TRUST_PROXY', () => {
+    let database: Database;
+    let baseUrl: string;
+    useListeningTestApp({ DEV_LOGIN: '1', TRUST_PROXY: '127.0.0.1' }, (ready) => ({ database, baseUrl } = ready));
+
+    const login = (forwardedFor: string) =>
+      fetch(`${baseUrl}/api/auth/dev/login`, {
+        method: 'POST',
+        headers: { ...XHR, 'content-type': 'application/json', 'x-forwarded-for': forwardedFor },
+        body: JSON.stringify({ displayName: 'Ana' }),
+      });
+
+    it('refuses a client the proxy reports from another address (403), and writes nothing', async () => {
+      // The last one: a client that wrote its own X-Forwarded-For, which the proxy appended to.
+      for (const forwardedFor of ['203.0.113.9', '2001:db8::7', '::ffff:203.0.113.9', 'unknown', '127.0.0.1, 203.0.113.9']) {
+        const res = await login(forwardedFor);
+        expect(res.status, forwardedFor).toBe(403);
+        expect(await res.json()).toEqual(refused);
+        const users = await fetch(`${baseUrl}/api/auth/dev/users`, { headers: { 'x-forwarded-for': forwardedFor } });
+        expect(users.status, forwardedFor).toBe(403);
+      }
+      expect(await counts(database)).toEqual({ profiles: 0, sessions: 0 });
+    });
+
+    it('accepts a client the proxy reports on loopback', async () => {
+      for (const forwardedFor of ['127.0.0.1', '::1', '127.0.0.2']) expect((await login(forwardedFor)).status, forwardedFor).toBe(200);
+      expect(await counts(database)).toEqual({ profiles: 3, sessions: 3 });
+    });
+  });
+
+  describe('without TRUST_PROXY', () => {
+    let app: App;
+    let database: Database;
+    useTestApp({ DEV_LOGIN: '1', TRUST_PROXY: undefined }, (ready) => ({ app, database } = ready));
+
+    it('refuses a request a proxy relayed (its peer is loopback, its client unknown)', async () => {
+      const relayed: Record<string, string>[] = [{ 'x-forwarded-for': '127.0.0.1' }, { forwarded: 'for=203.0.113.9' }, { 'x-real-ip': '203.0.113.9' }];
+      for (const headers of relayed) {
+        const res = await devLogin(app, { displayName: 'Ana' }, headers);
+        expect(res.statusCode, JSON.stringify(headers)).toBe(403);
+        expect(res.json()).toEqual(refused);
+      }
+      expect(await counts(database)).toEqual({ profiles: 0, sessions: 0 });
+      expect((await devLogin(app, { displayName: 'Ana' })).statusCode).toBe(200);
+    });
+  });
 });

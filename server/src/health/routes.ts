@@ -13,7 +13,8 @@ const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       // A probe must answer even with PostgreSQL down, so it never looks a session cookie up.
       // No rate limit: load balancers and monitors poll it from a few addresses, and it must never 429.
-      config: { session: false, rateLimit: false },
+      // Any Host: probes name the container or its address (docker-compose.yml's healthcheck asks 127.0.0.1).
+      config: { session: false, rateLimit: false, anyHost: true },
     },
     async (request, reply) => {
       const health = await checkHealth({ db: app.database.db, redis: app.redis, log: request.log });

@@ -67,10 +67,12 @@ describe('cross-site request refusal', () => {
     expect((await logout({ cookie: b.cookie, ...XHR })).statusCode).toBe(204);
   });
 
-  it('accepts the request Host as same origin (development without PUBLIC_URL)', async () => {
+  it("never takes the request's own Host for our origin (a DNS-rebound page sends both alike)", async () => {
     const { cookie } = await signedIn();
+    // localhost is in the test configuration's ALLOWED_HOSTS: the Host passes, the Origin does not.
     const res = await logout({ cookie, ...XHR, host: 'localhost:5173', origin: 'http://localhost:5173' });
-    expect(res.statusCode).toBe(204);
+    expect(res.statusCode).toBe(403);
+    expect((await me(cookie)).statusCode).toBe(200);
   });
 
   it('also protects sign-in mutations (login CSRF) but never GETs', async () => {
@@ -80,13 +82,14 @@ describe('cross-site request refusal', () => {
     expect((await app.inject({ method: 'GET', url: '/api/me', headers: { cookie, origin: 'https://evil.example' } })).statusCode).toBe(200);
   });
 
-  it('knows its own origins', () => {
-    const request = { headers: { host: 'localhost:3000' } } as Parameters<typeof isOwnOrigin>[1];
-    expect(isOwnOrigin('https://tribuna.example', request, SITE)).toBe(true);
-    expect(isOwnOrigin('http://localhost:3000', request, SITE)).toBe(true);
-    expect(isOwnOrigin('https://evil.example', request, SITE)).toBe(false);
-    expect(isOwnOrigin('null', request, SITE)).toBe(false);
-    expect(isOwnOrigin('garbage', request, SITE)).toBe(false);
+  it("knows its own origin: PUBLIC_URL's, and nothing else", () => {
+    expect(isOwnOrigin('https://tribuna.example', SITE)).toBe(true);
+    expect(isOwnOrigin('https://TRIBUNA.example:443', SITE)).toBe(true);
+    expect(isOwnOrigin('http://localhost:3000', SITE)).toBe(false);
+    expect(isOwnOrigin('http://tribuna.example', SITE)).toBe(false);
+    expect(isOwnOrigin('https://evil.example', SITE)).toBe(false);
+    expect(isOwnOrigin('null', SITE)).toBe(false);
+    expect(isOwnOrigin('garbage', SITE)).toBe(false);
   });
 
   describe('websocket upgrade on /ws', () => {

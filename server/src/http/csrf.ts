@@ -21,11 +21,13 @@ declare module 'fastify' {
 const MUTATIONS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const PROTECTED_ROUTES = /^\/(?:api|auth)(?:\/|$)/;
 
-/** An Origin header naming this site: PUBLIC_URL's origin, or the request's own Host (same-origin in dev). */
-export function isOwnOrigin(origin: string, request: FastifyRequest, publicUrl: string): boolean {
+/**
+ * An Origin header naming this site: PUBLIC_URL's origin, and nothing else. Never the request's own
+ * Host: a page of a DNS-rebound name sends a Host and an Origin that match each other.
+ */
+export function isOwnOrigin(origin: string, publicUrl: string): boolean {
   try {
-    const url = new URL(origin);
-    return url.origin === new URL(publicUrl).origin || (request.headers.host !== undefined && url.host === request.headers.host);
+    return new URL(origin).origin === new URL(publicUrl).origin;
   } catch {
     // "null" (sandboxed documents, some redirects) and garbage are never ours.
     return false;
@@ -35,7 +37,7 @@ export function isOwnOrigin(origin: string, request: FastifyRequest, publicUrl: 
 /** Whether a request passes the route's cross-site policy. */
 export function passesCsrfPolicy(request: FastifyRequest, publicUrl: string, policy: CsrfPolicy = 'strict'): boolean {
   const origin = request.headers.origin;
-  if (origin !== undefined && !isOwnOrigin(origin, request, publicUrl)) return false;
+  if (origin !== undefined && !isOwnOrigin(origin, publicUrl)) return false;
   const hasHeader = typeof request.headers['x-requested-with'] === 'string' && request.headers['x-requested-with'] !== '';
   if (policy === 'beacon') return hasHeader || origin !== undefined;
   return hasHeader;

@@ -48,7 +48,7 @@ export function parseClientMessage(data: unknown, isBinary: boolean): LiveClient
 const liveRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const refuseForeignOrigin = async (request: FastifyRequest) => {
     const origin = request.headers.origin;
-    if (origin !== undefined && !isOwnOrigin(origin, request, app.config.publicUrl)) throw forbidden(CROSS_SITE_MESSAGE);
+    if (origin !== undefined && !isOwnOrigin(origin, app.config.publicUrl)) throw forbidden(CROSS_SITE_MESSAGE);
   };
 
   const options = {

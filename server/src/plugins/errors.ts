@@ -22,12 +22,14 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'QUER
 /**
  * What Fastify itself may answer on a route, whatever the route does: a body it cannot take
  * (400 malformed or empty JSON, 413 beyond the body limit, 415 a media type without a parser), and
- * 404 to a plain HTTP request on a websocket route (@fastify/websocket).
+ * 404 to a plain HTTP request on a websocket route (@fastify/websocket), and 421 to a Host that is
+ * not this site's (http/hosts.ts) unless the route takes any.
  */
-export function frameworkStatuses(route: Pick<RouteOptions, 'method'> & { websocket?: boolean }): number[] {
+export function frameworkStatuses(route: Pick<RouteOptions, 'method' | 'config'> & { websocket?: boolean }): number[] {
   const statuses: number[] = [];
   if ([route.method].flat().some((method) => BODY_METHODS.has(method.toUpperCase()))) statuses.push(400, 413, 415);
   if (route.websocket === true) statuses.push(404);
+  if (route.config?.anyHost !== true) statuses.push(421);
   // Any route may find PostgreSQL unreachable (see the error handler).
   statuses.push(503);
   return statuses;
