@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, loadConfig } from './config.ts';
+import { ConfigError, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, DEFAULT_UPLOAD_BYTES_IN_FLIGHT, loadConfig } from './config.ts';
 
 const PRODUCTION_SECRET = 'x'.repeat(40);
 /** The least a production start needs. */
@@ -96,6 +96,8 @@ describe('loadConfig', () => {
     ['TOTP_ENCRYPTION_PREVIOUS_KEYS', { TOTP_ENCRYPTION_PREVIOUS_KEYS: 'a'.repeat(64) + ',nope' }],
     ['WS_MAX_CONNECTIONS', { WS_MAX_CONNECTIONS: '0' }],
     ['WS_MAX_CONNECTIONS_PER_ADDRESS', { WS_MAX_CONNECTIONS_PER_ADDRESS: 'many' }],
+    ['UPLOAD_BYTES_IN_FLIGHT', { UPLOAD_BYTES_IN_FLIGHT: '64MB' }],
+    ['UPLOAD_BYTES_IN_FLIGHT', { UPLOAD_BYTES_IN_FLIGHT: '1000' }],
     ['DEV_LOGIN', { DEV_LOGIN: 'maybe' }],
     ['REQUIRE_ADMIN_MFA', { REQUIRE_ADMIN_MFA: 'maybe' }],
     ['SHOW_TIMEZONE', { SHOW_TIMEZONE: 'Mars/Olympus_Mons' }],
@@ -197,6 +199,15 @@ describe('loadConfig', () => {
       'fd00::/8',
       'loopback',
     ]);
+  });
+
+  it('reads the upload budget in bytes, and warns when it cannot take the largest post', () => {
+    expect(loadConfig({})).toMatchObject({ uploadBytesInFlight: DEFAULT_UPLOAD_BYTES_IN_FLIGHT, warnings: [] });
+    expect(DEFAULT_UPLOAD_BYTES_IN_FLIGHT).toBe(256 * 1024 * 1024);
+    expect(loadConfig({ UPLOAD_BYTES_IN_FLIGHT: String(512 * 1024 * 1024) })).toMatchObject({ uploadBytesInFlight: 512 * 1024 * 1024, warnings: [] });
+    const small = loadConfig({ UPLOAD_BYTES_IN_FLIGHT: String(64 * 1024 * 1024) });
+    expect(small.uploadBytesInFlight).toBe(64 * 1024 * 1024);
+    expect(small.warnings).toEqual([expect.stringMatching(/UPLOAD_BYTES_IN_FLIGHT=67108864 .*largest posts/)]);
   });
 
   it('reads the TOTP encryption keys and the websocket caps', () => {

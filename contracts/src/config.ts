@@ -52,6 +52,12 @@ export interface Config {
   requireAdminMfa: boolean;
   showTimezone: string;
   mediaDir: string;
+  /**
+   * UPLOAD_BYTES_IN_FLIGHT: bytes of uploaded files one server instance holds at once (streamed to
+   * temporary files while their requests are read and processed); beyond it an upload is refused
+   * with 503 and Retry-After.
+   */
+  uploadBytesInFlight: number;
   logLevel: string;
   contactEmail: string;
   social: SocialLinks;
@@ -112,6 +118,14 @@ function parsePositiveInt(env: Env, name: string, fallback: number, max = 10_000
   if (raw === undefined) return fallback;
   const n = Number(raw);
   if (!/^\d+$/.test(raw) || n < 1 || n > max) throw new ConfigError(name, `must be a whole number between 1 and ${max}, got "${raw}"`);
+  return n;
+}
+
+function parseByteCount(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = value(env, name);
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n < min || n > max) throw new ConfigError(name, `must be a number of bytes between ${min} and ${max}, got "${raw}"`);
   return n;
 }
 
@@ -198,6 +212,12 @@ function isValidTimezone(tz: string): boolean {
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+const MIB = 1024 * 1024;
+/** The default upload budget: two and a half of the largest posts (10 images under 10 MB), or dozens of usual ones. */
+export const DEFAULT_UPLOAD_BYTES_IN_FLIGHT = 256 * MIB;
+/** A post of 10 images under 10 MB: a smaller budget can never take one. */
+const LARGEST_UPLOAD_BYTES = 100 * MIB;
+
 export function loadConfig(env: Env = process.env): Config {
   const nodeEnvRaw = value(env, 'NODE_ENV') ?? 'development';
   if (!['development', 'production', 'test'].includes(nodeEnvRaw)) {
@@ -272,6 +292,12 @@ export function loadConfig(env: Env = process.env): Config {
 
   const requireAdminMfa = parseBool(env, 'REQUIRE_ADMIN_MFA', false);
 
+  // Bytes, from 1 MiB to 1 TiB.
+  const uploadBytesInFlight = parseByteCount(env, 'UPLOAD_BYTES_IN_FLIGHT', DEFAULT_UPLOAD_BYTES_IN_FLIGHT, MIB, 1024 * 1024 * MIB);
+  if (uploadBytesInFlight < LARGEST_UPLOAD_BYTES) {
+    warnings.push(`UPLOAD_BYTES_IN_FLIGHT=${uploadBytesInFlight} is below ${LARGEST_UPLOAD_BYTES} bytes: the largest posts (10 images under 10 MB each) will always be refused with 503.`);
+  }
+
   const showTimezone = value(env, 'SHOW_TIMEZONE') ?? 'America/Mexico_City';
   if (!isValidTimezone(showTimezone)) {
     throw new ConfigError('SHOW_TIMEZONE', `must be an IANA time zone, got "${showTimezone}"`);
@@ -310,6 +336,7 @@ export function loadConfig(env: Env = process.env): Config {
     requireAdminMfa,
     showTimezone,
     mediaDir: value(env, 'MEDIA_DIR') ?? './data/media',
+    uploadBytesInFlight,
     logLevel,
     contactEmail,
     social: {

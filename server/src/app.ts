@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '@tribuna/contracts/config';
 import type { App } from './app-types.ts';
 import type { RateLimitTable } from './http/rateLimits.ts';
-import { bodyDeadline } from './http/bodyDeadline.ts';
+import { bodyDeadline, unreadBodyDeadline, type BodyDeadlines } from './http/bodyDeadline.ts';
 import { hostGuard } from './http/hosts.ts';
 import { serializeRequest } from './http/logging.ts';
 import { formatValidationErrors } from './http/validation.ts';
@@ -83,8 +83,8 @@ export function trustProxyOption(trust: Config['trustProxy']): boolean | string[
   return trust;
 }
 
-export interface HttpTimeouts {
-  /** The whole request (headers and body) must arrive within this, else 408 (slow-loris senders). */
+export interface HttpTimeouts extends BodyDeadlines {
+  /** The headers must arrive within this, and so must any body but an upload's; else 408 (slow-loris senders). */
   requestMs: number;
   /** A socket with no traffic at all for this long is closed (upgraded websockets are not affected). */
   idleMs: number;
@@ -92,7 +92,25 @@ export interface HttpTimeouts {
   keepAliveMs: number;
 }
 
-export const HTTP_TIMEOUTS: HttpTimeouts = { requestMs: 30_000, idleMs: 60_000, keepAliveMs: 72_000 };
+export const HTTP_TIMEOUTS: HttpTimeouts = {
+  requestMs: 30_000,
+  // One image of up to 10 MB: two minutes at under 1 Mbit/s.
+  uploadMs: 120_000,
+  // Up to 100 MB: five minutes at ~3 Mbit/s, a phone on a fair mobile connection.
+  albumUploadMs: 300_000,
+  idleMs: 60_000,
+  keepAliveMs: 72_000,
+};
+
+/**
+ * Node's requestTimeout counts from a request's first byte to the end of its body: it must let
+ * the headers (requestMs), the hooks before the body is read, and the longest body deadline pass,
+ * or it would cut every upload at requestMs whatever the upload's own deadline (bodyDeadline.ts).
+ * It stays as a backstop for bodies no route reads (a request refused before its body).
+ */
+export function nodeRequestTimeoutMs(timeouts: HttpTimeouts): number {
+  return timeouts.requestMs + Math.max(timeouts.requestMs, timeouts.uploadMs, timeouts.albumUploadMs) + timeouts.requestMs;
+}
 
 /** Builds the whole server (infrastructure, then domains) and waits until it is ready to listen. */
 export async function buildApp(config: Config, options: BuildAppOptions = {}): Promise<App> {
@@ -114,14 +132,16 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     // Malformed URLs are answered before any hook: this gives them the security headers too.
     frameworkErrors: frameworkErrorHandler(config.publicUrl),
     bodyLimit: 1024 * 1024,
-    requestTimeout: timeouts.requestMs,
+    requestTimeout: nodeRequestTimeoutMs(timeouts),
     connectionTimeout: timeouts.idleMs,
     keepAliveTimeout: timeouts.keepAliveMs,
     // Node checks those timeouts every 30 s by default: a late request would get up to twice its time.
     http: { headersTimeout: timeouts.requestMs, connectionsCheckingInterval: Math.min(5_000, timeouts.requestMs) },
   }).withTypeProvider<TypeBoxTypeProvider>();
-  // Node's requestTimeout only covers the headers: the body gets its own deadline.
-  app.addHook('preParsing', bodyDeadline(timeouts.requestMs));
+  // Every body gets its own deadline, an upload's longer than the rest (see nodeRequestTimeoutMs).
+  app.addHook('preParsing', bodyDeadline(timeouts));
+  // And a body left unread by an early answer gets requestMs to finish arriving.
+  app.addHook('onResponse', unreadBodyDeadline(timeouts.requestMs));
   // Bodies are validated without type coercion and unknown properties are refused (see validator.ts).
   app.setValidatorCompiler(validatorCompiler);
   if (options.onRoute) app.addHook('onRoute', options.onRoute);

@@ -68,6 +68,26 @@ describe('HTTP timeouts', () => {
     expect(await database.db.select().from(schema.pageViews)).toHaveLength(1);
   });
 
+  it('closes the connection of a request answered before its body, whose body keeps trickling', async () => {
+    const client = rawClient(port);
+    await client.connected;
+    // No X-Requested-With: refused (403) before the body is read; Node would read the rest for
+    // as long as its own request timeout, now above the longest upload deadline.
+    client.socket.write(headers(pageView.length).replace('X-Requested-With: tribuna\r\n', '') + pageView.slice(0, 10));
+    let sent = 10;
+    const trickle = setInterval(() => {
+      if (sent < pageView.length - 1 && !client.socket.destroyed) client.socket.write(pageView[sent++]!);
+    }, 50);
+    try {
+      await client.closed;
+    } finally {
+      clearInterval(trickle);
+    }
+    expect(client.received()).toMatch(/^HTTP\/1\.1 403 /);
+    expect(sent).toBeLessThan(pageView.length - 1);
+    expect(await database.db.select().from(schema.pageViews)).toHaveLength(0);
+  });
+
   it('closes a connection that never sends a request', async () => {
     const client = rawClient(port);
     await client.connected;

@@ -1,5 +1,5 @@
 import sharp, { type Metadata, type OutputInfo, type SharpOptions } from 'sharp';
-import { fileTypeFromBuffer } from 'file-type';
+import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
 import { rgbaToThumbHash } from 'thumbhash';
 import { IMAGE_MIME_TYPES, WALL_MESSAGES } from '@tribuna/contracts/wallRules';
 import { badRequest } from '../http/errors.ts';
@@ -74,6 +74,14 @@ export interface ProcessedImage {
   thumbKey: string;
 }
 
+/** An image's bytes, or the path of a file holding them (an upload streamed to disk: sharp reads it from there). */
+export type ImageInput = Buffer | string;
+
+/** The type the bytes' signature tells (file-type reads only the first few kilobytes of a file). */
+export function sniffType(input: ImageInput): ReturnType<typeof fileTypeFromBuffer> {
+  return typeof input === 'string' ? fileTypeFromFile(input) : fileTypeFromBuffer(input);
+}
+
 type ImageMimeType = (typeof IMAGE_MIME_TYPES)[number];
 const isImageMimeType = (mime: string): mime is ImageMimeType => (IMAGE_MIME_TYPES as readonly string[]).includes(mime);
 
@@ -88,8 +96,8 @@ function normalizedDeclaredType(declared: string | undefined): string {
  * never trusted: a script renamed photo.jpg is refused here, and a PNG declared as a GIF is
  * refused as a lie (an absent or generic declared type is fine: some browsers send nothing).
  */
-async function sniffImageType(input: Buffer, declaredType: string | undefined): Promise<ImageMimeType> {
-  const sniffed = (await fileTypeFromBuffer(input))?.mime;
+async function sniffImageType(input: ImageInput, declaredType: string | undefined): Promise<ImageMimeType> {
+  const sniffed = (await sniffType(input))?.mime;
   if (sniffed === undefined || !isImageMimeType(sniffed)) throw badRequest(WALL_MESSAGES.imagesOnly);
   const declared = normalizedDeclaredType(declaredType);
   if (declared.startsWith('image/') && declared !== sniffed) throw badRequest(WALL_MESSAGES.typeMismatch);
@@ -104,7 +112,7 @@ async function sniffImageType(input: Buffer, declaredType: string | undefined): 
  * what is served is pixels sharp wrote, never bytes the client sent.
  * Throws HttpError 400 (imagesOnly, typeMismatch, imageTooManyPixels, imageUnreadable).
  */
-export async function processImage(input: Buffer, options: ProcessImageOptions = {}): Promise<ProcessedImage> {
+export async function processImage(input: ImageInput, options: ProcessImageOptions = {}): Promise<ProcessedImage> {
   await sniffImageType(input, options.declaredType);
   const maxPixels = options.maxPixels ?? MAX_INPUT_PIXELS;
   // failOn 'error' (implies 'truncated'): a cut-off or corrupt file fails instead of being padded

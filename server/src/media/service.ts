@@ -26,6 +26,9 @@ export interface IngestOptions {
   cover?: { width: number; height: number };
 }
 
+/** An image to ingest: its bytes, or (an upload, see media/uploads.ts) the temporary file holding them. */
+export type IngestFile = ({ data: Buffer } | { path: string }) & { declaredType: string };
+
 /** The media pipeline as the domains use it (app.media). */
 export interface MediaService {
   storage: MediaStorage;
@@ -34,7 +37,7 @@ export interface MediaService {
    * limiter. Throws HttpError 400 for a file that is not a usable image, 503 when too many wait.
    * Files are stored before any row names them: call `discard` if the transaction then fails.
    */
-  ingest(file: { data: Buffer; declaredType: string }, options?: IngestOptions): Promise<StoredImage>;
+  ingest(file: IngestFile, options?: IngestOptions): Promise<StoredImage>;
   /**
    * Deletes the files of `images` that no media row names (after a failed transaction). Files
    * another row shares (the same image uploaded before) stay. What this misses, the worker's
@@ -54,7 +57,8 @@ export function createMediaService(deps: { storage: MediaStorage; db: DbOrTx; li
   return {
     storage,
     async ingest(file, options = {}) {
-      const image = await limiter.run(() => processImage(file.data, { declaredType: file.declaredType, ...options }));
+      const input = 'path' in file ? file.path : file.data;
+      const image = await limiter.run(() => processImage(input, { declaredType: file.declaredType, ...options }));
       await putOnce(image.key, image.data, image.contentType);
       await putOnce(image.thumbKey, image.thumb, image.contentType);
       return {

@@ -1,4 +1,4 @@
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyPluginAsync } from 'fastify';
@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { WALL_LIMITS, WALL_MESSAGES } from '@tribuna/contracts/wallRules';
 import type { App } from '../app.ts';
 import { useListeningTestApp } from '../testing/harness.ts';
-import { readUploads, UPLOAD_MESSAGES, type UploadSpec } from './uploads.ts';
+import { UPLOAD_MESSAGES, withUploads, type UploadSpec } from './uploads.ts';
 
 const SPEC: UploadSpec = {
   fileFields: ['images'],
@@ -21,16 +21,20 @@ const SPEC: UploadSpec = {
 /** Throwaway routes behind the real hooks: what readUploads read, and the whole pipeline. */
 const uploadRoutes: FastifyPluginAsync = async (app) => {
   // Not rate limited: test routes.
-  app.post('/api/test/uploads', { schema: { hide: true }, config: { rateLimit: false } }, async (request) => {
-    const { fields, files } = await readUploads(request, SPEC);
-    return { fields, files: files.map(({ data, ...file }) => ({ ...file, bytes: data.length })) };
-  });
-  app.post('/api/test/images', { schema: { hide: true }, config: { rateLimit: false } }, async (request) => {
-    const { files } = await readUploads(request, SPEC);
-    const stored = [];
-    for (const file of files) stored.push(await app.media.ingest(file));
-    return stored;
-  });
+  app.post('/api/test/uploads', { schema: { hide: true }, config: { rateLimit: false } }, async (request) =>
+    withUploads(request, SPEC, async ({ fields, files }) => ({
+      fields,
+      // What is in each temporary file is what was sent.
+      files: await Promise.all(files.map(async ({ path, ...file }) => ({ ...file, sameBytes: (await readFile(path)).length === file.bytes }))),
+    })),
+  );
+  app.post('/api/test/images', { schema: { hide: true }, config: { rateLimit: false } }, async (request) =>
+    withUploads(request, SPEC, async ({ files }) => {
+      const stored = [];
+      for (const file of files) stored.push(await app.media.ingest(file));
+      return stored;
+    }),
+  );
 };
 
 type Part = { name: string; value: string } | { name: string; filename: string; type?: string; data: Buffer };
@@ -92,8 +96,8 @@ describe('readUploads and the media routes', () => {
     expect(res.json()).toEqual({
       fields: { content: ['Hola ñandú'], alt: ['uno', 'dos'] },
       files: [
-        { field: 'images', filename: 'a.png', declaredType: 'image/png', bytes: image.length },
-        { field: 'images', filename: 'b.jpg', declaredType: 'image/jpeg', bytes: 3 },
+        { field: 'images', filename: 'a.png', declaredType: 'image/png', bytes: image.length, sameBytes: true },
+        { field: 'images', filename: 'b.jpg', declaredType: 'image/jpeg', bytes: 3, sameBytes: true },
       ],
     });
   });
@@ -121,6 +125,24 @@ describe('readUploads and the media routes', () => {
     expect(await refused.json()).toMatchObject({ message: UPLOAD_MESSAGES.unknownField });
     const next = await fetch(`${baseUrl}/api/health`);
     expect(next.status).toBe(200);
+  });
+
+  it('streams files to temporary files and removes them, and gives their bytes back, whether accepted or refused', async () => {
+    const image = await png();
+    const sent: Array<[string, Part[], number]> = [
+      ['/api/test/uploads', [{ name: 'images', filename: 'a.png', type: 'image/png', data: image }], 200],
+      ['/api/test/images', [{ name: 'images', filename: 'a.png', type: 'image/png', data: image }], 200],
+      ['/api/test/uploads', [{ name: 'images', filename: 'big.jpg', data: Buffer.alloc(WALL_LIMITS.postImageBytes + 1) }], 413],
+      // Refused after the file was written: by a field, then by the pipeline.
+      ['/api/test/uploads', [{ name: 'images', filename: 'a.png', data: image }, { name: 'role', value: 'admin' }], 400],
+      ['/api/test/images', [{ name: 'images', filename: 'a.gif', type: 'image/gif', data: image }], 400],
+    ];
+    for (const [url, parts, status] of sent) {
+      const res = await post(url, parts);
+      expect(res.statusCode, res.body).toBe(status);
+      expect(await readdir(app.uploads.dir)).toEqual([]);
+      expect(app.uploads.budget.inFlight).toBe(0);
+    }
   });
 
   it('refuses an eleventh file with 400 and the message', async () => {

@@ -1,6 +1,13 @@
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import type { Multipart, MultipartFile } from '@fastify/multipart';
 import { badRequest, HttpError } from '../http/errors.ts';
+import { uploadBudgetExceeded, type UploadBudget, type UploadLease } from './uploadBudget.ts';
 
 /** Messages of a malformed upload form (beyond the wall's own, which the spec names). */
 export const UPLOAD_MESSAGES = {
@@ -42,7 +49,9 @@ export interface UploadedFile {
   filename: string;
   /** The client's Content-Type for the file: a claim, checked against the bytes by processImage. */
   declaredType: string;
-  data: Buffer;
+  /** The temporary file holding the bytes; removed when the request is done with it (withUploads). */
+  path: string;
+  bytes: number;
 }
 
 export interface Uploads {
@@ -50,6 +59,16 @@ export interface Uploads {
   fields: Record<string, string[]>;
   /** Files in the order sent. */
   files: UploadedFile[];
+  /** Removes the temporary files and gives their bytes back to the budget (idempotent). */
+  dispose(): Promise<void>;
+}
+
+/** Where this instance's uploads wait while they are read and processed (app.uploads). */
+export interface UploadArea {
+  /** A directory of this instance alone (under os.tmpdir()), removed when the app closes. */
+  dir: string;
+  /** UPLOAD_BYTES_IN_FLIGHT. */
+  budget: UploadBudget;
 }
 
 /** An error of @fastify/multipart (codes FST_*) or of busboy (a malformed body) as the 4xx it is. */
@@ -72,18 +91,34 @@ function parserError(err: unknown, spec: UploadSpec): HttpError {
   }
 }
 
-/** Reads one file part into memory, refusing it the moment it passes the limit. */
-async function readFile(part: MultipartFile, spec: UploadSpec): Promise<Buffer> {
-  const chunks: Buffer[] = [];
+/**
+ * Streams one file part to `path`, refusing it the moment it passes the limit (413) or the
+ * instance's upload budget (503). Memory holds a chunk or two, whatever the file's size.
+ */
+async function saveFile(part: MultipartFile, spec: UploadSpec, path: string, lease: UploadLease): Promise<number> {
   let bytes = 0;
-  // Busboy stops the stream at maxFileBytes and marks it truncated: one byte more was sent.
-  for await (const chunk of part.file as AsyncIterable<Buffer>) {
-    bytes += chunk.length;
-    if (part.file.truncated || bytes > spec.maxFileBytes) throw new HttpError(413, spec.fileTooLargeMessage);
-    chunks.push(chunk);
+  const meter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      bytes += chunk.length;
+      // Busboy stops the stream at maxFileBytes and marks it truncated: one byte more was sent.
+      if (part.file.truncated || bytes > spec.maxFileBytes) return callback(new HttpError(413, spec.fileTooLargeMessage));
+      try {
+        lease.charge(chunk.length);
+      } catch (err) {
+        return callback(err as Error);
+      }
+      callback(null, chunk);
+    },
+  });
+  try {
+    await pipeline(part.file, meter, createWriteStream(path, { flags: 'wx', mode: 0o600 }));
+  } catch (err) {
+    // The disk's failure (ENOSPC, EACCES…) is ours: a 500, not the client's 400.
+    if ((err as NodeJS.ErrnoException).syscall !== undefined) throw err;
+    throw parserError(err, spec);
   }
   if (part.file.truncated) throw new HttpError(413, spec.fileTooLargeMessage);
-  return Buffer.concat(chunks, bytes);
+  return bytes;
 }
 
 /**
@@ -102,32 +137,60 @@ function drainRest(request: FastifyRequest): void {
   raw.resume();
 }
 
+/** The declared body length, when there is one. */
+function declaredLength(request: FastifyRequest): number | null {
+  const raw = request.headers['content-length'];
+  return raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : null;
+}
+
 /**
  * Consumes a multipart/form-data request as it streams in, enforcing `spec` on the way: the
- * number of files and fields, each file's size, each field's size and the allowed names. Files are
- * buffered in memory (at most maxFiles × maxFileBytes); nothing touches the disk. Every refusal
- * is a 4xx with a message for people (415 for a body that is not multipart at all).
+ * number of files and fields, each file's size, each field's size and the allowed names. Each file
+ * is streamed to a temporary file in app.uploads.dir, one at a time, its bytes charged to the
+ * instance's upload budget as they arrive (503 with Retry-After beyond it; a declared length that
+ * cannot fit is refused before a byte is read). Every refusal is a 4xx with a message for people
+ * (415 for a body that is not multipart at all).
  *
+ * The caller must call `dispose` when done (withUploads does); on a refusal nothing is left behind.
  * Call it after authentication and authorisation (requireWriter): a refused visitor must not get
  * to send megabytes first.
  */
 export async function readUploads(request: FastifyRequest, spec: UploadSpec): Promise<Uploads> {
   if (!request.isMultipart()) throw new HttpError(415, UPLOAD_MESSAGES.notMultipart);
+  const { dir, budget } = request.server.uploads;
+  const declared = declaredLength(request);
+  if (declared !== null && Math.min(declared, budget.capacity) > budget.free) {
+    drainRest(request);
+    throw uploadBudgetExceeded();
+  }
+
+  const lease = budget.lease();
+  const paths: string[] = [];
+  let disposed: Promise<void> | undefined;
+  const dispose = () =>
+    (disposed ??= (async () => {
+      try {
+        await Promise.all(paths.map((path) => rm(path, { force: true })));
+      } finally {
+        lease.close();
+      }
+    })());
+
   const maxFields = spec.maxFields ?? DEFAULT_MAX_FIELDS;
-  const parts = request.parts({
-    limits: {
-      fieldNameSize: 100,
-      fieldSize: spec.maxFieldBytes ?? DEFAULT_MAX_FIELD_BYTES,
-      fields: maxFields,
-      files: spec.maxFiles,
-      fileSize: spec.maxFileBytes,
-      parts: maxFields + spec.maxFiles,
-      headerPairs: 20,
-    },
-  });
   const fields: Record<string, string[]> = {};
   const files: UploadedFile[] = [];
   try {
+    const parts = request.parts({
+      limits: {
+        fieldNameSize: 100,
+        fieldSize: spec.maxFieldBytes ?? DEFAULT_MAX_FIELD_BYTES,
+        fields: maxFields,
+        files: spec.maxFiles,
+        fileSize: spec.maxFileBytes,
+        parts: maxFields + spec.maxFiles,
+        headerPairs: 20,
+      },
+    });
     while (true) {
       let step: IteratorResult<Multipart>;
       try {
@@ -139,15 +202,12 @@ export async function readUploads(request: FastifyRequest, spec: UploadSpec): Pr
       const part = step.value;
       if (part.type === 'file') {
         if (!spec.fileFields.includes(part.fieldname)) throw badRequest(UPLOAD_MESSAGES.unknownFileField);
-        let data: Buffer;
-        try {
-          data = await readFile(part, spec);
-        } catch (err) {
-          throw parserError(err, spec);
-        }
+        const path = join(dir, randomUUID());
+        paths.push(path);
+        const bytes = await saveFile(part, spec, path, lease);
         // An empty file input of an HTML form: no file chosen.
-        if (data.length === 0 && part.filename === '') continue;
-        files.push({ field: part.fieldname, filename: part.filename, declaredType: part.mimetype, data });
+        if (bytes === 0 && part.filename === '') continue;
+        files.push({ field: part.fieldname, filename: part.filename, declaredType: part.mimetype, path, bytes });
       } else {
         if (part.fieldnameTruncated || !spec.textFields.includes(part.fieldname)) throw badRequest(UPLOAD_MESSAGES.unknownField);
         if (part.valueTruncated) throw badRequest(UPLOAD_MESSAGES.fieldTooLong);
@@ -156,7 +216,21 @@ export async function readUploads(request: FastifyRequest, spec: UploadSpec): Pr
     }
   } catch (err) {
     drainRest(request);
+    await dispose();
     throw err;
   }
-  return { fields, files };
+  return { fields, files, dispose };
+}
+
+/**
+ * readUploads, then `use` with what was read; the temporary files are removed and their bytes
+ * given back to the budget however `use` ends (an answer, an error, a client gone meanwhile).
+ */
+export async function withUploads<T>(request: FastifyRequest, spec: UploadSpec, use: (uploads: Uploads) => Promise<T>): Promise<T> {
+  const uploads = await readUploads(request, spec);
+  try {
+    return await use(uploads);
+  } finally {
+    await uploads.dispose();
+  }
 }

@@ -1,16 +1,21 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fp from 'fastify-plugin';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import { ConcurrencyLimiter } from '../media/limiter.ts';
 import { createMediaService, type MediaService } from '../media/service.ts';
 import { LocalDiskStorage } from '../media/storage.ts';
-import { DEFAULT_MAX_FIELD_BYTES } from '../media/uploads.ts';
+import { UploadBudget } from '../media/uploadBudget.ts';
+import { DEFAULT_MAX_FIELD_BYTES, type UploadArea } from '../media/uploads.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The image pipeline: ingest uploads, discard them after a failed transaction (media/service.ts). */
     media: MediaService;
+    /** Where uploads wait while read and processed, and the instance's budget of their bytes (media/uploads.ts). */
+    uploads: UploadArea;
   }
 }
 
@@ -24,7 +29,8 @@ const extensionOf = (path: string) => /\.[a-z0-9]+$/i.exec(path)?.[0].toLowerCas
 /**
  * Uploaded images under MEDIA_DIR, served at /media/, and the pipeline that writes them
  * (app.media). Multipart bodies are parsed only by readUploads (media/uploads.ts), which passes
- * each endpoint's exact limits; the defaults here are the strictest, for any other caller.
+ * each endpoint's exact limits and streams files to app.uploads.dir; the defaults here are the
+ * strictest, for any other caller.
  */
 export default fp(
   async (app) => {
@@ -32,6 +38,14 @@ export default fp(
     await mkdir(storage.root, { recursive: true });
     const limiter = new ConcurrencyLimiter(MEDIA_CONCURRENCY.running, MEDIA_CONCURRENCY.waiting);
     app.decorate('media', createMediaService({ storage, db: app.database.db, limiter }));
+
+    // Uploaded files are streamed here, never held in memory; each request removes its own
+    // (withUploads), and the directory goes with the app (a crash leaves it to the OS's tmp cleaning).
+    const uploadDir = await mkdtemp(join(tmpdir(), 'tribuna-uploads-'));
+    app.decorate('uploads', { dir: uploadDir, budget: new UploadBudget(app.config.uploadBytesInFlight) });
+    app.addHook('onClose', async () => {
+      await rm(uploadDir, { recursive: true, force: true });
+    });
 
     await app.register(fastifyMultipart, {
       throwFileSizeLimit: true,

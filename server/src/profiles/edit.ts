@@ -1,4 +1,3 @@
-import { fileTypeFromBuffer } from 'file-type';
 import type { Profile } from '@tribuna/contracts/api/me';
 import type { UpdateProfileInput, UploadedProfileImage } from '@tribuna/contracts/api/profiles';
 import {
@@ -17,6 +16,7 @@ import { insertMedia } from '../media/repository.ts';
 import type { MediaService } from '../media/service.ts';
 import type { UploadedFile } from '../media/uploads.ts';
 import { UPLOAD_MESSAGES } from '../media/uploads.ts';
+import { sniffType } from '../media/images.ts';
 import { NOT_AUTHENTICATED } from '../plugins/auth.ts';
 import { presentProfile } from './presenter.ts';
 import * as profiles from './repository.ts';
@@ -107,8 +107,8 @@ const isProfileImageType = (mime: string | undefined): boolean => (PROFILE_IMAGE
 export async function uploadProfileImage(ctx: EditContext, editor: Editor, kind: ProfileImageKind, files: UploadedFile[]): Promise<UploadedProfileImage> {
   const file = files[0];
   if (!file) throw badRequest(UPLOAD_MESSAGES.malformed);
-  if (!isProfileImageType((await fileTypeFromBuffer(file.data))?.mime)) throw badRequest(PROFILE_MESSAGES.imageTypeApi);
-  const image = await ctx.media.ingest({ data: file.data, declaredType: file.declaredType }, { cover: PROFILE_IMAGE_SHAPES[kind] });
+  if (!isProfileImageType((await sniffType(file.path))?.mime)) throw badRequest(PROFILE_MESSAGES.imageTypeApi);
+  const image = await ctx.media.ingest({ path: file.path, declaredType: file.declaredType }, { cover: PROFILE_IMAGE_SHAPES[kind] });
   try {
     await ctx.db.transaction(async (tx) => {
       await insertMedia(tx, image, editor.id);

@@ -15,7 +15,7 @@ import {
 } from '@tribuna/contracts/api/profiles';
 import { PROFILE_IMAGE_FIELD, PROFILE_LIMITS, PROFILE_MESSAGES, type ProfileImageKind } from '@tribuna/contracts/profileRules';
 import { errorResponses } from '../http/errors.ts';
-import { readUploads } from '../media/uploads.ts';
+import { withUploads } from '../media/uploads.ts';
 import { requireUser, requireWriter } from '../plugins/auth.ts';
 import { clearSessionCookie } from '../sessions/cookies.ts';
 import * as account from './account.ts';
@@ -101,20 +101,21 @@ const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
           consumes: ['multipart/form-data'],
           response: { 201: UploadedProfileImage, ...errorResponses(400, 401, 403, 406, 413, 415, 429, 503) },
         },
-        config: { rateLimit: 'account.upload', audience: 'writer', bodyDeadlineMs: 120_000 },
+        config: { rateLimit: 'account.upload', audience: 'writer', bodyDeadline: 'upload' },
       },
       async (request, reply) => {
         // Before a byte of the body is read: visitors and suspended users send their image for nothing.
         const editor = requireWriter(request);
-        const { files } = await readUploads(request, {
+        const spec = {
           fileFields: [PROFILE_IMAGE_FIELD],
           textFields: [],
           maxFiles: 1,
           maxFileBytes: PROFILE_LIMITS.imageBytes,
           tooManyFilesMessage: edit.ONE_IMAGE_MESSAGE,
           fileTooLargeMessage: PROFILE_MESSAGES.imageTooLargeApi,
-        });
-        return reply.code(201).send(await edit.uploadProfileImage(editCtx, editor, kind, files));
+        };
+        const image = await withUploads(request, spec, ({ files }) => edit.uploadProfileImage(editCtx, editor, kind, files));
+        return reply.code(201).send(image);
       },
     );
   uploadRoute('avatar', '/api/me/avatar');

@@ -19,7 +19,7 @@ import {
 import { WALL_FIELDS, WALL_LIMITS, WALL_MESSAGES } from '@tribuna/contracts/wallRules';
 import { holdsAdminPowers } from '../admin/guard.ts';
 import { errorResponses } from '../http/errors.ts';
-import { readUploads } from '../media/uploads.ts';
+import { withUploads } from '../media/uploads.ts';
 import { requireWriter } from '../plugins/auth.ts';
 import { createWallCache, createWallLive } from './live.ts';
 import { poolRunner } from '@tribuna/drizzle/pipelined';
@@ -93,12 +93,12 @@ const wallRoutes: FastifyPluginAsyncTypebox<WallRoutesOptions> = async (app, opt
         response: { 201: PostView, ...errorResponses(400, 401, 403, 404, 406, 413, 415, 429, 503) },
       },
       // Up to 100 MB: five minutes at ~3 Mbit/s, a phone on a fair mobile connection.
-      config: { rateLimit: 'wall.post-create', audience: 'writer', unavailableMessage: WALL_MESSAGES.createPostFailed, bodyDeadlineMs: 300_000 },
+      config: { rateLimit: 'wall.post-create', audience: 'writer', unavailableMessage: WALL_MESSAGES.createPostFailed, bodyDeadline: 'albumUpload' },
     },
     async (request, reply) => {
       // Before a byte of the body is read: visitors and suspended users send their images for nothing.
       const writer = writerOf(request);
-      const input = await readUploads(request, {
+      const spec = {
         fileFields: [WALL_FIELDS.images],
         textFields: [WALL_FIELDS.content, WALL_FIELDS.groupId, WALL_FIELDS.visibility, WALL_FIELDS.alt],
         maxFiles: WALL_LIMITS.postImages,
@@ -106,8 +106,10 @@ const wallRoutes: FastifyPluginAsyncTypebox<WallRoutesOptions> = async (app, opt
         maxFileBytes: WALL_LIMITS.postImageBytes - 1,
         tooManyFilesMessage: WALL_MESSAGES.tooManyFiles,
         fileTooLargeMessage: WALL_MESSAGES.postImageTooLarge,
-      });
-      return reply.code(201).send(await wall.createPost(ctx, writer, input));
+      };
+      // The images wait in temporary files, removed once the post is stored or refused.
+      const view = await withUploads(request, spec, (input) => wall.createPost(ctx, writer, input));
+      return reply.code(201).send(view);
     },
   );
 
@@ -183,19 +185,20 @@ const wallRoutes: FastifyPluginAsyncTypebox<WallRoutesOptions> = async (app, opt
         params: PostParams,
         response: { 201: CreatedComment, ...errorResponses(400, 401, 403, 404, 406, 413, 415, 429, 503) },
       },
-      config: { rateLimit: 'wall.comment-create', audience: 'writer', bodyDeadlineMs: 120_000 },
+      config: { rateLimit: 'wall.comment-create', audience: 'writer', bodyDeadline: 'upload' },
     },
     async (request, reply) => {
       const writer = writerOf(request);
-      const input = await readUploads(request, {
+      const spec = {
         fileFields: [WALL_FIELDS.image],
         textFields: [WALL_FIELDS.content, WALL_FIELDS.parentCommentId, WALL_FIELDS.alt],
         maxFiles: 1,
         maxFileBytes: WALL_LIMITS.commentImageBytes,
         tooManyFilesMessage: WALL_MESSAGES.commentOneImage,
         fileTooLargeMessage: WALL_MESSAGES.commentImageTooLarge,
-      });
-      return reply.code(201).send(await wall.createComment(ctx, writer, request.params.postId, input));
+      };
+      const created = await withUploads(request, spec, (input) => wall.createComment(ctx, writer, request.params.postId, input));
+      return reply.code(201).send(created);
     },
   );
 

@@ -18,7 +18,7 @@ import type { Db } from '@tribuna/drizzle/client';
 import { pipelinedCommit, type SqlRunner } from '@tribuna/drizzle/pipelined';
 import type postgres from 'postgres';
 import { badRequest, forbidden, notFound } from '../http/errors.ts';
-import type { StoredImage } from '../media/service.ts';
+import type { IngestFile, StoredImage } from '../media/service.ts';
 import { insertMedia } from '../media/repository.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { presentComment, presentPost, presentReactions, presentThread } from './presenter.ts';
@@ -31,7 +31,7 @@ export type { Viewer } from './repository.ts';
 
 /** What the wall needs of the media pipeline (app.media). */
 export interface WallMedia {
-  ingest(file: { data: Buffer; declaredType: string }): Promise<StoredImage>;
+  ingest(file: IngestFile): Promise<StoredImage>;
   discard(images: StoredImage[]): Promise<void>;
 }
 
@@ -61,7 +61,8 @@ export interface Writer {
 /** Fields and files of a multipart request, as read by media/uploads.ts. */
 export interface UploadInput {
   fields: Record<string, string[]>;
-  files: { field: string; filename: string; declaredType: string; data: Buffer }[];
+  /** Each file is a temporary file at `path` (streamed there by readUploads, removed after the request). */
+  files: { field: string; filename: string; declaredType: string; path: string }[];
 }
 
 const SAFE_MULTILINE = new RegExp(SAFE_MULTILINE_PATTERN, 'u');
@@ -204,7 +205,7 @@ export async function createPost(ctx: WallContext, writer: Writer, input: Upload
   const stored: StoredImage[] = [];
   let postId: string;
   try {
-    for (const image of images) stored.push(await ctx.media.ingest({ data: image.data, declaredType: image.declaredType }));
+    for (const image of images) stored.push(await ctx.media.ingest({ path: image.path, declaredType: image.declaredType }));
     postId = await ctx.db.transaction(async (tx) => {
       const media: repo.NewPostMedia[] = [];
       for (const [i, image] of stored.entries()) {
@@ -284,7 +285,7 @@ export async function createComment(ctx: WallContext, writer: Writer, postId: st
   let commentId: string;
   try {
     const image = images[0];
-    if (image) stored.push(await ctx.media.ingest({ data: image.data, declaredType: image.declaredType }));
+    if (image) stored.push(await ctx.media.ingest({ path: image.path, declaredType: image.declaredType }));
     commentId = await ctx.db.transaction(async (tx) => {
       const img = stored[0];
       const media = img ? { mediaId: await insertMedia(tx, img, writer.id), url: img.url, thumbnailUrl: img.thumbnailUrl, alt: alt ?? null } : null;

@@ -24,7 +24,7 @@ import {
 } from '@tribuna/contracts/api/admin/catalog';
 import { ADMIN_LIMITS, ADMIN_MESSAGES } from '@tribuna/contracts/adminRules';
 import { badRequest, errorResponses } from '../../http/errors.ts';
-import { readUploads } from '../../media/uploads.ts';
+import { withUploads } from '../../media/uploads.ts';
 import { requireUser } from '../../plugins/auth.ts';
 import { CATALOG_MESSAGES } from './rules.ts';
 import * as catalog from './service.ts';
@@ -316,19 +316,20 @@ const catalogRoutes: FastifyPluginAsyncTypebox = async (app) => {
         consumes: ['multipart/form-data'],
         response: { 201: UploadedPhoto, ...errorResponses(400, 401, 403, 406, 413, 415, 429, 503) },
       },
-      config: { rateLimit: 'admin.upload', bodyDeadlineMs: 120_000 },
+      config: { rateLimit: 'admin.upload', bodyDeadline: 'upload' },
     },
     async (request, reply) => {
       const admin = requireUser(request);
-      const { files } = await readUploads(request, {
+      const spec = {
         fileFields: [CONTESTANT_PHOTO_FIELD],
         textFields: [],
         maxFiles: 1,
         maxFileBytes: ADMIN_LIMITS.contestantPhotoBytes,
         tooManyFilesMessage: CATALOG_MESSAGES.photoOneImage,
         fileTooLargeMessage: CATALOG_MESSAGES.photoTooLarge,
-      });
-      return reply.code(201).send(await catalog.uploadContestantPhoto(ctx, admin, files));
+      };
+      const photo = await withUploads(request, spec, ({ files }) => catalog.uploadContestantPhoto(ctx, admin, files));
+      return reply.code(201).send(photo);
     },
   );
 };

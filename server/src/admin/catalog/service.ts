@@ -15,7 +15,7 @@ import type { Db, Tx } from '@tribuna/drizzle/client';
 import { constraintOf, sqlState } from '@tribuna/drizzle/sqlState';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { insertMedia } from '../../media/repository.ts';
-import type { IngestOptions, StoredImage } from '../../media/service.ts';
+import type { IngestFile, IngestOptions, StoredImage } from '../../media/service.ts';
 import type { UploadedFile } from '../../media/uploads.ts';
 import { recordAudit } from '../audit.ts';
 import { presentContestant, presentReality, presentSeason, presentUploadedPhoto } from './presenter.ts';
@@ -25,7 +25,7 @@ import * as rules from './rules.ts';
 export interface CatalogContext {
   db: Db;
   media: {
-    ingest(file: { data: Buffer; declaredType: string }, options?: IngestOptions): Promise<StoredImage>;
+    ingest(file: IngestFile, options?: IngestOptions): Promise<StoredImage>;
     discard(images: StoredImage[]): Promise<void>;
   };
   log: { warn(obj: object, msg: string): void };
@@ -302,7 +302,7 @@ export async function restoreContestant(ctx: CatalogContext, admin: Admin, conte
 export async function uploadContestantPhoto(ctx: CatalogContext, admin: Admin, files: UploadedFile[]): Promise<UploadedPhoto> {
   const file = files[0];
   if (!file) throw badRequest(rules.CATALOG_MESSAGES.photoRequired);
-  const image = await ctx.media.ingest({ data: file.data, declaredType: file.declaredType }, { square: ADMIN_LIMITS.contestantPhotoPx });
+  const image = await ctx.media.ingest({ path: file.path, declaredType: file.declaredType }, { square: ADMIN_LIMITS.contestantPhotoPx });
   try {
     await ctx.db.transaction(async (tx) => {
       const mediaId = await insertMedia(tx, image, admin.id);
