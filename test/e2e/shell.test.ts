@@ -56,6 +56,27 @@ describe('public shell in a real browser', () => {
     expect(await headings.first().innerText()).toMatch(/^1\./);
   });
 
+  it("gives a visitor who opens a shared profile link on a phone a way home and to sign in", async () => {
+    const database = testDatabase();
+    const [other] = await database.sql<{ id: string; display_name: string }[]>`SELECT id, display_name FROM profiles WHERE username = 'vale_fan'`;
+    await database.close();
+    await page.goto(`${server.url}/perfil/${other!.id}`);
+    await page.getByRole('heading', { level: 1, name: other!.display_name }).waitFor();
+    const header = page.getByRole('banner');
+    await header.getByRole('link', { name: 'Iniciar sesión' }).waitFor();
+    // Both fit on the phone's screen, above the profile.
+    for (const name of ['Tribuna', 'Iniciar sesión']) {
+      const box = await header.getByRole('link', { name }).boundingBox();
+      expect(box!.x).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+    }
+    await header.getByRole('link', { name: 'Tribuna' }).click();
+    await page.waitForURL(`${server.url}/`);
+    await page.getByRole('banner').getByRole('link', { name: 'Iniciar sesión' }).click();
+    await page.waitForURL(`${server.url}/login`);
+    await page.getByRole('heading', { name: 'Iniciar sesión' }).waitFor();
+  });
+
   it('sends an unknown path to /', async () => {
     await page.goto(`${server.url}/no-existe/para-nada`);
     await page.waitForURL(`${server.url}/`);

@@ -1,9 +1,11 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { render, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { RouterProvider, createMemoryRouter } from 'react-router-dom';
 import type { Role } from '@tribuna/contracts/roles';
 import { useSessionStore } from '../features/auth/sessionStore';
 import { useSiteStore } from '../features/site/siteStore';
+import { buildPublicProfile } from '../features/profile/profileFixtures';
 import { buildProfile, jsonResponse } from '../test/fixtures';
 import { routes } from './routes';
 
@@ -64,6 +66,65 @@ describe('app routes', () => {
     expect(router.state.location.pathname).toBe('/perfil/123');
     // The profile page itself answers (here: the stub knows no such profile).
     expect(await screen.findByRole('heading', { name: 'Perfil no encontrado' })).toBeTruthy();
+  });
+
+  it('gives a visitor who opens a shared profile link the site header: Tribuna goes home, Iniciar sesión to /login', async () => {
+    const profile = buildPublicProfile({ displayName: 'Valeria Ríos' });
+    const serveDefault = fetchMock.getMockImplementation() as (path: string, init?: RequestInit) => Promise<Response>;
+    fetchMock.mockImplementation(async (path: string, init?: RequestInit) => {
+      if (path === `/api/profiles/${profile.id}`) return jsonResponse(200, profile);
+      if (path === `/api/profiles/${profile.id}/stats`) return jsonResponse(200, { votes: 1, posts: 0, comments: 0 });
+      return serveDefault(path, init);
+    });
+    const user = userEvent.setup();
+    const router = renderApp(`/perfil/${profile.id}`);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Valeria Ríos' })).toBeTruthy();
+
+    const header = screen.getByRole('banner');
+    expect(within(header).getByRole('link', { name: 'Iniciar sesión' }).getAttribute('href')).toBe('/login');
+    expect(within(header).getByRole('button', { name: /^Cambiar a modo / })).toBeTruthy();
+    await user.click(within(header).getByRole('link', { name: 'Tribuna' }));
+    expect(router.state.location.pathname).toBe('/');
+    expect(await screen.findByText('No hay encuestas activas')).toBeTruthy();
+
+    await user.click(within(screen.getByRole('banner')).getByRole('link', { name: 'Iniciar sesión' }));
+    expect(router.state.location.pathname).toBe('/login');
+    expect(await screen.findByRole('heading', { name: 'Iniciar sesión' })).toBeTruthy();
+  });
+
+  it.each([
+    ['/', 'No hay encuestas activas'],
+    ['/terminos', 'Términos y Condiciones'],
+    ['/privacidad', 'Política de Privacidad'],
+    ['/perfil/123', 'Perfil no encontrado'],
+    ['/no-existe', 'No hay encuestas activas'],
+  ])('gives a visitor on %s the site header', async (path, content) => {
+    renderApp(path);
+    expect(await screen.findAllByText(content)).not.toHaveLength(0);
+    const header = screen.getByRole('banner');
+    expect(within(header).getByRole('link', { name: 'Tribuna' }).getAttribute('href')).toBe('/');
+    expect(within(header).getByRole('link', { name: 'Iniciar sesión' }).getAttribute('href')).toBe('/login');
+  });
+
+  it('shows no site header on /login (it has its own way home) nor to a signed-in user on a profile', async () => {
+    const router = renderApp('/login');
+    expect(await screen.findByRole('heading', { name: 'Iniciar sesión' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Volver al inicio' }).getAttribute('href')).toBe('/');
+    expect(screen.queryByRole('link', { name: 'Tribuna' })).toBeNull();
+
+    act(() => signIn('user'));
+    await act(() => router.navigate('/perfil/123'));
+    expect(await screen.findByRole('heading', { name: 'Perfil no encontrado' })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Iniciar sesión' })).toBeNull();
+    expect(screen.getAllByRole('navigation', { name: 'Navegación principal' }).length).toBeGreaterThan(0);
+  });
+
+  it('shows only the brand while the session loads', async () => {
+    useSessionStore.setState({ user: null, status: 'loading' });
+    renderApp('/terminos');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Términos y Condiciones' })).toBeTruthy();
+    expect(within(screen.getByRole('banner')).getByRole('link', { name: 'Tribuna' })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Iniciar sesión' })).toBeNull();
   });
 
   it('shows Próximamente on /grupos to a signed-in user, with the navigation bar', async () => {

@@ -17,7 +17,7 @@ const GroupsPage = lazy(() => import('../features/groups/GroupsPage').then((m) =
 const NotificationsPage = lazy(() => import('../features/notifications/NotificationsPage').then((m) => ({ default: m.NotificationsPage })));
 const AdminPage = lazy(() => import('../features/admin/AdminPage').then((m) => ({ default: m.AdminPage })));
 
-const publicPage: RouteHandle = { footer: true };
+const publicPage: RouteHandle = { footer: true, siteHeader: 'visitors' };
 
 /** Every web route of the spec (§2). Guards follow app/guards.ts. */
 export const routes: RouteObject[] = [
@@ -25,12 +25,13 @@ export const routes: RouteObject[] = [
     element: <Layout />,
     errorElement: <RouteError />,
     children: [
-      { index: true, element: <HomePage />, handle: publicPage },
+      { index: true, element: <HomePage />, handle: { ...publicPage, siteHeader: 'home' } satisfies RouteHandle },
       { path: 'login', element: <LoginPage /> },
       { path: 'auth/callback', element: <AuthCallbackPage /> },
       { path: 'terminos', element: <TermsPage />, handle: publicPage },
       { path: 'privacidad', element: <PrivacyPage />, handle: publicPage },
-      { path: 'perfil/:userId', element: <ProfilePage /> },
+      // A shared profile link: visitors get the site header (a way home and to sign in).
+      { path: 'perfil/:userId', element: <ProfilePage />, handle: { siteHeader: 'visitors' } satisfies RouteHandle },
       {
         element: <RequireAuth />,
         children: [

@@ -3,7 +3,6 @@ import { Spinner } from '../../components/Spinner';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { InstallBanner } from '../pwa/InstallBanner';
 import { SocialLinks } from '../site/SocialLinks';
-import { HomeHeader } from './HomeHeader';
 import { PollCard } from './PollCard';
 import { useHomePoll, type HomePollState } from './useHomePoll';
 
@@ -47,8 +46,8 @@ export function HomePage() {
   const { state, retry } = useHomePoll();
   return (
     <>
-      <HomeHeader />
-      <div className="mx-auto max-w-3xl space-y-10 px-4 pt-4 pb-10 sm:pt-8">
+      {/* The site header (brand, theme, Iniciar sesión) comes from the layout (app/routes.tsx). */}
+      <div className="mx-auto max-w-3xl space-y-10 px-4 pt-1 pb-10 sm:pt-8">
         <PollSection state={state} retry={retry} />
         <SocialLinks />
       </div>
