@@ -166,6 +166,20 @@ describe('the Host check on the real server (npm start defaults: development sig
     expect(await sendWithoutHost(port, '/api/site')).toBe(421);
   });
 
+  it("sends a browser that opened a page by another loopback name to PUBLIC_URL's address; the API still answers 421", async () => {
+    for (const host of [`127.0.0.1:${port}`, '[::1]:3000', 'localhost:3001']) {
+      const res = await send(port, { path: '/perfil/abc?tab=posts', headers: { host, accept: 'text/html' } });
+      expect(res.status, host).toBe(308);
+      expect(res.headers.location, host).toBe(`${PUBLIC_URL}/perfil/abc?tab=posts`);
+    }
+    // A path that looks like another site's address stays a path of ours.
+    expect((await send(port, { path: '//evil.example/', headers: { host: `127.0.0.1:${port}` } })).headers.location).toBe(`${PUBLIC_URL}//evil.example/`);
+    for (const path of ['/api/site', '/auth/google', '/ws']) expect((await send(port, { path, headers: { host: `127.0.0.1:${port}` } })).status, path).toBe(421);
+    expect((await send(port, { method: 'POST', path: '/api/page-views', headers: { host: `127.0.0.1:${port}`, ...XHR }, body: {} })).status).toBe(421);
+    // A rebound name is never redirected: only loopback names are.
+    expect((await send(port, { path: '/', headers: { host: REBOUND.host } })).status).toBe(421);
+  });
+
   it('refuses a foreign Origin even with the right Host', async () => {
     for (const origin of ['https://evil.example', REBOUND.origin, `http://127.0.0.1:${port}`, 'http://localhost:3001', 'null']) {
       const res = await send(port, { method: 'POST', path: '/api/auth/dev/login', headers: { host: OWN.host, origin, ...XHR }, body: { displayName: 'Intrusa' } });

@@ -1,5 +1,5 @@
-import type { FastifyRequest } from 'fastify';
-import type { Config } from '@tribuna/contracts/config';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isLoopbackUrl, type Config } from '@tribuna/contracts/config';
 import { HttpError } from './errors.ts';
 
 declare module 'fastify' {
@@ -72,11 +72,32 @@ export function isAllowedHost(host: string | undefined, rules: HostRule[], defau
 export function hostGuard(config: Pick<Config, 'publicUrl' | 'allowedHosts'>) {
   const rules = allowedHostRules(config);
   const defaultPort = DEFAULT_PORTS[new URL(config.publicUrl).protocol]!;
-  return async function refuseUnknownHost(request: FastifyRequest): Promise<void> {
+  const localSite = isLoopbackUrl(config.publicUrl);
+  return async function refuseUnknownHost(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     if (request.routeOptions.config?.anyHost === true) return;
     if (isAllowedHost(request.headers.host, rules, defaultPort)) return;
+    if (localSite && isPageRead(request) && isLoopbackHost(request.headers.host)) {
+      // On a laptop, http://127.0.0.1:3000 when PUBLIC_URL says http://localhost:3000: send the
+      // browser to the site's own address instead of a bare 421. Safe: a rebound page's requests
+      // carry its own name, never a loopback address, and the target is always PUBLIC_URL.
+      return reply.redirect(`${config.publicUrl}${request.url}`, 308);
+    }
     // The answer names nothing; the log keeps the Host (the operator may need ALLOWED_HOSTS).
     request.log.info({ host: request.headers.host }, "Host is neither PUBLIC_URL's nor in ALLOWED_HOSTS");
     throw new HttpError(421, UNKNOWN_HOST_MESSAGE);
   };
+}
+
+const API_PATHS = /^\/(?:api|auth|ws)(?:[/?#]|$)/;
+
+/** A browser opening a page (GET or HEAD outside the API): what a redirect can help. */
+function isPageRead(request: FastifyRequest): boolean {
+  return (request.method === 'GET' || request.method === 'HEAD') && request.url.startsWith('/') && !API_PATHS.test(request.url);
+}
+
+/** Whether a Host header names this machine: localhost (and *.localhost), 127.0.0.0/8 or [::1]. */
+function isLoopbackHost(host: string | undefined): boolean {
+  if (host === undefined) return false;
+  const split = splitHost(host.trim());
+  return split !== null && isLoopbackUrl(`http://${split.hostname}`);
 }
