@@ -74,7 +74,7 @@ describe('profiles in the browser', () => {
     const dialog = page.getByRole('dialog', { name: 'Editar Perfil' });
     const avatar = await sharp({ create: { width: 800, height: 600, channels: 3, background: { r: 220, g: 40, b: 120 } } }).png().toBuffer();
     await dialog.getByLabel('Cambiar foto de perfil').setInputFiles({ name: 'yo.png', mimeType: 'image/png', buffer: avatar });
-    await dialog.getByLabel('Nombre').fill('Ana Editada');
+    await dialog.getByLabel('Nombre', { exact: true }).fill('Ana Editada');
     await dialog.getByLabel('Usuario').fill('Ana_Nueva');
     expect(await dialog.getByLabel('Usuario').inputValue()).toBe('ana_nueva');
     await shot(page, 'edit-dialog-dark');
