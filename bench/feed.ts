@@ -8,6 +8,7 @@ import { WALL_LIMITS } from '@tribuna/contracts/wallRules';
 import { createDatabase } from '@tribuna/drizzle/client';
 import { poolRunner } from '@tribuna/drizzle/pipelined';
 import { buildApp } from '../server/src/app.ts';
+import { sessionCookieName } from '../server/src/sessions/cookies.ts';
 import * as wallRepo from '../server/src/wall/repository.ts';
 import { CpuMeter, postgresOf, postgresShared } from './lib/cpu.ts';
 import { createFixtures, type BenchUser } from './lib/fixtures.ts';
@@ -20,6 +21,7 @@ import { measureUntilQuiet } from './lib/steal.ts';
 import { DEFAULT_WALL_SEED, seedWall, type WallSeedResult } from './lib/wallSeed.ts';
 import { paramsFile, WORK_DIR } from './lib/workdir.ts';
 import type { BenchOutcome } from './votes.ts';
+import { sessionCookie } from './lib/sessionCookie.ts';
 
 export interface FeedOptions {
   rounds: number;
@@ -135,7 +137,7 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
 
     // Sanity: the real server answers a first page with the seeded total.
     const check = await fetch(`${tribuna.baseUrl}/api/posts`, {
-      headers: { cookie: `tribuna_session=${readers[0]!.token}`, 'x-forwarded-for': readers[0]!.address },
+      headers: { cookie: sessionCookie(readers[0]!.token), 'x-forwarded-for': readers[0]!.address },
     });
     const checkBody = (await check.json()) as { posts: unknown[]; total: number; hasMore: boolean };
     if (check.status !== 200 || checkBody.posts.length !== WALL_LIMITS.feedPageSize || checkBody.total !== seed.counts.visiblePosts) {
@@ -366,6 +368,9 @@ async function countStatements(
     REDIS_PREFIX: env.redisPrefix,
     LOG_LEVEL: 'warn',
     MEDIA_DIR: path.join(WORK_DIR, 'media'),
+    // app.inject's requests say `Host: localhost:80`: the only host this app answers (plain http,
+    // so its session cookie has no __Host- prefix).
+    PUBLIC_URL: 'http://localhost',
   });
   const statements: string[] = [];
   // Shared pages and totals off: every request pays its full cost (a cached page or total costs fewer).
@@ -373,7 +378,7 @@ async function countStatements(
   let nextReader = 0;
   const get = async (url: string, user?: BenchUser) => {
     const u = user ?? readers[nextReader++ % readers.length]!;
-    const res = await app.inject({ method: 'GET', url, headers: { cookie: `tribuna_session=${u.token}` } });
+    const res = await app.inject({ method: 'GET', url, headers: { cookie: `${sessionCookieName(config.publicUrl)}=${u.token}` } });
     if (res.statusCode !== 200) throw new Error(`GET ${url}: ${res.statusCode} ${res.body.slice(0, 200)}`);
     return res.json() as { posts: { id: string }[]; total: number; hasMore: boolean; nextCursor: string | null };
   };

@@ -19,6 +19,7 @@ import { machineInfo } from './lib/machine.ts';
 import { sleep } from './lib/processes.ts';
 import { median, newHistogram, recordMs, round, summarize, type LatencySummary } from './lib/stats.ts';
 import type { BenchOutcome } from './votes.ts';
+import { sessionCookie } from './lib/sessionCookie.ts';
 
 export interface ReportsOptions {
   users: number;
@@ -319,7 +320,7 @@ export async function runReportsBenchmark(options: ReportsOptions = DEFAULT_REPO
     const adminIds = fixtures.users.map((u) => u.id);
     await database.sql`UPDATE profiles SET role = 'admin' WHERE id = ANY(${adminIds}::uuid[])`;
     // Each admin with an address of its own (admin.read is also limited per address).
-    const admins: Admin[] = fixtures.users.map((u: BenchUser, i) => ({ cookie: `tribuna_session=${u.token}`, address: `10.250.${i >> 8}.${i & 255}` }));
+    const admins: Admin[] = fixtures.users.map((u: BenchUser, i) => ({ cookie: sessionCookie(u.token), address: `10.250.${i >> 8}.${i & 255}` }));
     log(`reports: ${admins.length} admins with sessions; seeding one year of activity (set-based SQL)`);
     const seed = await seedActivity(database, Object.values(fixtures.polls).map((p) => p.id), options);
     log(`reports: seeded in ${seed.seconds} s ${JSON.stringify(seed.counts)}`);

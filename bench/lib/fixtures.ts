@@ -6,7 +6,7 @@ import { schema } from '@tribuna/drizzle';
 
 export interface BenchUser {
   id: string;
-  /** The `tribuna_session` cookie value (the database keeps only its SHA-256). */
+  /** The session cookie's value (the database keeps only its SHA-256); send it with sessionCookie (lib/sessionCookie.ts). */
   token: string;
   /** A stable per-user device fingerprint, as the browser would send. */
   fingerprint: string;

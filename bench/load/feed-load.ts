@@ -12,6 +12,7 @@ import http from 'node:http';
 import autocannon, { type AutocannonClient, type Result } from 'autocannon';
 import { readParams, serve } from '../lib/child.ts';
 import { encode, newHistogram, recordMs, summarize, type Histogram } from '../lib/stats.ts';
+import { sessionCookie } from '../lib/sessionCookie.ts';
 
 interface Params {
   baseUrl: string;
@@ -29,7 +30,7 @@ type Message = { type: string } & Record<string, unknown>;
 const params = readParams<Params>();
 const MAX_DRAIN_MS = 15_000;
 const REACTION_TYPES = ['like', 'love', 'haha', 'wow', 'sad', 'angry'] as const;
-const cookies = params.users.map((u) => `tribuna_session=${u.token}`);
+const cookies = params.users.map((u) => sessionCookie(u.token));
 let nextUser = Math.floor(Math.random() * params.users.length);
 const takeUser = () => {
   const u = nextUser;

@@ -7,6 +7,7 @@
 // but never acknowledged).
 import autocannon, { type AutocannonClient, type Result } from 'autocannon';
 import { readParams, serve } from '../lib/child.ts';
+import { sessionCookie } from '../lib/sessionCookie.ts';
 
 interface Params {
   mode: 'votes' | 'health';
@@ -31,7 +32,7 @@ function voteRound(durationS: number): Promise<Record<string, unknown>> {
   const optionIds = params.optionIds ?? [];
   if (!params.pollId || users.length === 0 || optionIds.length === 0) throw new Error('votes mode needs pollId, users, optionIds');
   const acked = new Array<number>(users.length).fill(0);
-  const cookies = users.map((u) => `tribuna_session=${u.token}`);
+  const cookies = users.map((u) => sessionCookie(u.token));
   const statusCounts: Record<string, number> = {};
   const errorSamples: string[] = [];
   let nextUser = Math.floor(Math.random() * users.length);

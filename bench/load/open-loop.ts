@@ -6,6 +6,7 @@ import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { readParams, serve } from '../lib/child.ts';
 import { encode, newHistogram, recordMs, summarize } from '../lib/stats.ts';
+import { sessionCookie } from '../lib/sessionCookie.ts';
 
 interface Params {
   baseUrl: string;
@@ -37,7 +38,7 @@ const maxOutstanding = params.maxOutstanding ?? 5000;
 function run({ ratePerSecond, durationS }: RunCommand): Promise<Record<string, unknown>> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: params.maxSockets });
   const users = params.users;
-  const cookies = users.map((u) => `tribuna_session=${u.token}`);
+  const cookies = users.map((u) => sessionCookie(u.token));
   const acked = new Array<number>(users.length).fill(0);
   const fromDue = newHistogram();
   const fromSend = newHistogram();

@@ -11,6 +11,7 @@ import WebSocket from 'ws';
 import { readParams, serve } from '../lib/child.ts';
 import { NativeViewersProcess } from '../lib/nativeViewers.ts';
 import { newHistogram, recordMs, summarize, type Histogram } from '../lib/stats.ts';
+import { sessionCookie } from '../lib/sessionCookie.ts';
 
 interface Params {
   baseUrl: string;
@@ -108,7 +109,7 @@ async function postOnce(n: number): Promise<void> {
     const res = await fetch(`${params.baseUrl}/api/posts`, {
       method: 'POST',
       body: form,
-      headers: { cookie: `tribuna_session=${u.token}`, 'x-forwarded-for': u.address, 'x-requested-with': 'tribuna' },
+      headers: { cookie: sessionCookie(u.token), 'x-forwarded-for': u.address, 'x-requested-with': 'tribuna' },
       signal: AbortSignal.timeout(15_000),
     });
     const body = (await res.json().catch(() => null)) as { id?: string; post?: { id?: string } } | null;
