@@ -57,7 +57,7 @@ export const DEFAULT_FANOUT_OPTIONS: FanoutOptions = {
   viewersClient: viewersClientFromEnv(),
 };
 
-const TARGETS = { p99Ms: 250, deliveryRatio: 1, hubVsSocketio: 1, hubVsRaw: 1.25 };
+const TARGETS = { p99Ms: 250, deliveryRatio: 1, hubVsSocketio: 1, hubVsRaw: 1.25, hubVsRawRatio: 1.5, votesKeptUpRatio: 0.97 };
 const QUIET_MS = 2000;
 /** A server kept up with the cadence when its last snapshot reached every viewer within this. */
 const KEPT_UP_DRAIN_MS = 1000;
@@ -292,9 +292,12 @@ export async function runFanoutBenchmark(options: FanoutOptions = DEFAULT_FANOUT
       snapshotUpperBoundP99Ms: round(a.analysis.perSnapshotOldestBound.p99Ms, 1),
       socketioBytesPerConnection: c.bytesPerConnection,
       rawBytesPerConnection: d.bytesPerConnection,
-      // The groundwork issue's figures: the hub's p99 over raw ws's at the low cadence (target ≤ 1.5),
-      // and the votes acknowledged per second over the offered rate while viewers watch (target ≥ 0.97).
-      hubVsRawRatio: round(bLow.analysis.perEvent.p99Ms / dLow.analysis.perEvent.p99Ms, 3),
+      // As defined (bench/README.md): vote-to-screen p99 (the round at votesPerSecond) over raw ws's
+      // p99 at the low cadence, same run (target ≤ 1.5), and the votes acknowledged over the votes
+      // offered while viewers watch (target ≥ 0.97). hubLowCadenceVsRaw, the hub's p99 at the low
+      // cadence over raw's, is a different figure (it was reported as hubVsRawRatio until 2026-11-27).
+      hubVsRawRatio: round(p99Ms / dLow.analysis.perEvent.p99Ms, 3),
+      hubLowCadenceVsRaw: round(bLow.analysis.perEvent.p99Ms / dLow.analysis.perEvent.p99Ms, 3),
       votesKeptUpRatio: round(Number(a.extra.acknowledged) / (options.votesPerSecond * options.durationS), 3),
       votesPerSecondTarget: options.votesPerSecond,
       votesAcknowledged: a.extra.acknowledged,
@@ -314,6 +317,8 @@ export async function runFanoutBenchmark(options: FanoutOptions = DEFAULT_FANOUT
         hubVsRaw: keptUp(d) ? hubP99Ms <= TARGETS.hubVsRaw * rawP99Ms : null,
         lowCadenceHubVsSocketio: bLow.analysis.perEvent.p99Ms < cLow.analysis.perEvent.p99Ms,
         lowCadenceHubVsRaw: keptUp(dLow) ? bLow.analysis.perEvent.p99Ms <= TARGETS.hubVsRaw * dLow.analysis.perEvent.p99Ms : null,
+        hubVsRawRatio: keptUp(dLow) ? p99Ms <= TARGETS.hubVsRawRatio * dLow.analysis.perEvent.p99Ms : null,
+        votesKeptUpRatio: Number(a.extra.acknowledged) >= TARGETS.votesKeptUpRatio * options.votesPerSecond * options.durationS,
       },
       latencyDefinition: {
         p50Ms_p99Ms:
@@ -367,6 +372,9 @@ export async function runFanoutBenchmark(options: FanoutOptions = DEFAULT_FANOUT
         `at ${options.lowPublishPerSecond}/s: hub / Socket.IO / raw p99 ms`,
         `${round(bLow.analysis.perEvent.p99Ms, 1)} / ${round(cLow.analysis.perEvent.p99Ms, 1)} / ${round(dLow.analysis.perEvent.p99Ms, 1)}`,
       ],
+      [`hubVsRawRatio: vote-to-screen p99 / raw p99 at ${options.lowPublishPerSecond}/s (target ≤ ${TARGETS.hubVsRawRatio})`, `${json.hubVsRawRatio}`],
+      [`hubLowCadenceVsRaw: hub p99 / raw p99, both at ${options.lowPublishPerSecond}/s`, `${json.hubLowCadenceVsRaw}`],
+      [`votesKeptUpRatio (target ≥ ${TARGETS.votesKeptUpRatio})`, `${json.votesKeptUpRatio}`],
       ['server bytes per connection (tribuna / socket.io / raw)', `${a.bytesPerConnection} / ${c.bytesPerConnection} / ${d.bytesPerConnection}`],
       ['votes sent / acknowledged / stored', `${a.extra.votesSent} / ${a.extra.acknowledged} / ${a.extra.storedVotes}`],
       ['votes acknowledged per second (target rate)', `${a.extra.voteAcknowledgedPerSecond} (${options.votesPerSecond})`],
