@@ -71,6 +71,26 @@ describe('one reaction per user per item', () => {
     );
   });
 
+  it('keeps reaction counters only for items that exist, summed over their shards, and drops them with the item', async () => {
+    const user = await buildUser(db);
+    const post = await buildPost(user.id);
+    const [comment] = await db.insert(schema.comments).values({ postId: post.id, userId: user.id, content: '¡Sí!' }).returning();
+    const missing = '00000000-0000-4000-8000-000000000000';
+    await expectRefused(() => db.insert(schema.postReactionCounts).values({ postId: missing, reactionType: 'like', shard: 0, reactions: 1 }), FOREIGN_KEY);
+    await expectRefused(() => db.insert(schema.commentReactionCounts).values({ commentId: missing, reactionType: 'like', shard: 0, reactions: 1 }), FOREIGN_KEY);
+    // The triggers write one row per (item, type) of the writing connection's shard.
+    await db.insert(schema.postReactions).values({ postId: post.id, userId: user.id, reactionType: 'like' });
+    await db.insert(schema.commentReactions).values({ commentId: comment!.id, userId: user.id, reactionType: 'wow' });
+    const [postRow] = await db.select().from(schema.postReactionCounts);
+    expect(postRow).toMatchObject({ postId: post.id, reactionType: 'like', reactions: 1 });
+    expect(postRow!.shard).toBeGreaterThanOrEqual(0);
+    expect(postRow!.shard).toBeLessThan(schema.REACTION_COUNT_SHARDS);
+    expect(await db.select().from(schema.commentReactionCounts)).toMatchObject([{ commentId: comment!.id, reactionType: 'wow', reactions: 1 }]);
+    await db.delete(schema.posts).where(eq(schema.posts.id, post.id));
+    expect(await db.select().from(schema.postReactionCounts)).toEqual([]);
+    expect(await db.select().from(schema.commentReactionCounts)).toEqual([]);
+  });
+
   it('refuses an unknown reaction type', async () => {
     const user = await buildUser(db);
     const post = await buildPost(user.id);

@@ -7,6 +7,7 @@ import {
   integer,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -206,4 +207,43 @@ export const commentReactions = pgTable(
     primaryKey({ columns: [t.commentId, t.userId] }),
     check('comment_reactions_type', oneOf(t.reactionType, REACTION_TYPES)),
   ],
+);
+
+/** Rows per (item, reaction type) in the reaction counters: concurrent taps on one item mostly land on different rows. */
+export const REACTION_COUNT_SHARDS = 8;
+
+/**
+ * Reactions per post and type, kept by statement-level triggers on `post_reactions` in the tap's own
+ * transaction (migration 0026_reaction_counts_triggers): the tap's answer, feed cards and the post
+ * page read at most types × REACTION_COUNT_SHARDS rows per post instead of counting its reactions,
+ * so a post with a million reactions costs what a quiet one does. Sharded like poll_vote_counts
+ * (shard = pg_backend_pid() % REACTION_COUNT_SHARDS of the writing connection), so a viral post's
+ * concurrent taps do not queue on one row lock until their COMMIT; readers sum the shards (a shard
+ * may hold a negative or zero count: only the sum means anything). Deleted with the post.
+ */
+export const postReactionCounts = pgTable(
+  'post_reaction_counts',
+  {
+    postId: uuid('post_id')
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    reactionType: text('reaction_type', { enum: REACTION_TYPES }).notNull(),
+    shard: smallint('shard').notNull(),
+    reactions: bigint('reactions', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ name: 'post_reaction_counts_pk', columns: [t.postId, t.reactionType, t.shard] })],
+);
+
+/** Reactions per comment and type, as postReactionCounts keeps them for posts (triggers on `comment_reactions`). */
+export const commentReactionCounts = pgTable(
+  'comment_reaction_counts',
+  {
+    commentId: uuid('comment_id')
+      .notNull()
+      .references(() => comments.id, { onDelete: 'cascade' }),
+    reactionType: text('reaction_type', { enum: REACTION_TYPES }).notNull(),
+    shard: smallint('shard').notNull(),
+    reactions: bigint('reactions', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ name: 'comment_reaction_counts_pk', columns: [t.commentId, t.reactionType, t.shard] })],
 );

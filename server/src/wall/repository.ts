@@ -125,8 +125,7 @@ function cardSelect(viewer: Viewer | null): SQL {
         'url', pm.url, 'thumbnailUrl', pm.thumbnail_url, 'width', coalesce(m.width, pm.width), 'height', coalesce(m.height, pm.height),
         'placeholder', m.placeholder, 'alt', pm.alt_text) ORDER BY pm."order"), '[]'::json)
       FROM post_media pm LEFT JOIN media m ON m.id = pm.media_id WHERE pm.post_id = p.id) AS media,
-    (SELECT coalesce(json_object_agg(r.reaction_type, r.n), '{}'::json)
-      FROM (SELECT reaction_type, count(*)::int AS n FROM post_reactions WHERE post_id = p.id GROUP BY reaction_type) r) AS reactions,
+    (SELECT coalesce(json_object_agg(r.reaction_type, r.n), '{}'::json) FROM (${summedCounts(POST_REACTIONS, sql`p.id`)}) r) AS reactions,
     ${viewer ? sql`(SELECT reaction_type FROM post_reactions WHERE post_id = p.id AND user_id = ${viewer.id})` : sql`NULL::text`} AS my_reaction,
     (SELECT count(*)::int FROM comments c WHERE c.post_id = p.id AND NOT c.is_hidden) AS comment_count`;
 }
@@ -265,12 +264,26 @@ export async function hidePost(tx: Tx, postId: string): Promise<void> {
 
 // --- Reactions ------------------------------------------------------------------------------------
 
-type ReactionTarget = { table: 'post_reactions'; column: 'post_id' } | { table: 'comment_reactions'; column: 'comment_id' };
-export const POST_REACTIONS: ReactionTarget = { table: 'post_reactions', column: 'post_id' };
-export const COMMENT_REACTIONS: ReactionTarget = { table: 'comment_reactions', column: 'comment_id' };
+type ReactionTarget =
+  | { table: 'post_reactions'; counts: 'post_reaction_counts'; column: 'post_id' }
+  | { table: 'comment_reactions'; counts: 'comment_reaction_counts'; column: 'comment_id' };
+export const POST_REACTIONS: ReactionTarget = { table: 'post_reactions', counts: 'post_reaction_counts', column: 'post_id' };
+export const COMMENT_REACTIONS: ReactionTarget = { table: 'comment_reactions', counts: 'comment_reaction_counts', column: 'comment_id' };
 
 /**
- * Applies one tap and reads the item's counts after it: three statements sent together (run it in
+ * An item's reactions per type (columns reaction_type, n), from the counters the triggers on the
+ * reaction tables keep (migration 0026): the sum of at most types × REACTION_COUNT_SHARDS rows on the
+ * primary key, whatever the number of reactions; types whose shards sum to zero are left out, as a
+ * count of the reactions leaves them.
+ */
+function summedCounts(target: ReactionTarget, itemId: SQL): SQL {
+  return sql`SELECT reaction_type, sum(reactions)::int AS n FROM ${sql.raw(target.counts)}
+    WHERE ${sql.raw(target.column)} = ${itemId} GROUP BY reaction_type HAVING sum(reactions) <> 0`;
+}
+
+/**
+ * Applies one tap and reads the item's counts after it (the counters its own statement's triggers
+ * just moved, not a count of the item's reactions): three statements sent together (run it in
  * pipelinedCommit, so COMMIT goes behind them and the connection is held for one round trip). The
  * same type again removes the reaction, another type replaces it. Taps of one user on one item are
  * serialised by a transaction-scoped advisory lock, taken in its own statement so the tap's
@@ -306,9 +319,7 @@ export async function toggleReaction(
 }
 
 async function reactionCounts(db: SqlRunner, target: ReactionTarget, targetId: string): Promise<ReactionCountsRow> {
-  const rows = await db.execute<{ reaction_type: ReactionType; n: number }>(
-    sql`SELECT reaction_type, count(*)::int AS n FROM ${sql.raw(target.table)} WHERE ${sql.raw(target.column)} = ${targetId} GROUP BY reaction_type`,
-  );
+  const rows = await db.execute<{ reaction_type: ReactionType; n: number }>(summedCounts(target, sql`${targetId}::uuid`));
   return Object.fromEntries(rows.map((r) => [r.reaction_type, r.n]));
 }
 
@@ -319,8 +330,7 @@ const commentSelect = (viewer: Viewer | null) => sql`
   m.width AS media_width, m.height AS media_height, m.placeholder AS media_placeholder,
   ${ts(sql`c.edited_at`)} AS edited_at, ${ts(sql`c.created_at`)} AS created_at,
   pr.id AS author_id, pr.display_name AS author_display_name, pr.username AS author_username, pr.avatar_url AS author_avatar_url,
-  (SELECT coalesce(json_object_agg(r.reaction_type, r.n), '{}'::json)
-    FROM (SELECT reaction_type, count(*)::int AS n FROM comment_reactions WHERE comment_id = c.id GROUP BY reaction_type) r) AS reactions,
+  (SELECT coalesce(json_object_agg(r.reaction_type, r.n), '{}'::json) FROM (${summedCounts(COMMENT_REACTIONS, sql`c.id`)}) r) AS reactions,
   ${viewer ? sql`(SELECT reaction_type FROM comment_reactions WHERE comment_id = c.id AND user_id = ${viewer.id})` : sql`NULL::text`} AS my_reaction`;
 
 /**

@@ -399,6 +399,30 @@ describe('the wall API', () => {
       expect(view.reactions.like).toBe(rows.filter((r) => r.reactionType === 'like').length);
     });
 
+    it("a tap reads the item's counters, never a count of its reactions", async () => {
+      const { user, headers } = await fan();
+      const post = await buildPost(database.db, user.id);
+      const c = await buildComment(database.db, post.id, user.id);
+      const others = await Promise.all(Array.from({ length: 6 }, () => buildUser(database.db)));
+      await database.db.insert(schema.postReactions).values(others.map((o) => ({ postId: post.id, userId: o.id, reactionType: 'wow' as const })));
+      await database.db.insert(schema.commentReactions).values(others.map((o) => ({ commentId: c.id, userId: o.id, reactionType: 'sad' as const })));
+      await react(headers, post.id, 'like'); // warm: the session lookup is cached from here on
+      statements = [];
+      expect((await react(headers, post.id, 'love')).json<ReactionState>()).toMatchObject({ myReaction: 'love', reactions: { wow: 6, love: 1, like: 0 } });
+      const commentTap = await app.inject({ method: 'POST', url: `/api/comments/${c.id}/reactions`, headers, payload: { type: 'haha' } });
+      expect(commentTap.json<ReactionState>()).toMatchObject({ myReaction: 'haha', reactions: { sad: 6, haha: 1 } });
+      expect(statements.some((q) => /\bpost_reaction_counts\b/.test(q))).toBe(true);
+      expect(statements.some((q) => /\bcomment_reaction_counts\b/.test(q))).toBe(true);
+      // Neither a count nor a grouping over the item's reaction rows (post_reaction_counts is another word).
+      expect(statements.filter((q) => /\b(post|comment)_reactions\b/.test(q) && /count\(|GROUP BY/i.test(q))).toEqual([]);
+      // Nor do the post page, the comment list and a feed page.
+      statements = [];
+      expect((await app.inject({ method: 'GET', url: `/api/posts/${post.id}`, headers })).json<PostView>().reactions).toMatchObject({ wow: 6, love: 1 });
+      expect((await app.inject({ method: 'GET', url: `/api/posts/${post.id}/comments`, headers })).json<CommentList>().comments[0]!.reactions).toMatchObject({ sad: 6, haha: 1 });
+      expect((await feed('', headers)).json<FeedPage>().posts[0]!.reactions).toMatchObject({ wow: 6, love: 1 });
+      expect(statements.filter((q) => /count\(\*\)(::int)?( AS \w+)? FROM (post|comment)_reactions\b/.test(q))).toEqual([]);
+    });
+
     it('refuses visitors, unknown types and hidden posts', async () => {
       const { user, headers } = await fan();
       const post = await buildPost(database.db, user.id);
