@@ -4,7 +4,7 @@ import { ROOT } from './processes.ts';
 /** What a committed result was measured on: the commit checked out, whether the tree had changes, and when. */
 export interface Provenance {
   commit: string | null;
-  /** True when the working tree differed from `commit` (the figures then belong to uncommitted code). */
+  /** True when the working tree (bench/results aside) differed from `commit`: the figures then belong to uncommitted code. */
   dirty: boolean | null;
   measuredAt: string;
 }
@@ -21,7 +21,8 @@ function git(args: string[]): string | null {
 /** Read once, when a benchmark's result is written. */
 export function provenance(now: Date = new Date()): Provenance {
   const commit = git(['rev-parse', 'HEAD']);
-  const status = commit === null ? null : git(['status', '--porcelain', '--untracked-files=no']);
+  // Earlier results rewritten by this very run (or the last one) are not code: left out.
+  const status = commit === null ? null : git(['status', '--porcelain', '--untracked-files=no', '--', '.', ':(exclude)bench/results']);
   return { commit, dirty: status === null ? null : status !== '', measuredAt: now.toISOString() };
 }
 
