@@ -3,7 +3,7 @@
 // against its schema where it enters a process; a malformed one is dropped and logged.
 import { Type, type Static } from '@sinclair/typebox';
 import { PollStatus } from './api/pollStatus.ts';
-import { WallLiveMessage } from './api/wall.ts';
+import { WallLiveEvent } from './api/wall.ts';
 import { NotificationsLiveMessage } from './api/notifications.ts';
 
 /** A poll's status, featured flag or options changed (an admin edit): caches drop it, viewers are told. */
@@ -16,8 +16,11 @@ export const PollChanged = Type.Object({
 /** The cluster-wide events and their payload schemas. Local-only events are declared by the server's domains. */
 export const CLUSTER_EVENTS = {
   'poll.changed': PollChanged,
-  /** A wall change for the viewers of a topic (`feed`, `post:{id}`), published after commit. */
-  'wall.live': WallLiveMessage,
+  /**
+   * A wall change for the viewers of a topic (`feed`, `post:{id}`), published after commit: a message
+   * as it is sent, or a reaction change each instance paces into count snapshots (server/src/wall/live.ts).
+   */
+  'wall.live': WallLiveEvent,
   /** A user's notifications changed (badge count), for the viewers of `user:{id}` on every instance. */
   'notifications.live': NotificationsLiveMessage,
 } as const;

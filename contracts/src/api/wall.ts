@@ -166,11 +166,20 @@ export const PostUpdatedMessage = Type.Object({
   editedAt: IsoDate,
 });
 export const PostDeletedMessage = Type.Object({ type: Type.Literal('post-deleted'), topic: PostTopicName, postId: Uuid });
+/**
+ * Reaction counts are paced snapshots, not one message per tap: absolute counts read again from the
+ * database at most every few hundred milliseconds per item while it changes, newest wins. `seq`
+ * grows with every snapshot the sending instance publishes (so on every topic): a client ignores
+ * one not newer than the last it applied for the item, and starts over after a resync over HTTP
+ * (a reconnect may land on another instance with its own sequence).
+ */
+const ReactionsSeq = Type.Integer({ minimum: 1 });
 export const PostReactionsMessage = Type.Object({
   type: Type.Literal('post-reactions'),
   topic: PostTopicName,
   postId: Uuid,
   reactions: ReactionCounts,
+  seq: ReactionsSeq,
 });
 export const CommentCreatedMessage = Type.Object({
   type: Type.Literal('comment-created'),
@@ -201,6 +210,7 @@ export const CommentReactionsMessage = Type.Object({
   postId: Uuid,
   commentId: Uuid,
   reactions: ReactionCounts,
+  seq: ReactionsSeq,
 });
 
 export const WallLiveMessage = Type.Union([
@@ -215,3 +225,28 @@ export const WallLiveMessage = Type.Union([
 ]);
 export type WallLiveMessage = Static<typeof WallLiveMessage>;
 export type PostLiveMessage = Exclude<WallLiveMessage, { type: 'feed-post' }>;
+
+/**
+ * A post's or a comment's reactions changed (after commit): every instance marks the item dirty and
+ * its flusher publishes the counts, read again, to its own viewers at the next paced tick.
+ */
+export const ReactionsChangedEvent = Type.Object({
+  type: Type.Literal('reactions-changed'),
+  topic: PostTopicName,
+  postId: Uuid,
+  /** Null for the post's own reactions. */
+  commentId: Type.Union([Uuid, Type.Null()]),
+});
+export type ReactionsChangedEvent = Static<typeof ReactionsChangedEvent>;
+
+/** The cluster event `wall.live`: the immediate messages as sent to viewers, and reaction changes to pace. */
+export const WallLiveEvent = Type.Union([
+  FeedPostMessage,
+  PostUpdatedMessage,
+  PostDeletedMessage,
+  CommentCreatedMessage,
+  CommentUpdatedMessage,
+  CommentDeletedMessage,
+  ReactionsChangedEvent,
+]);
+export type WallLiveEvent = Static<typeof WallLiveEvent>;

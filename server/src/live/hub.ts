@@ -365,6 +365,12 @@ export class LiveHub {
     this.schedule(channel);
   }
 
+  /** Whether `topic` has viewers on this instance (a domain may skip work no one here would see). */
+  hasViewers(topic: string): boolean {
+    const channel = this.channels.get(topic);
+    return channel !== undefined && channel.viewers.size > 0;
+  }
+
   /** A message for every local viewer of `topic` (small and rare: sent whatever a socket's backlog). */
   publish(topic: string, message: object): void {
     const channel = this.channels.get(topic);

@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import type { WallLiveMessage } from '@tribuna/contracts/api/wall';
+import type { WallLiveEvent } from '@tribuna/contracts/api/wall';
+import { poolRunner, type SqlRunner } from '@tribuna/drizzle/pipelined';
 import { FeedPageCache } from './pageCache.ts';
 import { FeedTotals } from './totals.ts';
+import { presentReactions } from './presenter.ts';
+import * as repo from './repository.ts';
 
 /** The public wall's shared pages and total on this instance (see pageCache.ts and totals.ts). */
 export interface WallCache {
@@ -23,19 +26,143 @@ export function createWallCache(options: { pageTtlMs?: number; totalsTtlMs?: num
   };
 }
 
+/** How often, at most, an item's changed reaction counts go out to its viewers (per instance). */
+export const REACTION_FLUSH_EVERY_MS = 250;
+
+/**
+ * Arms a one-shot timer that runs `flush` after `delayMs`; returns its cancel. The default is
+ * setTimeout (unref'd); tests pass one they fire by hand.
+ */
+export type FlushScheduler = (flush: () => Promise<void>, delayMs: number) => () => void;
+
+const timerScheduler: FlushScheduler = (flush, delayMs) => {
+  const timer = setTimeout(() => void flush(), delayMs);
+  timer.unref();
+  return () => clearTimeout(timer);
+};
+
+export interface ReactionFlushOptions {
+  /** Cadence of the snapshots (default REACTION_FLUSH_EVERY_MS). */
+  everyMs?: number;
+  scheduler?: FlushScheduler;
+}
+
+interface DirtyItem {
+  topic: string;
+  postId: string;
+  commentId: string | null;
+}
+
+/**
+ * Paces reaction counts on this instance: a `reactions-changed` event (from any instance) marks its
+ * item dirty and arms the one timer; at the tick every dirty item with viewers here has its counts
+ * read again from the counters (one small query each: exact whatever order the events arrived in,
+ * across instances) and published once as `post-reactions` / `comment-reactions` with a new `seq`.
+ * A change heard during or after a tick arms another one, so viewers always end with the final
+ * counts; an item's frames per second are bounded by the cadence, not by the tap rate.
+ */
+class ReactionFlusher {
+  private readonly dirty = new Map<string, DirtyItem>();
+  private cancel: (() => void) | null = null;
+  private running: Promise<void> | null = null;
+  private closed = false;
+  /** Grows with every snapshot this instance publishes, so on every topic. */
+  private seq = 0;
+  private readonly everyMs: number;
+  private readonly schedule: FlushScheduler;
+  private readonly reader: SqlRunner;
+
+  constructor(
+    private readonly app: FastifyInstance,
+    options: ReactionFlushOptions,
+  ) {
+    this.everyMs = options.everyMs ?? REACTION_FLUSH_EVERY_MS;
+    this.schedule = options.scheduler ?? timerScheduler;
+    this.reader = poolRunner(app.database.sql);
+  }
+
+  markDirty(item: DirtyItem): void {
+    if (this.closed) return;
+    this.dirty.set(item.commentId ?? item.postId, item);
+    this.arm();
+  }
+
+  private arm(): void {
+    if (this.closed || this.cancel !== null || this.running !== null || this.dirty.size === 0) return;
+    this.cancel = this.schedule(() => this.tick(), this.everyMs);
+  }
+
+  private tick(): Promise<void> {
+    this.cancel = null;
+    if (this.closed || this.running) return this.running ?? Promise.resolve();
+    this.running = this.flush().finally(() => {
+      this.running = null;
+      this.arm();
+    });
+    return this.running;
+  }
+
+  private async flush(): Promise<void> {
+    const items = [...this.dirty.values()];
+    this.dirty.clear();
+    const hub = this.app.live.hub;
+    await Promise.all(
+      items.map(async (item) => {
+        if (!hub.hasViewers(item.topic)) return;
+        try {
+          const counts = await repo.reactionCounts(
+            this.reader,
+            item.commentId === null ? repo.POST_REACTIONS : repo.COMMENT_REACTIONS,
+            item.commentId ?? item.postId,
+          );
+          if (this.closed) return;
+          const reactions = presentReactions(counts);
+          const seq = ++this.seq;
+          hub.publish(
+            item.topic,
+            item.commentId === null
+              ? { type: 'post-reactions', topic: item.topic, postId: item.postId, reactions, seq }
+              : { type: 'comment-reactions', topic: item.topic, postId: item.postId, commentId: item.commentId, reactions, seq },
+          );
+        } catch (err) {
+          // Retried at the next tick (unless a newer change already marked it).
+          this.app.log.warn({ err, topic: item.topic }, 'reading reaction counts for live viewers failed; retrying');
+          if (!this.dirty.has(item.commentId ?? item.postId)) this.dirty.set(item.commentId ?? item.postId, item);
+        }
+      }),
+    );
+  }
+
+  /** Stops the timer and waits for a tick under way (no timer or query outlives the app). */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.cancel?.();
+    this.cancel = null;
+    this.dirty.clear();
+    await this.running;
+  }
+}
+
 /**
  * The wall's live updates: a change is published after its commit as the cluster event
  * `wall.live`, and every instance (this one included) hands it to its local viewers of the topic it
- * names (`feed`, `post:{id}`). Readers who were away resync over HTTP (the web refetches the posts
+ * names (`feed`, `post:{id}`): edits, deletions and comments at once, reaction counts as paced
+ * snapshots (ReactionFlusher). Readers who were away resync over HTTP (the web refetches the posts
  * on screen), so a message lost while Redis is down costs freshness, never data.
  */
-export function createWallLive(app: FastifyInstance, cache: WallCache) {
+export function createWallLive(app: FastifyInstance, cache: WallCache, options: ReactionFlushOptions = {}) {
+  const flusher = new ReactionFlusher(app, options);
+  app.addHook('onClose', () => flusher.close());
   app.events.subscribe('wall.live', (message) => {
+    if (message.type === 'reactions-changed') {
+      flusher.markDirty({ topic: message.topic, postId: message.postId, commentId: message.commentId });
+      return;
+    }
     // A post appeared on, changed on or left the wall (on any instance): shared pages are stale.
     if (message.type === 'feed-post' || message.type === 'post-deleted' || message.type === 'post-updated') cache.invalidate();
     app.live.hub.publish(message.topic, message);
   });
   return {
-    publish: (message: WallLiveMessage) => app.events.publish('wall.live', message),
+    publish: (message: WallLiveEvent) => app.events.publish('wall.live', message),
   };
 }

@@ -318,7 +318,8 @@ export async function toggleReaction(
   return { mine: tapped?.reaction_type ?? null, counts };
 }
 
-async function reactionCounts(db: SqlRunner, target: ReactionTarget, targetId: string): Promise<ReactionCountsRow> {
+/** An item's reactions per type from its counters (a few rows, whatever its popularity). */
+export async function reactionCounts(db: SqlRunner, target: ReactionTarget, targetId: string): Promise<ReactionCountsRow> {
   const rows = await db.execute<{ reaction_type: ReactionType; n: number }>(summedCounts(target, sql`${targetId}::uuid`));
   return Object.fromEntries(rows.map((r) => [r.reaction_type, r.n]));
 }

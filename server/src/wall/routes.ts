@@ -21,7 +21,7 @@ import { holdsAdminPowers } from '../admin/guard.ts';
 import { errorResponses } from '../http/errors.ts';
 import { withUploads } from '../media/uploads.ts';
 import { requireWriter } from '../plugins/auth.ts';
-import { createWallCache, createWallLive } from './live.ts';
+import { createWallCache, createWallLive, type ReactionFlushOptions } from './live.ts';
 import { poolRunner } from '@tribuna/drizzle/pipelined';
 import * as wall from './service.ts';
 
@@ -47,11 +47,13 @@ export interface WallRoutesOptions {
   totalsTtlMs?: number;
   /** How long a page of the public wall is shared (default 1 s; 0: read for every reader). */
   pageTtlMs?: number;
+  /** Pacing of live reaction counts (cadence, and a scheduler tests fire by hand). */
+  reactionFlush?: ReactionFlushOptions;
 }
 
 const wallRoutes: FastifyPluginAsyncTypebox<WallRoutesOptions> = async (app, options) => {
   const cache = createWallCache({ totalsTtlMs: options.totalsTtlMs, pageTtlMs: options.pageTtlMs });
-  const live = createWallLive(app, cache);
+  const live = createWallLive(app, cache, options.reactionFlush);
   const ctx: wall.WallContext = { db: app.database.db, client: app.database.sql, reader: poolRunner(app.database.sql), media: app.media, publish: live.publish, cache, activity: (event) => app.events.publish('wall.activity', event), log: app.log };
 
   app.get(

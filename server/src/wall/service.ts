@@ -8,7 +8,7 @@ import type {
   PostView,
   ReactionState,
   ReplyView,
-  WallLiveMessage,
+  WallLiveEvent,
 } from '@tribuna/contracts/api/wall';
 import { SAFE_MULTILINE_PATTERN } from '@tribuna/contracts/api/common';
 import { PROFILE_LIMITS } from '@tribuna/contracts/profileRules';
@@ -44,7 +44,7 @@ export interface WallContext {
   reader: SqlRunner;
   media: WallMedia;
   /** Hands a change to the live viewers of every instance, after commit. Never throws. */
-  publish(message: WallLiveMessage): Promise<void>;
+  publish(message: WallLiveEvent): Promise<void>;
   /** The public wall's shared pages and total; dropped when posts appear, change or disappear. */
   cache: WallCache;
   /** Tells this instance's other domains what someone did (the `wall.activity` event), after commit. Never throws. */
@@ -261,7 +261,8 @@ export async function reactToPost(ctx: WallContext, writer: Writer, postId: stri
   if (!(await repo.isPostVisible(ctx.reader, postId, writer))) throw notFound(WALL_MESSAGES.postNotFound);
   const { mine: myReaction, counts } = await pipelinedCommit(ctx.client, (tx) => repo.toggleReaction(tx, repo.POST_REACTIONS, postId, writer.id, type));
   const reactions = presentReactions(counts);
-  await ctx.publish({ type: 'post-reactions', topic: postTopic(postId), postId, reactions });
+  // Viewers get the counts as paced snapshots (live.ts), not a message per tap.
+  await ctx.publish({ type: 'reactions-changed', topic: postTopic(postId), postId, commentId: null });
   await ctx.activity({ kind: 'post-reaction', postId, actorId: writer.id });
   return { reactions, myReaction };
 }
@@ -351,7 +352,7 @@ export async function reactToComment(ctx: WallContext, writer: Writer, commentId
   const comment = await visibleComment(ctx, commentId, writer);
   const { mine: myReaction, counts } = await pipelinedCommit(ctx.client, (tx) => repo.toggleReaction(tx, repo.COMMENT_REACTIONS, commentId, writer.id, type));
   const reactions = presentReactions(counts);
-  await ctx.publish({ type: 'comment-reactions', topic: postTopic(comment.postId), postId: comment.postId, commentId, reactions });
+  await ctx.publish({ type: 'reactions-changed', topic: postTopic(comment.postId), postId: comment.postId, commentId });
   await ctx.activity({ kind: 'comment-reaction', commentId, postId: comment.postId, actorId: writer.id });
   return { reactions, myReaction };
 }

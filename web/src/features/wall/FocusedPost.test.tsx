@@ -150,8 +150,11 @@ describe('WallPage ?post= (a notification opens one post)', () => {
     FakeIntersectionObserver.trigger(card, true);
     await waitFor(() => expect(live.topics()).toContain(`post:${focused.id}`));
 
-    live.deliver({ type: 'post-reactions', topic: `post:${focused.id}`, postId: focused.id, reactions: { ...noReactions(), love: 2 } });
+    live.deliver({ type: 'post-reactions', topic: `post:${focused.id}`, postId: focused.id, reactions: { ...noReactions(), love: 2 }, seq: 4 });
     expect(within(focusedRegion()).getByRole('list', { name: 'Reacciones' }).textContent).toContain('2');
+    // An older snapshot arriving late changes nothing.
+    live.deliver({ type: 'post-reactions', topic: `post:${focused.id}`, postId: focused.id, reactions: { ...noReactions(), love: 7 }, seq: 3 });
+    expect(within(focusedRegion()).getByRole('list', { name: 'Reacciones' }).textContent).not.toContain('7');
 
     live.deliver({
       type: 'comment-created',

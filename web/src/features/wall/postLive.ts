@@ -37,6 +37,15 @@ function coalesced(task: () => Promise<void>): () => Promise<void> {
 export function postLiveHandler(target: PostLiveTarget): LiveTopicHandler {
   const { postId, feed } = target;
   const refresh = coalesced(target.refetch);
+  // Reaction counts come as paced snapshots with a growing `seq` (per item: the post's id or a
+  // comment's): one not newer than the last applied is stale and ignored.
+  const appliedSeq = new Map<string, number>();
+  const isNewer = (item: string, seq: number) => {
+    const last = appliedSeq.get(item);
+    if (last !== undefined && seq <= last) return false;
+    appliedSeq.set(item, seq);
+    return true;
+  };
   return {
     onMessage(message) {
       if (!('postId' in message) || message.postId !== postId) return;
@@ -49,6 +58,7 @@ export function postLiveHandler(target: PostLiveTarget): LiveTopicHandler {
           feed({ type: 'remove', postId });
           break;
         case 'post-reactions':
+          if (!isNewer(postId, message.seq)) break;
           // The counts are everyone's; the viewer's own reaction is not in them and stays as is.
           feed({ type: 'reactions', postId, reactions: message.reactions });
           break;
@@ -64,6 +74,7 @@ export function postLiveHandler(target: PostLiveTarget): LiveTopicHandler {
           comments?.({ type: 'remove', commentId: message.commentId });
           break;
         case 'comment-reactions':
+          if (!isNewer(message.commentId, message.seq)) break;
           comments?.({ type: 'reactions', commentId: message.commentId, reactions: message.reactions });
           break;
         default:
@@ -72,6 +83,11 @@ export function postLiveHandler(target: PostLiveTarget): LiveTopicHandler {
     },
     // Messages may have been lost while the socket was away: read the post again. Only then (the
     // client's onResync), not on every connection: a freshly loaded wall has just read its posts.
-    onResync: () => refresh(),
+    // The counts are read afresh then, and the socket may now be on another instance with its own
+    // sequence: the seq tracking starts over.
+    onResync: () => {
+      appliedSeq.clear();
+      return refresh();
+    },
   };
 }
