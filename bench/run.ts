@@ -110,6 +110,21 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   });
 }
 
+/**
+ * Figures defined against the vote rate of the same `npm run bench` (bench/README.md):
+ * `reactionsVsVotes` = the feed's reaction toggles/s ÷ votes/s, when votes ran earlier in this run
+ * (a plain run, or `npm run bench -- votes feed`); null otherwise, never another run's vote rate.
+ */
+function relateToVotes(outcome: BenchOutcome, earlier: BenchOutcome[]): void {
+  if (outcome.name !== 'feed') return;
+  const votes = earlier.find((o) => o.name === 'votes')?.json.votesPerSecond;
+  const reactions = outcome.json.reactionsPerSecond;
+  const ratio = typeof votes === 'number' && votes > 0 && typeof reactions === 'number' ? Math.round((reactions / votes) * 1000) / 1000 : null;
+  outcome.json.reactionsVsVotes = ratio;
+  outcome.json.votesPerSecondSameRun = typeof votes === 'number' ? votes : null;
+  outcome.table.push(['reaction toggles/s ÷ votes/s (same run)', ratio === null ? 'n/a (votes not run before feed)' : `${ratio} (${reactions} / ${votes})`]);
+}
+
 async function main(): Promise<void> {
   const names = selected();
   await checkServices();
@@ -120,6 +135,7 @@ async function main(): Promise<void> {
     log(`▶ ${name}`);
     try {
       const outcome = await BENCHMARKS[name]!();
+      relateToVotes(outcome, outcomes);
       outcomes.push(outcome);
       const file = path.join(RESULTS_DIR, `${name}.json`);
       writeFileSync(file, `${JSON.stringify(withProvenance(outcome.json), null, 2)}\n`);
