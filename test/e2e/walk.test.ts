@@ -5,15 +5,14 @@
 // offers no Reactivar. Every screen is scanned by axe-core: no serious or critical violation.
 // WALK_SCREENSHOTS=<folder> saves a screenshot of each step, for a look by hand.
 import { mkdtempSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedIfEmpty } from '../../server/src/seed/index.ts';
 import { signIn } from '../../server/src/testing/sessions.ts';
-import { launchChromium } from '../support/browser.ts';
+import { axeViolations, seriousOrCritical } from '../support/axe.ts';
+import { launchChromium, themedContext } from '../support/browser.ts';
 import { testDatabase, truncateAll } from '../support/db.ts';
 import { testConfig } from '../support/env.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
@@ -23,18 +22,11 @@ const PHONE = { width: 390, height: 844 };
 const THEMES = ['light', 'dark'] as const;
 const XHR = { 'x-requested-with': 'tribuna' };
 
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  nodes: { target: string[] }[];
-}
-
 describe('the walk of a visitor and an admin after issue 25, phone size, both themes', () => {
   const database = testDatabase();
   const mediaDir = mkdtempSync(path.join(tmpdir(), 'tribuna-e2e-walk-media-'));
   let server: RunningServer;
   let browser: Browser;
-  let axeSource = '';
   const contexts: BrowserContext[] = [];
   const ids = { adminId: '', fanId: '', closedPollTitle: '', realityName: '' };
 
@@ -80,7 +72,6 @@ describe('the walk of a visitor and an admin after issue 25, phone size, both th
     const deleted = await server.app.inject({ method: 'DELETE', url: '/api/me', headers: { cookie: goneCookie, ...XHR }, payload: { confirm: 'ELIMINAR' } });
     expect(deleted.statusCode, deleted.body).toBe(204);
 
-    axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
     browser = await launchChromium();
   });
 
@@ -92,13 +83,9 @@ describe('the walk of a visitor and an admin after issue 25, phone size, both th
   });
 
   async function newPage(theme: string, as: 'visitor' | 'admin'): Promise<Page> {
-    const context = await browser.newContext({ viewport: PHONE, reducedMotion: 'reduce' });
+    const session = as === 'admin' ? { token: (await signIn(server.app as never, { id: ids.adminId })).token, url: server.url } : undefined;
+    const context = await themedContext(browser, { viewport: PHONE, theme, session });
     contexts.push(context);
-    await context.addInitScript((value) => localStorage.setItem('tribuna-theme', value), theme);
-    if (as === 'admin') {
-      const { token } = await signIn(server.app as never, { id: ids.adminId });
-      await context.addCookies([{ name: 'tribuna_session', value: token, url: server.url }]);
-    }
     const page = await context.newPage();
     page.setDefaultTimeout(20_000);
     return page;
@@ -108,14 +95,7 @@ describe('the walk of a visitor and an admin after issue 25, phone size, both th
   async function check(page: Page, step: string, theme: string): Promise<string[]> {
     expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(theme === 'dark');
     if (SCREENSHOTS) await page.screenshot({ path: path.join(SCREENSHOTS, `walk-${step}-${theme}.png`), fullPage: true });
-    await page.evaluate(axeSource);
-    const violations = (await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run(d: Document, o: object): Promise<{ violations: unknown[] }> } }).axe;
-      return (await axe.run(document, { resultTypes: ['violations'] })).violations;
-    })) as AxeViolation[];
-    return violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${step} (${theme}): ${v.impact} ${v.id} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
+    return seriousOrCritical(await axeViolations(page)).map((v) => `${step} (${theme}): ${v.impact} ${v.id} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
   }
 
   for (const theme of THEMES) {

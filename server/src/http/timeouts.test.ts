@@ -30,6 +30,23 @@ describe('HTTP timeouts', () => {
   const headers = (length: number) =>
     ['POST /api/page-views HTTP/1.1', 'Host: 127.0.0.1', 'Content-Type: application/json', 'X-Requested-With: tribuna', `Content-Length: ${length}`, '', ''].join('\r\n');
 
+  /**
+   * Sends the page view's bytes from `from` on, one every 50 ms, never the last one, until the
+   * server closes the connection: how many it had sent by then.
+   */
+  async function trickleUntilClosed(client: ReturnType<typeof rawClient>, from: number): Promise<number> {
+    let sent = from;
+    const trickle = setInterval(() => {
+      if (sent < pageView.length - 1 && !client.socket.destroyed) client.socket.write(pageView[sent++]!);
+    }, 50);
+    try {
+      await client.closed;
+    } finally {
+      clearInterval(trickle);
+    }
+    return sent;
+  }
+
   it('answers 408 and closes the socket of a request whose body never finishes (slow loris)', async () => {
     const client = rawClient(port);
     await client.connected;
@@ -43,15 +60,7 @@ describe('HTTP timeouts', () => {
     const client = rawClient(port);
     await client.connected;
     client.socket.write(headers(pageView.length));
-    let sent = 0;
-    const trickle = setInterval(() => {
-      if (sent < pageView.length - 1 && !client.socket.destroyed) client.socket.write(pageView[sent++]!);
-    }, 50);
-    try {
-      await client.closed;
-    } finally {
-      clearInterval(trickle);
-    }
+    const sent = await trickleUntilClosed(client, 0);
     expect(client.received()).toMatch(/^HTTP\/1\.1 408 /);
     expect(sent).toBeLessThan(pageView.length - 1);
     expect(await database.db.select().from(schema.pageViews)).toHaveLength(0);
@@ -74,15 +83,7 @@ describe('HTTP timeouts', () => {
     // No X-Requested-With: refused (403) before the body is read; Node would read the rest for
     // as long as its own request timeout, now above the longest upload deadline.
     client.socket.write(headers(pageView.length).replace('X-Requested-With: tribuna\r\n', '') + pageView.slice(0, 10));
-    let sent = 10;
-    const trickle = setInterval(() => {
-      if (sent < pageView.length - 1 && !client.socket.destroyed) client.socket.write(pageView[sent++]!);
-    }, 50);
-    try {
-      await client.closed;
-    } finally {
-      clearInterval(trickle);
-    }
+    const sent = await trickleUntilClosed(client, 10);
     expect(client.received()).toMatch(/^HTTP\/1\.1 403 /);
     expect(sent).toBeLessThan(pageView.length - 1);
     expect(await database.db.select().from(schema.pageViews)).toHaveLength(0);

@@ -2,8 +2,6 @@
 // test/e2e/accessibility*.test.ts, one per screen size, so that the sizes run in parallel (each
 // file with its own database, server and browser).
 import { mkdtempSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -11,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedIfEmpty } from '../../../server/src/seed/index.ts';
 import { signIn } from '../../../server/src/testing/sessions.ts';
 import { recomputeAllDays } from '../../../worker/src/reports/repository.ts';
-import { launchChromium } from '../../support/browser.ts';
+import { axeViolations, seriousOrCritical } from '../../support/axe.ts';
+import { launchChromium, themedContext } from '../../support/browser.ts';
 import { testDatabase, truncateAll } from '../../support/db.ts';
 import { testConfig } from '../../support/env.ts';
 import { startServer, type RunningServer } from '../../support/server.ts';
@@ -25,18 +24,6 @@ const ONLY = process.env.A11Y_ONLY ? new RegExp(process.env.A11Y_ONLY) : null;
 const THEMES = ['dark', 'light'] as const;
 const SIZES = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } } as const;
 export type Size = keyof typeof SIZES;
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[]; failureSummary?: string }[];
-}
-
-interface Axe {
-  run(context: Document, options: object): Promise<{ violations: unknown[] }>;
-  getRules(tags: string[]): { ruleId: string }[];
-}
 
 interface PageCheck {
   name: string;
@@ -161,7 +148,6 @@ export function describeAccessibility(size: Size, { probes }: { probes: boolean 
     const mediaDir = mkdtempSync(path.join(tmpdir(), 'tribuna-e2e-a11y-media-'));
     let server: RunningServer;
     let browser: Browser;
-    let axeSource = '';
     const ids: SeedIds = { adminId: '', otherId: '' };
     const contexts: BrowserContext[] = [];
     let checked = 0;
@@ -185,7 +171,6 @@ export function describeAccessibility(size: Size, { probes }: { probes: boolean 
       expect(created.statusCode).toBe(201);
       // The daily usage reports the worker would aggregate.
       await recomputeAllDays(database.db, server.app.config.showTimezone);
-      axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
       browser = await launchChromium();
     });
 
@@ -199,25 +184,13 @@ export function describeAccessibility(size: Size, { probes }: { probes: boolean 
 
     async function contextFor(theme: string, size: keyof typeof SIZES, as: PageCheck['as']): Promise<BrowserContext> {
       // Reduced motion so no scan catches an element half-way through a fade (its contrast is then wrong).
-      const context = await browser.newContext({ viewport: SIZES[size], reducedMotion: 'reduce' });
-      await context.addInitScript((value) => localStorage.setItem('tribuna-theme', value), theme);
-      if (as === 'admin') {
-        const { token } = await signIn(server.app as never, { id: ids.adminId });
-        await context.addCookies([{ name: 'tribuna_session', value: token, url: server.url }]);
-      }
+      const session = as === 'admin' ? { token: (await signIn(server.app as never, { id: ids.adminId })).token, url: server.url } : undefined;
+      const context = await themedContext(browser, { viewport: SIZES[size], theme, session });
       contexts.push(context);
       return context;
     }
 
-    async function scan(page: Page): Promise<AxeViolation[]> {
-      await page.evaluate(axeSource);
-      return (await page.evaluate(async () => {
-        const axe = (window as unknown as { axe: Axe }).axe;
-        // The experimental rules too (label-content-name-mismatch: a control's name contains its visible text).
-        const experimental = Object.fromEntries(axe.getRules(['experimental']).map((rule) => [rule.ruleId, { enabled: true }]));
-        return (await axe.run(document, { resultTypes: ['violations'], rules: experimental })).violations;
-      })) as AxeViolation[];
-    }
+    const scan = (page: Page) => axeViolations(page, { experimental: true });
 
     if (probes) it('the scan can fail: axe reports a low-contrast text added to the home page', async () => {
       const page = await (await contextFor('light', 'phone', 'visitor')).newPage();
@@ -288,7 +261,7 @@ export function describeAccessibility(size: Size, { probes }: { probes: boolean 
             const file = `${check.name.replace(/[^a-z0-9]+/gi, '_')}-${size}-${theme}.png`;
             await page.screenshot({ path: path.join(SCREENSHOTS, file), fullPage: true });
           }
-          const serious = (await scan(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
+          const serious = seriousOrCritical(await scan(page));
           checked += 1;
           for (const v of serious) {
             const targets = v.nodes.map((n) => n.target.join(' ')).slice(0, 4).join(' | ');

@@ -11,6 +11,7 @@ import { PageHeader } from '../components/PageHeader';
 import { StatusBadge, type BadgeTone } from '../components/StatusBadge';
 import { panel, primaryButton, rowButton, rowDangerButton } from '../components/buttons';
 import { useCreateParam } from '../components/useCreateParam';
+import { usePendingIds } from '../components/usePendingIds';
 import { PlusIcon } from '../icons';
 import { SeasonFilter, plural, seasonLabel, useAdminSeasons } from '../contestants/adminUi';
 import { POLL_STATUS_LABELS } from './pollForm';
@@ -61,7 +62,7 @@ export function PollsPage() {
   const [editingState, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<AdminPollView | null>(null);
   const [failure, setFailure] = useState<Failure | null>(null);
-  const [pending, setPending] = useState<ReadonlySet<string>>(new Set());
+  const { pending, track } = usePendingIds();
   const seasons = useAdminSeasons();
   const polls = useQuery(['admin-polls', seasonId], (signal) => callApi('adminPolls', { signal, query: { seasonId: seasonId || undefined } }).then((r) => r.polls));
   const { setData } = polls;
@@ -97,23 +98,18 @@ export function PollsPage() {
   async function run(poll: AdminPollView, action: Action) {
     if (pending.has(poll.id)) return;
     setFailure(null);
-    setPending((s) => new Set(s).add(poll.id));
-    try {
-      const updated =
-        action === 'feature'
-          ? await callApi('featurePoll', { params: { pollId: poll.id } })
-          : await callApi('setPollStatus', { params: { pollId: poll.id }, body: { status: action === 'close' ? 'closed' : 'active' } });
-      replace(updated);
-    } catch (error) {
-      console.debug(ACTION_FALLBACKS[action], error);
-      setFailure({ error, fallback: ACTION_FALLBACKS[action] });
-    } finally {
-      setPending((s) => {
-        const next = new Set(s);
-        next.delete(poll.id);
-        return next;
-      });
-    }
+    await track(poll.id, async () => {
+      try {
+        const updated =
+          action === 'feature'
+            ? await callApi('featurePoll', { params: { pollId: poll.id } })
+            : await callApi('setPollStatus', { params: { pollId: poll.id }, body: { status: action === 'close' ? 'closed' : 'active' } });
+        replace(updated);
+      } catch (error) {
+        console.debug(ACTION_FALLBACKS[action], error);
+        setFailure({ error, fallback: ACTION_FALLBACKS[action] });
+      }
+    });
   }
 
   const seasonList = seasons.status === 'ready' ? seasons.data : [];

@@ -12,6 +12,7 @@ import { StatusBadge, ToggleBadge } from '../components/StatusBadge';
 import { panel, primaryButton, rowButton, rowDangerButton } from '../components/buttons';
 import { Checkbox, TextField } from '../components/fields';
 import { useCreateParam } from '../components/useCreateParam';
+import { usePendingIds } from '../components/usePendingIds';
 import { PlusIcon } from '../icons';
 
 /** Deleting has no fallback in the spec's catalogue; this one says what failed. */
@@ -34,7 +35,7 @@ export function RealitiesPage() {
   const [editing, setEditing] = useState<Editing | null>(null);
   const [deleting, setDeleting] = useState<RealityView | null>(null);
   const [failure, setFailure] = useState<Failure | null>(null);
-  const [pending, setPending] = useState<ReadonlySet<string>>(new Set());
+  const { pending, track } = usePendingIds();
 
   useEffect(() => {
     if (createRequested) setEditing({ mode: 'create' });
@@ -58,40 +59,30 @@ export function RealitiesPage() {
     if (pending.has(reality.id)) return;
     const active = !reality.active;
     setFailure(null);
-    setPending((s) => new Set(s).add(reality.id));
-    setData((list) => list.map((r) => (r.id === reality.id ? { ...r, active } : r)));
-    try {
-      const updated = await callApi('updateReality', { params: { realityId: reality.id }, body: { active } });
-      setData((list) => list.map((r) => (r.id === updated.id ? updated : r)));
-    } catch (error) {
-      setData((list) => list.map((r) => (r.id === reality.id ? { ...r, active: reality.active } : r)));
-      setFailure({ error, fallback: ADMIN_MESSAGES.toggleFailed });
-    } finally {
-      setPending((s) => {
-        const next = new Set(s);
-        next.delete(reality.id);
-        return next;
-      });
-    }
+    await track(reality.id, async () => {
+      setData((list) => list.map((r) => (r.id === reality.id ? { ...r, active } : r)));
+      try {
+        const updated = await callApi('updateReality', { params: { realityId: reality.id }, body: { active } });
+        setData((list) => list.map((r) => (r.id === updated.id ? updated : r)));
+      } catch (error) {
+        setData((list) => list.map((r) => (r.id === reality.id ? { ...r, active: reality.active } : r)));
+        setFailure({ error, fallback: ADMIN_MESSAGES.toggleFailed });
+      }
+    });
   }
 
   /** Restored inactive, as the delete left it; its seasons come back with it. */
   async function restore(reality: RealityView) {
     if (pending.has(reality.id)) return;
     setFailure(null);
-    setPending((s) => new Set(s).add(reality.id));
-    try {
-      const restored = await callApi('restoreReality', { params: { realityId: reality.id } });
-      setData((list) => list.map((r) => (r.id === restored.id ? restored : r)));
-    } catch (error) {
-      setFailure({ error, fallback: ADMIN_MESSAGES.restoreRealityFailed });
-    } finally {
-      setPending((s) => {
-        const next = new Set(s);
-        next.delete(reality.id);
-        return next;
-      });
-    }
+    await track(reality.id, async () => {
+      try {
+        const restored = await callApi('restoreReality', { params: { realityId: reality.id } });
+        setData((list) => list.map((r) => (r.id === restored.id ? restored : r)));
+      } catch (error) {
+        setFailure({ error, fallback: ADMIN_MESSAGES.restoreRealityFailed });
+      }
+    });
   }
 
   /** A deleted reality leaves the list, or stays in it marked deleted while the deleted ones are shown. */

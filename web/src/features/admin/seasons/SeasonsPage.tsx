@@ -14,6 +14,7 @@ import { StatusBadge, ToggleBadge, type BadgeTone } from '../components/StatusBa
 import { panel, primaryButton, rowButton, rowDangerButton } from '../components/buttons';
 import { Checkbox, SelectField, TextField } from '../components/fields';
 import { CREATE_PARAM, useCreateParam } from '../components/useCreateParam';
+import { usePendingIds } from '../components/usePendingIds';
 import { PlusIcon } from '../icons';
 import { SEASON_PHASE_LABELS, calendarToday, formatDateRange, remainingHint, seasonPhase, type SeasonPhase } from './seasonDates';
 import { compareSeasons, nextSeasonNumber, seasonInput, validateSeasonForm, type SeasonForm, type SeasonFormErrors } from './seasonForm';
@@ -48,7 +49,7 @@ export function SeasonsPage() {
   const [editing, setEditing] = useState<Editing | null>(null);
   const [deleting, setDeleting] = useState<SeasonView | null>(null);
   const [failure, setFailure] = useState<Failure | null>(null);
-  const [pending, setPending] = useState<ReadonlySet<string>>(new Set());
+  const { pending, track } = usePendingIds();
   const filterId = useId();
 
   const realityList = realities.status === 'ready' ? realities.data : null;
@@ -84,41 +85,31 @@ export function SeasonsPage() {
     const snapshot = seasons.data;
     const active = !season.active;
     setFailure(null);
-    setPending((s) => new Set(s).add(season.id));
-    setSeasons((list) => applySeason(list, { ...season, active }));
-    try {
-      const updated = await callApi('updateSeason', { params: { seasonId: season.id }, body: { active } });
-      setSeasons((list) => applySeason(list, updated));
-    } catch (error) {
-      // Back to how the list was, the other seasons of the reality included.
-      setSeasons((list) => list.map((s) => snapshot.find((old) => old.id === s.id) ?? s));
-      setFailure({ error, fallback: ADMIN_MESSAGES.toggleFailed });
-    } finally {
-      setPending((s) => {
-        const next = new Set(s);
-        next.delete(season.id);
-        return next;
-      });
-    }
+    await track(season.id, async () => {
+      setSeasons((list) => applySeason(list, { ...season, active }));
+      try {
+        const updated = await callApi('updateSeason', { params: { seasonId: season.id }, body: { active } });
+        setSeasons((list) => applySeason(list, updated));
+      } catch (error) {
+        // Back to how the list was, the other seasons of the reality included.
+        setSeasons((list) => list.map((s) => snapshot.find((old) => old.id === s.id) ?? s));
+        setFailure({ error, fallback: ADMIN_MESSAGES.toggleFailed });
+      }
+    });
   }
 
   /** Restored inactive (the server's rule): the reality's active season, if any, stays the only one. */
   async function restore(season: SeasonView) {
     if (pending.has(season.id)) return;
     setFailure(null);
-    setPending((s) => new Set(s).add(season.id));
-    try {
-      const restored = await callApi('restoreSeason', { params: { seasonId: season.id } });
-      setSeasons((list) => applySeason(list, restored));
-    } catch (error) {
-      setFailure({ error, fallback: ADMIN_MESSAGES.restoreSeasonFailed });
-    } finally {
-      setPending((s) => {
-        const next = new Set(s);
-        next.delete(season.id);
-        return next;
-      });
-    }
+    await track(season.id, async () => {
+      try {
+        const restored = await callApi('restoreSeason', { params: { seasonId: season.id } });
+        setSeasons((list) => applySeason(list, restored));
+      } catch (error) {
+        setFailure({ error, fallback: ADMIN_MESSAGES.restoreSeasonFailed });
+      }
+    });
   }
 
   /** A deleted season leaves the list, or stays in it marked deleted while the deleted ones are shown. */
