@@ -14,6 +14,8 @@ export default defineConfig({
     setupFiles: ['src/test/setup.ts'],
     restoreMocks: true,
     unstubGlobals: true,
+    // Room for findBy*'s 5 s (src/test/setup.ts) and a busy machine; a hung test still fails.
+    testTimeout: 20_000,
     // Run before the integration (parallel files, own worker count) and e2e groups (vitest.config.ts).
     sequence: { groupOrder: 0 },
   },

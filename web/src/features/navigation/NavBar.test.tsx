@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
@@ -123,8 +123,10 @@ describe('NavBar', () => {
 
   it('signs out from the menu and goes to /login', async () => {
     const user = userEvent.setup();
-    const fetchMock = vi.fn().mockResolvedValue(new Response(null, { status: 204 }));
-    vi.stubGlobal('fetch', fetchMock);
+    const fetchMock = stubApi({
+      'GET /api/notifications/unread': () => jsonResponse(200, { unreadCount: 0 }),
+      'POST /auth/logout': () => new Response(null, { status: 204 }),
+    });
     signIn();
     renderAt('/wall');
 

@@ -192,6 +192,7 @@ describe('LiveClient with live polls', () => {
   });
 
   it('marks a refused subscription as not live and retries a passing refusal', () => {
+    const debug = vi.spyOn(console, 'debug').mockImplementation(() => {});
     watch(P1);
     const socket = FakeWebSocket.last;
     socket.open();
@@ -205,6 +206,10 @@ describe('LiveClient with live polls', () => {
     vi.advanceTimersByTime(BACKOFF_CAP_MS);
     expect(socket.sent.filter((m) => (m as { type: string }).type === 'subscribe')).toHaveLength(2);
     expect(store().subscribed).toEqual({});
+    expect(debug.mock.calls).toEqual([
+      ['Suscripción en vivo rechazada', 'unavailable', `poll:${P1}`],
+      ['Suscripción en vivo rechazada', 'not-found', `poll:${P1}`],
+    ]);
   });
 
   it('waits far longer after the server refused it as full (1013), more after each refusal, until it is greeted', () => {

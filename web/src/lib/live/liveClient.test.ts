@@ -54,6 +54,7 @@ describe('LiveClient (any topic)', () => {
   });
 
   it('tells only the refused topic, and asks every handler to resync after a reconnect', () => {
+    const debug = vi.spyOn(console, 'debug').mockImplementation(() => {});
     const mine = spyHandler();
     const admin = spyHandler();
     client.subscribe('user:u1', mine);
@@ -62,6 +63,7 @@ describe('LiveClient (any topic)', () => {
     FakeWebSocket.last.receive({ type: 'error', code: 'forbidden', topic: 'admin' });
     expect(admin.onSubscribed).toHaveBeenLastCalledWith(false);
     expect(mine.onSubscribed).toHaveBeenLastCalledWith(true);
+    expect(debug).toHaveBeenCalledWith('Suscripción en vivo rechazada', 'forbidden', 'admin');
 
     FakeWebSocket.last.drop();
     vi.advanceTimersByTime(375);
