@@ -1,5 +1,12 @@
 import type { AuthorView, CommentView, FeedPage, PostView, ReactionCounts, ReplyView } from '@tribuna/contracts/api/wall';
 
+/**
+ * The "now" of the wall's fixtures: posts are 5 minutes old and replies 1 minute old at this time.
+ * A test that asserts a relative time ('hace 5 minutos') pins the clock to it (pinClock, test/clock.ts).
+ */
+export const WALL_NOW = Date.parse('2026-03-02T12:00:00.000Z');
+const ago = (ms: number) => new Date(WALL_NOW - ms).toISOString();
+
 let sequence = 0;
 /** A fresh uuid-shaped id (ids of the wall are uuids; `post:{id}` topics check the shape). */
 export const wallId = () => `20000000-0000-4000-8000-${String(++sequence).padStart(12, '0')}`;
@@ -11,7 +18,7 @@ export function buildAuthor(overrides: Partial<AuthorView> = {}): AuthorView {
 }
 
 export function buildPost(overrides: Partial<PostView> = {}): PostView {
-  const createdAt = overrides.createdAt ?? new Date(Date.now() - 5 * 60_000).toISOString();
+  const createdAt = overrides.createdAt ?? ago(5 * 60_000);
   return {
     id: wallId(),
     author: buildAuthor(),
@@ -40,7 +47,7 @@ export function buildReply(postId: string, overrides: Partial<ReplyView> = {}): 
     content: 'Totalmente de acuerdo',
     media: null,
     editedAt: null,
-    createdAt: new Date(Date.now() - 60_000).toISOString(),
+    createdAt: ago(60_000),
     reactions: noReactions(),
     myReaction: null,
     ...overrides,

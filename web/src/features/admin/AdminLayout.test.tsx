@@ -42,6 +42,8 @@ describe('AdminLayout (the back-office shell)', () => {
   it('shows the 8 entries in order, then Auditoría and Colas, with the current one highlighted, the header and the admin', async () => {
     renderAdmin('/admin/realitys');
     expect(await screen.findByRole('heading', { level: 1, name: 'Administración' })).toBeTruthy();
+    // The screen (a lazy chunk) in place: no navigation still pending while the shell is checked.
+    expect(await screen.findByRole('heading', { level: 2, name: 'Realities' })).toBeTruthy();
     const links = sections().getAllByRole('link');
     const entries = [...ADMIN_NAV, ...ADMIN_EXTRA_NAV];
     expect(links.map((l) => l.textContent)).toEqual(entries.map((e) => e.label));

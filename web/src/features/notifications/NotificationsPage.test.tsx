@@ -9,12 +9,13 @@ import { NavBar } from '../navigation/NavBar';
 import { bodyOf, requestsOf, stubApi, type Handler } from '../../test/apiStub';
 import { buildProfile, jsonResponse } from '../../test/fixtures';
 import { spyLive } from '../../test/liveSpy';
-import { buildAuthor, wallId } from '../../test/wallFixtures';
+import { pinClock } from '../../test/clock';
+import { WALL_NOW, buildAuthor, wallId } from '../../test/wallFixtures';
 import { NotificationsPage } from './NotificationsPage';
 import { useUnreadStore } from './unreadStore';
 
 const me = buildProfile({ id: '00000000-0000-4000-8000-0000000000cc' });
-const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000).toISOString();
+const minutesAgo = (n: number) => new Date(WALL_NOW - n * 60_000).toISOString();
 
 let sequence = 0;
 function buildEntry(overrides: Partial<NotificationEntry> = {}): NotificationEntry {
@@ -62,6 +63,7 @@ describe('NotificationsPage', () => {
   });
 
   it('shows skeletons, then the entries newest first with avatar, sentence, excerpt, time and a link to the post', async () => {
+    pinClock(WALL_NOW);
     const grouped = buildEntry({
       type: 'post_reaction',
       actor: buildAuthor({ displayName: 'Ana', avatarUrl: 'https://media.tribuna.test/ana.webp' }),

@@ -8,7 +8,8 @@ import { requestsOf, stubApi } from '../../test/apiStub';
 import { FakeIntersectionObserver, installFakeIntersectionObserver } from '../../test/fakeIntersectionObserver';
 import { buildProfile, jsonResponse } from '../../test/fixtures';
 import { spyLive } from '../../test/liveSpy';
-import { buildAuthor, buildPost, feedPage } from '../../test/wallFixtures';
+import { pinClock } from '../../test/clock';
+import { WALL_NOW, buildAuthor, buildPost, feedPage } from '../../test/wallFixtures';
 import { PostFeed, USER_EMPTY } from './Feed';
 import { WallPage } from './WallPage';
 
@@ -34,6 +35,7 @@ describe('WallPage feed', () => {
   });
 
   it('shows the title, skeletons while loading, then the posts', async () => {
+    pinClock(WALL_NOW);
     stubApi({ 'GET /api/posts?sort=activity': () => jsonResponse(200, feedPage([buildPost({ content: 'Post A' })])) });
     renderWall();
     expect(screen.getByRole('heading', { level: 1, name: 'Muro' })).toBeTruthy();

@@ -25,11 +25,12 @@ function subscribe(listener: () => void) {
 
 /**
  * The clock's time: while no card ticks it (before the first one subscribes, or after the last left)
- * it is read afresh, so a card shown after a quiet while never starts from an old time. Within a
- * second the same value comes back, as useSyncExternalStore requires of repeated reads.
+ * it is read afresh, so a card shown after a quiet while (or after the device's clock was set back)
+ * never starts from another time. Within a second the same value comes back, as
+ * useSyncExternalStore requires of repeated reads.
  */
 function snapshot(): number {
-  if (!timer && Date.now() - now > 1_000) now = Date.now();
+  if (!timer && Math.abs(Date.now() - now) > 1_000) now = Date.now();
   return now;
 }
 
