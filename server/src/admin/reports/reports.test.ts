@@ -245,18 +245,21 @@ describe('POST /api/admin/reports/recompute', () => {
       [admin.id, 'reports.recompute', 'report'],
     ]);
 
-    // A real worker runs it: today's aggregates appear.
+    // A real worker runs it: the aggregates of the vote's day appear.
     const user = await buildUser(db());
     const { poll, options } = await buildPoll(db());
-    await db().insert(schema.votes).values({ pollId: poll.id, optionId: options[0]!.id, userId: user.id });
+    // The vote's own day, not the day the test asks after the job: a run across midnight in
+    // SHOW_TIMEZONE still finds its row (the recompute covers every day up to today).
+    const votedAt = new Date();
+    await db().insert(schema.votes).values({ pollId: poll.id, optionId: options[0]!.id, userId: user.id, createdAt: votedAt });
     const config = testConfig({ SHOW_TIMEZONE: TIME_ZONE });
     events = new QueueEvents('maintenance', { connection: { url: config.redisUrl }, prefix: config.redisPrefix });
     await events.waitUntilReady();
     worker = await startWorker({ config, db: db(), logger: pino({ level: 'silent' }), schedules: false });
     await job!.waitUntilFinished(events, 30_000);
-    const today = dayIn(TIME_ZONE, new Date());
+    const votedDay = dayIn(TIME_ZONE, votedAt);
     const rows = await db().execute<{ total_votes: number; active_users: number }>(
-      sql`SELECT total_votes, active_users FROM report_daily WHERE day = ${today}::date`,
+      sql`SELECT total_votes, active_users FROM report_daily WHERE day = ${votedDay}::date`,
     );
     expect(rows[0]).toEqual({ total_votes: 1, active_users: 1 });
 
