@@ -17,3 +17,12 @@ export function constraintOf(err: unknown): string | undefined {
   }
   return undefined;
 }
+
+/** Class 23 (a foreign key, check or unique constraint refused a row) or 22 (a value PostgreSQL refused). */
+export function isRowError(err: unknown): boolean {
+  const state = sqlState(err);
+  return state !== undefined && (state.startsWith('23') || state.startsWith('22'));
+}
+
+/** lock_timeout expired (55P03): a writer gave up waiting for a lock; nothing was written. */
+export const LOCK_NOT_AVAILABLE = '55P03';

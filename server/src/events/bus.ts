@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { FormatRegistry, type TSchema } from '@sinclair/typebox';
+import type { SqlRunner } from '@tribuna/drizzle/pipelined';
 import { BusEnvelope, CLUSTER_EVENTS, type ClusterEventName, type ClusterEvents } from '@tribuna/contracts/events';
 
 /**
@@ -13,6 +14,20 @@ import { BusEnvelope, CLUSTER_EVENTS, type ClusterEventName, type ClusterEvents 
 export interface DomainEvents extends ClusterEvents {}
 
 export type EventName = keyof DomainEvents;
+
+/**
+ * Work another domain does INSIDE a writer's transaction, by name (augmented like DomainEvents next
+ * to the writer): it commits or rolls back with the write, so it can never be lost or done twice
+ * the way after-commit work can. A handler sends its statements on `tx` before its first await
+ * (the writer pipelines them behind its own), and may return after-commit work (a live badge).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface TransactionalEvents {}
+
+export type TransactionalName = keyof TransactionalEvents;
+/** After-commit work a transactional handler hands back: run once the writer committed; failures are logged. */
+export type AfterCommit = () => Promise<void>;
+export type TransactionalHandler<N extends TransactionalName> = (tx: SqlRunner, payload: TransactionalEvents[N]) => Promise<AfterCommit | void>;
 export type EventHandler<N extends EventName> = (payload: DomainEvents[N]) => unknown;
 
 export interface BusLogger {
@@ -44,6 +59,7 @@ export class EventBus {
   /** This instance, so it ignores its own cluster events coming back from Redis. */
   readonly origin = randomUUID();
   private readonly handlers = new Map<string, EventHandler<EventName>[]>();
+  private readonly transactional = new Map<string, TransactionalHandler<TransactionalName>[]>();
   readonly stats = { published: 0, received: 0, dropped: 0, handlerErrors: 0, transportErrors: 0 };
 
   constructor(
@@ -63,6 +79,28 @@ export class EventBus {
       const current = this.handlers.get(name);
       if (current) this.handlers.set(name, current.filter((h) => h !== handler));
     };
+  }
+
+  /** Joins `handler` to every transaction of writer `name` (see TransactionalEvents). */
+  joinTransactions<N extends TransactionalName>(name: N, handler: TransactionalHandler<N>): () => void {
+    const list = this.transactional.get(name) ?? [];
+    list.push(handler as TransactionalHandler<TransactionalName>);
+    this.transactional.set(name, list);
+    return () => {
+      const current = this.transactional.get(name);
+      if (current) this.transactional.set(name, current.filter((h) => h !== handler));
+    };
+  }
+
+  /**
+   * Runs the handlers joined to writer `name` inside its transaction `tx`: all are called at once,
+   * in the order they joined, so their statements are pipelined behind the writer's. A failure
+   * rejects (the writer's transaction then rolls back). Resolves to their after-commit work.
+   */
+  async inTransaction<N extends TransactionalName>(name: N, tx: SqlRunner, payload: TransactionalEvents[N]): Promise<AfterCommit[]> {
+    const list = this.transactional.get(name) ?? [];
+    const results = await Promise.all(list.map((handler) => handler(tx, payload)));
+    return results.filter((work): work is AfterCommit => typeof work === 'function');
   }
 
   /** Delivers to this instance's subscribers (awaited) and, for a cluster event, to the others. Never rejects. */

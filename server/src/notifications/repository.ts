@@ -1,5 +1,4 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Tx } from '@tribuna/drizzle/client';
 import type { SqlRunner } from '@tribuna/drizzle/pipelined';
 import type { NotificationType } from '@tribuna/contracts/notificationRules';
 import type { ReactionType } from '@tribuna/contracts/wallRules';
@@ -22,58 +21,78 @@ export interface NewNotification {
 
 // --- Reactions ------------------------------------------------------------------------------------
 
-export type ReactionItem = { kind: 'post'; postId: string } | { kind: 'comment'; commentId: string };
-
-export interface ReactionSnapshot {
-  ownerId: string;
-  postId: string;
-  /** The actor's reaction to the item now (null: none). */
-  reaction: ReactionType | null;
+export interface ReactionNotificationChange {
+  /** The item's owner, whose notifications changed. */
+  userId: string;
+  /** 'new': a notification written (or its type changed: latest and unread again); 'removed': one deleted. */
+  reason: 'new' | 'removed';
 }
+
+const REACTION_ITEMS = {
+  post: {
+    reactions: sql.raw('post_reactions'),
+    column: sql.raw('post_id'),
+    owner: sql`JOIN posts o ON o.id = t.item`,
+    postId: sql`o.id`,
+    commentId: sql`NULL::uuid`,
+    tag: 'p',
+    type: 'post_reaction',
+  },
+  comment: {
+    reactions: sql.raw('comment_reactions'),
+    column: sql.raw('comment_id'),
+    owner: sql`JOIN comments o ON o.id = t.item`,
+    postId: sql`o.post_id`,
+    commentId: sql`o.id`,
+    tag: 'c',
+    type: 'comment_reaction',
+  },
+} as const satisfies Record<string, { tag: string; type: NotificationType } & Record<string, unknown>>;
 
 /**
- * The actor's current reaction to a post or comment, and the item's owner, read under the very
- * advisory lock the wall's toggleReaction takes (wall/repository.ts): no tap of that actor on that
- * item can commit between this read and the end of the caller's transaction. Null when the item
- * does not exist (any more).
+ * Makes the reaction notifications of a batch of (item, actor) pairs match the actors' reactions
+ * as they are in this transaction (run it after the taps' statement, in the same transaction: the
+ * taps' locks keep every pair still): a reaction present → its notification to the item's owner
+ * written, or its type updated (then latest and unread again); absent → deleted. One row per pair,
+ * whatever the item's popularity; never to the actor themselves nor to a deleted account. Answers
+ * the owners whose notifications changed.
  */
-export async function lockedReaction(tx: Tx, item: ReactionItem, actorId: string): Promise<ReactionSnapshot | null> {
-  const [table, targetId] = item.kind === 'post' ? ['post_reactions', item.postId] : ['comment_reactions', item.commentId];
-  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`${table}:${targetId}:${actorId}`}, 0))`);
-  const rows =
-    item.kind === 'post'
-      ? await tx.execute<{ owner_id: string; post_id: string; reaction: ReactionType | null }>(sql`
-          SELECT p.user_id AS owner_id, p.id AS post_id,
-            (SELECT r.reaction_type FROM post_reactions r WHERE r.post_id = p.id AND r.user_id = ${actorId}) AS reaction
-          FROM posts p WHERE p.id = ${item.postId}`)
-      : await tx.execute<{ owner_id: string; post_id: string; reaction: ReactionType | null }>(sql`
-          SELECT c.user_id AS owner_id, c.post_id,
-            (SELECT r.reaction_type FROM comment_reactions r WHERE r.comment_id = c.id AND r.user_id = ${actorId}) AS reaction
-          FROM comments c WHERE c.id = ${item.commentId}`);
-  const row = rows[0];
-  return row ? { ownerId: row.owner_id, postId: row.post_id, reaction: row.reaction } : null;
-}
-
-/**
- * Writes a reaction's notification: a new row, or the existing one with another reaction type
- * (then it counts as new again: latest and unread). Whether anything changed.
- */
-export async function upsertReaction(tx: Tx, n: NewNotification): Promise<boolean> {
-  const rows = await tx.execute<{ id: string }>(sql`
-    INSERT INTO notifications (user_id, actor_id, type, post_id, comment_id, reaction_type, dedupe_key, group_key)
-    SELECT ${n.userId}, ${n.actorId}, ${n.type}, ${n.postId}, ${n.commentId}, ${n.reactionType}, ${n.dedupeKey}, ${n.groupKey}
-    WHERE EXISTS (SELECT 1 FROM profiles pr WHERE pr.id = ${n.userId} AND pr.deleted_at IS NULL)
-    ON CONFLICT (user_id, dedupe_key) DO UPDATE
-      SET reaction_type = EXCLUDED.reaction_type, created_at = now(), read_at = NULL
-      WHERE notifications.reaction_type IS DISTINCT FROM EXCLUDED.reaction_type
-    RETURNING id`);
-  return rows.length > 0;
-}
-
-/** Deletes one notification by its dedupe key; whether there was one. */
-export async function deleteNotification(tx: Tx, userId: string, dedupeKey: string): Promise<boolean> {
-  const rows = await tx.execute<{ id: string }>(sql`DELETE FROM notifications WHERE user_id = ${userId} AND dedupe_key = ${dedupeKey} RETURNING id`);
-  return rows.length > 0;
+export async function syncReactionNotifications(
+  tx: SqlRunner,
+  kind: keyof typeof REACTION_ITEMS,
+  pairs: { itemId: string; userId: string }[],
+): Promise<ReactionNotificationChange[]> {
+  if (pairs.length === 0) return [];
+  const item = REACTION_ITEMS[kind];
+  const json = JSON.stringify(pairs.map((p) => ({ item: p.itemId, actor: p.userId })));
+  const groupKey = sql`${`r:${item.tag}:`} || s.item::text`;
+  const rows = await tx.execute<{ user_id: string; reason: 'new' | 'removed' }>(sql`
+    WITH pairs AS (
+      SELECT DISTINCT t.item, t.actor FROM json_to_recordset(${json}::json) AS t(item uuid, actor uuid)
+    ), state AS (
+      SELECT t.item, t.actor, o.user_id AS owner, ${item.postId} AS post_id, ${item.commentId} AS comment_id,
+        (SELECT r.reaction_type FROM ${item.reactions} r WHERE r.${item.column} = t.item AND r.user_id = t.actor) AS reaction
+      FROM pairs t ${item.owner}
+      WHERE o.user_id <> t.actor
+    ), removed AS (
+      DELETE FROM notifications n USING state s
+      WHERE s.reaction IS NULL AND n.user_id = s.owner AND n.dedupe_key = ${groupKey} || ':' || s.actor::text
+      RETURNING n.user_id
+    ), written AS (
+      INSERT INTO notifications (user_id, actor_id, type, post_id, comment_id, reaction_type, dedupe_key, group_key)
+      SELECT s.owner, s.actor, ${item.type}, s.post_id, s.comment_id, s.reaction, ${groupKey} || ':' || s.actor::text, ${groupKey}
+      FROM state s JOIN profiles pr ON pr.id = s.owner AND pr.deleted_at IS NULL
+      WHERE s.reaction IS NOT NULL
+      ORDER BY s.owner, s.item, s.actor
+      ON CONFLICT (user_id, dedupe_key) DO UPDATE
+        SET reaction_type = EXCLUDED.reaction_type, created_at = now(), read_at = NULL
+        WHERE notifications.reaction_type IS DISTINCT FROM EXCLUDED.reaction_type
+      RETURNING user_id
+    )
+    SELECT DISTINCT user_id, 'removed' AS reason FROM removed
+    UNION
+    SELECT DISTINCT user_id, 'new' AS reason FROM written`);
+  return rows.map((r) => ({ userId: r.user_id, reason: r.reason }));
 }
 
 // --- Comments and mentions ------------------------------------------------------------------------

@@ -8,12 +8,14 @@ import * as notifications from './service.ts';
 
 /**
  * The signed-in user's notifications (suspended accounts may read theirs too), and the writer of
- * them: it follows the wall's `wall.activity` events of this instance.
+ * them: it follows the wall's `wall.activity` events of this instance, and writes the reaction
+ * notifications inside the wall's batches of taps (`wall.reactions`).
  */
 const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const live = createNotificationsLive(app);
   const ctx: notifications.NotificationsContext = { db: app.database.db, reader: poolRunner(app.database.sql), publish: live.publish, log: app.log };
   app.events.subscribe('wall.activity', (event) => notifications.onWallActivity(ctx, event));
+  app.events.joinTransactions('wall.reactions', (tx, taps) => notifications.onReactionTaps(ctx, tx, taps));
 
   app.get(
     '/api/notifications',

@@ -5,7 +5,8 @@ import { REACTION_TYPES } from '@tribuna/contracts/wallRules';
 import type { Db } from '@tribuna/drizzle/client';
 import type { SqlRunner } from '@tribuna/drizzle/pipelined';
 import { badRequest } from '../http/errors.ts';
-import type { WallActivity } from '../wall/activity.ts';
+import type { AfterCommit } from '../events/bus.ts';
+import type { ReactionTaps, WallActivity } from '../wall/activity.ts';
 import { isPostVisible } from '../wall/repository.ts';
 import * as repo from './repository.ts';
 
@@ -30,10 +31,6 @@ export const NOTIFICATION_CURSOR_MESSAGE = 'Cursor de paginación inválido';
  */
 export async function onWallActivity(ctx: NotificationsContext, event: WallActivity): Promise<void> {
   switch (event.kind) {
-    case 'post-reaction':
-      return syncReaction(ctx, { kind: 'post', postId: event.postId }, event.actorId);
-    case 'comment-reaction':
-      return syncReaction(ctx, { kind: 'comment', commentId: event.commentId }, event.actorId);
     case 'comment-created':
     case 'comment-edited':
       return notifyComment(ctx, event.commentId, event.actorId, event.content, event.kind === 'comment-created');
@@ -43,34 +40,18 @@ export async function onWallActivity(ctx: NotificationsContext, event: WallActiv
 }
 
 /**
- * The notification of one actor's reaction to one item, made to match the reaction as it is now:
- * present → written (its type updated), absent → deleted. Read and written under the advisory lock
- * of the wall's toggle, so however concurrent taps and their events interleave, the last one to run
- * sees the final reaction.
+ * The reaction notifications of a batch of taps, written inside the batch's transaction (the
+ * `wall.reactions` transactional event): one row per tap, whatever the item's popularity, committed
+ * or rolled back with the taps. The owners' badges are told after commit, once per owner and batch.
  */
-async function syncReaction(ctx: NotificationsContext, item: repo.ReactionItem, actorId: string): Promise<void> {
-  const change = await ctx.db.transaction(async (tx) => {
-    const snapshot = await repo.lockedReaction(tx, item, actorId);
-    if (!snapshot || snapshot.ownerId === actorId) return null;
-    const [tag, itemId] = item.kind === 'post' ? ['p', item.postId] : ['c', item.commentId];
-    const groupKey = `r:${tag}:${itemId}`;
-    const dedupeKey = `${groupKey}:${actorId}`;
-    if (snapshot.reaction === null) {
-      return (await repo.deleteNotification(tx, snapshot.ownerId, dedupeKey)) ? { userId: snapshot.ownerId, reason: 'removed' as const } : null;
-    }
-    const changed = await repo.upsertReaction(tx, {
-      userId: snapshot.ownerId,
-      actorId,
-      type: item.kind === 'post' ? 'post_reaction' : 'comment_reaction',
-      postId: snapshot.postId,
-      commentId: item.kind === 'comment' ? item.commentId : null,
-      reactionType: snapshot.reaction,
-      dedupeKey,
-      groupKey,
-    });
-    return changed ? { userId: snapshot.ownerId, reason: 'new' as const } : null;
-  });
-  if (change) await announce(ctx, change.userId, change.reason);
+export async function onReactionTaps(ctx: NotificationsContext, tx: SqlRunner, batch: ReactionTaps): Promise<AfterCommit> {
+  const changes = await repo.syncReactionNotifications(tx, batch.kind, batch.taps);
+  return async () => {
+    const reasons = new Map<string, NotificationsLiveMessage['reason']>();
+    // A new notification is the news when the same batch also removed another of the owner's.
+    for (const change of changes) if (reasons.get(change.userId) !== 'new') reasons.set(change.userId, change.reason);
+    await Promise.all([...reasons].map(([userId, reason]) => announce(ctx, userId, reason)));
+  };
 }
 
 /**

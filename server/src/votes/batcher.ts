@@ -7,7 +7,8 @@ import { badRequest, conflict, errorBody, HttpError } from '../http/errors.ts';
 import type { VotingPoll } from '../polls/pollCache.ts';
 import { presentMyVotes, voterName, type OptionStanding } from './presenter.ts';
 import * as repo from './repository.ts';
-import { constraintOf, sqlState } from '@tribuna/drizzle/sqlState';
+import { constraintOf, isRowError, LOCK_NOT_AVAILABLE, sqlState } from '@tribuna/drizzle/sqlState';
+import { GROUP_COMMIT_DEFAULTS, GroupCommitQueue, type Pending as QueuedCommand } from '../batching/groupCommit.ts';
 import { idempotencyKeyReused, isPointsPoll, pointsWindowStart, serviceBusy, voteFailed, type Allocation } from './rules.ts';
 
 // Micro-batching vote writer ("group commit"). Requests hand over an already validated command and
@@ -84,12 +85,8 @@ export interface VoteBatcherOptions {
   logger?: BatcherLogger;
 }
 
-export const DEFAULT_MAX_BATCH_SIZE = 500;
-export const DEFAULT_MAX_WAIT_MS = 2;
-export const DEFAULT_MAX_CONCURRENT_FLUSHES = 2;
-/** Ten full batches: far beyond what a healthy writer ever holds. */
-export const DEFAULT_MAX_QUEUED_COMMANDS = 5000;
-export const DEFAULT_MAX_QUEUE_WAIT_MS = 5000;
+export const DEFAULT_MAX_QUEUED_COMMANDS = GROUP_COMMIT_DEFAULTS.maxQueuedCommands;
+export const DEFAULT_MAX_QUEUE_WAIT_MS = GROUP_COMMIT_DEFAULTS.maxQueueWaitMs;
 /** Batches hold their locks for milliseconds: waiting seconds means another writer is stuck. */
 export const DEFAULT_LOCK_TIMEOUT_MS = 2000;
 
@@ -100,13 +97,7 @@ const STORED_ANSWER_POLL_MS = 50;
 /** The route's status for an accepted vote, as stored with its answer. */
 const ACCEPTED = 201;
 
-interface Pending {
-  command: VoteCommand;
-  /** performance.now() when it was queued. */
-  queuedAt: number;
-  resolve(response: MyVotesResponse): void;
-  reject(error: unknown): void;
-}
+type Pending = QueuedCommand<VoteCommand, MyVotesResponse>;
 
 type Outcome = { ok: true; response: MyVotesResponse } | { ok: false; error: HttpError };
 /** A command's fate in its batch: an answer of its own, or a key claimed by an earlier request. */
@@ -135,60 +126,49 @@ const noopLogger: BatcherLogger = { warn: () => {}, error: () => {} };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class VoteBatcher {
-  /** refused: votes answered 503 busy (queue full, waited too long, or a lock timeout). */
-  readonly stats = { batches: 0, commands: 0, largestBatch: 0, failedBatches: 0, refused: 0, flushMs: 0, maxFlushMs: 0 };
-
   private readonly sql: postgres.Sql;
   private readonly timeZone: string;
-  private readonly maxBatchSize: number;
-  private readonly maxWaitMs: number;
-  private readonly maxConcurrent: number;
-  private readonly maxQueued: number;
-  private readonly maxQueueWaitMs: number;
   private readonly lockTimeoutMs: number;
   private readonly onCommitted: VoteBatcherOptions['onCommitted'];
   private readonly logger: BatcherLogger;
-
-  private queue: Pending[] = [];
-  private inFlight = 0;
-  private immediate: NodeJS.Immediate | null = null;
-  private timer: NodeJS.Timeout | null = null;
-  private expiryTimer: NodeJS.Timeout | null = null;
+  /** Queueing, bounds and flush scheduling (batching/groupCommit.ts); this class writes the batches. */
+  private readonly queue: GroupCommitQueue<VoteCommand, MyVotesResponse>;
   /** Keyed commands queued or in flight, by user and key: a duplicate shares the first one's answer. */
   private readonly keyed = new Map<string, { pollId: string; answer: Promise<MyVotesResponse> }>();
-  private closing = false;
-  private readonly afterCommit = new Set<Promise<void>>();
-  private idleWaiters: (() => void)[] = [];
 
   constructor(options: VoteBatcherOptions) {
     this.sql = options.sql;
     this.timeZone = options.timeZone;
-    this.maxBatchSize = options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE;
-    this.maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
-    this.maxConcurrent = options.maxConcurrentFlushes ?? DEFAULT_MAX_CONCURRENT_FLUSHES;
-    this.maxQueued = options.maxQueuedCommands ?? DEFAULT_MAX_QUEUED_COMMANDS;
-    this.maxQueueWaitMs = options.maxQueueWaitMs ?? DEFAULT_MAX_QUEUE_WAIT_MS;
     this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
     this.onCommitted = options.onCommitted;
     this.logger = options.logger ?? noopLogger;
+    this.queue = new GroupCommitQueue<VoteCommand, MyVotesResponse>({
+      maxBatchSize: options.maxBatchSize,
+      maxWaitMs: options.maxWaitMs,
+      maxConcurrentFlushes: options.maxConcurrentFlushes,
+      maxQueuedCommands: options.maxQueuedCommands,
+      maxQueueWaitMs: options.maxQueueWaitMs,
+      logger: this.logger,
+      noun: 'votes',
+      busy: serviceBusy,
+      failed: voteFailed,
+      flush: (batch) => this.run(batch),
+    });
+  }
+
+  /** refused: votes answered 503 busy (queue full, waited too long, or a lock timeout). */
+  get stats() {
+    return this.queue.stats;
   }
 
   /** Resolves after COMMIT with the user's votes on the poll; rejects with the command's own HttpError. */
   submit(command: VoteCommand): Promise<MyVotesResponse> {
-    if (this.closing) return Promise.reject(voteFailed());
     const key = command.idempotencyKey ? keyOf(command.userId, command.idempotencyKey) : null;
     if (key !== null) {
       const same = this.keyed.get(key);
       if (same) return same.pollId === command.poll.id ? same.answer : Promise.reject(idempotencyKeyReused());
     }
-    if (this.queue.length >= this.maxQueued) {
-      this.stats.refused++;
-      return Promise.reject(serviceBusy());
-    }
-    const answer = new Promise<MyVotesResponse>((resolve, reject) => {
-      this.queue.push({ command, queuedAt: performance.now(), resolve, reject });
-      this.kick();
-    });
+    const answer = this.queue.submit(command);
     if (key !== null) {
       this.keyed.set(key, { pollId: command.poll.id, answer });
       const forget = () => this.keyed.delete(key);
@@ -198,87 +178,12 @@ export class VoteBatcher {
   }
 
   /** Stops taking commands and waits for the queued ones and their after-commit work. */
-  async close(): Promise<void> {
-    this.closing = true;
-    if (this.queue.length > 0 || this.inFlight > 0) {
-      await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
-    }
-    await Promise.allSettled([...this.afterCommit]);
-  }
-
-  private kick(): void {
-    this.expiryTimer ??= this.armExpiry();
-    if (this.queue.length === 0 || this.inFlight >= this.maxConcurrent) return;
-    if (this.inFlight === 0) {
-      // Gather whatever arrives in this turn of the event loop, then go.
-      this.immediate ??= setImmediate(() => {
-        this.immediate = null;
-        this.startFlush();
-      });
-      return;
-    }
-    if (this.queue.length >= this.maxBatchSize) {
-      this.startFlush();
-      return;
-    }
-    this.timer ??= setTimeout(() => {
-      this.timer = null;
-      this.startFlush();
-    }, this.maxWaitMs);
-  }
-
-  private startFlush(): void {
-    if (this.inFlight >= this.maxConcurrent) return;
-    this.refuseExpired();
-    if (this.queue.length === 0) return;
-    const batch = this.queue.splice(0, this.maxBatchSize);
-    this.inFlight++;
-    void this.run(batch).finally(() => {
-      this.inFlight--;
-      this.kick();
-      this.wakeIfIdle();
-    });
-  }
-
-  private wakeIfIdle(): void {
-    if (this.queue.length > 0 || this.inFlight > 0) return;
-    const waiters = this.idleWaiters;
-    this.idleWaiters = [];
-    for (const wake of waiters) wake();
-  }
-
-  /** A timer for the oldest queued vote's deadline: it fires even while every flush is stuck. */
-  private armExpiry(): NodeJS.Timeout | null {
-    const oldest = this.queue[0];
-    if (!oldest) return null;
-    const timer = setTimeout(
-      () => {
-        this.expiryTimer = null;
-        this.refuseExpired();
-        this.wakeIfIdle();
-        this.expiryTimer ??= this.armExpiry();
-      },
-      Math.max(0, oldest.queuedAt + this.maxQueueWaitMs - performance.now()) + 1,
-    );
-    timer.unref();
-    return timer;
-  }
-
-  /** Answers 503 to the queued votes (the oldest, at the head) that waited past maxQueueWaitMs. */
-  private refuseExpired(): void {
-    const deadline = performance.now() - this.maxQueueWaitMs;
-    let expired = 0;
-    while (expired < this.queue.length && this.queue[expired]!.queuedAt < deadline) expired++;
-    if (expired === 0) return;
-    const refused = this.queue.splice(0, expired);
-    this.stats.refused += expired;
-    this.logger.warn({ commands: expired, inFlight: this.inFlight }, 'votes waited too long for the writer; refused with 503');
-    for (const pending of refused) pending.reject(serviceBusy());
+  close(): Promise<void> {
+    return this.queue.close();
   }
 
   private async run(batch: Pending[]): Promise<void> {
     const now = new Date();
-    const started = performance.now();
     let result: BatchResult;
     try {
       result = await this.applyWithRetry(
@@ -292,24 +197,16 @@ export class VoteBatcher {
         for (const pending of batch) await this.run([pending]);
         return;
       }
-      this.stats.failedBatches++;
       if (sqlState(err) === LOCK_NOT_AVAILABLE) {
-        this.stats.refused += batch.length;
+        this.queue.stats.failedBatches++;
+        this.queue.stats.refused += batch.length;
         this.logger.warn({ commands: batch.length, lockTimeoutMs: this.lockTimeoutMs }, 'vote batch gave up waiting for a lock; nothing was written');
         for (const pending of batch) pending.reject(serviceBusy());
         return;
       }
-      this.logger.error({ err, commands: batch.length }, 'vote batch failed; nothing was written');
-      for (const pending of batch) pending.reject(voteFailed());
-      return;
+      throw err;
     }
     const committedAt = Date.now();
-    const flushMs = performance.now() - started;
-    this.stats.flushMs += flushMs;
-    this.stats.maxFlushMs = Math.max(this.stats.maxFlushMs, flushMs);
-    this.stats.batches++;
-    this.stats.commands += batch.length;
-    this.stats.largestBatch = Math.max(this.stats.largestBatch, batch.length);
 
     const claimed: { pending: Pending; outcome: Outcome }[] = [];
     const replays: { pending: Pending; earlier: repo.EarlierRequest }[] = [];
@@ -319,7 +216,7 @@ export class VoteBatcher {
       else if (pending.command.idempotencyKey) claimed.push({ pending, outcome });
       else settle(pending, outcome);
     });
-    if (claimed.length > 0 || replays.length > 0) this.track(this.answerKeyed(claimed, replays));
+    if (claimed.length > 0 || replays.length > 0) this.queue.track(this.answerKeyed(claimed, replays));
 
     if (this.onCommitted && (result.changes.length > 0 || result.voters.length > 0)) {
       const work = Promise.resolve()
@@ -332,16 +229,8 @@ export class VoteBatcher {
           }),
         )
         .catch((err: unknown) => this.logger.warn({ err }, 'after-commit work of a vote batch failed'));
-      this.track(work);
+      this.queue.track(work);
     }
-  }
-
-  /** Work that outlives the flush (close() waits for it). */
-  private track(work: Promise<void>): void {
-    const tracked = work
-      .catch((err: unknown) => this.logger.error({ err }, 'vote batch follow-up failed'))
-      .finally(() => this.afterCommit.delete(tracked));
-    this.afterCommit.add(tracked);
   }
 
   /** Stores the answers of the keys this batch claimed, then answers their voters; replays the others. */
@@ -566,14 +455,6 @@ function changesByPoll(
   return [...byPoll.values()];
 }
 
-
-/** Class 23 (a foreign key, check or unique constraint refused a row) or 22 (a value PostgreSQL refused). */
-function isRowError(err: unknown): boolean {
-  const state = sqlState(err);
-  return state !== undefined && (state.startsWith('23') || state.startsWith('22'));
-}
-
-const LOCK_NOT_AVAILABLE = '55P03';
 
 /** Deadlock, serialization failure, or an idempotency key claimed by a concurrent transaction. */
 function isRetryable(err: unknown): boolean {

@@ -103,34 +103,39 @@ class ReactionFlusher {
   }
 
   private async flush(): Promise<void> {
-    const items = [...this.dirty.values()];
-    this.dirty.clear();
     const hub = this.app.live.hub;
-    await Promise.all(
-      items.map(async (item) => {
-        if (!hub.hasViewers(item.topic)) return;
-        try {
-          const counts = await repo.reactionCounts(
-            this.reader,
-            item.commentId === null ? repo.POST_REACTIONS : repo.COMMENT_REACTIONS,
-            item.commentId ?? item.postId,
-          );
-          if (this.closed) return;
-          const reactions = presentReactions(counts);
-          const seq = ++this.seq;
-          hub.publish(
-            item.topic,
-            item.commentId === null
-              ? { type: 'post-reactions', topic: item.topic, postId: item.postId, reactions, seq }
-              : { type: 'comment-reactions', topic: item.topic, postId: item.postId, commentId: item.commentId, reactions, seq },
-          );
-        } catch (err) {
-          // Retried at the next tick (unless a newer change already marked it).
-          this.app.log.warn({ err, topic: item.topic }, 'reading reaction counts for live viewers failed; retrying');
-          if (!this.dirty.has(item.commentId ?? item.postId)) this.dirty.set(item.commentId ?? item.postId, item);
-        }
-      }),
-    );
+    const items = [...this.dirty.values()].filter((item) => hub.hasViewers(item.topic));
+    this.dirty.clear();
+    const posts = items.filter((item) => item.commentId === null);
+    const comments = items.filter((item) => item.commentId !== null);
+    // One read of the counters per kind, whatever the number of items.
+    await Promise.all([this.publishCounts(posts, repo.POST_REACTIONS), this.publishCounts(comments, repo.COMMENT_REACTIONS)]);
+  }
+
+  private async publishCounts(items: DirtyItem[], target: repo.ReactionTarget): Promise<void> {
+    if (items.length === 0) return;
+    const idOf = (item: DirtyItem) => item.commentId ?? item.postId;
+    let counts: Map<string, repo.ReactionCountsRow>;
+    try {
+      counts = await repo.reactionCountsOf(this.reader, target, items.map(idOf));
+    } catch (err) {
+      // Retried at the next tick (unless a newer change already marked them).
+      this.app.log.warn({ err, items: items.length }, 'reading reaction counts for live viewers failed; retrying');
+      for (const item of items) if (!this.dirty.has(idOf(item))) this.dirty.set(idOf(item), item);
+      return;
+    }
+    if (this.closed) return;
+    const hub = this.app.live.hub;
+    for (const item of items) {
+      const reactions = presentReactions(counts.get(idOf(item)) ?? {});
+      const seq = ++this.seq;
+      hub.publish(
+        item.topic,
+        item.commentId === null
+          ? { type: 'post-reactions', topic: item.topic, postId: item.postId, reactions, seq }
+          : { type: 'comment-reactions', topic: item.topic, postId: item.postId, commentId: item.commentId, reactions, seq },
+      );
+    }
   }
 
   /** Stops the timer and waits for a tick under way (no timer or query outlives the app). */

@@ -9,7 +9,7 @@ import type { ReactionType } from '@tribuna/contracts/wallRules';
 import { testDatabase, truncateAll } from '../../../test/support/db.ts';
 import { fileContext } from '../../../test/support/fileContext.ts';
 import { buildComment, buildPost, buildUser } from '../../../test/support/factories.ts';
-import { COMMENT_REACTIONS, findComment, findPostCard, listComments, POST_REACTIONS, toggleReaction } from './repository.ts';
+import { applyTaps, COMMENT_REACTIONS, findComment, findPostCard, listComments, lockTaps, POST_REACTIONS, reactionCountsOf, type Tap } from './repository.ts';
 
 const database = testDatabase();
 const db = database.db;
@@ -51,8 +51,27 @@ async function expectExact(kind: Kind, expected?: Record<string, Counts>): Promi
   if (expected) expect(kept).toEqual(expected);
 }
 
-const tap = (target: typeof POST_REACTIONS, itemId: string, userId: string, type: ReactionType, client = database.sql) =>
-  pipelinedCommit(client, (tx) => toggleReaction(tx, target, itemId, userId, type));
+/** A batch of taps as the reaction writer sends it (one round trip): locks, taps, then the items' counts. */
+const taps = async (target: typeof POST_REACTIONS, batch: Tap[], client = database.sql) => {
+  const [, results, counts] = await pipelinedCommit(client, (tx) =>
+    Promise.all([
+      lockTaps(tx, target, batch),
+      applyTaps(tx, target, batch),
+      reactionCountsOf(
+        tx,
+        target,
+        batch.map((t) => t.itemId),
+      ),
+    ]),
+  );
+  return results.map((r, i) => ({ allowed: r.allowed, mine: r.mine, counts: counts.get(batch[i]!.itemId) ?? {} }));
+};
+
+/** One tap alone: the user's reaction after it and the item's counts. */
+const tap = async (target: typeof POST_REACTIONS, itemId: string, userId: string, type: ReactionType, client = database.sql) => {
+  const [answer] = await taps(target, [{ itemId, userId, isAdmin: false, type }], client);
+  return { mine: answer!.mine, counts: answer!.counts };
+};
 
 describe('reaction counters', () => {
   it('follow inserts, toggles, type changes and deletes of post reactions, and answer the tap with them', async () => {
@@ -182,6 +201,32 @@ describe('reaction counters', () => {
     const last = await tap(POST_REACTIONS, post.id, author.id, 'sad');
     const { counted } = await counts('post');
     expect(last.counts).toEqual(counted[post.id]);
+  });
+
+  it('move once per batch: many fans on several items in one statement, each answered, invisible items untouched', async () => {
+    const [ana, luis] = [await buildUser(db), await buildUser(db)];
+    const [viral, quiet] = [await buildPost(db, ana.id), await buildPost(db, luis.id)];
+    const hidden = await buildPost(db, ana.id, { isHidden: true });
+    const onlyLuis = await buildPost(db, luis.id, { visibility: 'followers' });
+    const fans = await Promise.all(Array.from({ length: 30 }, () => buildUser(db)));
+    await tap(POST_REACTIONS, viral.id, fans[0]!.id, 'like');
+    const batch: Tap[] = [
+      ...fans.map((fan, i) => ({ itemId: viral.id, userId: fan.id, isAdmin: false, type: (i % 3 === 0 ? 'like' : 'love') as ReactionType })),
+      { itemId: quiet.id, userId: ana.id, isAdmin: false, type: 'wow' },
+      { itemId: hidden.id, userId: luis.id, isAdmin: true, type: 'wow' },
+      { itemId: onlyLuis.id, userId: ana.id, isAdmin: false, type: 'wow' },
+      { itemId: onlyLuis.id, userId: fans[1]!.id, isAdmin: true, type: 'sad' },
+    ];
+    const answers = await taps(POST_REACTIONS, batch);
+    // fans[0] took their like back; every other fan added one; 10 likes were asked (fans 0, 3, ..., 27).
+    expect(answers.slice(0, 30).map((a) => a.mine)).toEqual(fans.map((_, i) => (i === 0 ? null : i % 3 === 0 ? 'like' : 'love')));
+    expect(answers[0]!.counts).toEqual({ like: 9, love: 20 });
+    expect(answers[30]).toEqual({ allowed: true, mine: 'wow', counts: { wow: 1 } });
+    // A deleted post is nobody's to react to, an admin's neither; a followers-only post is its author's (and admins').
+    expect(answers[31]).toMatchObject({ allowed: false, mine: null });
+    expect(answers[32]).toMatchObject({ allowed: false, mine: null });
+    expect(answers[33]).toEqual({ allowed: true, mine: 'sad', counts: { sad: 1 } });
+    await expectExact('post', { [viral.id]: { like: 9, love: 20 }, [quiet.id]: { wow: 1 }, [onlyLuis.id]: { sad: 1 } });
   });
 
   it('are filled for reactions that existed before the migration', async () => {

@@ -83,10 +83,20 @@ const ts = (column: SQL) => sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-D
  */
 export function canSee(viewer: Viewer | null, alias = sql.raw('p')): SQL {
   if (viewer?.isAdmin) return sql`TRUE`;
-  const groupReadable = viewer
-    ? sql`EXISTS (SELECT 1 FROM groups g WHERE g.id = ${alias}.group_id AND (g.privacy = 'public' OR EXISTS (SELECT 1 FROM group_members gm WHERE gm.group_id = g.id AND gm.user_id = ${viewer.id})))`
-    : sql`EXISTS (SELECT 1 FROM groups g WHERE g.id = ${alias}.group_id AND g.privacy = 'public')`;
-  const own = viewer ? sql` OR ${alias}.user_id = ${viewer.id}` : sql``;
+  return readableBy(viewer?.id ?? null, alias);
+}
+
+/**
+ * Whether the post `alias` is one a reader who is not an admin may see: public outside groups or
+ * in a public group, a group post of a group they can read, or their own. `readerId` is a value,
+ * a column (a batch of readers), or null for somebody signed out.
+ */
+function readableBy(readerId: string | SQL | null, alias: SQL): SQL {
+  const groupReadable =
+    readerId !== null
+      ? sql`EXISTS (SELECT 1 FROM groups g WHERE g.id = ${alias}.group_id AND (g.privacy = 'public' OR EXISTS (SELECT 1 FROM group_members gm WHERE gm.group_id = g.id AND gm.user_id = ${readerId})))`
+      : sql`EXISTS (SELECT 1 FROM groups g WHERE g.id = ${alias}.group_id AND g.privacy = 'public')`;
+  const own = readerId !== null ? sql` OR ${alias}.user_id = ${readerId}` : sql``;
   return sql`((${alias}.visibility = 'public' AND (${alias}.group_id IS NULL OR ${groupReadable}))
     OR (${alias}.visibility = 'group' AND ${groupReadable})${own})`;
 }
@@ -264,7 +274,7 @@ export async function hidePost(tx: Tx, postId: string): Promise<void> {
 
 // --- Reactions ------------------------------------------------------------------------------------
 
-type ReactionTarget =
+export type ReactionTarget =
   | { table: 'post_reactions'; counts: 'post_reaction_counts'; column: 'post_id' }
   | { table: 'comment_reactions'; counts: 'comment_reaction_counts'; column: 'comment_id' };
 export const POST_REACTIONS: ReactionTarget = { table: 'post_reactions', counts: 'post_reaction_counts', column: 'post_id' };
@@ -281,47 +291,97 @@ function summedCounts(target: ReactionTarget, itemId: SQL): SQL {
     WHERE ${sql.raw(target.column)} = ${itemId} GROUP BY reaction_type HAVING sum(reactions) <> 0`;
 }
 
-/**
- * Applies one tap and reads the item's counts after it (the counters its own statement's triggers
- * just moved, not a count of the item's reactions): three statements sent together (run it in
- * pipelinedCommit, so COMMIT goes behind them and the connection is held for one round trip). The
- * same type again removes the reaction, another type replaces it. Taps of one user on one item are
- * serialised by a transaction-scoped advisory lock, taken in its own statement so the tap's
- * statement (a new snapshot) sees every tap committed before it: concurrent taps resolve exactly as
- * if they came one after the other (two taps of ❤️ leave none, three leave one). Returns the user's
- * reaction afterwards and the counts.
- */
-export async function toggleReaction(
-  tx: SqlRunner,
-  target: ReactionTarget,
-  targetId: string,
-  userId: string,
-  type: ReactionType,
-): Promise<{ mine: ReactionType | null; counts: ReactionCountsRow }> {
-  const table = sql.raw(target.table);
-  const column = sql.raw(target.column);
-  const [, [tapped], counts] = await Promise.all([
-    tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`${target.table}:${targetId}:${userId}`}, 0))`),
-    tx.execute<{ reaction_type: ReactionType | null }>(sql`
-      WITH removed AS (
-        DELETE FROM ${table} WHERE ${column} = ${targetId}::uuid AND user_id = ${userId}::uuid AND reaction_type = ${type}::text
-        RETURNING 1
-      ), upserted AS (
-        INSERT INTO ${table} (${column}, user_id, reaction_type)
-        SELECT ${targetId}::uuid, ${userId}::uuid, ${type}::text WHERE NOT EXISTS (SELECT 1 FROM removed)
-        ON CONFLICT (${column}, user_id) DO UPDATE SET reaction_type = EXCLUDED.reaction_type, created_at = now()
-        RETURNING reaction_type
-      )
-      SELECT (SELECT reaction_type FROM upserted) AS reaction_type`),
-    reactionCounts(tx, target, targetId),
-  ]);
-  return { mine: tapped?.reaction_type ?? null, counts };
+export interface Tap {
+  itemId: string;
+  userId: string;
+  /** Whether the user holds admin powers (they see every post). */
+  isAdmin: boolean;
+  type: ReactionType;
 }
 
-/** An item's reactions per type from its counters (a few rows, whatever its popularity). */
-export async function reactionCounts(db: SqlRunner, target: ReactionTarget, targetId: string): Promise<ReactionCountsRow> {
-  const rows = await db.execute<{ reaction_type: ReactionType; n: number }>(summedCounts(target, sql`${targetId}::uuid`));
-  return Object.fromEntries(rows.map((r) => [r.reaction_type, r.n]));
+export interface TapResult {
+  /** Whether the user may see the item (visible, not deleted): else nothing was done. */
+  allowed: boolean;
+  /** The post the item is (on), when allowed. */
+  postId: string | null;
+  /** The user's reaction to the item after the tap. */
+  mine: ReactionType | null;
+}
+
+/** Where a tap's item is and who may see it: the post, or the comment and its post (alias p). */
+function tapScope(target: ReactionTarget): SQL {
+  return target.table === 'post_reactions'
+    ? sql`JOIN posts p ON p.id = i.item WHERE NOT p.is_hidden`
+    : sql`JOIN comments c ON c.id = i.item JOIN posts p ON p.id = c.post_id WHERE NOT c.is_hidden AND NOT p.is_hidden`;
+}
+
+const tapsJson = (taps: Tap[]) => JSON.stringify(taps.map((t, n) => ({ n, item: t.itemId, reader: t.userId, type: t.type, admin: t.isAdmin })));
+
+/**
+ * Locks the (item, user) pairs of a batch of taps, in ascending key order (two batches never
+ * deadlock): a tap of another instance on the same pair waits for this transaction to end, so
+ * every statement after this one sees all the taps committed before it.
+ */
+export async function lockTaps(tx: SqlRunner, target: ReactionTarget, taps: Tap[]): Promise<void> {
+  const pairs = JSON.stringify(taps.map((t) => ({ item: t.itemId, reader: t.userId })));
+  await tx.execute(sql`
+    SELECT pg_advisory_xact_lock(ordered.k)
+    FROM (
+      SELECT DISTINCT hashtextextended(${target.table} || ':' || t.item::text || ':' || t.reader::text, 0) AS k
+      FROM json_to_recordset(${pairs}::json) AS t(item uuid, reader uuid)
+      ORDER BY k
+      OFFSET 0
+    ) AS ordered`);
+}
+
+/**
+ * Applies a batch of taps (at most one per item and user: see GroupCommitQueue's keys) in one
+ * statement: each tap whose user may see its item toggles their reaction (the same type again
+ * removes it, another type replaces it, else it is added); the others do nothing. The counters
+ * move by the statement-level triggers (migration 0026): once per item, shard and type, however
+ * many taps the batch holds. Answers one result per tap, in order. Run it after lockTaps.
+ */
+export async function applyTaps(tx: SqlRunner, target: ReactionTarget, taps: Tap[]): Promise<TapResult[]> {
+  const table = sql.raw(target.table);
+  const column = sql.raw(target.column);
+  const rows = await tx.execute<{ n: number; post_id: string | null; mine: ReactionType | null }>(sql`
+    WITH input AS (
+      SELECT * FROM json_to_recordset(${tapsJson(taps)}::json) AS t(n int, item uuid, reader uuid, type text, admin boolean)
+    ), allowed AS (
+      SELECT i.n, i.item, i.reader, i.type, p.id AS post_id FROM input i ${tapScope(target)}
+        AND (i.admin OR ${readableBy(sql`i.reader`, sql.raw('p'))})
+    ), removed AS (
+      DELETE FROM ${table} r USING allowed a
+      WHERE r.${column} = a.item AND r.user_id = a.reader AND r.reaction_type = a.type
+      RETURNING r.${column} AS item, r.user_id AS reader
+    ), upserted AS (
+      INSERT INTO ${table} (${column}, user_id, reaction_type)
+      SELECT a.item, a.reader, a.type FROM allowed a
+      WHERE NOT EXISTS (SELECT 1 FROM removed x WHERE x.item = a.item AND x.reader = a.reader)
+      ORDER BY a.item, a.reader
+      ON CONFLICT (${column}, user_id) DO UPDATE SET reaction_type = EXCLUDED.reaction_type, created_at = now()
+      RETURNING ${column} AS item, user_id AS reader, reaction_type
+    )
+    SELECT i.n, a.post_id, u.reaction_type AS mine
+    FROM input i LEFT JOIN allowed a ON a.n = i.n LEFT JOIN upserted u ON u.item = i.item AND u.reader = i.reader
+    ORDER BY i.n`);
+  return rows.map((r) => ({ allowed: r.post_id !== null, postId: r.post_id, mine: r.mine }));
+}
+
+/** Several items' reactions per type from their counters, by item id (an item without any: absent). */
+export async function reactionCountsOf(db: SqlRunner, target: ReactionTarget, itemIds: string[]): Promise<Map<string, ReactionCountsRow>> {
+  const byItem = new Map<string, ReactionCountsRow>();
+  if (itemIds.length === 0) return byItem;
+  const ids = `{${[...new Set(itemIds)].join(',')}}`;
+  const rows = await db.execute<{ item: string; reaction_type: ReactionType; n: number }>(sql`
+    SELECT ${sql.raw(target.column)}::text AS item, reaction_type, sum(reactions)::int AS n FROM ${sql.raw(target.counts)}
+    WHERE ${sql.raw(target.column)} = ANY(${ids}::uuid[]) GROUP BY 1, 2 HAVING sum(reactions) <> 0`);
+  for (const r of rows) {
+    const counts = byItem.get(r.item) ?? {};
+    counts[r.reaction_type] = r.n;
+    byItem.set(r.item, counts);
+  }
+  return byItem;
 }
 
 // --- Comments -------------------------------------------------------------------------------------

@@ -22,6 +22,8 @@ import { errorResponses } from '../http/errors.ts';
 import { withUploads } from '../media/uploads.ts';
 import { requireWriter } from '../plugins/auth.ts';
 import { createWallCache, createWallLive, type ReactionFlushOptions } from './live.ts';
+import { ReactionWriter, type ReactionWriterOptions } from './reactionWriter.ts';
+import { postTopic } from '@tribuna/contracts/liveTopics';
 import { poolRunner } from '@tribuna/drizzle/pipelined';
 import * as wall from './service.ts';
 
@@ -49,12 +51,33 @@ export interface WallRoutesOptions {
   pageTtlMs?: number;
   /** Pacing of live reaction counts (cadence, and a scheduler tests fire by hand). */
   reactionFlush?: ReactionFlushOptions;
+  /** Batching of reaction taps (defaults: the votes' figures). */
+  reactionWriter?: Pick<ReactionWriterOptions, 'maxBatchSize' | 'maxWaitMs' | 'maxConcurrentFlushes' | 'maxQueuedCommands' | 'maxQueueWaitMs' | 'lockTimeoutMs'>;
 }
 
 const wallRoutes: FastifyPluginAsyncTypebox<WallRoutesOptions> = async (app, options) => {
   const cache = createWallCache({ totalsTtlMs: options.totalsTtlMs, pageTtlMs: options.pageTtlMs });
   const live = createWallLive(app, cache, options.reactionFlush);
-  const ctx: wall.WallContext = { db: app.database.db, client: app.database.sql, reader: poolRunner(app.database.sql), media: app.media, publish: live.publish, cache, activity: (event) => app.events.publish('wall.activity', event), log: app.log };
+  const reactions = new ReactionWriter({
+    ...options.reactionWriter,
+    sql: app.database.sql,
+    joinTransaction: (tx, taps) => app.events.inTransaction('wall.reactions', tx, taps),
+    // Viewers get the counts as paced snapshots (live.ts): one change per item and batch.
+    onCommitted: async ({ kind, items }) => {
+      await Promise.all(
+        items.map(({ itemId, postId }) =>
+          live.publish({ type: 'reactions-changed', topic: postTopic(postId), postId, commentId: kind === 'comment' ? itemId : null }),
+        ),
+      );
+    },
+    logger: app.log,
+  });
+  // Domains close before the database: queued taps are written and answered first.
+  app.addHook('onClose', async () => {
+    await reactions.close();
+    app.log.info({ stats: reactions.stats }, 'reaction writer closed');
+  });
+  const ctx: wall.WallContext = { db: app.database.db, reader: poolRunner(app.database.sql), reactions, media: app.media, publish: live.publish, cache, activity: (event) => app.events.publish('wall.activity', event), log: app.log };
 
   app.get(
     '/api/posts',

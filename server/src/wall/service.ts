@@ -15,8 +15,7 @@ import { PROFILE_LIMITS } from '@tribuna/contracts/profileRules';
 import { postTopic } from '@tribuna/contracts/liveTopics';
 import { POST_VISIBILITIES, WALL_LIMITS, WALL_MESSAGES, type PostVisibility, type ReactionType } from '@tribuna/contracts/wallRules';
 import type { Db } from '@tribuna/drizzle/client';
-import { pipelinedCommit, type SqlRunner } from '@tribuna/drizzle/pipelined';
-import type postgres from 'postgres';
+import type { SqlRunner } from '@tribuna/drizzle/pipelined';
 import { badRequest, forbidden, notFound } from '../http/errors.ts';
 import type { IngestFile, StoredImage } from '../media/service.ts';
 import { insertMedia } from '../media/repository.ts';
@@ -26,6 +25,7 @@ import * as repo from './repository.ts';
 import type { FeedFilters, Viewer } from './repository.ts';
 import type { WallCache } from './live.ts';
 import type { WallActivity } from './activity.ts';
+import type { ReactionWriter } from './reactionWriter.ts';
 
 export type { Viewer } from './repository.ts';
 
@@ -38,8 +38,8 @@ export interface WallMedia {
 export interface WallContext {
   /** For transactions. */
   db: Db;
-  /** The same pool, for the one-round-trip transactions of reactions (pipelinedCommit). */
-  client: postgres.Sql;
+  /** The batched writer of reaction taps. */
+  reactions: Pick<ReactionWriter, 'tap'>;
   /** Reads outside transactions, as prepared statements (planned once per connection, not per page). */
   reader: SqlRunner;
   media: WallMedia;
@@ -258,13 +258,9 @@ export async function deletePost(ctx: WallContext, writer: Writer, postId: strin
 }
 
 export async function reactToPost(ctx: WallContext, writer: Writer, postId: string, type: ReactionType): Promise<ReactionState> {
-  if (!(await repo.isPostVisible(ctx.reader, postId, writer))) throw notFound(WALL_MESSAGES.postNotFound);
-  const { mine: myReaction, counts } = await pipelinedCommit(ctx.client, (tx) => repo.toggleReaction(tx, repo.POST_REACTIONS, postId, writer.id, type));
-  const reactions = presentReactions(counts);
-  // Viewers get the counts as paced snapshots (live.ts), not a message per tap.
-  await ctx.publish({ type: 'reactions-changed', topic: postTopic(postId), postId, commentId: null });
-  await ctx.activity({ kind: 'post-reaction', postId, actorId: writer.id });
-  return { reactions, myReaction };
+  // Batched with the same instant's taps (reactionWriter.ts); viewers get paced snapshots (live.ts).
+  const { mine, counts } = await ctx.reactions.tap('post', { itemId: postId, userId: writer.id, isAdmin: writer.isAdmin, type });
+  return { reactions: presentReactions(counts), myReaction: mine };
 }
 
 // --- Comments -------------------------------------------------------------------------------------
@@ -349,11 +345,6 @@ export async function deleteComment(ctx: WallContext, writer: Writer, commentId:
 }
 
 export async function reactToComment(ctx: WallContext, writer: Writer, commentId: string, type: ReactionType): Promise<ReactionState> {
-  const comment = await visibleComment(ctx, commentId, writer);
-  const { mine: myReaction, counts } = await pipelinedCommit(ctx.client, (tx) => repo.toggleReaction(tx, repo.COMMENT_REACTIONS, commentId, writer.id, type));
-  const reactions = presentReactions(counts);
-  await ctx.publish({ type: 'reactions-changed', topic: postTopic(comment.postId), postId: comment.postId, commentId });
-  await ctx.activity({ kind: 'comment-reaction', commentId, postId: comment.postId, actorId: writer.id });
-  return { reactions, myReaction };
+  const { mine, counts } = await ctx.reactions.tap('comment', { itemId: commentId, userId: writer.id, isAdmin: writer.isAdmin, type });
+  return { reactions: presentReactions(counts), myReaction: mine };
 }
-
