@@ -44,6 +44,14 @@ export interface GroupCommitOptions<C, R> {
   noun?: string;
 }
 
+/** The queue's figures a writer passes through from its own options. */
+export type GroupCommitTuning = Pick<GroupCommitOptions<unknown, unknown>, 'maxBatchSize' | 'maxWaitMs' | 'maxConcurrentFlushes' | 'maxQueuedCommands' | 'maxQueueWaitMs'>;
+
+export function tuningOf(options: GroupCommitTuning): GroupCommitTuning {
+  const { maxBatchSize, maxWaitMs, maxConcurrentFlushes, maxQueuedCommands, maxQueueWaitMs } = options;
+  return { maxBatchSize, maxWaitMs, maxConcurrentFlushes, maxQueuedCommands, maxQueueWaitMs };
+}
+
 export const GROUP_COMMIT_DEFAULTS = {
   maxBatchSize: 500,
   maxWaitMs: 2,

@@ -8,7 +8,7 @@ import type { VotingPoll } from '../polls/pollCache.ts';
 import { presentMyVotes, voterName, type OptionStanding } from './presenter.ts';
 import * as repo from './repository.ts';
 import { constraintOf, isRowError, LOCK_NOT_AVAILABLE, sqlState } from '@tribuna/drizzle/sqlState';
-import { GROUP_COMMIT_DEFAULTS, GroupCommitQueue, type Pending as QueuedCommand } from '../batching/groupCommit.ts';
+import { GROUP_COMMIT_DEFAULTS, GroupCommitQueue, tuningOf, type Pending as QueuedCommand } from '../batching/groupCommit.ts';
 import { idempotencyKeyReused, isPointsPoll, pointsWindowStart, serviceBusy, voteFailed, type Allocation } from './rules.ts';
 
 // Micro-batching vote writer ("group commit"). Requests hand over an already validated command and
@@ -143,11 +143,7 @@ export class VoteBatcher {
     this.onCommitted = options.onCommitted;
     this.logger = options.logger ?? noopLogger;
     this.queue = new GroupCommitQueue<VoteCommand, MyVotesResponse>({
-      maxBatchSize: options.maxBatchSize,
-      maxWaitMs: options.maxWaitMs,
-      maxConcurrentFlushes: options.maxConcurrentFlushes,
-      maxQueuedCommands: options.maxQueuedCommands,
-      maxQueueWaitMs: options.maxQueueWaitMs,
+      ...tuningOf(options),
       logger: this.logger,
       noun: 'votes',
       busy: serviceBusy,

@@ -5,7 +5,7 @@ import { VOTE_MESSAGES } from '@tribuna/contracts/api/votes';
 import { WALL_MESSAGES, type ReactionType } from '@tribuna/contracts/wallRules';
 import type { AfterCommit } from '../events/bus.ts';
 import { HttpError, notFound } from '../http/errors.ts';
-import { GroupCommitQueue, type GroupCommitLogger, type GroupCommitOptions, type Pending } from '../batching/groupCommit.ts';
+import { GroupCommitQueue, tuningOf, type GroupCommitLogger, type GroupCommitTuning, type Pending } from '../batching/groupCommit.ts';
 import type { ReactionTaps } from './activity.ts';
 import * as repo from './repository.ts';
 
@@ -32,7 +32,7 @@ export interface CommittedTaps {
   items: { itemId: string; postId: string }[];
 }
 
-export interface ReactionWriterOptions extends Pick<GroupCommitOptions<repo.Tap, TapAnswer>, 'maxBatchSize' | 'maxWaitMs' | 'maxConcurrentFlushes' | 'maxQueuedCommands' | 'maxQueueWaitMs'> {
+export interface ReactionWriterOptions extends GroupCommitTuning {
   sql: postgres.Sql;
   /** Runs the other domains' statements inside a batch's transaction (app.events.inTransaction). */
   joinTransaction(tx: SqlRunner, payload: ReactionTaps): Promise<AfterCommit[]>;
@@ -63,11 +63,7 @@ export class ReactionWriter {
     this.logger = options.logger ?? { warn: () => {}, error: () => {} };
     const queue = (kind: TapKind) =>
       new GroupCommitQueue<repo.Tap, TapAnswer>({
-        maxBatchSize: options.maxBatchSize,
-        maxWaitMs: options.maxWaitMs,
-        maxConcurrentFlushes: options.maxConcurrentFlushes,
-        maxQueuedCommands: options.maxQueuedCommands,
-        maxQueueWaitMs: options.maxQueueWaitMs,
+        ...tuningOf(options),
         logger: this.logger,
         noun: `${kind} reaction taps`,
         keyOf: (tap) => `${tap.itemId.toLowerCase()}|${tap.userId}`,
