@@ -125,6 +125,27 @@ describe('live hub backpressure (fake sockets, fake clock)', () => {
     vi.useRealTimers();
   });
 
+  it("holds a family to its own pacing (a post's reaction counts): a flood reaches a viewer 250 ms apart at least, the newest last", async () => {
+    const state = { seq: 1 };
+    hub = new LiveHub({ log: silent }, { snapshotsPerSecond: 50, minSnapshotGapMs: 5, owedRetryMs: 10 });
+    hub.registerTopic({
+      ...testPollTopic(async (pollId) => ({ type: 'results', topic: pollTopic(pollId), pollId, seq: state.seq, totalVotes: state.seq, totalPoints: 0, totalVoters: 0, options: [], committedAt: 0 })),
+      pacing: { snapshotsPerSecond: 4, snapshotBurst: 1 },
+    });
+    const [socket] = (await viewers(hub, 1)) as [FakeSocket];
+    for (let i = 0; i < 100; i++) {
+      state.seq++;
+      hub.changed(pollTopic(POLL));
+      await advance(10);
+    }
+    await advance(1000);
+    const times = socket.timesOf('results');
+    // The first snapshot, then at most 4 a second over the flood's second, and the trailing newest.
+    expect(times.length).toBeLessThanOrEqual(1 + 4 + 1);
+    expect(Math.min(...gaps(times))).toBeGreaterThanOrEqual(250);
+    expect(socket.snapshots().at(-1)!.seq).toBe(state.seq);
+  });
+
   it('a slow socket skips intermediate snapshots, queues nothing, and gets the newest once it drains', async () => {
     const fake = hubWithFakeTotals();
     hub = fake.hub;

@@ -298,7 +298,7 @@ export class LiveHub {
     let channel = this.channels.get(name);
     if (!channel) {
       const snapshots = decision.snapshots && target.handler.readSnapshot !== undefined;
-      channel = new TopicChannel(name, target.key, target.handler, snapshots, this.settings.snapshotBurst);
+      channel = new TopicChannel(name, target.key, target.handler, snapshots, (target.handler.pacing ?? this.settings).snapshotBurst);
       this.channels.set(name, channel);
     }
     channel.viewers.add(viewer);
@@ -434,7 +434,8 @@ export class LiveHub {
 
   /** When the totals of a dirty channel may be read next: the snapshot budget, the minimum gap, a retry delay. */
   private totalsDueAt(channel: TopicChannel, now: number): number {
-    const { snapshotsPerSecond, snapshotBurst, minSnapshotGapMs } = this.settings;
+    const { minSnapshotGapMs } = this.settings;
+    const { snapshotsPerSecond, snapshotBurst } = channel.handler.pacing ?? this.settings;
     channel.tokens = Math.min(snapshotBurst, channel.tokens + ((now - channel.tokensAt) * snapshotsPerSecond) / 1000);
     channel.tokensAt = now;
     const byBudget = channel.tokens >= 1 ? now : now + Math.ceil(((1 - channel.tokens) * 1000) / snapshotsPerSecond);

@@ -32,6 +32,8 @@ export interface TopicHandler {
    * Either way the message is framed once per tick for every viewer who gets it. Default 'everyone'.
    */
   changesAudience?: 'everyone' | 'signed-in';
+  /** This family's snapshot budget, when it is not the hub's (e.g. a post's reaction counts: a few a second). */
+  pacing?: { snapshotsPerSecond: number; snapshotBurst: number };
 }
 
 /** Topic handlers by family, with a completeness check like the worker's job registry. */

@@ -26,7 +26,7 @@ export function createWallCache(options: { pageTtlMs?: number; totalsTtlMs?: num
   };
 }
 
-/** How often, at most, an item's changed reaction counts go out to its viewers (per instance). */
+/** How often, at most, a comment's changed reaction counts go out to its viewers (per instance). */
 export const REACTION_FLUSH_EVERY_MS = 250;
 
 /**
@@ -50,14 +50,14 @@ export interface ReactionFlushOptions {
 interface DirtyItem {
   topic: string;
   postId: string;
-  commentId: string | null;
+  commentId: string;
 }
 
 /**
- * Paces reaction counts on this instance: a `reactions-changed` event (from any instance) marks its
- * item dirty and arms the one timer; at the tick every dirty item with viewers here has its counts
- * read again from the counters (one small query each: exact whatever order the events arrived in,
- * across instances) and published once as `post-reactions` / `comment-reactions` with a new `seq`.
+ * Paces comment reaction counts on this instance: a comment's `reactions-changed` event (from any
+ * instance) marks it dirty and arms the one timer; at the tick every dirty comment with viewers here
+ * has its counts read again from the counters (one query for all of them: exact whatever order the
+ * events arrived in, across instances) and published once as `comment-reactions` with a new `seq`.
  * A change heard during or after a tick arms another one, so viewers always end with the final
  * counts; an item's frames per second are bounded by the cadence, not by the tap rate.
  */
@@ -83,7 +83,7 @@ class ReactionFlusher {
 
   markDirty(item: DirtyItem): void {
     if (this.closed) return;
-    this.dirty.set(item.commentId ?? item.postId, item);
+    this.dirty.set(item.commentId, item);
     this.arm();
   }
 
@@ -106,35 +106,25 @@ class ReactionFlusher {
     const hub = this.app.live.hub;
     const items = [...this.dirty.values()].filter((item) => hub.hasViewers(item.topic));
     this.dirty.clear();
-    const posts = items.filter((item) => item.commentId === null);
-    const comments = items.filter((item) => item.commentId !== null);
-    // One read of the counters per kind, whatever the number of items.
-    await Promise.all([this.publishCounts(posts, repo.POST_REACTIONS), this.publishCounts(comments, repo.COMMENT_REACTIONS)]);
-  }
-
-  private async publishCounts(items: DirtyItem[], target: repo.ReactionTarget): Promise<void> {
     if (items.length === 0) return;
-    const idOf = (item: DirtyItem) => item.commentId ?? item.postId;
     let counts: Map<string, repo.ReactionCountsRow>;
     try {
-      counts = await repo.reactionCountsOf(this.reader, target, items.map(idOf));
+      // One read of the counters, whatever the number of comments.
+      counts = await repo.reactionCountsOf(
+        this.reader,
+        repo.COMMENT_REACTIONS,
+        items.map((item) => item.commentId),
+      );
     } catch (err) {
       // Retried at the next tick (unless a newer change already marked them).
-      this.app.log.warn({ err, items: items.length }, 'reading reaction counts for live viewers failed; retrying');
-      for (const item of items) if (!this.dirty.has(idOf(item))) this.dirty.set(idOf(item), item);
+      this.app.log.warn({ err, items: items.length }, 'reading comment reaction counts for live viewers failed; retrying');
+      for (const item of items) if (!this.dirty.has(item.commentId)) this.dirty.set(item.commentId, item);
       return;
     }
     if (this.closed) return;
-    const hub = this.app.live.hub;
     for (const item of items) {
-      const reactions = presentReactions(counts.get(idOf(item)) ?? {});
-      const seq = ++this.seq;
-      hub.publish(
-        item.topic,
-        item.commentId === null
-          ? { type: 'post-reactions', topic: item.topic, postId: item.postId, reactions, seq }
-          : { type: 'comment-reactions', topic: item.topic, postId: item.postId, commentId: item.commentId, reactions, seq },
-      );
+      const reactions = presentReactions(counts.get(item.commentId) ?? {});
+      hub.publish(item.topic, { type: 'comment-reactions', topic: item.topic, postId: item.postId, commentId: item.commentId, reactions, seq: ++this.seq });
     }
   }
 
@@ -151,8 +141,8 @@ class ReactionFlusher {
 /**
  * The wall's live updates: a change is published after its commit as the cluster event
  * `wall.live`, and every instance (this one included) hands it to its local viewers of the topic it
- * names (`feed`, `post:{id}`): edits, deletions and comments at once, reaction counts as paced
- * snapshots (ReactionFlusher). Readers who were away resync over HTTP (the web refetches the posts
+ * names (`feed`, `post:{id}`): edits, deletions and comments at once; a post's reaction counts as
+ * the hub's paced snapshots of its topic, a comment's as the flusher's (ReactionFlusher). Readers who were away resync over HTTP (the web refetches the posts
  * on screen), so a message lost while Redis is down costs freshness, never data.
  */
 export function createWallLive(app: FastifyInstance, cache: WallCache, options: ReactionFlushOptions = {}) {
@@ -160,7 +150,9 @@ export function createWallLive(app: FastifyInstance, cache: WallCache, options: 
   app.addHook('onClose', () => flusher.close());
   app.events.subscribe('wall.live', (message) => {
     if (message.type === 'reactions-changed') {
-      flusher.markDirty({ topic: message.topic, postId: message.postId, commentId: message.commentId });
+      // The post's counts are its topic's snapshot, paced by the hub (wall/topics.ts); a comment's, the flusher's.
+      if (message.commentId === null) app.live.hub.changed(message.topic);
+      else flusher.markDirty({ topic: message.topic, postId: message.postId, commentId: message.commentId });
       return;
     }
     // A post appeared on, changed on or left the wall (on any instance): shared pages are stale.
