@@ -1,4 +1,4 @@
-// `npm run bench` runs every benchmark; `npm run bench -- votes`, `-- fanout`, `-- feed`, `-- reports` or `-- web` runs one.
+// `npm run bench` runs every benchmark; `npm run bench -- votes`, `-- fanout`, `-- feed`, `-- reports`, `-- viral` or `-- web` runs one.
 // Prints a short table and writes bench/results/<name>.json. Exits non-zero when an integrity
 // check fails (acknowledged ≠ stored, awards missing, a viewer without the final totals).
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { killAllNow, ROOT, stopAll } from './lib/processes.ts';
 import { removeWorkDir } from './lib/workdir.ts';
 import { DEFAULT_REPORTS_OPTIONS, runReportsBenchmark } from './reports.ts';
 import { DEFAULT_SOAK_OPTIONS, runSoakBenchmark } from './soak.ts';
+import { DEFAULT_VIRAL_OPTIONS, runViralBenchmark } from './viral.ts';
 import { DEFAULT_VOTES_OPTIONS, runVotesBenchmark, type BenchOutcome } from './votes.ts';
 import { DEFAULT_WEB_OPTIONS, runWebBenchmark } from './web.ts';
 
@@ -56,6 +57,15 @@ const BENCHMARKS: Record<string, () => Promise<BenchOutcome>> = {
       fullRounds: envNumber('BENCH_ROUNDS') ?? d.fullRounds,
     });
   },
+  // BENCH_VIRAL_REACTIONS seeds fewer than 1,000,000 reactions for a quick local try; BENCH_TAPS_PER_SECOND changes the offered rate.
+  viral: () =>
+    runViralBenchmark({
+      ...DEFAULT_VIRAL_OPTIONS,
+      viralReactions: envNumber('BENCH_VIRAL_REACTIONS') ?? DEFAULT_VIRAL_OPTIONS.viralReactions,
+      viewers: envNumber('BENCH_VIEWERS') ?? DEFAULT_VIRAL_OPTIONS.viewers,
+      durationS: envNumber('BENCH_DURATION_S') ?? DEFAULT_VIRAL_OPTIONS.durationS,
+      tapsPerSecond: envNumber('BENCH_TAPS_PER_SECOND') ?? DEFAULT_VIRAL_OPTIONS.tapsPerSecond,
+    }),
   // Not part of a plain `npm run bench` (15 minutes): `npm run bench -- soak`; BENCH_MINUTES, BENCH_VIEWERS and BENCH_WARMUP_S shorten it for a try.
   soak: () =>
     runSoakBenchmark({

@@ -1,6 +1,7 @@
 // The C websocket viewers (bench/load/viewers-native.c): compiled with the system's cc into the
 // run's directory and driven over stdin/stdout, one JSON line answering each command line, in order.
 import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -34,6 +35,10 @@ export class NativeViewersProcess {
     });
   }
 
+  get pid(): number {
+    return this.proc.pid ?? -1;
+  }
+
   /** Compiles the client into `dir` and starts it. */
   static start(dir: string, a: NativeViewersArgs): NativeViewersProcess {
     const binary = path.join(dir, 'viewers-native');
@@ -49,5 +54,38 @@ export class NativeViewersProcess {
       this.waiting.push(resolve);
       this.proc.stdin.write(`${command}\n`);
     });
+  }
+}
+
+/** What a dump holds, in file order: every distinct payload, then each viewer and its records. */
+export interface NativeDumpVisitor {
+  payload(text: string): void;
+  viewer(index: number, flags: { open: boolean; subscribed: boolean; closedEarly: boolean }): void;
+  /** A message the viewer received: the index of its payload (in payload order) and when, ms since the epoch. */
+  record(viewer: number, payload: number, receivedAtMs: number): void;
+}
+
+/** Reads a `dump <file>` of the C client (format at the top of viewers-native.c). */
+export function readNativeDump(file: string, visit: NativeDumpVisitor): void {
+  const data = readFileSync(file);
+  let at = 0;
+  const u32 = () => {
+    const v = data.readUInt32LE(at);
+    at += 4;
+    return v;
+  };
+  for (let i = 0, n = u32(); i < n; i++) {
+    const len = u32();
+    visit.payload(data.toString('utf8', at, at + len));
+    at += len;
+  }
+  for (let v = 0, count = u32(); v < count; v++) {
+    visit.viewer(v, { open: data[at] === 1, subscribed: data[at + 1] === 1, closedEarly: data[at + 2] === 1 });
+    at += 3;
+    for (let k = 0, records = u32(); k < records; k++) {
+      const payload = u32();
+      visit.record(v, payload, data.readDoubleLE(at));
+      at += 8;
+    }
   }
 }

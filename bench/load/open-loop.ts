@@ -5,6 +5,7 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { readParams, serve } from '../lib/child.ts';
+import { LatenessTimeline, runOpenLoop } from '../lib/openLoop.ts';
 import { encode, newHistogram, recordMs, summarize } from '../lib/stats.ts';
 import { sessionCookie } from '../lib/sessionCookie.ts';
 
@@ -49,16 +50,12 @@ function run({ ratePerSecond, durationS }: RunCommand): Promise<Record<string, u
   let inFlight = 0;
   let maxInFlight = 0;
   let lastResponseAt = 0;
-  const total = Math.floor(ratePerSecond * durationS);
-  const intervalMs = 1000 / ratePerSecond;
   let nextUser = Math.floor(Math.random() * users.length);
-  let issued = 0;
-  let notSent = 0;
-  let maxLagMs = 0;
-  const startAt = performance.now() + 20;
-  const startWall = Date.now() + 20;
+  // The first vote is due 20 ms after the schedule starts (runOpenLoop).
+  const scheduleStart = performance.now() + 20;
+  const timeline = new LatenessTimeline(() => scheduleStart);
 
-  const fire = (due: number) => {
+  const fire = (_k: number, due: number) => {
     const u = nextUser;
     nextUser = (nextUser + 1) % users.length;
     const optionId = params.optionIds[Math.floor(Math.random() * params.optionIds.length)]!;
@@ -105,6 +102,7 @@ function run({ ratePerSecond, durationS }: RunCommand): Promise<Record<string, u
           if (status >= 200 && status < 300) {
             acked[u]! += 1;
             recordMs(fromDue, now - due);
+            timeline.record(due, now - due);
             recordMs(fromSend, now - sentAt);
           } else {
             statusCounts[status] = (statusCounts[status] ?? 0) + 1;
@@ -125,15 +123,15 @@ function run({ ratePerSecond, durationS }: RunCommand): Promise<Record<string, u
     req.end(body);
   };
 
-  return new Promise((resolve) => {
-    const finish = () => {
+  return runOpenLoop({ ratePerSecond, durationS, maxDrainMs: MAX_DRAIN_MS, inFlight: () => inFlight, maxOutstanding, fire }).then(
+    ({ startAt, startWall, scheduled, issued, notSent, maxLagMs }) => {
       agent.destroy();
       const acknowledged = acked.reduce((a, b) => a + b, 0);
       const windowMs = Math.max(1, lastResponseAt - startAt);
-      resolve({
+      return {
         ratePerSecond,
         durationS,
-        scheduled: total,
+        scheduled,
         sent: issued - notSent,
         notSent,
         acknowledged,
@@ -149,34 +147,13 @@ function run({ ratePerSecond, durationS }: RunCommand): Promise<Record<string, u
         maxInFlight,
         maxSchedulerLagMs: maxLagMs,
         latencyFromDue: summarize(fromDue),
+        timeline: timeline.summary(),
         latencyFromSend: summarize(fromSend),
         histogramFromDue: encode(fromDue),
         ackedByUser: acked,
-      });
-    };
-    const drain = () => {
-      const limit = performance.now() + MAX_DRAIN_MS;
-      const check = () => {
-        if (inFlight === 0 || performance.now() > limit) finish();
-        else setTimeout(check, 10);
       };
-      check();
-    };
-    const pump = () => {
-      const now = performance.now();
-      while (issued < total) {
-        const due = startAt + issued * intervalMs;
-        if (due > now) break;
-        if (now - due > maxLagMs) maxLagMs = now - due;
-        if (inFlight >= maxOutstanding) notSent++;
-        else fire(due);
-        issued++;
-      }
-      if (issued < total) setTimeout(pump, Math.max(0, Math.min(1, startAt + issued * intervalMs - performance.now())));
-      else drain();
-    };
-    setTimeout(pump, 20);
-  });
+    },
+  );
 }
 
 serve({

@@ -21,7 +21,9 @@
 // records of (u32 payloadIndex, f64 receivedAtMs). Identical messages (every viewer gets the same
 // bytes for one snapshot) are stored once, found by hash.
 //
-// Protocols: tribuna sends {"type":"subscribe","topic":"poll:…"}, raw {"type":"subscribe","pollId":…} once open; socketio speaks
+// Protocols: tribuna sends {"type":"subscribe","topic":"poll:…"} (or, when the pollId argument holds a ':', that topic as is,
+// e.g. post:<uuid>: a viewer is then subscribed at its first message naming the topic, refused at an error),
+// raw {"type":"subscribe","pollId":…} once open; socketio speaks
 // engine.io v4 / socket.io framing ("0" open → "40", "40" → 42["subscribe",pollId], "2" → "3").
 // Server pings get pongs; client frames are masked as RFC 6455 requires.
 #define _GNU_SOURCE
@@ -71,6 +73,8 @@ typedef struct {
 static const char *host, *path_, *origin, *poll_id;
 static int port, nviewers, batch, protocol;
 static int soak, closing;
+static int topic_mode;         // pollId names a whole topic (it holds a ':')
+static char topic_needle[256]; // "topic":"<topic>", in every message about the topic
 static uint64_t reconnects;
 static int awaiting_reconnect; // viewers with a reconnect_at set
 static Viewer *viewers;
@@ -217,7 +221,10 @@ static void on_text(Viewer *v, const unsigned char *p, size_t n, double at) {
     }
   }
   if (!soak) record(v, payload_id(p, n), at);
-  if (!v->settled) {
+  if (!v->settled && topic_mode) {
+    if (has(p, n, "\"type\":\"error\"")) settle(v, 0);
+    else if (has(p, n, topic_needle)) settle(v, 1);
+  } else if (!v->settled) {
     if (has(p, n, "\"results\"") || has(p, n, "\"subscribed\"")) settle(v, 1);
     else if (has(p, n, "\"error\"")) settle(v, 0);
   }
@@ -337,7 +344,7 @@ static void on_readable(Viewer *v) {
       if (protocol != P_SOCKETIO) {
         char msg[200];
         if (protocol == P_TRIBUNA)
-          snprintf(msg, sizeof msg, "{\"type\":\"subscribe\",\"topic\":\"poll:%s\"}", poll_id);
+          snprintf(msg, sizeof msg, "{\"type\":\"subscribe\",\"topic\":\"%s%s\"}", topic_mode ? "" : "poll:", poll_id);
         else
           snprintf(msg, sizeof msg, "{\"type\":\"subscribe\",\"pollId\":\"%s\"}", poll_id);
         send_text(v, msg);
@@ -560,6 +567,8 @@ int main(int argc, char **argv) {
   batch = atoi(argv[6]);
   protocol = strcmp(argv[7], "socketio") == 0 ? P_SOCKETIO : strcmp(argv[7], "raw") == 0 ? P_RAW : P_TRIBUNA;
   poll_id = argv[8];
+  topic_mode = strchr(poll_id, ':') != NULL;
+  snprintf(topic_needle, sizeof topic_needle, "\"topic\":\"%s\"", poll_id);
   soak = argc == 10;
   srand((unsigned)getpid());
   struct rlimit rl;

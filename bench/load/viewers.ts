@@ -18,13 +18,12 @@
 // replays what it received into the same analysis. A JavaScript client spends ~10 µs of CPU per
 // message received, i.e. ~100 ms per snapshot at 10,000 viewers on the machine the server also
 // runs on; the native client spends a fraction of that, so the figures describe the servers.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { io as ioClient, type Socket as IoSocket } from 'socket.io-client';
 import WebSocket from 'ws';
 import { readParams, serve } from '../lib/child.ts';
-import { NativeViewersProcess } from '../lib/nativeViewers.ts';
+import { NativeViewersProcess, readNativeDump } from '../lib/nativeViewers.ts';
 import { totalsSignature } from '../lib/signature.ts';
 import { newHistogram, recordMs, summarize } from '../lib/stats.ts';
 
@@ -384,35 +383,22 @@ class NativeViewers {
     const file = path.join(path.dirname(process.argv[2]!), `viewers-native-${params.protocol}.dump`);
     const reply = await this.request(`dump ${file}`);
     if (reply.type !== 'dumped') throw new Error(String(reply.message));
-    const data = readFileSync(file);
-    let at = 0;
-    const u32 = () => {
-      const v = data.readUInt32LE(at);
-      at += 4;
-      return v;
-    };
     const indexes: number[] = [];
     const extract = params.protocol === 'socketio' ? socketIoEvent : parseJson;
-    for (let i = 0, n = u32(); i < n; i++) {
-      const len = u32();
-      indexes.push(snapshotIndex(data.toString('utf8', at, at + len), extract));
-      at += len;
-    }
-    const count = u32();
-    for (let i = 0; i < count; i++) {
-      const viewer = viewers[i]!;
-      viewer.open = data[at] === 1;
-      viewer.subscribed = data[at + 1] === 1;
-      viewer.closedEarly = data[at + 2] === 1;
-      at += 3;
-      viewer.replayPhase();
-      for (let k = 0, records = u32(); k < records; k++) {
-        const index = indexes[u32()]!;
-        const receivedAt = data.readDoubleLE(at);
-        at += 8;
-        if (index >= 0) viewer.record(index, receivedAt);
-      }
-    }
+    readNativeDump(file, {
+      payload: (text) => void indexes.push(snapshotIndex(text, extract)),
+      viewer: (i, flags) => {
+        const viewer = viewers[i]!;
+        viewer.open = flags.open;
+        viewer.subscribed = flags.subscribed;
+        viewer.closedEarly = flags.closedEarly;
+        viewer.replayPhase();
+      },
+      record: (i, payload, receivedAt) => {
+        const index = indexes[payload]!;
+        if (index >= 0) viewers[i]!.record(index, receivedAt);
+      },
+    });
     messages = Number(reply.messages);
     bytes = Number(reply.bytes);
     for (const e of (reply.errors as string[]) ?? []) if (errorsSeen.length < 5) errorsSeen.push(e);
