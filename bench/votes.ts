@@ -224,7 +224,7 @@ export async function runVotesBenchmark(options: VotesOptions = DEFAULT_VOTES_OP
     openMeter.start();
     const open = (
       (await openLoad.request({ type: 'run', ratePerSecond: openRate, durationS: options.durationS }, 'result', options.durationS * 1000 + 90_000)) as unknown as {
-        result: RoundResult & { latencyFromDue: RoundResult['latency']; latencyFromSend: RoundResult['latency']; scheduled: number; maxSchedulerLagMs: number };
+        result: RoundResult & { latencyFromDue: RoundResult['latency']; latencyFromSend: RoundResult['latency']; scheduled: number; maxSchedulerLagMs: number; timeline: { lateMs: number; lateBySecond: number[]; worstMsBySecond: number[] } };
       }
     ).result;
     const openCpu = openMeter.stop();
@@ -277,6 +277,8 @@ export async function runVotesBenchmark(options: VotesOptions = DEFAULT_VOTES_OP
       openLoopP999Ms: round(open.latencyFromDue.p999Ms, 2),
       openLoopErrors: (open.errors ?? 0) + sumValues(open.statusCounts),
       openLoopMaxSchedulerLagMs: round(open.maxSchedulerLagMs, 2),
+      // Per second of due time: answers later than 100 ms, and the worst (where the p99 comes from).
+      openLoopTimeline: open.timeline,
       awardsExpected: integrity.awardsExpected,
       awardsLanded: integrity.awardsLanded,
       totalPointsConsistent: integrity.totalPointsConsistent,
