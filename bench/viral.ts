@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { REACTION_TYPES } from '@tribuna/contracts/wallRules';
 import { createDatabase } from '@tribuna/drizzle/client';
+import { POST_REACTIONS_PER_SECOND } from '../server/src/wall/topics.ts';
 import { CpuMeter, postgresOf, postgresShared } from './lib/cpu.ts';
 import { createFixtures, type BenchUser } from './lib/fixtures.ts';
 import { createBenchEnv, destroyBenchEnv, startTribuna, type BenchEnv, type Tribuna } from './lib/infra.ts';
@@ -46,8 +47,8 @@ export const DEFAULT_VIRAL_OPTIONS: ViralOptions = {
 };
 
 const TARGETS = { viralVsQuietRatio: 0.9, tapP99Ms: 100, framesPerViewerPerSecond: 10, finalCountsExact: true };
-/** The server's pacing of reaction counts (server/src/wall/live.ts REACTION_FLUSH_EVERY_MS). */
-const CADENCE_MS = 250;
+/** The server's pacing of a post's reaction counts (server/src/wall/topics.ts): 250 ms. */
+const CADENCE_MS = 1000 / POST_REACTIONS_PER_SECOND;
 /** Viewers have settled once none received anything for this long (2× the cadence). */
 const SETTLE_QUIET_MS = 2 * CADENCE_MS;
 const SETTLE_LIMIT_MS = 60_000;
@@ -119,8 +120,9 @@ export async function runViralBenchmark(options: ViralOptions = DEFAULT_VIRAL_OP
     children.push(taps);
     await taps.next('ready', 30_000);
 
-    // Viewers: anonymous sockets on post:<viral>. The topic has no snapshot on subscribe, so a few
-    // primer fans tap the viral post while they connect: every subscribed viewer gets a frame.
+    // Viewers: anonymous sockets on post:<viral>, each subscribed at its first message naming the
+    // topic (the counts sent on subscribing); a few primer fans tap the viral post while they
+    // connect, so a server that sent nothing on subscribing would still be seen to deliver.
     viewers = NativeViewersProcess.start(WORK_DIR, {
       url: `${baseUrl.replace(/^http/, 'ws')}/ws`,
       origin: tribuna.publicUrl,
@@ -253,7 +255,7 @@ export async function runViralBenchmark(options: ViralOptions = DEFAULT_VIRAL_OP
       method: {
         seed: 'The viral post gets viralReactions rows in post_reactions, each by its own profile, and the quiet post quietReactions: profiles inserted with generate_series in one INSERT … RETURNING feeding the reactions INSERT (types spread over the six); post_reaction_counts is filled by its statement triggers and checked against post_reactions afterwards; VACUUM ANALYZE.',
         taps: `bench/load/viral-taps.ts, its own process: open loop at tapsPerSecond, tap k due at start + k/tapsPerSecond, on the viral post for even k and the quiet one for odd k, by fan ⌊k/2⌋ mod fans (so every fan taps viral then quiet, in turn, ${round(perFan / 2, 2)} taps/s on each post: under wall.react's 30 per 15 s); a fan's consecutive types on one post differ, so every tap changes the counts. Keep-alive agent, 256 sockets. Taps/s on a post = its 200 answers / (first due time → its last answer); p99 from each tap's due time (no coordinated omission). A ${options.warmupS} s warm-up at the same rate is not reported.`,
-        frames: `The C client (bench/load/viewers-native.c) holds ${options.viewers} anonymous sockets subscribed to post:<viral id>; a viewer counts as subscribed at its first message naming the topic (primer fans tap the viral post while they connect). framesPerViewerPerSecond: each viewer's post-reactions messages received between the first tap's due time and durationS later, ÷ durationS; max and median over viewers.`,
+        frames: `The C client (bench/load/viewers-native.c) holds ${options.viewers} anonymous sockets subscribed to post:<viral id>; a viewer counts as subscribed at its first message naming the topic (the counts sent on subscribing; primer fans also tap the viral post while they connect). framesPerViewerPerSecond: each viewer's post-reactions messages received between the first tap's due time and durationS later, ÷ durationS; max and median over viewers.`,
         finalCounts: `After the last tap was answered, wait until no viewer received anything for ${SETTLE_QUIET_MS} ms (2× the ${CADENCE_MS} ms cadence; bounded by ${SETTLE_LIMIT_MS / 1000} s), then read SELECT reaction_type, count(*) FROM post_reactions WHERE post_id = <viral> GROUP BY 1; a viewer matches when the reactions object of its last post-reactions message equals it for all six types.`,
         integrity: 'acknowledgedMatchStored: for every (fan, post) with an acknowledged tap, post_reactions holds the myReaction of its latest acknowledged tap (none: no row); pairs with a later tap that got no answer (socket error, timeout, abandoned) are counted as ambiguous and not compared.',
       },
