@@ -125,6 +125,27 @@ describe('live hub backpressure (fake sockets, fake clock)', () => {
     vi.useRealTimers();
   });
 
+  it('hands a snapshot to many viewers a slice at a time, letting other work run between slices', async () => {
+    const fake = hubWithFakeTotals();
+    hub = fake.hub;
+    const sockets = await viewers(hub, 5);
+    hub.settings.fanoutSlice = 2;
+    const order: string[] = [];
+    sockets.forEach((socket, i) => {
+      const send = socket.send.bind(socket);
+      socket.send = (data) => {
+        order.push(`viewer ${i}`);
+        // Work that arrives while the first viewer is served (a request, a vote) runs before the third is.
+        if (i === 0) setImmediate(() => order.push('other work'));
+        send(data);
+      };
+    });
+    fake.vote();
+    await advance(1000);
+    expect(order).toEqual(['viewer 0', 'viewer 1', 'other work', 'viewer 2', 'viewer 3', 'viewer 4']);
+    for (const socket of sockets) expect(socket.snapshots().at(-1)!.totalVotes).toBe(1);
+  });
+
   it("holds a family to its own pacing (a post's reaction counts): a flood reaches a viewer 250 ms apart at least, the newest last", async () => {
     const state = { seq: 1 };
     hub = new LiveHub({ log: silent }, { snapshotsPerSecond: 50, minSnapshotGapMs: 5, owedRetryMs: 10 });

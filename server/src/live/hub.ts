@@ -53,6 +53,12 @@ export interface HubSettings {
   frameRefillPerSecond: number;
   /** Frames refused beyond the budget after which the socket is closed (policy violation). */
   frameOverdraft: number;
+  /**
+   * A fan-out hands a frame to at most this many sockets, then lets the event loop run (requests,
+   * votes, taps) before the next slice: thousands of viewers never hold the process for a whole
+   * pass. The pacing counts the slices' own time, not the waits between them.
+   */
+  fanoutSlice: number;
 }
 
 export const DEFAULT_HUB_SETTINGS: HubSettings = {
@@ -68,6 +74,7 @@ export const DEFAULT_HUB_SETTINGS: HubSettings = {
   maxSubscriptionsPerSocket: LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET,
   votersEveryMs: 1000,
   maxVotersPerMessage: 10,
+  fanoutSlice: 1000,
   frameBurst: 40,
   frameRefillPerSecond: 1,
   frameOverdraft: 10,
@@ -499,15 +506,16 @@ export class LiveHub {
           channel.frame = textFrame(channel.payload);
           this.counters.snapshots++;
           channel.awaitingFirst.clear();
-          const started = this.clock();
-          for (const viewer of channel.viewers) this.delivery.snapshot(viewer, channel);
-          channel.fanoutMs = this.clock() - started;
+          channel.fanoutMs = await this.fanOut(channel, (viewer) => this.delivery.snapshot(viewer, channel));
+          // Viewers who subscribed during the pass's pauses and were not reached get the newest now.
+          for (const viewer of channel.awaitingFirst) this.delivery.snapshot(viewer, channel);
+          channel.awaitingFirst.clear();
         } else if (channel.awaitingFirst.size > 0) {
           for (const viewer of channel.awaitingFirst) this.delivery.snapshot(viewer, channel);
           channel.awaitingFirst.clear();
         }
       }
-      if (sendVoters) this.broadcastVoters(channel, added, removed, votersSeq || channel.seq);
+      if (sendVoters) await this.broadcastVoters(channel, added, removed, votersSeq || channel.seq);
     } catch (err) {
       if (this.closed) return;
       this.counters.tickErrors++;
@@ -528,7 +536,7 @@ export class LiveHub {
     }
   }
 
-  private broadcastVoters(channel: TopicChannel, added: unknown[], removed: unknown[], seq: number): void {
+  private async broadcastVoters(channel: TopicChannel, added: unknown[], removed: unknown[], seq: number): Promise<void> {
     if (!channel.handler.changesMessage) return;
     const max = this.settings.maxVotersPerMessage;
     const message = channel.handler.changesMessage(
@@ -541,12 +549,31 @@ export class LiveHub {
     const payload = Buffer.from(JSON.stringify(message));
     const frame = textFrame(payload);
     const signedInOnly = channel.handler.changesAudience === 'signed-in';
-    const started = this.clock();
+    channel.votersFanoutMs = await this.fanOut(channel, (viewer) => {
+      if (!signedInOnly || viewer.user !== null) this.delivery.voters(viewer, payload, frame);
+    });
+  }
+
+  /**
+   * Hands a frame to every viewer of the channel, `fanoutSlice` sockets at a time with the event
+   * loop let run in between (a viewer who leaves meanwhile is skipped, one who joins is reached).
+   * Resolves to the time the slices themselves took, for the pacing.
+   */
+  private async fanOut(channel: TopicChannel, send: (viewer: Viewer) => void): Promise<number> {
+    const slice = this.settings.fanoutSlice;
+    let spent = 0;
+    let inSlice = 0;
+    let started = this.clock();
     for (const viewer of channel.viewers) {
-      if (signedInOnly && viewer.user === null) continue;
-      this.delivery.voters(viewer, payload, frame);
+      send(viewer);
+      if (++inSlice < slice) continue;
+      spent += this.clock() - started;
+      inSlice = 0;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (this.closed) return spent;
+      started = this.clock();
     }
-    channel.votersFanoutMs = this.clock() - started;
+    return spent + (this.clock() - started);
   }
 
   private keepAlive(): void {
