@@ -71,7 +71,9 @@ export async function syncReactionNotifications(
       SELECT DISTINCT t.item, t.actor FROM json_to_recordset(${json}::json) AS t(item uuid, actor uuid)
     ), state AS (
       SELECT t.item, t.actor, o.user_id AS owner, ${item.postId} AS post_id, ${item.commentId} AS comment_id,
-        (SELECT r.reaction_type FROM ${item.reactions} r WHERE r.${item.column} = t.item AND r.user_id = t.actor) AS reaction
+        (SELECT r.reaction_type FROM ${item.reactions} r WHERE r.${item.column} = t.item AND r.user_id = t.actor) AS reaction,
+        -- A lookup per owner (a join let the planner scan every profile, a million on a big site).
+        (SELECT pr.deleted_at IS NULL FROM profiles pr WHERE pr.id = o.user_id) AS owner_active
       FROM pairs t ${item.owner}
       WHERE o.user_id <> t.actor
     ), removed AS (
@@ -81,8 +83,8 @@ export async function syncReactionNotifications(
     ), written AS (
       INSERT INTO notifications (user_id, actor_id, type, post_id, comment_id, reaction_type, dedupe_key, group_key)
       SELECT s.owner, s.actor, ${item.type}, s.post_id, s.comment_id, s.reaction, ${groupKey} || ':' || s.actor::text, ${groupKey}
-      FROM state s JOIN profiles pr ON pr.id = s.owner AND pr.deleted_at IS NULL
-      WHERE s.reaction IS NOT NULL
+      FROM state s
+      WHERE s.reaction IS NOT NULL AND s.owner_active
       ORDER BY s.owner, s.item, s.actor
       ON CONFLICT (user_id, dedupe_key) DO UPDATE
         SET reaction_type = EXCLUDED.reaction_type, created_at = now(), read_at = NULL
