@@ -220,6 +220,15 @@ export async function runVotesBenchmark(options: VotesOptions = DEFAULT_VOTES_OP
     );
     children.push(openLoad);
     await openLoad.next('ready', 30_000);
+    // Diagnostic (not the committed figures): an unmeasured open-loop run first, at the same rate, to tell a cold start from a steady queue.
+    const primeS = Number(process.env.BENCH_OPEN_LOOP_PRIME_S ?? 0);
+    if (primeS > 0) {
+      const primed = ((await openLoad.request({ type: 'run', ratePerSecond: openRate, durationS: primeS }, 'result', primeS * 1000 + 90_000)) as unknown as {
+        result: { ackedByUser: number[]; latencyFromDue: RoundResult['latency']; timeline: unknown };
+      }).result;
+      addAcks(primed.ackedByUser);
+      log(`votes: priming open loop p99 ${round(primed.latencyFromDue.p99Ms, 2)} ms, timeline ${JSON.stringify(primed.timeline)}`);
+    }
     const openMeter = groups(() => [openLoad.pid]);
     openMeter.start();
     const open = (
@@ -229,6 +238,7 @@ export async function runVotesBenchmark(options: VotesOptions = DEFAULT_VOTES_OP
     ).result;
     const openCpu = openMeter.stop();
     addAcks(open.ackedByUser);
+    log(`votes: open loop timeline ${JSON.stringify(open.timeline)}`);
     log(
       `votes: open loop ${round(open.perSecond, 0)}/s acknowledged, p50 ${round(open.latencyFromDue.p50Ms, 2)} ms p99 ${round(open.latencyFromDue.p99Ms, 2)} ms from due time` +
         `${open.errors || Object.keys(open.statusCounts ?? {}).length ? `, errors ${open.errors} ${JSON.stringify(open.statusCounts)}` : ''}`,
