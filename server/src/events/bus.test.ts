@@ -11,6 +11,8 @@ import { buildPoll, buildUser } from '../../../test/support/factories.ts';
 import { buildApp, type App } from '../app.ts';
 import { asUser, signIn } from '../testing/sessions.ts';
 import { EventBus } from './bus.ts';
+// The wall's transactional event ('wall.reactions') is declared next to its writer.
+import '../wall/activity.ts';
 
 const silent = { warn: () => undefined };
 
@@ -67,6 +69,37 @@ describe('EventBus (one instance)', () => {
 });
 
 /** Two server instances sharing one Redis prefix and one database, as behind a load balancer. */
+describe('EventBus transactional stage', () => {
+  it("sends every joined handler's statements at once, in joining order, and hands back their after-commit work", async () => {
+    const bus = new EventBus(silent);
+    const sent: string[] = [];
+    const tx = { execute: async (query: unknown) => void sent.push(String((query as { label: string }).label)) as never };
+    bus.joinTransactions('wall.reactions', async (runner, payload) => {
+      const done = runner.execute({ label: `first ${payload.taps.length}` } as never);
+      await done;
+      return async () => void sent.push('after first');
+    });
+    const leave = bus.joinTransactions('wall.reactions', async (runner) => {
+      await runner.execute({ label: 'second' } as never);
+    });
+    const running = bus.inTransaction('wall.reactions', tx, { kind: 'post', taps: [{ itemId: 'i', userId: 'u' }] });
+    // Both statements were issued before the first await settled: pipelined behind the writer's.
+    expect(sent).toEqual(['first 1', 'second']);
+    const after = await running;
+    expect(after).toHaveLength(1);
+    await after[0]!();
+    expect(sent).toEqual(['first 1', 'second', 'after first']);
+
+    // A handler that fails fails the writer's transaction; one that left takes no part.
+    leave();
+    bus.joinTransactions('wall.reactions', async () => {
+      throw new Error('cannot write');
+    });
+    await expect(bus.inTransaction('wall.reactions', tx, { kind: 'post', taps: [] })).rejects.toThrow('cannot write');
+    expect(sent.filter((s) => s === 'second')).toHaveLength(1);
+  });
+});
+
 describe('event bus across server instances', () => {
   let a: App;
   let b: App;
