@@ -220,6 +220,19 @@ export async function runVotesBenchmark(options: VotesOptions = DEFAULT_VOTES_OP
     );
     children.push(openLoad);
     await openLoad.next('ready', 30_000);
+    // Diagnostic (not the committed figures): the bare-INSERT baseline's aftermath settled first
+    // (its table vacuumed, a checkpoint), to tell it from the open loop's own start-up.
+    if (process.env.BENCH_OPEN_LOOP_SETTLE === '1') {
+      const settle = createDatabase(env.databaseUrl, { max: 1, applicationName: 'tribuna-bench-settle' });
+      try {
+        const started = performance.now();
+        await settle.sql`VACUUM (ANALYZE) bench_raw`;
+        await settle.sql`CHECKPOINT`;
+        log(`votes: settled the baseline's writes (VACUUM bench_raw, CHECKPOINT) in ${round(performance.now() - started, 0)} ms`);
+      } finally {
+        await settle.close();
+      }
+    }
     // Diagnostic (not the committed figures): an unmeasured open-loop run first, at the same rate, to tell a cold start from a steady queue.
     const primeS = Number(process.env.BENCH_OPEN_LOOP_PRIME_S ?? 0);
     if (primeS > 0) {
