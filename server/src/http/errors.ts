@@ -15,6 +15,12 @@ export class HttpError extends Error {
 }
 
 export const badRequest = (message: string) => new HttpError(400, message);
+
+/** Seconds a client refused by an overloaded writer is asked to wait before trying again. */
+export const BUSY_RETRY_AFTER_SECONDS = 2;
+
+/** 503 with Retry-After: a writer's queue is full or stuck; nothing was written. */
+export const serviceUnavailable = (message: string) => new HttpError(503, message, { 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) });
 export const unauthorized = (message = 'User not authenticated') => new HttpError(401, message);
 export const forbidden = (message = 'Forbidden') => new HttpError(403, message);
 export const notFound = (message = 'Not found') => new HttpError(404, message);

@@ -1,6 +1,6 @@
 import { isPointsMode } from '@tribuna/contracts/pollRules';
 import { VOTE_MESSAGES, type CastVoteInput } from '@tribuna/contracts/api/votes';
-import { badRequest, conflict, HttpError, notFound } from '../http/errors.ts';
+import { badRequest, conflict, HttpError, notFound, serviceUnavailable } from '../http/errors.ts';
 import { effectiveStatus } from '../polls/rules.ts';
 import type { VotingPoll } from '../polls/pollCache.ts';
 import { startOfToday } from '@tribuna/contracts/showDay';
@@ -15,11 +15,9 @@ export function pointsWindowStart(poll: Pick<VotingPoll, 'maxPointsPerUser' | 'd
 
 export const voteFailed = () => new HttpError(503, VOTE_MESSAGES.voteFailed);
 
-/** Seconds a refused voter is asked to wait before trying again. */
-export const BUSY_RETRY_AFTER_SECONDS = 2;
 
 /** Overload (the writer's queue is full or a vote waited too long, or a lock stayed held): nothing was written. */
-export const serviceBusy = () => new HttpError(503, VOTE_MESSAGES.busy, { 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) });
+export const serviceBusy = () => serviceUnavailable(VOTE_MESSAGES.busy);
 
 export const idempotencyKeyReused = () => new HttpError(422, VOTE_MESSAGES.idempotencyKeyReused);
 

@@ -4,7 +4,7 @@ import { isRowError, LOCK_NOT_AVAILABLE, sqlState } from '@tribuna/drizzle/sqlSt
 import { VOTE_MESSAGES } from '@tribuna/contracts/api/votes';
 import { WALL_MESSAGES, type ReactionType } from '@tribuna/contracts/wallRules';
 import type { AfterCommit } from '../events/bus.ts';
-import { HttpError, notFound } from '../http/errors.ts';
+import { notFound, serviceUnavailable } from '../http/errors.ts';
 import { GroupCommitQueue, tuningOf, type GroupCommitLogger, type GroupCommitTuning, type Pending } from '../batching/groupCommit.ts';
 import type { ReactionTaps } from './activity.ts';
 import * as repo from './repository.ts';
@@ -46,12 +46,10 @@ export interface ReactionWriterOptions extends GroupCommitTuning {
 const TARGETS = { post: repo.POST_REACTIONS, comment: repo.COMMENT_REACTIONS } as const;
 const NOT_FOUND = { post: WALL_MESSAGES.postNotFound, comment: WALL_MESSAGES.commentNotFound } as const;
 
-/** Seconds a refused tapper is asked to wait (the votes' figure). */
-const BUSY_RETRY_AFTER_SECONDS = 2;
 export const DEFAULT_TAP_LOCK_TIMEOUT_MS = 2000;
 
 /** Overloaded, or a batch failed: nothing was written (the spec only logs a failed reaction). */
-const busy = () => new HttpError(503, VOTE_MESSAGES.busy, { 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) });
+const busy = () => serviceUnavailable(VOTE_MESSAGES.busy);
 
 export class ReactionWriter {
   private readonly queues: Record<TapKind, GroupCommitQueue<repo.Tap, TapAnswer>>;
