@@ -113,7 +113,9 @@ class RouteLimit {
   }
 
   private takeLocal(userId: string | null, address: string): number {
-    const now = Date.now();
+    // A monotonic clock: a wall clock stepped back (NTP, a pinned test clock) must not push
+    // every bucket's theoretical arrival time hours ahead of now.
+    const now = performance.now();
     if (userId === null) return takeLocal(this.address, address, null, '', now);
     return takeLocal(this.user, userId, this.signedInAddress, address, now);
   }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { schema } from '@tribuna/drizzle';
 import type { Database } from '@tribuna/drizzle/client';
@@ -31,6 +31,9 @@ describe('votes API', () => {
   beforeEach(async () => {
     await truncateAll(database);
     vi.restoreAllMocks();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
   });
   afterAll(async () => {
     await app.close();
@@ -250,7 +253,11 @@ describe('votes API', () => {
     it("counts points spent since 00:00 SHOW_TIMEZONE today with daily reset: yesterday's 23:59 no longer counts", async () => {
       const { user, headers } = await signedInUser();
       const { poll, options } = await buildPoll(database.db, { maxPointsPerUser: 10 });
-      const midnight = startOfToday(TZ, new Date());
+      // The app's clock pinned to noon of the show day: no midnight passes for the app during the
+      // test, however slow the machine (votes the database stamps later still fall after 00:00).
+      const now = new Date(startOfToday(TZ, new Date()).getTime() + 12 * HOUR);
+      vi.useFakeTimers({ toFake: ['Date'], now });
+      const midnight = startOfToday(TZ, now);
       await database.db.insert(schema.votes).values([
         { pollId: poll.id, optionId: options[0]!.id, userId: user.id, points: 6, createdAt: new Date(midnight.getTime() - 60_000) },
         { pollId: poll.id, optionId: options[1]!.id, userId: user.id, points: 3, createdAt: midnight },
@@ -262,7 +269,7 @@ describe('votes API', () => {
         spent: 3,
         available: 7,
         dailyReset: true,
-        resetsAt: nextMidnight(TZ, new Date()).toISOString(),
+        resetsAt: nextMidnight(TZ, now).toISOString(),
       });
       expectError(await vote(poll.id, headers, points([options[0]!.id, 8])), 400, VOTE_MESSAGES.tooManyPoints(7));
       expect((await vote(poll.id, headers, points([options[0]!.id, 7]))).statusCode).toBe(201);

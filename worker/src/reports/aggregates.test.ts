@@ -8,7 +8,14 @@ import { useQueueWorker } from '../testing.ts';
 import { findDailyReport, listActiveUsers, TODAY_WATERMARK } from './repository.ts';
 import { WATERMARK_OVERLAP_MINUTES } from '../watermarks.ts';
 
-const TIME_ZONE = 'America/Mexico_City';
+/**
+ * A fixed-offset zone where it is about noon as the file loads: "today" (decided by PostgreSQL's
+ * now()) cannot change during these tests, however slow the machine or close to midnight in
+ * Mexico City the run. Etc/GMT-N is UTC+N (POSIX signs); both PostgreSQL and Intl read it.
+ */
+const LOADED_AT = new Date();
+const OFFSET_HOURS = Math.min(14, Math.max(-12, Math.round(12 - (LOADED_AT.getUTCHours() + LOADED_AT.getUTCMinutes() / 60))));
+const TIME_ZONE = OFFSET_HOURS === 0 ? 'Etc/GMT' : `Etc/GMT${OFFSET_HOURS > 0 ? '-' : '+'}${Math.abs(OFFSET_HOURS)}`;
 const config = testConfig({ REDIS_PREFIX: `${testConfig().redisPrefix}_aggregates`, SHOW_TIMEZONE: TIME_ZONE });
 const database = testDatabase();
 const db = database.db;
@@ -17,7 +24,7 @@ const harness = useQueueWorker(config, database, 'maintenance', 60_000);
 const run = harness.run;
 
 const dayFormat = new Intl.DateTimeFormat('en-CA', { timeZone: TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
-/** The calendar day of America/Mexico_City an instant falls on, computed by the JS runtime (not PostgreSQL). */
+/** The calendar day of SHOW_TIMEZONE an instant falls on, computed by the JS runtime (not PostgreSQL). */
 const localDay = (at: Date) => dayFormat.format(at);
 
 /** Deterministic pseudo-random numbers (mulberry32), so a failure can be replayed. */
@@ -42,6 +49,14 @@ async function allRows() {
 
 
 describe('day boundaries in SHOW_TIMEZONE (America/Mexico_City)', () => {
+  // Fixed dates, so the product's own zone: a worker of its own, on its own pool and Redis prefix.
+  const mexico = useQueueWorker(
+    testConfig({ REDIS_PREFIX: `${testConfig().redisPrefix}_aggregates_mx`, SHOW_TIMEZONE: 'America/Mexico_City' }),
+    testDatabase(),
+    'maintenance',
+    60_000,
+  );
+
   it('puts a vote at 23:59 local time and one at 00:01 the next morning on different days', async () => {
     // 2025-03-10 23:59 in Mexico City (UTC-6, no DST since 2022) is 2025-03-11T05:59Z; 00:01 on the 11th is 06:01Z.
     const late = await buildUser(db, { createdAt: new Date('2025-01-01T12:00:00Z') });
@@ -51,8 +66,8 @@ describe('day boundaries in SHOW_TIMEZONE (America/Mexico_City)', () => {
       { pollId: poll.id, optionId: options[0]!.id, userId: late.id, createdAt: new Date('2025-03-11T05:59:00Z') },
       { pollId: poll.id, optionId: options[1]!.id, userId: early.id, createdAt: new Date('2025-03-11T06:01:00Z') },
     ]);
-    await run(harness.app.enqueue('reports.aggregate-day', { day: '2025-03-10' }));
-    await run(harness.app.enqueue('reports.aggregate-day', { day: '2025-03-11' }));
+    await mexico.run(mexico.app.enqueue('reports.aggregate-day', { day: '2025-03-10' }));
+    await mexico.run(mexico.app.enqueue('reports.aggregate-day', { day: '2025-03-11' }));
 
     expect(await findDailyReport(db, '2025-03-10')).toMatchObject({ totalVotes: 1, activeUsers: 1 });
     expect(await findDailyReport(db, '2025-03-11')).toMatchObject({ totalVotes: 1, activeUsers: 1 });
@@ -74,8 +89,8 @@ describe('aggregates against the raw rows', () => {
     const midnights: number[] = [];
     for (let i = 1; i <= 4; i++) {
       const day = localDay(new Date(now - i * 24 * 3600 * 1000));
-      // Local midnight of `day` (UTC-6 all year in Mexico City).
-      midnights.push(Date.parse(`${day}T06:00:00Z`));
+      // Local midnight of `day` (a fixed offset, no DST).
+      midnights.push(Date.parse(`${day}T00:00:00Z`) - OFFSET_HOURS * 3600 * 1000);
     }
     const instant = () => {
       if (rand() < 0.15) {
