@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { SuiteWeightSequencer } from './test/sequencer.ts';
+import { MAX_WORKERS } from './test/workers.ts';
 
 // Three projects: web unit tests (jsdom), integration tests against a real PostgreSQL and
 // Redis (one database per test file, cloned from a migrated template), and browser end-to-end
@@ -26,9 +27,10 @@ export default defineConfig({
           // Redis prefix (test/fileSetup.ts), so files run in parallel without racing.
           setupFiles: ['./test/fileSetup.ts'],
           fileParallelism: true,
-          maxWorkers: Number(process.env.TEST_MAX_WORKERS ?? 3),
-          // Projects with their own worker counts run as groups, one after another.
-          sequence: { groupOrder: 1 },
+          maxWorkers: MAX_WORKERS,
+          // With the web unit tests (same group, same worker count: one pool): a jsdom file fills
+          // a worker while another waits on PostgreSQL. End-to-end tests come after, as a group.
+          sequence: { groupOrder: 0 },
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -29,8 +29,9 @@ export class SuiteWeightSequencer extends BaseSequencer {
       cache.getFileTestResults(`${spec.project.name}:${path.relative(this.ctx.config.root, spec.moduleId)}`) !== undefined;
     if (sorted.some(timed)) return sorted;
     const weights = new Map(sorted.map((spec) => [spec.moduleId, weight(spec.moduleId)]));
-    // Groups and projects keep their order (the first place each one has in Vitest's order).
-    const groupOf = (spec: TestSpecification) => `${spec.project.config.sequence.groupOrder}:${spec.project.name}`;
+    // Groups keep their order (the first place each one has in Vitest's order); the projects of a
+    // group (web and integration) are mixed, heaviest first.
+    const groupOf = (spec: TestSpecification) => String(spec.project.config.sequence.groupOrder);
     const groupRank = new Map<string, number>();
     sorted.forEach((spec, index) => groupRank.has(groupOf(spec)) || groupRank.set(groupOf(spec), index));
     return sorted

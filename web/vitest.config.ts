@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { MAX_WORKERS } from '../test/workers.ts';
 
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
 
@@ -16,7 +17,8 @@ export default defineConfig({
     unstubGlobals: true,
     // Room for findBy*'s 5 s (src/test/setup.ts) and a busy machine; a hung test still fails.
     testTimeout: 20_000,
-    // Run before the integration (parallel files, own worker count) and e2e groups (vitest.config.ts).
+    // One group with the integration tests (vitest.config.ts): the same worker count, one pool.
+    maxWorkers: MAX_WORKERS,
     sequence: { groupOrder: 0 },
   },
 });
