@@ -16,27 +16,35 @@ function weight(file: string): number {
   return size;
 }
 
+/** Seconds the slowest files took on a busy machine (test/durations.json), by path from the root. */
+const durations = (JSON.parse(readFileSync(new URL('./durations.json', import.meta.url), 'utf8')) as { seconds: Record<string, number> }).seconds;
+
 /**
- * Vitest starts files it has no timings of (a fresh clone, CI) largest first, so that the longest
- * start early. The longest files are small parts of a large suite module (server/src/testing/suites/,
- * test/e2e/suites/): weigh each file with the suite it imports. With timings, Vitest's own order.
+ * Vitest starts files it has no timings of (a fresh clone, CI) in this order: first the files
+ * test/durations.json knows as slow, longest first, then the others largest first. A file's size
+ * counts the suite it is a small part of (server/src/testing/suites/, test/e2e/suites/). Projects
+ * of one group (web and integration) are mixed; groups keep their order. With timings, Vitest's own order.
  */
 export class SuiteWeightSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
     const cache = this.ctx.cache;
+    const root = this.ctx.config.root;
     const timed = (spec: TestSpecification) =>
-      cache.getFileTestResults(`${spec.project.name}:${path.relative(this.ctx.config.root, spec.moduleId)}`) !== undefined;
+      cache.getFileTestResults(`${spec.project.name}:${path.relative(root, spec.moduleId)}`) !== undefined;
     if (sorted.some(timed)) return sorted;
-    const weights = new Map(sorted.map((spec) => [spec.moduleId, weight(spec.moduleId)]));
-    // Groups keep their order (the first place each one has in Vitest's order); the projects of a
-    // group (web and integration) are mixed, heaviest first.
-    const groupOf = (spec: TestSpecification) => String(spec.project.config.sequence.groupOrder);
-    const groupRank = new Map<string, number>();
+    const groupOf = (spec: TestSpecification) => spec.project.config.sequence.groupOrder;
+    const groupRank = new Map<number, number>();
     sorted.forEach((spec, index) => groupRank.has(groupOf(spec)) || groupRank.set(groupOf(spec), index));
     return sorted
-      .map((spec, index) => ({ spec, index, rank: groupRank.get(groupOf(spec))!, weight: weights.get(spec.moduleId)! }))
-      .sort((a, b) => a.rank - b.rank || b.weight - a.weight || a.index - b.index)
+      .map((spec, index) => ({
+        spec,
+        index,
+        rank: groupRank.get(groupOf(spec))!,
+        seconds: durations[path.relative(root, spec.moduleId)] ?? 0,
+        size: weight(spec.moduleId),
+      }))
+      .sort((a, b) => a.rank - b.rank || b.seconds - a.seconds || b.size - a.size || a.index - b.index)
       .map(({ spec }) => spec);
   }
 }
