@@ -352,6 +352,33 @@ describe('notifications', () => {
       expect(await unread(author)).toBe(1);
     });
 
+    it('counts unread entries, not rows: one per post however many reacted, none for a read or hidden one', async () => {
+      const author = await fan();
+      const [viral, quiet, read, hidden] = await Promise.all(
+        ['Viral', 'Tranquilo', 'Leído', 'Oculto'].map(async (content) => (await buildPost(database.db, author.id, { content })).id),
+      );
+      const reactors = await Promise.all(Array.from({ length: 40 }, () => buildUser(database.db)));
+      const row = (postId: string, actorId: string, readAt: Date | null = null) => ({
+        userId: author.id,
+        actorId,
+        type: 'post_reaction' as const,
+        postId: postId!,
+        reactionType: 'like' as const,
+        dedupeKey: `r:p:${postId}:${actorId}`,
+        groupKey: `r:p:${postId}`,
+        readAt,
+      });
+      await database.db.insert(schema.notifications).values([
+        ...reactors.map((r) => row(viral!, r.id)),
+        ...reactors.slice(0, 3).map((r) => row(quiet!, r.id)),
+        ...reactors.slice(0, 5).map((r) => row(read!, r.id, new Date('2026-11-01T12:00:00Z'))),
+        ...reactors.slice(0, 5).map((r) => row(hidden!, r.id)),
+      ]);
+      await database.db.execute(sql`UPDATE posts SET is_hidden = true WHERE id = ${hidden!}`);
+      expect(await unread(author)).toBe(2);
+      expect((await list(author)).unreadCount).toBe(2);
+    });
+
     it('pages 20 entries at a time, newest first, with a constant number of statements', async () => {
       const author = await fan();
       const reactor = await fan();

@@ -157,10 +157,23 @@ function shownSql(userId: string): SQL {
       AND (${canSee({ id: userId, isAdmin: false })} OR EXISTS (SELECT 1 FROM profiles me WHERE me.id = ${userId} AND me.role = 'admin'))`;
 }
 
-/** Entries (groups) with an unread notification: the badge. */
+/**
+ * Entries (groups) with an unread notification that may be shown: the badge. The unread group keys
+ * are walked one index probe each (notifications_user_unread_idx on user and group key), and
+ * each is checked for one shown row: the cost follows the number of entries, not of rows, so the
+ * author of a post with a hundred thousand unread reactions pays for one entry.
+ */
 export async function unreadCount(db: SqlRunner, userId: string): Promise<number> {
   const rows = await db.execute<{ n: number }>(sql`
-    SELECT count(DISTINCT s.group_key)::int AS n FROM (${shownSql(userId)} AND n.read_at IS NULL) s`);
+    WITH RECURSIVE unread AS (
+      (SELECT group_key FROM notifications WHERE user_id = ${userId} AND read_at IS NULL ORDER BY group_key LIMIT 1)
+      UNION ALL
+      SELECT (SELECT x.group_key FROM notifications x
+              WHERE x.user_id = ${userId} AND x.read_at IS NULL AND x.group_key > u.group_key ORDER BY x.group_key LIMIT 1)
+      FROM unread u WHERE u.group_key IS NOT NULL
+    )
+    SELECT count(*)::int AS n FROM unread u
+    WHERE u.group_key IS NOT NULL AND EXISTS (${shownSql(userId)} AND n.read_at IS NULL AND n.group_key = u.group_key)`);
   return rows[0]?.n ?? 0;
 }
 
