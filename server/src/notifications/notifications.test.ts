@@ -15,6 +15,7 @@ import type { RateLimitRule } from '../http/rateLimits.ts';
 import { multipart, type MultipartPart } from '../testing/multipart.ts';
 import { asUser, signIn } from '../testing/sessions.ts';
 import { openWs, type AnyServerMessage, type WsTestClient } from '../testing/wsClient.ts';
+import { unreadCounts } from './repository.ts';
 import { NOTIFICATION_CURSOR_MESSAGE } from './service.ts';
 
 // Two instances on one Redis namespace: the wall is written through `a`, sockets watch `b`.
@@ -377,6 +378,18 @@ describe('notifications', () => {
       await database.db.execute(sql`UPDATE posts SET is_hidden = true WHERE id = ${hidden!}`);
       expect(await unread(author)).toBe(2);
       expect((await list(author)).unreadCount).toBe(2);
+      // Several users' badges in one statement (a tap batch's owners): each their own.
+      const other = await fan();
+      const theirs = (await buildPost(database.db, other.id, { content: 'Otro' })).id;
+      await database.db.insert(schema.notifications).values(reactors.slice(0, 2).map((r) => ({ ...row(theirs, r.id), userId: other.id })));
+      const nobody = await fan();
+      expect(await unreadCounts(database.db, [author.id, other.id, nobody.id, author.id])).toEqual(
+        new Map([
+          [author.id, 2],
+          [other.id, 1],
+          [nobody.id, 0],
+        ]),
+      );
     });
 
     it('pages 20 entries at a time, newest first, with a constant number of statements', async () => {

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { SqlRunner } from '@tribuna/drizzle/pipelined';
 import type { NotificationType } from '@tribuna/contracts/notificationRules';
 import type { ReactionType } from '@tribuna/contracts/wallRules';
-import { canSee, type Viewer } from '../wall/repository.ts';
+import { readableBy, type Viewer } from '../wall/repository.ts';
 
 export type { Viewer } from '../wall/repository.ts';
 
@@ -148,33 +148,47 @@ export async function activeProfilesByUsername(db: SqlRunner, usernames: string[
  * not hidden, and the post one the recipient may see now (the wall's rule: not a private group
  * they left, say; administrators see every post).
  */
-function shownSql(userId: string): SQL {
+function shownSql(user: SQL): SQL {
   return sql`
     SELECT n.* FROM notifications n
     JOIN posts p ON p.id = n.post_id
     LEFT JOIN comments c ON c.id = n.comment_id
-    WHERE n.user_id = ${userId} AND NOT p.is_hidden AND (c.id IS NULL OR NOT c.is_hidden)
-      AND (${canSee({ id: userId, isAdmin: false })} OR EXISTS (SELECT 1 FROM profiles me WHERE me.id = ${userId} AND me.role = 'admin'))`;
+    WHERE n.user_id = ${user} AND NOT p.is_hidden AND (c.id IS NULL OR NOT c.is_hidden)
+      AND (${readableBy(user, sql.raw('p'))} OR EXISTS (SELECT 1 FROM profiles me WHERE me.id = ${user} AND me.role = 'admin'))`;
 }
 
 /**
- * Entries (groups) with an unread notification that may be shown: the badge. The unread group keys
- * are walked one index probe each (notifications_user_unread_idx on user and group key), and
- * each is checked for one shown row: the cost follows the number of entries, not of rows, so the
- * author of a post with a hundred thousand unread reactions pays for one entry.
+ * Entries (groups) with an unread notification that may be shown: the badge of each user, in one
+ * statement. Each user's unread group keys are walked one index probe each
+ * (notifications_user_unread_idx on user and group key) and each is checked for one shown row:
+ * the cost follows the number of entries, not of rows, so the author of a post with a hundred
+ * thousand unread reactions pays for one entry.
  */
+export async function unreadCounts(db: SqlRunner, userIds: string[]): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  if (userIds.length === 0) return counts;
+  const ids = `{${[...new Set(userIds)].join(',')}}`;
+  const user = sql.raw('r.id');
+  const rows = await db.execute<{ user_id: string; n: number }>(sql`
+    SELECT r.id::text AS user_id, c.n FROM unnest(${ids}::uuid[]) AS r(id)
+    CROSS JOIN LATERAL (
+      WITH RECURSIVE unread AS (
+        (SELECT group_key FROM notifications WHERE user_id = ${user} AND read_at IS NULL ORDER BY group_key LIMIT 1)
+        UNION ALL
+        SELECT (SELECT x.group_key FROM notifications x
+                WHERE x.user_id = ${user} AND x.read_at IS NULL AND x.group_key > u.group_key ORDER BY x.group_key LIMIT 1)
+        FROM unread u WHERE u.group_key IS NOT NULL
+      )
+      SELECT count(*)::int AS n FROM unread u
+      WHERE u.group_key IS NOT NULL AND EXISTS (${shownSql(user)} AND n.read_at IS NULL AND n.group_key = u.group_key)
+    ) c`);
+  for (const row of rows) counts.set(row.user_id, row.n);
+  return counts;
+}
+
+/** One user's badge (see unreadCounts). */
 export async function unreadCount(db: SqlRunner, userId: string): Promise<number> {
-  const rows = await db.execute<{ n: number }>(sql`
-    WITH RECURSIVE unread AS (
-      (SELECT group_key FROM notifications WHERE user_id = ${userId} AND read_at IS NULL ORDER BY group_key LIMIT 1)
-      UNION ALL
-      SELECT (SELECT x.group_key FROM notifications x
-              WHERE x.user_id = ${userId} AND x.read_at IS NULL AND x.group_key > u.group_key ORDER BY x.group_key LIMIT 1)
-      FROM unread u WHERE u.group_key IS NOT NULL
-    )
-    SELECT count(*)::int AS n FROM unread u
-    WHERE u.group_key IS NOT NULL AND EXISTS (${shownSql(userId)} AND n.read_at IS NULL AND n.group_key = u.group_key)`);
-  return rows[0]?.n ?? 0;
+  return (await unreadCounts(db, [userId])).get(userId) ?? 0;
 }
 
 /** A keyset position in the list: the entry's latest activity (microseconds since the epoch) and its group key. */
@@ -217,7 +231,7 @@ export async function entryPage(
     ? sql`HAVING (max(s.created_at), s.group_key) < (timestamptz 'epoch' + ${after.atMicros.toString()}::bigint * interval '1 microsecond', ${after.groupKey}::text)`
     : sql``;
   const rows = await db.execute<EntryRow>(sql`
-    WITH shown AS (${shownSql(userId)}),
+    WITH shown AS (${shownSql(sql`${userId}::uuid`)}),
     entries AS (
       SELECT s.group_key, max(s.created_at) AS latest, bool_or(s.read_at IS NULL) AS unread,
         count(DISTINCT s.actor_id)::int AS actors,

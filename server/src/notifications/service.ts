@@ -50,7 +50,7 @@ export async function onReactionTaps(ctx: NotificationsContext, tx: SqlRunner, b
     const reasons = new Map<string, NotificationsLiveMessage['reason']>();
     // A new notification is the news when the same batch also removed another of the owner's.
     for (const change of changes) if (reasons.get(change.userId) !== 'new') reasons.set(change.userId, change.reason);
-    await Promise.all([...reasons].map(([userId, reason]) => announce(ctx, userId, reason)));
+    await announceAll(ctx, reasons);
   };
 }
 
@@ -106,13 +106,16 @@ async function mentionRecipients(ctx: NotificationsContext, content: string, pos
 
 async function write(ctx: NotificationsContext, rows: repo.NewNotification[]): Promise<void> {
   const recipients = await repo.insertNotifications(ctx.reader, rows);
-  await Promise.all(recipients.map((userId) => announce(ctx, userId, 'new')));
+  await announceAll(ctx, new Map(recipients.map((userId) => [userId, 'new' as const])));
 }
 
-/** Tells the recipient's tabs and devices their new badge count. */
-async function announce(ctx: NotificationsContext, userId: string, reason: NotificationsLiveMessage['reason']): Promise<void> {
-  const unreadCount = await repo.unreadCount(ctx.reader, userId);
-  await ctx.publish({ type: 'notifications', topic: `user:${userId}`, unreadCount, reason });
+/** Tells each recipient's tabs and devices their new badge count: one read for all of them. */
+async function announceAll(ctx: NotificationsContext, reasons: Map<string, NotificationsLiveMessage['reason']>): Promise<void> {
+  if (reasons.size === 0) return;
+  const counts = await repo.unreadCounts(ctx.reader, [...reasons.keys()]);
+  await Promise.all(
+    [...reasons].map(([userId, reason]) => ctx.publish({ type: 'notifications', topic: `user:${userId}`, unreadCount: counts.get(userId) ?? 0, reason })),
+  );
 }
 
 // --- Reading --------------------------------------------------------------------------------------

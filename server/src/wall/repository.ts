@@ -91,7 +91,7 @@ export function canSee(viewer: Viewer | null, alias = sql.raw('p')): SQL {
  * in a public group, a group post of a group they can read, or their own. `readerId` is a value,
  * a column (a batch of readers), or null for somebody signed out.
  */
-function readableBy(readerId: string | SQL | null, alias: SQL): SQL {
+export function readableBy(readerId: string | SQL | null, alias: SQL): SQL {
   const groupReadable =
     readerId !== null
       ? sql`EXISTS (SELECT 1 FROM groups g WHERE g.id = ${alias}.group_id AND (g.privacy = 'public' OR EXISTS (SELECT 1 FROM group_members gm WHERE gm.group_id = g.id AND gm.user_id = ${readerId})))`
