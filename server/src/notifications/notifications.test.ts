@@ -15,6 +15,7 @@ import type { RateLimitRule } from '../http/rateLimits.ts';
 import { multipart, type MultipartPart } from '../testing/multipart.ts';
 import { asUser, signIn } from '../testing/sessions.ts';
 import { openWs, type AnyServerMessage, type WsTestClient } from '../testing/wsClient.ts';
+import { poolRunner } from '@tribuna/drizzle/pipelined';
 import { unreadCounts } from './repository.ts';
 import { NOTIFICATION_CURSOR_MESSAGE } from './service.ts';
 
@@ -383,7 +384,7 @@ describe('notifications', () => {
       const theirs = (await buildPost(database.db, other.id, { content: 'Otro' })).id;
       await database.db.insert(schema.notifications).values(reactors.slice(0, 2).map((r) => ({ ...row(theirs, r.id), userId: other.id })));
       const nobody = await fan();
-      expect(await unreadCounts(database.db, [author.id, other.id, nobody.id, author.id])).toEqual(
+      expect(await unreadCounts(poolRunner(database.sql), [author.id, other.id, nobody.id, author.id])).toEqual(
         new Map([
           [author.id, 2],
           [other.id, 1],
