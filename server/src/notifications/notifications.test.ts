@@ -364,7 +364,7 @@ describe('notifications', () => {
         userId: author.id,
         actorId,
         type: 'post_reaction' as const,
-        postId: postId!,
+        postId,
         reactionType: 'like' as const,
         dedupeKey: `r:p:${postId}:${actorId}`,
         groupKey: `r:p:${postId}`,

@@ -15,7 +15,6 @@ export function pointsWindowStart(poll: Pick<VotingPoll, 'maxPointsPerUser' | 'd
 
 export const voteFailed = () => new HttpError(503, VOTE_MESSAGES.voteFailed);
 
-
 /** Overload (the writer's queue is full or a vote waited too long, or a lock stayed held): nothing was written. */
 export const serviceBusy = () => serviceUnavailable(VOTE_MESSAGES.busy);
 
