@@ -22,6 +22,9 @@ import { DEFAULT_WALL_SEED, seedWall, type WallSeedResult } from './lib/wallSeed
 import { paramsFile, WORK_DIR } from './lib/workdir.ts';
 import type { BenchOutcome } from './votes.ts';
 import { sessionCookie } from './lib/sessionCookie.ts';
+import { searchOpenLoopCapacity } from './lib/openLoop.ts';
+
+const sumValues = (o: Record<string, number> | undefined) => Object.values(o ?? {}).reduce((a, b) => a + b, 0);
 
 export interface FeedOptions {
   rounds: number;
@@ -225,13 +228,13 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
     const medianReact = medianBy(reactRounds, (m) => m.result.perSecond);
 
     const openRate = Math.max(1, Math.round(feedPerSecond * options.openLoopShare));
-    log(`feed: open loop at ${openRate}/s for ${options.durationS} s (latency from each request's due time)`);
-    const openMeter = meterFor();
-    openMeter.start();
-    const open = (await run('feed-open', options.durationS, { ratePerSecond: openRate })) as unknown as {
+    type OpenRun = {
       acknowledged: number;
       perSecond: number;
       errors: number;
+      notSent: number;
+      abandoned: number;
+      malformed?: number;
       statusCounts: Record<string, number>;
       errorSamples: string[];
       maxSchedulerLagMs: number;
@@ -239,8 +242,30 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
       first: Latency;
       deep: Latency;
     };
-    const openCpu = openMeter.stop();
-    log(`feed: open loop ${round(open.perSecond, 0)}/s answered, p50 ${open.latencyFromDue.p50Ms} ms p99 ${open.latencyFromDue.p99Ms} ms from due time`);
+    const openRuns: { kind: 'feed' | 'react'; share: number; result: OpenRun; cpuCores: unknown }[] = [];
+    // openLoopCapacityPerSecond for feed pages and for reaction toggles: 0.8x of the closed-loop
+    // median first (openLoopP99MsAt80), then up or down by 0.1x (bench/lib/openLoop.ts).
+    const searchCapacity = (kind: 'feed' | 'react', closedRate: number) =>
+      searchOpenLoopCapacity(closedRate, async (ratePerSecond, share) => {
+        const openMeter = meterFor();
+        openMeter.start();
+        const result = (await run(`${kind}-open`, options.durationS, { ratePerSecond })) as unknown as OpenRun;
+        const cpuCores = openMeter.stop();
+        openRuns.push({ kind, share, result, cpuCores });
+        const failed = result.errors + sumValues(result.statusCounts) + result.notSent + result.abandoned + (result.malformed ?? 0);
+        log(
+          `feed: open loop ${kind} ${share}x = ${ratePerSecond}/s: ${round(result.perSecond, 0)}/s answered, p50 ${result.latencyFromDue.p50Ms} ms p99 ${result.latencyFromDue.p99Ms} ms from due time` +
+            `${failed ? `, failed ${failed} ${JSON.stringify(result.statusCounts)} ${JSON.stringify(result.errorSamples)}` : ''}`,
+        );
+        await sleep(2000);
+        return { p99Ms: result.latencyFromDue.p99Ms, answeredPerSecond: result.perSecond, failed };
+      });
+    log(`feed: open-loop capacity of feed pages (closed loop ${feedPerSecond}/s) and of reaction toggles (${reactionsPerSecond}/s)`);
+    const feedCapacity = await searchCapacity('feed', feedPerSecond);
+    const reactCapacity = await searchCapacity('react', reactionsPerSecond);
+    const open = openRuns.find((r) => r.kind === 'feed' && r.share === 0.8)!.result;
+    const openCpu = openRuns.find((r) => r.kind === 'feed' && r.share === 0.8)!.cpuCores;
+    const reactOpen = openRuns.find((r) => r.kind === 'react' && r.share === 0.8)!.result;
 
     // Integrity: no refused or failed read (a 429 would be cheap and inflate req/s), and every
     // acknowledged toggle's final answer is what the database holds.
@@ -250,11 +275,17 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
         failures.push(`${m.kind} round ${m.round}: ${errorsOf(m.result)} errors or non-2xx answers ${JSON.stringify(m.result.statusCounts ?? {})} ${JSON.stringify(m.result.errorSamples ?? [])}`);
       }
     }
-    if (open.errors > 0 || Object.keys(open.statusCounts).length > 0) {
-      failures.push(`open loop: ${open.errors} errors, statuses ${JSON.stringify(open.statusCounts)} ${JSON.stringify(open.errorSamples)}`);
+    for (const r of openRuns) {
+      // A refused read or toggle is reported with its step (the step did not hold); a transport
+      // error or an unreadable answer is a failure of the run.
+      if (r.result.errors > 0 || (r.result.malformed ?? 0) > 0) {
+        failures.push(`open loop ${r.kind} ${r.share}x: ${r.result.errors} errors, ${r.result.malformed ?? 0} malformed ${JSON.stringify(r.result.errorSamples)}`);
+      }
     }
     const reactionIntegrity = await checkReactions(env, load, readers);
-    const reactionsAcknowledged = [...reactRounds.map((m) => m.result), warmups[2]!].reduce((a, r) => a + r.acknowledged, 0);
+    const reactionsAcknowledged =
+      [...reactRounds.map((m) => m.result), warmups[2]!].reduce((a, r) => a + r.acknowledged, 0) +
+      openRuns.filter((r) => r.kind === 'react').reduce((a, r) => a + r.result.acknowledged, 0);
     failures.push(...reactionIntegrity.failures);
 
     const feedP99Ms = round(medianFeed.result.latency.p99Ms, 2);
@@ -276,6 +307,12 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
       statementsConstant: constantPerKind,
       statementCounts,
       repositoryStatementMs: sqlTimings,
+      openLoopCapacityPerSecond: feedCapacity.capacityPerSecond,
+      openLoopP99MsAt80: feedCapacity.at80.p99Ms,
+      reactionsOpenLoopCapacityPerSecond: reactCapacity.capacityPerSecond,
+      reactionsOpenLoopP99MsAt80: reactCapacity.at80.p99Ms,
+      reactionsOpenLoopAt80PerSecond: round(reactOpen.perSecond, 0),
+      openLoopSteps: { feed: feedCapacity.steps, reactions: reactCapacity.steps },
       openLoopRatePerSecond: openRate,
       openLoopAnsweredPerSecond: round(open.perSecond, 0),
       openLoopP50Ms: open.latencyFromDue.p50Ms,
@@ -309,7 +346,7 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
         reactions:
           'POST /api/posts/:postId/reactions {type} (a random type on one of 20,000 random visible posts), rotating over the same users (wall.react: 30 per 15 s per user, not reached). Toggles/s = 200 answers / (first request → last answer); at the deadline every connection finishes the request in flight and stops, so every toggle the server may have committed is answered.',
         openLoop:
-          'Same process, http.Agent keepAlive maxSockets = connections, feed requests (first and deep in turn) due at fixed intervals at openLoopShare × the closed-loop median; latency from each request\'s due time (no coordinated omission).',
+          'Same load process, a fixed pool of `connections` keep-alive connections opened (each answering one GET /api/health) before any schedule (bench/lib/keepAlivePool.ts); feed requests (first and deep in turn), or reaction toggles (as in the closed loop), due at fixed intervals, a request due while every connection is busy waits in the driver\'s queue; latency from each request\'s due time (no coordinated omission). openLoopP99MsAt80 / reactionsOpenLoopP99MsAt80: the run at 0.8× the closed-loop median (openLoopP99Ms is the feed\'s). openLoopCapacityPerSecond / reactionsOpenLoopCapacityPerSecond: the highest rate of the search (0.8×, then up or down by 0.1× of the closed-loop median, each a whole run of roundDurationS) whose p99 from due time stayed under 100 ms with no error, refusal or unsent request; openLoopSteps lists every run. Toggles of the open loops are part of the reaction integrity check.',
         statements:
           'In-process buildApp(config, { onQuery }) on the same seeded database: after two warm first pages for the user, the statements of one GET each: first page (both sorts), a deep page (page deepTo), the sparse author (3 posts), the empty author (0 posts). Each request also passes the session lookup (cached after the warm-up).',
         seed: 'bench/lib/wallSeed.ts: INSERT … SELECT over generate_series (a handful of statements), VACUUM ANALYZE; seed.seconds includes it.',
@@ -337,7 +374,10 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
       ['first page / deep page p99 ms', `${json.firstPageP99Ms} / ${json.deepPageP99Ms}`],
       ['GET /api/health req/s (baseline)', `${healthPerSecond}`],
       ['feed / health', `${feedVsHealthRatio} (target ≥ ${TARGETS.feedVsHealthRatio})`],
-      [`open loop at ${openRate}/s: p50 / p99 ms`, `${json.openLoopP50Ms} / ${json.openLoopP99Ms}`],
+      [`feed open loop at ${openRate}/s (0.8x): p50 / p99 ms`, `${json.openLoopP50Ms} / ${json.openLoopP99Ms}`],
+      ['feed open-loop capacity (p99 < 100 ms) req/s', `${feedCapacity.capacityPerSecond ?? 'below 0.2x'} (closed loop ${feedPerSecond})`],
+      [`reactions open loop at ${reactCapacity.at80.ratePerSecond}/s (0.8x): p99 ms`, `${round(reactCapacity.at80.p99Ms, 2)}`],
+      ['reactions open-loop capacity (p99 < 100 ms) toggles/s', `${reactCapacity.capacityPerSecond ?? 'below 0.2x'} (closed loop ${reactionsPerSecond})`],
       ['reaction toggles/s (median round)', `${reactionsPerSecond}`],
       ['statements per page', `${statementsPerPage} at most (${constantPerKind ? 'constant per kind of feed' : 'NOT constant'}: ${statementCounts.map((c) => `${c.case} ${c.statements}`).join(', ')})`],
       ['page / total statement alone, median ms', `${sqlTimings.pageActivityMs} / ${sqlTimings.totalMs}`],

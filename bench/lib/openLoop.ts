@@ -92,3 +92,62 @@ export class LatenessTimeline {
     };
   }
 }
+
+/** `openLoopCapacityPerSecond` (BENCHMARKS.md): the p99 from due time a run must stay under. */
+export const CAPACITY_P99_MS = 100;
+
+export interface CapacityStep {
+  share: number;
+  ratePerSecond: number;
+  p99Ms: number;
+  answeredPerSecond: number;
+  /** Errors, non-2xx answers and requests not sent (the driver's own bound): any of them fails the step. */
+  failed: number;
+  held: boolean;
+}
+
+export interface StepResult {
+  p99Ms: number;
+  answeredPerSecond: number;
+  failed: number;
+}
+
+/**
+ * The open-loop capacity search: a run at 0.8× the closed-loop rate first (that run is also
+ * `openLoopP99MsAt80`), then up by 0.1× while runs hold (p99 from due time under 100 ms for the
+ * whole run, nothing failed), or down by 0.1× until one holds. Each step is a whole run of its own.
+ * The capacity is the highest rate that held; null if none down to 0.2× did.
+ */
+export async function searchOpenLoopCapacity(
+  closedRatePerSecond: number,
+  runAt: (ratePerSecond: number, share: number) => Promise<StepResult>,
+  { maxShare = 1.3, minShare = 0.2 }: { maxShare?: number; minShare?: number } = {},
+): Promise<{ capacityPerSecond: number | null; at80: CapacityStep; steps: CapacityStep[] }> {
+  const steps: CapacityStep[] = [];
+  const step = async (share: number) => {
+    const ratePerSecond = Math.max(1, Math.round(closedRatePerSecond * share));
+    const r = await runAt(ratePerSecond, share);
+    const s: CapacityStep = { share, ratePerSecond, p99Ms: r.p99Ms, answeredPerSecond: r.answeredPerSecond, failed: r.failed, held: r.p99Ms < CAPACITY_P99_MS && r.failed === 0 };
+    steps.push(s);
+    return s;
+  };
+  const at80 = await step(0.8);
+  const tenths = (x: number) => Math.round(x * 10) / 10;
+  let capacity: CapacityStep | null = at80.held ? at80 : null;
+  if (at80.held) {
+    for (let share = 0.9; share <= maxShare + 1e-9; share = tenths(share + 0.1)) {
+      const s = await step(share);
+      if (!s.held) break;
+      capacity = s;
+    }
+  } else {
+    for (let share = 0.7; share >= minShare - 1e-9; share = tenths(share - 0.1)) {
+      const s = await step(share);
+      if (s.held) {
+        capacity = s;
+        break;
+      }
+    }
+  }
+  return { capacityPerSecond: capacity ? capacity.ratePerSecond : null, at80, steps };
+}

@@ -7,10 +7,12 @@
 // - `react`: POST /api/posts/:id/reactions on random posts with random types, rotating users;
 //   the answer's myReaction per (post, user) is kept for the integrity check; stops gracefully
 //   (every toggle in flight gets its answer);
-// - `feed-open`: open loop, feed requests due at a fixed rate, latency from each one's due time.
-import http from 'node:http';
+// - `feed-open`, `react-open`: open loops over pre-opened keep-alive connections, feed requests or
+//   toggles due at a fixed rate, latency from each one's due time.
 import autocannon, { type AutocannonClient, type Result } from 'autocannon';
 import { readParams, serve } from '../lib/child.ts';
+import { buildRequest, KeepAlivePool } from '../lib/keepAlivePool.ts';
+import { runOpenLoop } from '../lib/openLoop.ts';
 import { encode, newHistogram, recordMs, summarize, type Histogram } from '../lib/stats.ts';
 import { sessionCookie } from '../lib/sessionCookie.ts';
 
@@ -204,98 +206,95 @@ function reactRound(durationS: number): Promise<Record<string, unknown>> {
   });
 }
 
-/** Feed requests due every 1/rate s (first and deep pages in turn); latency from the due time. */
-function openLoopRound(ratePerSecond: number, durationS: number): Promise<Record<string, unknown>> {
-  const url = new URL(params.baseUrl);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: params.connections });
+let pool: KeepAlivePool | null = null;
+const origin = new URL(params.baseUrl);
+
+/** The open loops' connections, opened once (each answers one health request) before any schedule. */
+async function connect(): Promise<KeepAlivePool> {
+  if (!pool) {
+    pool = new KeepAlivePool(origin.hostname, Number(origin.port), params.connections);
+    await pool.open(buildRequest(origin.host, 'GET', '/api/health', {}));
+  }
+  return pool;
+}
+
+/**
+ * Open loop over the pre-opened connections: `feed` requests (first and deep pages in turn) or
+ * `react` toggles (random post and type, rotating users; each answer kept for the integrity check)
+ * due every 1/rate s; latency from each one's due time.
+ */
+async function openLoopRound(kind: 'feed' | 'react', ratePerSecond: number, durationS: number): Promise<Record<string, unknown>> {
+  const conns = await connect();
+  conns.maxQueued = 0;
   const hist = { all: newHistogram(), first: newHistogram(), deep: newHistogram() };
   const statusCounts: Record<string, number> = {};
   const errorSamples: string[] = [];
   let errors = 0;
   let ok = 0;
-  let scheduled = 0;
-  let maxLagMs = 0;
-  const intervalMs = 1000 / ratePerSecond;
-  const start = performance.now();
-  const end = start + durationS * 1000;
-  let inFlight = 0;
-  return new Promise((resolve) => {
-    let finished = false;
-    const maybeDone = () => {
-      if (!finished && inFlight === 0 && performance.now() >= end) {
-        finished = true;
-        agent.destroy();
-        resolve({
-          ratePerSecond,
-          scheduled,
-          acknowledged: ok,
-          perSecond: ok / durationS,
-          errors,
-          statusCounts,
-          errorSamples,
-          maxSchedulerLagMs: maxLagMs,
-          latencyFromDue: summarize(hist.all),
-          first: summarize(hist.first),
-          deep: summarize(hist.deep),
-        });
-      }
-    };
-    const send = (due: number) => {
-      scheduled++;
-      const kind = scheduled % 2 === 0 ? 'first' : 'deep';
-      const path = kind === 'first' ? params.firstPaths[(scheduled >> 1) % params.firstPaths.length]! : pick(params.deepPaths);
-      const u = takeUser();
-      inFlight++;
-      const req = http.request(
-        {
-          host: url.hostname,
-          port: url.port,
-          path,
-          agent,
-          headers: { cookie: cookies[u]!, 'x-forwarded-for': params.users[u]!.address, accept: 'application/json' },
-        },
-        (res) => {
-          let body = '';
-          if (res.statusCode === 200) res.resume();
-          else res.on('data', (chunk: Buffer) => void (body += chunk.toString('utf8')));
-          res.on('end', () => {
-            inFlight--;
-            const latency = performance.now() - due;
-            if (res.statusCode === 200) {
-              ok++;
-              recordMs(hist.all, latency);
-              recordMs(hist[kind], latency);
-            } else {
-              statusCounts[res.statusCode ?? 0] = (statusCounts[res.statusCode ?? 0] ?? 0) + 1;
-              if (errorSamples.length < 5) errorSamples.push(`${res.statusCode} ${body.slice(0, 200)}`);
-            }
-            maybeDone();
-          });
-        },
+  let malformed = 0;
+  let n = 0;
+  const fire = (_k: number, due: number) => {
+    const u = takeUser();
+    let request: Buffer;
+    let page: 'first' | 'deep' | null = null;
+    let key = '';
+    if (kind === 'feed') {
+      page = n++ % 2 === 0 ? 'first' : 'deep';
+      const path = page === 'first' ? params.firstPaths[(n >> 1) % params.firstPaths.length]! : pick(params.deepPaths);
+      request = buildRequest(origin.host, 'GET', path, { cookie: cookies[u]!, 'x-forwarded-for': params.users[u]!.address, accept: 'application/json' });
+    } else {
+      const postId = pick(params.postIds);
+      key = `${postId} ${u}`;
+      request = buildRequest(
+        origin.host,
+        'POST',
+        `/api/posts/${postId}/reactions`,
+        { 'content-type': 'application/json', 'x-requested-with': 'tribuna', cookie: cookies[u]!, 'x-forwarded-for': params.users[u]!.address },
+        JSON.stringify({ type: pick([...REACTION_TYPES]) }),
       );
-      req.on('error', (err) => {
-        inFlight--;
+    }
+    conns.request(request, (status, body, error) => {
+      if (error) {
         errors++;
-        if (errorSamples.length < 5) errorSamples.push(`${kind} ${path.slice(0, 40)}: ${err.message}`);
-        maybeDone();
-      });
-      req.end();
-    };
-    let sent = 0;
-    const tick = () => {
-      const now = performance.now();
-      const dueCount = Math.min(Math.floor((Math.min(now, end) - start) / intervalMs) + 1, Math.floor(durationS * ratePerSecond));
-      while (sent < dueCount) {
-        const due = start + sent * intervalMs;
-        maxLagMs = Math.max(maxLagMs, now - due);
-        send(due);
-        sent++;
+        if (errorSamples.length < 5) errorSamples.push(`${kind}: ${error.message}`);
+        return;
       }
-      if (now < end) setTimeout(tick, Math.max(0, Math.min(5, start + sent * intervalMs - performance.now())));
-      else maybeDone();
-    };
-    tick();
-  });
+      const latency = performance.now() - due;
+      if (status === 200) {
+        ok++;
+        recordMs(hist.all, latency);
+        if (page) recordMs(hist[page], latency);
+        if (kind === 'react') {
+          try {
+            reactionState.set(key, (JSON.parse(body.toString('utf8')) as { myReaction: string | null }).myReaction);
+          } catch {
+            malformed++;
+          }
+        }
+      } else {
+        statusCounts[status] = (statusCounts[status] ?? 0) + 1;
+        if (errorSamples.length < 5) errorSamples.push(`${status} ${body.toString('utf8').slice(0, 200)}`);
+      }
+    });
+  };
+  const times = await runOpenLoop({ ratePerSecond, durationS, maxDrainMs: MAX_DRAIN_MS, inFlight: () => conns.outstanding, maxOutstanding: 5000, fire });
+  return {
+    ratePerSecond,
+    scheduled: times.scheduled,
+    notSent: times.notSent,
+    abandoned: conns.outstanding,
+    acknowledged: ok,
+    perSecond: ok / durationS,
+    errors,
+    malformed,
+    statusCounts,
+    errorSamples,
+    maxQueued: conns.maxQueued,
+    maxSchedulerLagMs: times.maxLagMs,
+    latencyFromDue: summarize(hist.all),
+    first: summarize(hist.first),
+    deep: summarize(hist.deep),
+  };
 }
 
 serve({
@@ -305,7 +304,8 @@ serve({
     if (kind === 'feed') result = await feedRound(durationS);
     else if (kind === 'health') result = await healthRound(durationS);
     else if (kind === 'react') result = await reactRound(durationS);
-    else if (kind === 'feed-open') result = await openLoopRound(ratePerSecond ?? 100, durationS);
+    else if (kind === 'feed-open') result = await openLoopRound('feed', ratePerSecond ?? 100, durationS);
+    else if (kind === 'react-open') result = await openLoopRound('react', ratePerSecond ?? 100, durationS);
     else throw new Error(`unknown kind ${kind}`);
     return { type: 'result', result };
   },

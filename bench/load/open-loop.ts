@@ -1,10 +1,11 @@
 // Open-loop vote driver, in its own process: votes are due at fixed intervals whatever the server
 // does, and each latency is counted from when its vote was due (not when it could be sent), so a
-// stalled server shows up in the percentiles (no coordinated omission). Keep-alive agent with at
-// most 64 sockets; requests beyond that wait in the agent's queue and that wait counts.
-import http from 'node:http';
+// stalled server shows up in the percentiles (no coordinated omission). A fixed pool of
+// pre-opened keep-alive connections (bench/lib/keepAlivePool.ts); requests due while all are busy
+// wait in the pool's queue and that wait counts.
 import { performance } from 'node:perf_hooks';
 import { readParams, serve } from '../lib/child.ts';
+import { buildRequest, KeepAlivePool } from '../lib/keepAlivePool.ts';
 import { LatenessTimeline, runOpenLoop } from '../lib/openLoop.ts';
 import { encode, newHistogram, recordMs, summarize } from '../lib/stats.ts';
 import { sessionCookie } from '../lib/sessionCookie.ts';
@@ -32,12 +33,24 @@ interface RunCommand {
 
 const params = readParams<Params>();
 const url = new URL(params.baseUrl);
-const REQUEST_TIMEOUT_MS = 30_000;
 const MAX_DRAIN_MS = 35_000;
 const maxOutstanding = params.maxOutstanding ?? 5000;
 
-function run({ ratePerSecond, durationS }: RunCommand): Promise<Record<string, unknown>> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: params.maxSockets });
+let pool: KeepAlivePool | null = null;
+
+/** Opens the connections once (each answers one health request), before any schedule starts. */
+async function connect(): Promise<KeepAlivePool> {
+  if (!pool) {
+    pool = new KeepAlivePool(url.hostname, Number(url.port), params.maxSockets);
+    await pool.open(buildRequest(url.host, 'GET', '/api/health', {}));
+  }
+  return pool;
+}
+
+async function run({ ratePerSecond, durationS }: RunCommand): Promise<Record<string, unknown>> {
+  const conns = await connect();
+  const reconnectsBefore = conns.reconnects;
+  conns.maxQueued = 0;
   const users = params.users;
   const cookies = users.map((u) => sessionCookie(u.token));
   const acked = new Array<number>(users.length).fill(0);
@@ -46,14 +59,13 @@ function run({ ratePerSecond, durationS }: RunCommand): Promise<Record<string, u
   const statusCounts: Record<string, number> = {};
   const errorSamples: string[] = [];
   let errors = 0;
-  let timeouts = 0;
-  let inFlight = 0;
   let maxInFlight = 0;
   let lastResponseAt = 0;
   let nextUser = Math.floor(Math.random() * users.length);
   // The first vote is due 20 ms after the schedule starts (runOpenLoop).
   const scheduleStart = performance.now() + 20;
   const timeline = new LatenessTimeline(() => scheduleStart);
+  const path = `/api/polls/${params.pollId}/votes`;
 
   const fire = (_k: number, due: number) => {
     const u = nextUser;
@@ -64,96 +76,73 @@ function run({ ratePerSecond, durationS }: RunCommand): Promise<Record<string, u
         ? { allocations: [{ optionId, points: 1 }], deviceFingerprint: users[u]!.fingerprint }
         : { optionId, deviceFingerprint: users[u]!.fingerprint },
     );
-    const sentAt = performance.now();
-    inFlight++;
-    if (inFlight > maxInFlight) maxInFlight = inFlight;
-    let settled = false;
-    const settle = () => {
-      if (settled) return false;
-      settled = true;
-      inFlight--;
-      return true;
-    };
-    const req = http.request(
-      {
-        agent,
-        host: url.hostname,
-        port: url.port,
-        method: 'POST',
-        path: `/api/polls/${params.pollId}/votes`,
-        headers: {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-          'x-requested-with': 'tribuna',
-          cookie: cookies[u]!,
-          'x-forwarded-for': users[u]!.address,
-        },
-      },
-      (res) => {
-        const status = res.statusCode ?? 0;
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => {
-          if (status >= 300) chunks.push(c);
-        });
-        res.on('end', () => {
-          if (!settle()) return;
-          const now = performance.now();
-          lastResponseAt = now;
-          if (status >= 200 && status < 300) {
-            acked[u]! += 1;
-            recordMs(fromDue, now - due);
-            timeline.record(due, now - due);
-            recordMs(fromSend, now - sentAt);
-          } else {
-            statusCounts[status] = (statusCounts[status] ?? 0) + 1;
-            if (errorSamples.length < 5) errorSamples.push(`${status} ${Buffer.concat(chunks).toString('utf8').slice(0, 200)}`);
-          }
-        });
-      },
+    const request = buildRequest(
+      url.host,
+      'POST',
+      path,
+      { 'content-type': 'application/json', 'x-requested-with': 'tribuna', cookie: cookies[u]!, 'x-forwarded-for': users[u]!.address },
+      body,
     );
-    req.setTimeout(REQUEST_TIMEOUT_MS, () => {
-      timeouts++;
-      req.destroy(new Error('timeout'));
+    // Sent when a connection takes it: queued requests have their send time when written.
+    const queuedAt = performance.now();
+    if (conns.outstanding + 1 > maxInFlight) maxInFlight = conns.outstanding + 1;
+    conns.request(request, (status, resBody, error) => {
+      const now = performance.now();
+      if (error) {
+        errors++;
+        if (errorSamples.length < 5) errorSamples.push(`error ${error.message}`);
+        return;
+      }
+      lastResponseAt = now;
+      if (status >= 200 && status < 300) {
+        acked[u]! += 1;
+        recordMs(fromDue, now - due);
+        timeline.record(due, now - due);
+        recordMs(fromSend, now - queuedAt);
+      } else {
+        statusCounts[status] = (statusCounts[status] ?? 0) + 1;
+        if (errorSamples.length < 5) errorSamples.push(`${status} ${resBody.toString('utf8').slice(0, 200)}`);
+      }
     });
-    req.on('error', (err) => {
-      if (!settle()) return;
-      errors++;
-      if (errorSamples.length < 5) errorSamples.push(`error ${err.message}`);
-    });
-    req.end(body);
   };
 
-  return runOpenLoop({ ratePerSecond, durationS, maxDrainMs: MAX_DRAIN_MS, inFlight: () => inFlight, maxOutstanding, fire }).then(
-    ({ startAt, startWall, scheduled, issued, notSent, maxLagMs }) => {
-      agent.destroy();
-      const acknowledged = acked.reduce((a, b) => a + b, 0);
-      const windowMs = Math.max(1, lastResponseAt - startAt);
-      return {
-        ratePerSecond,
-        durationS,
-        scheduled,
-        sent: issued - notSent,
-        notSent,
-        acknowledged,
-        windowMs,
-        perSecond: (acknowledged * 1000) / windowMs,
-        startedAtEpochMs: startWall,
-        errors,
-        timeouts,
-        statusCounts,
-        errorSamples,
-        // Given up on at the end (the server may still commit them): neither acknowledged nor refused.
-        abandoned: inFlight,
-        maxInFlight,
-        maxSchedulerLagMs: maxLagMs,
-        latencyFromDue: summarize(fromDue),
-        timeline: timeline.summary(),
-        latencyFromSend: summarize(fromSend),
-        histogramFromDue: encode(fromDue),
-        ackedByUser: acked,
-      };
-    },
-  );
+  const { startAt, startWall, scheduled, issued, notSent, maxLagMs } = await runOpenLoop({
+    ratePerSecond,
+    durationS,
+    maxDrainMs: MAX_DRAIN_MS,
+    inFlight: () => conns.outstanding,
+    maxOutstanding,
+    fire,
+  });
+  const acknowledged = acked.reduce((a, b) => a + b, 0);
+  const windowMs = Math.max(1, lastResponseAt - startAt);
+  return {
+    ratePerSecond,
+    durationS,
+    scheduled,
+    sent: issued - notSent,
+    notSent,
+    acknowledged,
+    windowMs,
+    perSecond: (acknowledged * 1000) / windowMs,
+    startedAtEpochMs: startWall,
+    errors,
+    timeouts: 0,
+    statusCounts,
+    errorSamples,
+    // Given up on at the end (the server may still commit them): neither acknowledged nor refused.
+    abandoned: conns.outstanding,
+    maxInFlight,
+    maxQueued: conns.maxQueued,
+    reconnects: conns.reconnects - reconnectsBefore,
+    maxSchedulerLagMs: maxLagMs,
+    latencyFromDue: summarize(fromDue),
+    timeline: timeline.summary(),
+    // From the moment the request was handed to the pool (it may then wait for a connection).
+    latencyFromSend: summarize(fromSend),
+    histogramFromDue: encode(fromDue),
+    ackedByUser: acked,
+  };
 }
 
 serve({
