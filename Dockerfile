@@ -19,7 +19,7 @@ RUN npm run build -w web && mkdir -p data/media && chown -R node:node data
 
 FROM node:24-bookworm-slim
 # NODE_OPTIONS: the V8 flags of scripts/infra.ts NODE_PROCESS_FLAGS (a larger young generation).
-ENV NODE_ENV=production PORT=3000 NODE_OPTIONS=--max-semi-space-size=64
+ENV NODE_ENV=production PORT=3000 NODE_OPTIONS=--max-semi-space-size=16
 WORKDIR /app
 COPY --from=build /app /app
 EXPOSE 3000

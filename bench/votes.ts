@@ -221,28 +221,15 @@ export async function runVotesBenchmark(options: VotesOptions = DEFAULT_VOTES_OP
     );
     children.push(openLoad);
     await openLoad.next('ready', 30_000);
-    // Diagnostic (not the committed figures): the bare-INSERT baseline's aftermath settled first
-    // (its table vacuumed, a checkpoint), to tell it from the open loop's own start-up.
-    if (process.env.BENCH_OPEN_LOOP_SETTLE === '1') {
-      const settle = createDatabase(env.databaseUrl, { max: 1, applicationName: 'tribuna-bench-settle' });
-      try {
-        const started = performance.now();
-        await settle.sql`VACUUM (ANALYZE) bench_raw`;
-        await settle.sql`CHECKPOINT`;
-        log(`votes: settled the baseline's writes (VACUUM bench_raw, CHECKPOINT) in ${round(performance.now() - started, 0)} ms`);
-      } finally {
-        await settle.close();
-      }
-    }
-    // Diagnostic (not the committed figures): an unmeasured open-loop run first, at the same rate, to tell a cold start from a steady queue.
-    const primeS = Number(process.env.BENCH_OPEN_LOOP_PRIME_S ?? 0);
-    if (primeS > 0) {
-      const primed = ((await openLoad.request({ type: 'run', ratePerSecond: openRate, durationS: primeS }, 'result', primeS * 1000 + 90_000)) as unknown as {
-        result: { ackedByUser: number[]; latencyFromDue: RoundResult['latency']; timeline: unknown };
-      }).result;
-      addAcks(primed.ackedByUser);
-      log(`votes: priming open loop p99 ${round(primed.latencyFromDue.p99Ms, 2)} ms, timeline ${JSON.stringify(primed.timeline)}`);
-    }
+    // The driver's warm-up (not reported, its votes checked like the others): its connections
+    // carry a few votes and its own code is compiled before the first measured run, as the
+    // closed loop's warm-up does for autocannon. Without it the first run's first seconds measured
+    // the driver starting (a second or more of late votes at any rate).
+    const warmOpen = ((await openLoad.request({ type: 'run', ratePerSecond: OPEN_LOOP_WARMUP.ratePerSecond, durationS: OPEN_LOOP_WARMUP.durationS }, 'result', 90_000)) as unknown as {
+      result: { ackedByUser: number[]; errors: number; abandoned: number; latencyFromDue: RoundResult['latency'] };
+    }).result;
+    addAcks(warmOpen.ackedByUser);
+    log(`votes: open-loop driver warm-up ${OPEN_LOOP_WARMUP.ratePerSecond}/s for ${OPEN_LOOP_WARMUP.durationS} s, p99 ${round(warmOpen.latencyFromDue.p99Ms, 2)} ms`);
     type OpenResult = RoundResult & {
       latencyFromDue: RoundResult['latency'];
       latencyFromSend: RoundResult['latency'];
@@ -255,6 +242,10 @@ export async function runVotesBenchmark(options: VotesOptions = DEFAULT_VOTES_OP
     const openRuns: { share: number; result: OpenResult; cpuCores: unknown }[] = [];
     // openLoopCapacityPerSecond: 0.8x first (openLoopP99MsAt80), then up or down by 0.1x.
     const capacity = await searchOpenLoopCapacity(closedMedianRate, async (ratePerSecond, share) => {
+      // Like every closed round, each run starts from the same database state: the bare-INSERT
+      // baseline's rows gone and a CHECKPOINT taken, so the first run does not pay for them.
+      await settleDatabase(env);
+      await sleep(1000);
       const openMeter = groups(() => [openLoad.pid]);
       openMeter.start();
       const result = (
@@ -282,7 +273,9 @@ export async function runVotesBenchmark(options: VotesOptions = DEFAULT_VOTES_OP
     const ambiguous =
       (warm.result.errors ?? 0) +
       votesRounds.reduce((a, m) => a + (m.result.errors ?? 0), 0) +
-      openRuns.reduce((a, r) => a + (r.result.errors ?? 0) + Number(r.result.abandoned ?? 0), 0);
+      openRuns.reduce((a, r) => a + (r.result.errors ?? 0) + Number(r.result.abandoned ?? 0), 0) +
+      (warmOpen.errors ?? 0) +
+      Number(warmOpen.abandoned ?? 0);
     const integrity = await checkIntegrity(env, fixtures, poll.id, ackedByUser, ambiguous);
     failures.push(...integrity.failures);
 
@@ -340,7 +333,7 @@ export async function runVotesBenchmark(options: VotesOptions = DEFAULT_VOTES_OP
         votes:
           'autocannon, one POST /api/polls/:pollId/votes per request with a rotating session cookie over distinctUsers users (each with its X-Forwarded-For address, 50 users per address as behind a carrier NAT; the server trusts the loopback proxy, so rate limits count per user and per address as in production), allocations [{random option, points 1}], points poll (max 1000 points per user, no daily reset). A round stops sending at its deadline and waits for the requests in flight, so every vote the server could have committed is acknowledged or counted as an error. votes/s = 2xx answers / (first request → last answer). Latency: autocannon histogram of 2xx answers, closed loop.',
         openLoop:
-          'Separate process, a fixed pool of `connections` keep-alive connections opened (each answering one GET /api/health) before any schedule (bench/lib/keepAlivePool.ts); votes due at fixed intervals, a vote due while every connection is busy waits in the driver\'s queue; latency from each vote\'s due time (no coordinated omission). openLoopP99MsAt80 (= openLoopP99Ms, the run at openLoopShare × closed-loop median): p99 from due time of that run. openLoopCapacityPerSecond: the highest rate of the search (0.8×, then up or down by 0.1× of the closed-loop median, each a whole run of roundDurationS) whose p99 from due time stayed under 100 ms with no error, refusal or unsent vote; openLoopSteps lists every run.',
+          'Separate process, a fixed pool of `connections` keep-alive connections opened (each answering one GET /api/health) before any schedule (bench/lib/keepAlivePool.ts); votes due at fixed intervals, a vote due while every connection is busy waits in the driver\'s queue; before the search the driver warms up unmeasured (3 s at 100 votes/s on its connections); before each run bench_raw is truncated and a CHECKPOINT taken, as before every closed round; latency from each vote\'s due time (no coordinated omission). openLoopP99MsAt80 (= openLoopP99Ms, the run at openLoopShare × closed-loop median): p99 from due time of that run. openLoopCapacityPerSecond: the highest rate of the search (0.8×, then up or down by 0.1× of the closed-loop median, each a whole run of roundDurationS) whose p99 from due time stayed under 100 ms with no error, refusal or unsent vote; openLoopSteps lists every run.',
         noisyRounds: `A round during which the host stole more than ${STEAL_LIMIT_CORES} cores (cpuCores.steal, /proc/stat) is measured again, up to ${MAX_ROUND_RETRIES} times; discardedRounds lists those runs (their votes still count in the integrity checks). The last attempt is kept whatever its steal.`,
         coldStart:
           'Before the rounds, every user votes once (round-robin over the users, 3 s runs until each has an acknowledged vote): their first vote of the day, which loads the session into the server\'s cache and enqueues the award job. perSecond = those acknowledged votes / elapsed; awardsSettledMs = how long after that until the worker had landed every award. The measured rounds then run in the steady state of an episode (fans voting again), after a further warm-up.',
@@ -349,7 +342,7 @@ export async function runVotesBenchmark(options: VotesOptions = DEFAULT_VOTES_OP
           'Separate process, postgres.js pool of `connections` connections, as many async workers, each `INSERT INTO bench_raw (poll_id, user_id, points, created_at) VALUES ($1, $2, 1, now())` one row per statement (autocommit); bench_raw has only an identity primary key (no foreign keys or secondary indexes).',
         integrity:
           'stored = count(*) of votes of the bench poll, compared user by user with the acknowledged votes of every run (warm-up, rounds, open loop); every (user, show day) with a vote must have exactly one user_points_history row reason=vote reference vote:<poll>:<day> of points_per_vote points; profiles.total_points must equal the sum of the user\'s history.',
-        server: 'node --max-semi-space-size=64 --import tsx server/src/main.ts and worker/src/main.ts (scripts/infra.ts NODE_PROCESS_FLAGS), NODE_ENV=production, LOG_LEVEL=warn, TRUST_PROXY=loopback, fresh database and Redis prefix; load from separate processes on 127.0.0.1.',
+        server: 'node --max-semi-space-size=16 --import tsx server/src/main.ts and worker/src/main.ts (scripts/infra.ts NODE_PROCESS_FLAGS), NODE_ENV=production, LOG_LEVEL=warn, TRUST_PROXY=loopback, fresh database and Redis prefix; load from separate processes on 127.0.0.1.',
       },
       roundsDetail: measured.map((m) => ({
         kind: m.kind,
@@ -393,6 +386,9 @@ export async function runVotesBenchmark(options: VotesOptions = DEFAULT_VOTES_OP
     await destroyBenchEnv(env);
   }
 }
+
+/** The open-loop driver's unmeasured warm-up, before the capacity search. */
+export const OPEN_LOOP_WARMUP = { ratePerSecond: 100, durationS: 3 } as const;
 
 const sumValues = (o: Record<string, number> | undefined) => Object.values(o ?? {}).reduce((a, b) => a + b, 0);
 

@@ -85,7 +85,7 @@ export interface Tribuna {
 }
 
 /**
- * `node --max-semi-space-size=64 --import tsx server/src/main.ts` and `… worker/src/main.ts` as in production
+ * `node --max-semi-space-size=16 --import tsx server/src/main.ts` and `… worker/src/main.ts` as in production
  * (NODE_ENV=production, LOG_LEVEL=warn), listening on 127.0.0.1 only; waits for /api/health.
  */
 export interface StartOptions {
