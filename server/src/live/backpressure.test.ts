@@ -146,6 +146,29 @@ describe('live hub backpressure (fake sockets, fake clock)', () => {
     for (const socket of sockets) expect(socket.snapshots().at(-1)!.totalVotes).toBe(1);
   });
 
+  it('ends a slice once it has taken fanoutSliceMs, however few sockets it reached (checked every 32)', async () => {
+    // Each write costs 0.1 ms on the hub's clock: 32 writes are 3.2 ms, 64 are 6.4 ms (past 4 ms).
+    let now = 0;
+    const fake = hubWithFakeTotals({ fanoutSlice: 1000, fanoutSliceMs: 4 }, () => now);
+    hub = fake.hub;
+    const sockets = await viewers(hub, 70);
+    const order: string[] = [];
+    sockets.forEach((socket, i) => {
+      const send = socket.send.bind(socket);
+      socket.send = (data) => {
+        now += 0.1;
+        order.push(`viewer ${i}`);
+        if (i === 0) setImmediate(() => order.push('other work'));
+        send(data);
+      };
+    });
+    fake.vote();
+    await advance(1000);
+    expect(order.indexOf('other work')).toBe(64);
+    expect(order.filter((o) => o.startsWith('viewer'))).toHaveLength(70);
+    for (const socket of sockets) expect(socket.snapshots().at(-1)!.totalVotes).toBe(1);
+  });
+
   it("holds a family to its own pacing (a post's reaction counts): a flood reaches a viewer 250 ms apart at least, the newest last", async () => {
     const state = { seq: 1 };
     hub = new LiveHub({ log: silent }, { snapshotsPerSecond: 50, minSnapshotGapMs: 5, owedRetryMs: 10 });
@@ -300,6 +323,24 @@ describe('live hub backpressure (fake sockets, fake clock)', () => {
     await advance(20); // no pong since
     expect(socket.terminated).toBe(true);
     expect(hub.stats()).toMatchObject({ connections: 0, subscriptions: 0, topics: 0 });
+  });
+
+  it('pings in slices like a fan-out, letting other work run between them', async () => {
+    let now = 0;
+    const fake = hubWithFakeTotals({ keepAliveMs: 20, fanoutSlice: 1000, fanoutSliceMs: 4 }, () => now);
+    hub = fake.hub;
+    const sockets = await viewers(hub, 70);
+    const order: string[] = [];
+    sockets.forEach((socket, i) => {
+      socket.ping = () => {
+        now += 0.1;
+        order.push(`ping ${i}`);
+        if (i === 0) setImmediate(() => order.push('other work'));
+      };
+    });
+    await advance(25); // one pass (the next is due at 40 ms)
+    expect(order.indexOf('other work')).toBe(64);
+    expect(order.filter((o) => o.startsWith('ping'))).toHaveLength(70);
   });
 });
 

@@ -59,6 +59,13 @@ export interface HubSettings {
    * pass. The pacing counts the slices' own time, not the waits between them.
    */
   fanoutSlice: number;
+  /**
+   * A slice also ends once it has taken this long: one socket write costs 10–30 µs on loopback
+   * (more on a busy machine), so 1,000 of them could hold a request, a vote or a tap for 30 ms at
+   * every step of its way through the process (measured: 28 µs per write, taps answered in
+   * p50 42 ms / p99 250 ms beside a 10,000-viewer fan-out).
+   */
+  fanoutSliceMs: number;
 }
 
 export const DEFAULT_HUB_SETTINGS: HubSettings = {
@@ -75,6 +82,7 @@ export const DEFAULT_HUB_SETTINGS: HubSettings = {
   votersEveryMs: 1000,
   maxVotersPerMessage: 10,
   fanoutSlice: 1000,
+  fanoutSliceMs: 4,
   frameBurst: 40,
   frameRefillPerSecond: 1,
   frameOverdraft: 10,
@@ -131,6 +139,8 @@ export class LiveHub {
   private closed = false;
   private readonly counters = { snapshots: 0, tickErrors: 0, framesRefused: 0, rateLimitClosed: 0 };
   private readonly clock: () => number;
+  /** A keep-alive pass is under way (its slices span several turns of the event loop). */
+  private pinging = false;
 
   constructor(
     private readonly deps: HubDependencies,
@@ -139,7 +149,7 @@ export class LiveHub {
     this.settings = { ...DEFAULT_HUB_SETTINGS, ...settings };
     this.clock = deps.clock ?? (() => performance.now());
     this.delivery = new Delivery(this.settings, (viewer) => this.detach(viewer));
-    this.keepAliveTimer = setInterval(() => this.keepAlive(), this.settings.keepAliveMs);
+    this.keepAliveTimer = setInterval(() => void this.keepAlive(), this.settings.keepAliveMs);
     this.keepAliveTimer.unref();
   }
 
@@ -555,19 +565,23 @@ export class LiveHub {
   }
 
   /**
-   * Hands a frame to every viewer of the channel, `fanoutSlice` sockets at a time with the event
-   * loop let run in between (a viewer who leaves meanwhile is skipped, one who joins is reached).
+   * Hands a frame to every viewer of the channel, `fanoutSlice` sockets or `fanoutSliceMs` at a
+   * time, whichever ends first, with the event loop let run in between (a viewer who leaves meanwhile is skipped, one who joins is reached).
    * Resolves to the time the slices themselves took, for the pacing.
    */
   private async fanOut(channel: TopicChannel, send: (viewer: Viewer) => void): Promise<number> {
-    const slice = this.settings.fanoutSlice;
+    const { fanoutSlice: slice, fanoutSliceMs: sliceMs } = this.settings;
     let spent = 0;
     let inSlice = 0;
     let started = this.clock();
     for (const viewer of channel.viewers) {
       send(viewer);
-      if (++inSlice < slice) continue;
-      spent += this.clock() - started;
+      ++inSlice;
+      // The clock is read every 32 sockets: its cost stays far below the writes'.
+      if (inSlice < slice && (inSlice & 31) !== 0) continue;
+      const now = this.clock();
+      if (inSlice < slice && now - started < sliceMs) continue;
+      spent += now - started;
       inSlice = 0;
       await new Promise<void>((resolve) => setImmediate(resolve));
       if (this.closed) return spent;
@@ -576,19 +590,39 @@ export class LiveHub {
     return spent + (this.clock() - started);
   }
 
-  private keepAlive(): void {
-    for (const viewer of this.viewers) {
-      if (!viewer.alive) {
-        viewer.socket.terminate();
-        this.detach(viewer);
-        continue;
+  /**
+   * Pings every socket (terminating those that did not answer the last ping), in slices like a
+   * fan-out: one pass over 10,000 sockets is as long as a snapshot's, and held the process for
+   * about 300 ms every keepAliveMs when it ran in one go.
+   */
+  private async keepAlive(): Promise<void> {
+    if (this.pinging) return;
+    this.pinging = true;
+    try {
+      let started = this.clock();
+      let inSlice = 0;
+      for (const viewer of [...this.viewers]) {
+        if (this.closed) return;
+        if (viewer.closed) continue;
+        if (!viewer.alive) {
+          viewer.socket.terminate();
+          this.detach(viewer);
+        } else {
+          viewer.alive = false;
+          try {
+            viewer.socket.ping();
+          } catch {
+            // closing already
+          }
+        }
+        if (++inSlice < this.settings.fanoutSlice && (inSlice & 31) !== 0) continue;
+        if (inSlice < this.settings.fanoutSlice && this.clock() - started < this.settings.fanoutSliceMs) continue;
+        inSlice = 0;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        started = this.clock();
       }
-      viewer.alive = false;
-      try {
-        viewer.socket.ping();
-      } catch {
-        // closing already
-      }
+    } finally {
+      this.pinging = false;
     }
   }
 
