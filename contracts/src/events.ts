@@ -4,7 +4,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { PollStatus } from './api/pollStatus.ts';
 import { WallLiveEvent } from './api/wall.ts';
-import { NotificationsLiveMessage } from './api/notifications.ts';
+import { NotificationsChanged } from './api/notifications.ts';
 
 /** A poll's status, featured flag or options changed (an admin edit): caches drop it, viewers are told. */
 export const PollChanged = Type.Object({
@@ -21,8 +21,11 @@ export const CLUSTER_EVENTS = {
    * as it is sent, or a reaction change each instance paces into count snapshots (server/src/wall/live.ts).
    */
   'wall.live': WallLiveEvent,
-  /** A user's notifications changed (badge count), for the viewers of `user:{id}` on every instance. */
-  'notifications.live': NotificationsLiveMessage,
+  /**
+   * A user's notifications changed: every instance where that user watches `user:{id}` reads the
+   * badge count and tells those sockets (server/src/notifications/live.ts).
+   */
+  'notifications.changed': NotificationsChanged,
 } as const;
 
 export type ClusterEventName = keyof typeof CLUSTER_EVENTS;

@@ -60,3 +60,13 @@ export const NotificationsLiveMessage = Type.Object({
   reason: Type.Union([Type.Literal('new'), Type.Literal('removed'), Type.Literal('read')]),
 });
 export type NotificationsLiveMessage = Static<typeof NotificationsLiveMessage>;
+
+/**
+ * A recipient's notifications changed (cluster event, after commit): only the instances where the
+ * recipient has a socket on `user:{id}` read the new badge count, and only then.
+ */
+export const NotificationsChanged = Type.Object({
+  userId: Type.String({ pattern: '^[0-9a-f-]{36}$' }),
+  reason: NotificationsLiveMessage.properties.reason,
+});
+export type NotificationsChanged = Static<typeof NotificationsChanged>;

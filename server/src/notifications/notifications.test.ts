@@ -122,6 +122,23 @@ describe('notifications', () => {
   }
 
   describe('reactions', () => {
+    it('reads a badge count only on the instance where its owner watches', async () => {
+      const watched = await fan({ displayName: 'Mirando' });
+      const away = await fan({ displayName: 'Ausente' });
+      const ana = await fan({ displayName: 'Ana' });
+      const [watchedPost, awayPost] = [await post(watched, 'Estoy viendo'), await post(away, 'No estoy')];
+      const socket = await watch(watched); // on instance b
+      statements = [];
+      await react(ana, awayPost, 'like');
+      await react(ana, watchedPost, 'love');
+      // The watched author's badge arrives on b; instance a, where the taps ran and nobody
+      // watches, read no badge (not even the away author's).
+      await socket.waitFor((m) => isNotifications(m) && m.unreadCount === 1);
+      expect(statements.filter((s) => /FROM notifications WHERE user_id = r\.id AND read_at IS NULL/.test(s))).toEqual([]);
+      // The away author still finds it over HTTP.
+      expect(await unread(away)).toBe(1);
+    });
+
     it('notifies the author on the other instance, groups the reactors, follows a changed type and drops a removed one', async () => {
       const author = await fan({ displayName: 'Autora' });
       const ana = await fan({ displayName: 'Ana' });

@@ -12,8 +12,9 @@ import * as notifications from './service.ts';
  * notifications inside the wall's batches of taps (`wall.reactions`).
  */
 const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const live = createNotificationsLive(app);
-  const ctx: notifications.NotificationsContext = { db: app.database.db, reader: poolRunner(app.database.sql), publish: live.publish, log: app.log };
+  const reader = poolRunner(app.database.sql);
+  const live = createNotificationsLive(app, (userIds) => notifications.unreadCounts(ctx, userIds));
+  const ctx: notifications.NotificationsContext = { db: app.database.db, reader, publish: live.publish, log: app.log };
   app.events.subscribe('wall.activity', (event) => notifications.onWallActivity(ctx, event));
   app.events.joinTransactions('wall.reactions', (tx, taps) => notifications.onReactionTaps(ctx, tx, taps));
 

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { NotificationEntry, NotificationPage, NotificationsLiveMessage, NotificationsQuery, UnreadCount } from '@tribuna/contracts/api/notifications';
+import type { NotificationEntry, NotificationPage, NotificationsChanged, NotificationsQuery, UnreadCount } from '@tribuna/contracts/api/notifications';
 import { NOTIFICATION_LIMITS, mentionedUsernames } from '@tribuna/contracts/notificationRules';
 import { REACTION_TYPES } from '@tribuna/contracts/wallRules';
 import type { Db } from '@tribuna/drizzle/client';
@@ -15,8 +15,11 @@ export interface NotificationsContext {
   db: Db;
   /** Reads and single statements outside transactions. */
   reader: SqlRunner;
-  /** Hands a badge change to the recipient's sockets on every instance, after commit. Never throws. */
-  publish(message: NotificationsLiveMessage): Promise<void>;
+  /**
+   * Tells every instance, after commit, that a recipient's notifications changed (the instances
+   * where they have a socket read the badge count). Never throws.
+   */
+  publish(change: NotificationsChanged): Promise<void>;
   log: FastifyBaseLogger;
 }
 
@@ -47,7 +50,7 @@ export async function onWallActivity(ctx: NotificationsContext, event: WallActiv
 export async function onReactionTaps(ctx: NotificationsContext, tx: SqlRunner, batch: ReactionTaps): Promise<AfterCommit> {
   const changes = await repo.syncReactionNotifications(tx, batch.kind, batch.taps);
   return async () => {
-    const reasons = new Map<string, NotificationsLiveMessage['reason']>();
+    const reasons = new Map<string, NotificationsChanged['reason']>();
     // A new notification is the news when the same batch also removed another of the owner's.
     for (const change of changes) if (reasons.get(change.userId) !== 'new') reasons.set(change.userId, change.reason);
     await announceAll(ctx, reasons);
@@ -109,13 +112,14 @@ async function write(ctx: NotificationsContext, rows: repo.NewNotification[]): P
   await announceAll(ctx, new Map(recipients.map((userId) => [userId, 'new' as const])));
 }
 
-/** Tells each recipient's tabs and devices their new badge count: one read for all of them. */
-async function announceAll(ctx: NotificationsContext, reasons: Map<string, NotificationsLiveMessage['reason']>): Promise<void> {
-  if (reasons.size === 0) return;
-  const counts = await repo.unreadCounts(ctx.reader, [...reasons.keys()]);
-  await Promise.all(
-    [...reasons].map(([userId, reason]) => ctx.publish({ type: 'notifications', topic: `user:${userId}`, unreadCount: counts.get(userId) ?? 0, reason })),
-  );
+/** Tells each recipient's tabs and devices that their notifications changed (the count is read where they watch). */
+async function announceAll(ctx: NotificationsContext, reasons: Map<string, NotificationsChanged['reason']>): Promise<void> {
+  await Promise.all([...reasons].map(([userId, reason]) => ctx.publish({ userId, reason })));
+}
+
+/** The badge counts of several users in one statement (the live badges of an instance's sockets). */
+export async function unreadCounts(ctx: NotificationsContext, userIds: string[]): Promise<Map<string, number>> {
+  return repo.unreadCounts(ctx.reader, userIds);
 }
 
 // --- Reading --------------------------------------------------------------------------------------
@@ -175,6 +179,6 @@ export async function getUnreadCount(ctx: NotificationsContext, userId: string):
 export async function markRead(ctx: NotificationsContext, userId: string, upTo: string | undefined): Promise<UnreadCount> {
   const changed = await repo.markRead(ctx.reader, userId, upTo ?? null);
   const unreadCount = await repo.unreadCount(ctx.reader, userId);
-  if (changed > 0) await ctx.publish({ type: 'notifications', topic: `user:${userId}`, unreadCount, reason: 'read' });
+  if (changed > 0) await ctx.publish({ userId, reason: 'read' });
   return { unreadCount };
 }
