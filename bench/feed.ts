@@ -38,6 +38,8 @@ export interface FeedOptions {
   deepTo: number;
   /** Open-loop rate as a share of the closed-loop median feed req/s. */
   openLoopShare: number;
+  /** The open-loop driver's connections (as in the votes bench: an audience is many clients). */
+  openLoopConnections: number;
   warmupS: number;
 }
 
@@ -49,6 +51,7 @@ export const DEFAULT_FEED_OPTIONS: FeedOptions = {
   deepFrom: 20,
   deepTo: 50,
   openLoopShare: 0.8,
+  openLoopConnections: 256,
   warmupS: 3,
 };
 
@@ -155,6 +158,7 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
         paramsFile('feed-load', {
           baseUrl: tribuna.baseUrl,
           connections: options.connections,
+          openLoopConnections: options.openLoopConnections,
           users: readers.map((u) => ({ token: u.token, address: u.address })),
           firstPaths: ['/api/posts', '/api/posts?sort=recent'],
           deepPaths: inProcess.deepPaths,
@@ -337,6 +341,7 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
       rounds: options.rounds,
       roundDurationS: options.durationS,
       connections: options.connections,
+      openLoopConnections: options.openLoopConnections,
       distinctUsers: readers.length,
       deepPages: { from: options.deepFrom, to: options.deepTo, paths: inProcess.deepPaths.length },
       targets: TARGETS,
@@ -355,7 +360,7 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
         reactions:
           'POST /api/posts/:postId/reactions {type} (a random type on one of 20,000 random visible posts), rotating over the same users (wall.react: 30 per 15 s per user, not reached). Toggles/s = 200 answers / (first request → last answer); at the deadline every connection finishes the request in flight and stops, so every toggle the server may have committed is answered.',
         openLoop:
-          'Same load process, a fixed pool of `connections` keep-alive connections opened (each answering one GET /api/health) before any schedule (bench/lib/keepAlivePool.ts); feed requests (first and deep in turn), or reaction toggles (as in the closed loop), due at fixed intervals, after an unmeasured warm-up of the driver for each kind (3 s at 100/s), a request due while every connection is busy waits in the driver\'s queue; latency from each request\'s due time (no coordinated omission). openLoopP99MsAt80 / reactionsOpenLoopP99MsAt80: the run at 0.8× the closed-loop median (openLoopP99Ms is the feed\'s). openLoopCapacityPerSecond / reactionsOpenLoopCapacityPerSecond: the highest rate of the search (0.8×, then up or down by 0.1× of the closed-loop median, each a whole run of roundDurationS) whose p99 from due time stayed under 100 ms with no error, refusal or unsent request; openLoopSteps lists every run. Toggles of the open loops are part of the reaction integrity check.',
+          'Same load process, a fixed pool of openLoopConnections keep-alive connections opened (each answering one GET /api/health) before any schedule (bench/lib/keepAlivePool.ts); feed requests (first and deep in turn), or reaction toggles (as in the closed loop), due at fixed intervals, after an unmeasured warm-up of the driver for each kind (3 s at 100/s), a request due while every connection is busy waits in the driver\'s queue; latency from each request\'s due time (no coordinated omission). openLoopP99MsAt80 / reactionsOpenLoopP99MsAt80: the run at 0.8× the closed-loop median (openLoopP99Ms is the feed\'s). openLoopCapacityPerSecond / reactionsOpenLoopCapacityPerSecond: the highest rate of the search (0.8×, then up or down by 0.1× of the closed-loop median, each a whole run of roundDurationS) whose p99 from due time stayed under 100 ms with no error, refusal or unsent request; openLoopSteps lists every run. Toggles of the open loops are part of the reaction integrity check.',
         statements:
           'In-process buildApp(config, { onQuery }) on the same seeded database: after two warm first pages for the user, the statements of one GET each: first page (both sorts), a deep page (page deepTo), the sparse author (3 posts), the empty author (0 posts). Each request also passes the session lookup (cached after the warm-up).',
         seed: 'bench/lib/wallSeed.ts: INSERT … SELECT over generate_series (a handful of statements), VACUUM ANALYZE; seed.seconds includes it.',

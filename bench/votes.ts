@@ -21,6 +21,12 @@ export interface VotesOptions {
   users: number;
   /** Open-loop rate as a share of the closed-loop median. */
   openLoopShare: number;
+  /**
+   * The open-loop driver's connections. An audience is thousands of clients: with only the closed
+   * loop's 64, a hiccup would queue votes in the driver, where the server cannot see them (nor
+   * batch them), instead of at the server.
+   */
+  openLoopConnections: number;
   warmupS: number;
 }
 
@@ -30,6 +36,7 @@ export const DEFAULT_VOTES_OPTIONS: VotesOptions = {
   connections: 64,
   users: 5000,
   openLoopShare: 0.8,
+  openLoopConnections: 256,
   warmupS: 3,
 };
 
@@ -216,7 +223,7 @@ export async function runVotesBenchmark(options: VotesOptions = DEFAULT_VOTES_OP
     const openLoad = spawnTs(
       'open-loop',
       'bench/load/open-loop.ts',
-      [paramsFile('open-loop', { baseUrl: tribuna.baseUrl, pollId: poll.id, optionIds: poll.optionIds, users, body: 'points', maxSockets: options.connections })],
+      [paramsFile('open-loop', { baseUrl: tribuna.baseUrl, pollId: poll.id, optionIds: poll.optionIds, users, body: 'points', maxSockets: options.openLoopConnections })],
       { ipc: true },
     );
     children.push(openLoad);
@@ -299,6 +306,7 @@ export async function runVotesBenchmark(options: VotesOptions = DEFAULT_VOTES_OP
       rounds: options.rounds,
       roundDurationS: options.durationS,
       connections: options.connections,
+      openLoopConnections: options.openLoopConnections,
       distinctUsers: fixtures.users.length,
       votesVsRawInsert: round(votesPerSecond / rawInsertPerSecond, 3),
       votesVsHealth: round(votesPerSecond / healthPerSecond, 3),
@@ -333,7 +341,7 @@ export async function runVotesBenchmark(options: VotesOptions = DEFAULT_VOTES_OP
         votes:
           'autocannon, one POST /api/polls/:pollId/votes per request with a rotating session cookie over distinctUsers users (each with its X-Forwarded-For address, 50 users per address as behind a carrier NAT; the server trusts the loopback proxy, so rate limits count per user and per address as in production), allocations [{random option, points 1}], points poll (max 1000 points per user, no daily reset). A round stops sending at its deadline and waits for the requests in flight, so every vote the server could have committed is acknowledged or counted as an error. votes/s = 2xx answers / (first request → last answer). Latency: autocannon histogram of 2xx answers, closed loop.',
         openLoop:
-          'Separate process, a fixed pool of `connections` keep-alive connections opened (each answering one GET /api/health) before any schedule (bench/lib/keepAlivePool.ts); votes due at fixed intervals, a vote due while every connection is busy waits in the driver\'s queue; before the search the driver warms up unmeasured (3 s at 100 votes/s on its connections); before each run bench_raw is truncated and a CHECKPOINT taken, as before every closed round; latency from each vote\'s due time (no coordinated omission). openLoopP99MsAt80 (= openLoopP99Ms, the run at openLoopShare × closed-loop median): p99 from due time of that run. openLoopCapacityPerSecond: the highest rate of the search (0.8×, then up or down by 0.1× of the closed-loop median, each a whole run of roundDurationS) whose p99 from due time stayed under 100 ms with no error, refusal or unsent vote; openLoopSteps lists every run.',
+          'Separate process, a fixed pool of openLoopConnections keep-alive connections opened (each answering one GET /api/health) before any schedule (bench/lib/keepAlivePool.ts); votes due at fixed intervals, a vote due while every connection is busy waits in the driver\'s queue; before the search the driver warms up unmeasured (3 s at 100 votes/s on its connections); before each run bench_raw is truncated and a CHECKPOINT taken, as before every closed round; latency from each vote\'s due time (no coordinated omission). openLoopP99MsAt80 (= openLoopP99Ms, the run at openLoopShare × closed-loop median): p99 from due time of that run. openLoopCapacityPerSecond: the highest rate of the search (0.8×, then up or down by 0.1× of the closed-loop median, each a whole run of roundDurationS) whose p99 from due time stayed under 100 ms with no error, refusal or unsent vote; openLoopSteps lists every run.',
         noisyRounds: `A round during which the host stole more than ${STEAL_LIMIT_CORES} cores (cpuCores.steal, /proc/stat) is measured again, up to ${MAX_ROUND_RETRIES} times; discardedRounds lists those runs (their votes still count in the integrity checks). The last attempt is kept whatever its steal.`,
         coldStart:
           'Before the rounds, every user votes once (round-robin over the users, 3 s runs until each has an acknowledged vote): their first vote of the day, which loads the session into the server\'s cache and enqueues the award job. perSecond = those acknowledged votes / elapsed; awardsSettledMs = how long after that until the worker had landed every award. The measured rounds then run in the steady state of an episode (fans voting again), after a further warm-up.',

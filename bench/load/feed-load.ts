@@ -19,6 +19,8 @@ import { sessionCookie } from '../lib/sessionCookie.ts';
 interface Params {
   baseUrl: string;
   connections: number;
+  /** The open loops' pool of keep-alive connections. */
+  openLoopConnections: number;
   users: { token: string; address: string }[];
   /** Feed paths: first pages (both sorts) and deep cursor pages. */
   firstPaths: string[];
@@ -212,7 +214,7 @@ const origin = new URL(params.baseUrl);
 /** The open loops' connections, opened once (each answers one health request) before any schedule. */
 async function connect(): Promise<KeepAlivePool> {
   if (!pool) {
-    pool = new KeepAlivePool(origin.hostname, Number(origin.port), params.connections);
+    pool = new KeepAlivePool(origin.hostname, Number(origin.port), params.openLoopConnections);
     await pool.open(buildRequest(origin.host, 'GET', '/api/health', {}));
   }
   return pool;
