@@ -72,3 +72,26 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Data
   const db = drizzle(sql, { schema });
   return { db, sql, close: () => sql.end({ timeout: 5 }) };
 }
+
+interface RejectionLog {
+  warn(obj: object, msg: string): void;
+  fatal(obj: object, msg: string): void;
+}
+
+/**
+ * Keeps the process alive through a stray rejection of the database driver once its connection
+ * is gone: when PostgreSQL restarts under load, postgres.js can reject a statement of a closed
+ * connection that nothing awaits any more (seen in the worker: `write CONNECTION_CLOSED` ended it
+ * while BullMQ was already retrying the job that owned the statement). Such a rejection is logged
+ * and the process goes on; any other unhandled rejection still ends it with code 1, as Node does.
+ */
+export function surviveLostConnections(log: RejectionLog): void {
+  process.on('unhandledRejection', (reason) => {
+    if (isDatabaseUnavailable(reason)) {
+      log.warn({ err: reason }, 'a database statement failed after its connection was lost, and nothing awaited it');
+      return;
+    }
+    log.fatal({ err: reason }, 'unhandled promise rejection');
+    process.exit(1);
+  });
+}

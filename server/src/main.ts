@@ -1,4 +1,5 @@
 import { databaseErrorMessage, readConfigOrExit } from '@tribuna/contracts/startup';
+import { surviveLostConnections } from '@tribuna/drizzle/client';
 import { ensureDatabase, runMigrations } from '@tribuna/drizzle/migrate';
 import { buildApp } from './app.ts';
 import { SecretBox } from './factors/secretBox.ts';
@@ -18,6 +19,7 @@ try {
 }
 
 const app = await buildApp(config);
+surviveLostConnections(app.log);
 // Keep-alive connections with a request in flight at SIGTERM are closed after its answer.
 const drainer = connectionDrainer(app.server);
 

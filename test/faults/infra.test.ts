@@ -21,7 +21,7 @@ describe('fault-test infrastructure', () => {
       expect((await fetch(`${server.url}/api/polls`)).status).toBe(200);
       await pg.restart();
       await waitUntil(async () => (await fetch(`${server.url}/api/polls`)).status === 200, { timeoutMs: 30_000, what: '/api/polls after the restart' });
-      expect(worker.child.exitCode).toBe(null);
+      expect(worker.child.exitCode, worker.output().slice(-3000)).toBe(null);
     } finally {
       await server.terminate();
       await worker.terminate();

@@ -2,7 +2,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '@tribuna/contracts/config';
 import { databaseErrorMessage, readConfigOrExit } from '@tribuna/contracts/startup';
-import { createDatabase, type Database } from '@tribuna/drizzle/client';
+import { createDatabase, surviveLostConnections, type Database } from '@tribuna/drizzle/client';
 import { ensureDatabase, runMigrations } from '@tribuna/drizzle/migrate';
 import { startWorker, type WorkerApp } from './app.ts';
 import { createLogger } from './logger.ts';
@@ -48,6 +48,7 @@ async function start(config: Config, logger: Logger): Promise<Running> {
 function main(): void {
   const config = readConfigOrExit();
   const logger = createLogger(config);
+  surviveLostConnections(logger);
   let stopping = false;
 
   const starting = start(config, logger);
