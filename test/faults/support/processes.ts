@@ -107,13 +107,25 @@ export async function startServerProcess(input: ProcessEnvInput, port?: number):
 }
 
 /**
- * The worker, resolved once it has started (its log says so, or after `settleMs` when the log
- * level hides that line).
+ * The worker, resolved once its log says it is ready (its queues running, schedules registered,
+ * start-up done): a fixed wait was not enough on a busy machine, where a PostgreSQL restart could
+ * then land inside the worker's start-up, which ends the process by design. The worker logs at
+ * `info` unless the test sets LOG_LEVEL, so that line is there.
  */
-export async function startWorkerProcess(input: ProcessEnvInput, { settleMs = 4_000 } = {}): Promise<RunningProcess> {
-  const running = launch('worker/src/main.ts', processEnv(input));
-  await new Promise((resolve) => setTimeout(resolve, settleMs));
-  if (running.child.exitCode !== null) throw new Error(`worker exited (${running.child.exitCode}): ${running.output().slice(-2000)}`);
+export async function startWorkerProcess(input: ProcessEnvInput): Promise<RunningProcess> {
+  const running = launch('worker/src/main.ts', processEnv({ ...input, extra: { LOG_LEVEL: 'info', ...input.extra } }));
+  try {
+    await waitUntil(
+      async () => {
+        if (running.child.exitCode !== null) throw new GiveUp(`worker exited (${running.child.exitCode}): ${running.output().slice(-2000)}`);
+        return running.output().includes('"msg":"worker ready"');
+      },
+      { timeoutMs: 60_000, what: 'the worker to log that it is ready' },
+    );
+  } catch (err) {
+    await running.kill9();
+    throw err;
+  }
   return running;
 }
 
