@@ -127,7 +127,6 @@ async function run({ ratePerSecond, durationS }: RunCommand): Promise<Record<str
     perSecond: (acknowledged * 1000) / windowMs,
     startedAtEpochMs: startWall,
     errors,
-    timeouts: 0,
     statusCounts,
     errorSamples,
     // Given up on at the end (the server may still commit them): neither acknowledged nor refused.

@@ -569,13 +569,22 @@ export class LiveHub {
    * time, whichever ends first, with the event loop let run in between (a viewer who leaves meanwhile is skipped, one who joins is reached).
    * Resolves to the time the slices themselves took, for the pacing.
    */
-  private async fanOut(channel: TopicChannel, send: (viewer: Viewer) => void): Promise<number> {
+  private fanOut(channel: TopicChannel, send: (viewer: Viewer) => void): Promise<number> {
+    return this.inSlices(channel.viewers, send);
+  }
+
+  /**
+   * Runs `each` over `viewers` in slices of at most fanoutSlice sockets or fanoutSliceMs, whichever
+   * ends first, letting the event loop run between slices; stops once the hub is closed. Resolves
+   * to the time the slices themselves took.
+   */
+  private async inSlices(viewers: Iterable<Viewer>, each: (viewer: Viewer) => void): Promise<number> {
     const { fanoutSlice: slice, fanoutSliceMs: sliceMs } = this.settings;
     let spent = 0;
     let inSlice = 0;
     let started = this.clock();
-    for (const viewer of channel.viewers) {
-      send(viewer);
+    for (const viewer of viewers) {
+      each(viewer);
       ++inSlice;
       // The clock is read every 32 sockets: its cost stays far below the writes'.
       if (inSlice < slice && (inSlice & 31) !== 0) continue;
@@ -599,28 +608,21 @@ export class LiveHub {
     if (this.pinging) return;
     this.pinging = true;
     try {
-      let started = this.clock();
-      let inSlice = 0;
-      for (const viewer of [...this.viewers]) {
-        if (this.closed) return;
-        if (viewer.closed) continue;
+      // A copy: terminated sockets leave the set during the pass.
+      await this.inSlices([...this.viewers], (viewer) => {
+        if (viewer.closed) return;
         if (!viewer.alive) {
           viewer.socket.terminate();
           this.detach(viewer);
-        } else {
-          viewer.alive = false;
-          try {
-            viewer.socket.ping();
-          } catch {
-            // closing already
-          }
+          return;
         }
-        if (++inSlice < this.settings.fanoutSlice && (inSlice & 31) !== 0) continue;
-        if (inSlice < this.settings.fanoutSlice && this.clock() - started < this.settings.fanoutSliceMs) continue;
-        inSlice = 0;
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        started = this.clock();
-      }
+        viewer.alive = false;
+        try {
+          viewer.socket.ping();
+        } catch {
+          // closing already
+        }
+      });
     } finally {
       this.pinging = false;
     }
