@@ -10,8 +10,8 @@ COPY drizzle/package.json drizzle/
 COPY server/package.json server/
 COPY worker/package.json worker/
 COPY web/package.json web/
-# postinstall: fixes postgres.js's connection queue (see the script).
-COPY scripts/patch-postgres-queue.mjs scripts/
+# postinstall: fixes postgres.js's connection queue and lost-connection transactions (see the script).
+COPY scripts/patch-postgres.mjs scripts/
 # Same fallback as .ci/run: the lock omits optional builds for other platforms.
 RUN npm ci --no-audit --no-fund || npm install --no-audit --no-fund
 COPY . .
