@@ -149,3 +149,8 @@ export function poolRunner(client: postgres.Sql): SqlRunner {
     },
   };
 }
+
+/** Runs repository statements on drizzle's db or one of its transactions (a post's, a comment's). */
+export function drizzleRunner(db: { execute(query: SQL): PromiseLike<unknown> }): SqlRunner {
+  return { execute: <R extends Record<string, unknown>>(query: SQL) => db.execute(query) as PromiseLike<R[]> };
+}

@@ -18,8 +18,9 @@ export type EventName = keyof DomainEvents;
 /**
  * Work another domain does INSIDE a writer's transaction, by name (augmented like DomainEvents next
  * to the writer): it commits or rolls back with the write, so it can never be lost or done twice
- * the way after-commit work can. A handler sends its statements on `tx` before its first await
- * (the writer pipelines them behind its own), and may return after-commit work (a live badge).
+ * the way after-commit work can. On a pipelined writer (the reaction batch) a handler sends its
+ * statements on `tx` before its first await, so they travel behind the writer's; on an ordinary
+ * transaction (a post or comment) it may await each. It may return after-commit work (a live badge).
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface TransactionalEvents {}

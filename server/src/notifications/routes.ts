@@ -8,14 +8,14 @@ import * as notifications from './service.ts';
 
 /**
  * The signed-in user's notifications (suspended accounts may read theirs too), and the writer of
- * them: it follows the wall's `wall.activity` events of this instance, and writes the reaction
- * notifications inside the wall's batches of taps (`wall.reactions`).
+ * them, inside the wall's transactions: posts and comments written (`wall.written`) and batches of
+ * reaction taps (`wall.reactions`).
  */
 const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const reader = poolRunner(app.database.sql);
   const live = createNotificationsLive(app, (userIds) => notifications.unreadCounts(ctx, userIds));
-  const ctx: notifications.NotificationsContext = { db: app.database.db, reader, publish: live.publish, log: app.log };
-  app.events.subscribe('wall.activity', (event) => notifications.onWallActivity(ctx, event));
+  const ctx: notifications.NotificationsContext = { reader, publish: live.publish, log: app.log };
+  app.events.joinTransactions('wall.written', (tx, event) => notifications.onWallWritten(ctx, tx, event));
   app.events.joinTransactions('wall.reactions', (tx, taps) => notifications.onReactionTaps(ctx, tx, taps));
 
   app.get(

@@ -2,7 +2,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { NotificationEntry, NotificationPage, NotificationsChanged, NotificationsQuery, UnreadCount } from '@tribuna/contracts/api/notifications';
 import { NOTIFICATION_LIMITS, mentionedUsernames } from '@tribuna/contracts/notificationRules';
 import { REACTION_TYPES } from '@tribuna/contracts/wallRules';
-import type { Db } from '@tribuna/drizzle/client';
 import type { SqlRunner } from '@tribuna/drizzle/pipelined';
 import { badRequest } from '../http/errors.ts';
 import type { AfterCommit } from '../events/bus.ts';
@@ -11,8 +10,6 @@ import { isPostVisible } from '../wall/repository.ts';
 import * as repo from './repository.ts';
 
 export interface NotificationsContext {
-  /** For transactions. */
-  db: Db;
   /** Reads and single statements outside transactions. */
   reader: SqlRunner;
   /**
@@ -25,21 +22,20 @@ export interface NotificationsContext {
 
 export const NOTIFICATION_CURSOR_MESSAGE = 'Cursor de paginación inválido';
 
-// --- Writing (after the wall committed) -----------------------------------------------------------
+// --- Writing (inside the wall's transactions) -----------------------------------------------------
 
 /**
- * Turns what happened on the wall into notifications. Every write is idempotent (dedupe keys) and
- * reactions are re-read rather than trusted from the event, so a repeated or late event changes
- * nothing wrong: the notifications follow the reactions as they are.
+ * Turns what someone wrote on the wall into notifications, inside the writer's transaction `tx`
+ * (the `wall.written` transactional event): they commit with the post or comment, or not at all.
+ * Every write is idempotent (dedupe keys). The recipients' badges are told after commit.
  */
-export async function onWallActivity(ctx: NotificationsContext, event: WallActivity): Promise<void> {
-  switch (event.kind) {
-    case 'comment-created':
-    case 'comment-edited':
-      return notifyComment(ctx, event.commentId, event.actorId, event.content, event.kind === 'comment-created');
-    case 'post-written':
-      return notifyPostMentions(ctx, event.postId, event.actorId, event.content);
-  }
+export async function onWallWritten(ctx: NotificationsContext, tx: SqlRunner, event: WallActivity): Promise<AfterCommit> {
+  const rows =
+    event.kind === 'post-written'
+      ? await postMentionRows(tx, event.postId, event.actorId, event.content)
+      : await commentRows(tx, event.commentId, event.actorId, event.content, event.kind === 'comment-created');
+  const recipients = await repo.insertNotifications(tx, rows);
+  return () => announceAll(ctx, new Map(recipients.map((userId) => [userId, 'new' as const])));
 }
 
 /**
@@ -62,9 +58,9 @@ export async function onReactionTaps(ctx: NotificationsContext, tx: SqlRunner, b
  * replied to (only that one when they wrote the post too), 'comment_mention' to the others it
  * mentions. Never to the actor. An edit only adds the mentions it brings.
  */
-async function notifyComment(ctx: NotificationsContext, commentId: string, actorId: string, content: string, created: boolean): Promise<void> {
-  const audience = await repo.commentAudience(ctx.reader, commentId);
-  if (!audience) return;
+async function commentRows(tx: SqlRunner, commentId: string, actorId: string, content: string, created: boolean): Promise<repo.NewNotification[]> {
+  const audience = await repo.commentAudience(tx, commentId);
+  if (!audience) return [];
   const { postId, postAuthorId, parentAuthorId } = audience;
   const base = { actorId, postId, commentId, reactionType: null };
   const rows: repo.NewNotification[] = [];
@@ -76,14 +72,14 @@ async function notifyComment(ctx: NotificationsContext, commentId: string, actor
   }
   // Those the comment is already about are told of it as such, never as a mention too.
   const concerned = new Set([actorId, postAuthorId, ...(parentAuthorId ? [parentAuthorId] : [])]);
-  for (const userId of await mentionRecipients(ctx, content, postId, concerned)) {
+  for (const userId of await mentionRecipients(tx, content, postId, concerned)) {
     rows.push({ ...base, userId, type: 'comment_mention', dedupeKey: `m:c:${commentId}`, groupKey: `m:c:${commentId}` });
   }
-  await write(ctx, rows);
+  return rows;
 }
 
-async function notifyPostMentions(ctx: NotificationsContext, postId: string, actorId: string, content: string): Promise<void> {
-  const rows = (await mentionRecipients(ctx, content, postId, new Set([actorId]))).map(
+async function postMentionRows(tx: SqlRunner, postId: string, actorId: string, content: string): Promise<repo.NewNotification[]> {
+  return (await mentionRecipients(tx, content, postId, new Set([actorId]))).map(
     (userId): repo.NewNotification => ({
       userId,
       actorId,
@@ -95,21 +91,17 @@ async function notifyPostMentions(ctx: NotificationsContext, postId: string, act
       groupKey: `m:p:${postId}`,
     }),
   );
-  await write(ctx, rows);
 }
 
 /** The users a text mentions who exist, are not suspended, are not `excluded` and may see the post. */
-async function mentionRecipients(ctx: NotificationsContext, content: string, postId: string, excluded: Set<string>): Promise<string[]> {
+async function mentionRecipients(tx: SqlRunner, content: string, postId: string, excluded: Set<string>): Promise<string[]> {
   const names = mentionedUsernames(content, NOTIFICATION_LIMITS.mentionsPerItem);
   if (names.length === 0) return [];
-  const candidates = (await repo.activeProfilesByUsername(ctx.reader, names)).filter((viewer) => !excluded.has(viewer.id));
-  const visible = await Promise.all(candidates.map((viewer) => isPostVisible(ctx.reader, postId, viewer)));
+  const candidates = (await repo.activeProfilesByUsername(tx, names)).filter((viewer) => !excluded.has(viewer.id));
+  const visible: boolean[] = [];
+  // One after the other: a transaction's statements share its connection.
+  for (const viewer of candidates) visible.push(await isPostVisible(tx, postId, viewer));
   return candidates.filter((_, i) => visible[i]).map((viewer) => viewer.id);
-}
-
-async function write(ctx: NotificationsContext, rows: repo.NewNotification[]): Promise<void> {
-  const recipients = await repo.insertNotifications(ctx.reader, rows);
-  await announceAll(ctx, new Map(recipients.map((userId) => [userId, 'new' as const])));
 }
 
 /** Tells each recipient's tabs and devices that their notifications changed (the count is read where they watch). */

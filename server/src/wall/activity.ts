@@ -1,7 +1,8 @@
 /**
- * What people did on the wall, told after commit to this instance's other domains (the
- * notifications subscribe): the `wall.activity` domain event. Ids and the text written only; a
- * subscriber re-reads whatever else it needs (the current reaction, the owners) under its own locks.
+ * What people wrote on the wall, told to the other domains INSIDE the writer's transaction (the
+ * `wall.written` transactional event; the notifications join it): what they write commits or rolls
+ * back with the post or comment, so an instance dying right after COMMIT loses nothing. Ids and the
+ * text written only; a participant re-reads whatever else it needs on the transaction.
  */
 export type WallActivity =
   /** A comment, or a reply to `parentCommentId`. */
@@ -22,11 +23,9 @@ export interface ReactionTaps {
 }
 
 declare module '../events/bus.ts' {
-  interface DomainEvents {
-    /** Wall activity, after commit (this instance only). */
-    'wall.activity': WallActivity;
-  }
   interface TransactionalEvents {
+    /** A post or comment written, inside its transaction (wall/service.ts). */
+    'wall.written': WallActivity;
     /** Reaction taps, inside the batch's transaction (wall/reactionWriter.ts). */
     'wall.reactions': ReactionTaps;
   }

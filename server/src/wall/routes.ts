@@ -77,7 +77,7 @@ const wallRoutes: FastifyPluginAsyncTypebox<WallRoutesOptions> = async (app, opt
     await reactions.close();
     app.log.info({ stats: reactions.stats }, 'reaction writer closed');
   });
-  const ctx: wall.WallContext = { db: app.database.db, reader: poolRunner(app.database.sql), reactions, media: app.media, publish: live.publish, cache, activity: (event) => app.events.publish('wall.activity', event), log: app.log };
+  const ctx: wall.WallContext = { db: app.database.db, reader: poolRunner(app.database.sql), reactions, media: app.media, publish: live.publish, cache, joinTransaction: (tx, event) => app.events.inTransaction('wall.written', tx, event), log: app.log };
 
   app.get(
     '/api/posts',

@@ -15,7 +15,7 @@ import { PROFILE_LIMITS } from '@tribuna/contracts/profileRules';
 import { postTopic } from '@tribuna/contracts/liveTopics';
 import { POST_VISIBILITIES, WALL_LIMITS, WALL_MESSAGES, type PostVisibility, type ReactionType } from '@tribuna/contracts/wallRules';
 import type { Db } from '@tribuna/drizzle/client';
-import type { SqlRunner } from '@tribuna/drizzle/pipelined';
+import { drizzleRunner, type SqlRunner } from '@tribuna/drizzle/pipelined';
 import { badRequest, forbidden, notFound } from '../http/errors.ts';
 import type { IngestFile, StoredImage } from '../media/service.ts';
 import { insertMedia } from '../media/repository.ts';
@@ -25,6 +25,7 @@ import * as repo from './repository.ts';
 import type { FeedFilters, Viewer } from './repository.ts';
 import type { WallCache } from './live.ts';
 import type { WallActivity } from './activity.ts';
+import type { AfterCommit } from '../events/bus.ts';
 import type { ReactionWriter } from './reactionWriter.ts';
 
 export type { Viewer } from './repository.ts';
@@ -47,8 +48,11 @@ export interface WallContext {
   publish(message: WallLiveEvent): Promise<void>;
   /** The public wall's shared pages and total; dropped when posts appear, change or disappear. */
   cache: WallCache;
-  /** Tells this instance's other domains what someone did (the `wall.activity` event), after commit. Never throws. */
-  activity(event: WallActivity): Promise<void>;
+  /**
+   * Runs the other domains' statements for what someone wrote inside its transaction `tx` (the
+   * `wall.written` transactional event: the notifications); resolves to their after-commit work.
+   */
+  joinTransaction(tx: SqlRunner, event: WallActivity): Promise<AfterCommit[]>;
   log: FastifyBaseLogger;
 }
 
@@ -204,16 +208,18 @@ export async function createPost(ctx: WallContext, writer: Writer, input: Upload
 
   const stored: StoredImage[] = [];
   let postId: string;
+  let after: AfterCommit[];
   try {
     for (const image of images) stored.push(await ctx.media.ingest({ path: image.path, declaredType: image.declaredType }));
-    postId = await ctx.db.transaction(async (tx) => {
+    ({ postId, after } = await ctx.db.transaction(async (tx) => {
       const media: repo.NewPostMedia[] = [];
       for (const [i, image] of stored.entries()) {
         const mediaId = await insertMedia(tx, image, writer.id);
         media.push({ mediaId, url: image.url, thumbnailUrl: image.thumbnailUrl, width: image.width, height: image.height, altText: alts[i] ?? null });
       }
-      return repo.insertPost(tx, { userId: writer.id, groupId, content, visibility }, media);
-    });
+      const id = await repo.insertPost(tx, { userId: writer.id, groupId, content, visibility }, media);
+      return { postId: id, after: await ctx.joinTransaction(drizzleRunner(tx), { kind: 'post-written', postId: id, actorId: writer.id, content }) };
+    }));
   } catch (err) {
     await ctx.media.discard(stored).catch((discardErr: unknown) => ctx.log.warn({ err: discardErr }, 'discarding the images of a failed post failed'));
     throw err;
@@ -225,23 +231,24 @@ export async function createPost(ctx: WallContext, writer: Writer, input: Upload
   if (onPublicWall) {
     await ctx.publish({ type: 'feed-post', topic: 'feed', postId, authorId: writer.id });
   }
-  await ctx.activity({ kind: 'post-written', postId, actorId: writer.id, content });
+  await runAfterCommit(ctx, after);
   return view;
 }
 
 export async function editPost(ctx: WallContext, writer: Writer, postId: string, rawContent: string): Promise<PostView> {
   const content = cleanText(rawContent, WALL_LIMITS.postText, WALL_MESSAGES.postTooLong);
   if (!content) throw badRequest(WALL_MESSAGES.editEmpty);
-  const editedAt = await ctx.db.transaction(async (tx) => {
+  const { editedAt, after } = await ctx.db.transaction(async (tx) => {
     const post = await repo.lockPost(tx, postId, writer);
     // What the writer cannot see (hidden, or in a group they may not read) does not exist for them.
     if (!post || post.isHidden || !post.visible) throw notFound(WALL_MESSAGES.postNotFound);
     if (post.userId !== writer.id) throw forbidden(WALL_MESSAGES.notAuthorizedEditPost);
-    return repo.updatePostContent(tx, postId, content);
+    const at = await repo.updatePostContent(tx, postId, content);
+    return { editedAt: at, after: await ctx.joinTransaction(drizzleRunner(tx), { kind: 'post-written', postId, actorId: writer.id, content }) };
   });
   ctx.cache.invalidate();
   await ctx.publish({ type: 'post-updated', topic: postTopic(postId), postId, content, editedAt });
-  await ctx.activity({ kind: 'post-written', postId, actorId: writer.id, content });
+  await runAfterCommit(ctx, after);
   return getPost(ctx, postId, writer);
 }
 
@@ -280,14 +287,17 @@ export async function createComment(ctx: WallContext, writer: Writer, postId: st
 
   const stored: StoredImage[] = [];
   let commentId: string;
+  let after: AfterCommit[];
   try {
     const image = images[0];
     if (image) stored.push(await ctx.media.ingest({ path: image.path, declaredType: image.declaredType }));
-    commentId = await ctx.db.transaction(async (tx) => {
+    ({ commentId, after } = await ctx.db.transaction(async (tx) => {
       const img = stored[0];
       const media = img ? { mediaId: await insertMedia(tx, img, writer.id), url: img.url, thumbnailUrl: img.thumbnailUrl, alt: alt ?? null } : null;
-      return repo.insertComment(tx, { postId, userId: writer.id, parentCommentId, content, media });
-    });
+      const id = await repo.insertComment(tx, { postId, userId: writer.id, parentCommentId, content, media });
+      const event: WallActivity = { kind: 'comment-created', commentId: id, postId, parentCommentId, actorId: writer.id, content };
+      return { commentId: id, after: await ctx.joinTransaction(drizzleRunner(tx), event) };
+    }));
   } catch (err) {
     await ctx.media.discard(stored).catch((discardErr: unknown) => ctx.log.warn({ err: discardErr }, 'discarding the image of a failed comment failed'));
     throw err;
@@ -296,8 +306,16 @@ export async function createComment(ctx: WallContext, writer: Writer, postId: st
   const [row, commentCount] = await Promise.all([repo.findComment(ctx.reader, commentId, writer), repo.visibleCommentCount(ctx.reader, postId)]);
   const comment = presentComment(row!);
   await ctx.publish({ type: 'comment-created', topic: postTopic(postId), postId, comment: { ...comment, myReaction: null }, commentCount });
-  await ctx.activity({ kind: 'comment-created', commentId, postId, parentCommentId, actorId: writer.id, content });
+  await runAfterCommit(ctx, after);
   return { comment, commentCount };
+}
+
+/** The participants' after-commit work (live badges): best-effort, failures logged, never thrown back. */
+async function runAfterCommit(ctx: WallContext, after: AfterCommit[]): Promise<void> {
+  const settled = await Promise.allSettled(after.map((run) => run()));
+  for (const result of settled) {
+    if (result.status === 'rejected') ctx.log.warn({ err: result.reason }, 'after-commit work of a wall write failed');
+  }
 }
 
 async function assertReplyable(ctx: WallContext, postId: string, parentCommentId: string): Promise<void> {
@@ -319,14 +337,16 @@ async function visibleComment(ctx: WallContext, commentId: string, viewer: Viewe
 export async function editComment(ctx: WallContext, writer: Writer, commentId: string, rawContent: string): Promise<ReplyView> {
   const content = cleanText(rawContent, WALL_LIMITS.commentText, WALL_MESSAGES.commentTooLong);
   if (!content) throw badRequest(WALL_MESSAGES.commentEmpty);
-  const { postId, editedAt } = await ctx.db.transaction(async (tx) => {
+  const { postId, editedAt, after } = await ctx.db.transaction(async (tx) => {
     const comment = await repo.lockComment(tx, commentId, writer);
     if (!comment || comment.isHidden || !comment.visible) throw notFound(WALL_MESSAGES.commentNotFound);
     if (comment.userId !== writer.id) throw forbidden(WALL_MESSAGES.notAuthorizedEditComment);
-    return { postId: comment.postId, editedAt: await repo.updateCommentContent(tx, commentId, content) };
+    const at = await repo.updateCommentContent(tx, commentId, content);
+    const event: WallActivity = { kind: 'comment-edited', commentId, postId: comment.postId, actorId: writer.id, content };
+    return { postId: comment.postId, editedAt: at, after: await ctx.joinTransaction(drizzleRunner(tx), event) };
   });
   await ctx.publish({ type: 'comment-updated', topic: postTopic(postId), postId, commentId, content, editedAt });
-  await ctx.activity({ kind: 'comment-edited', commentId, postId, actorId: writer.id, content });
+  await runAfterCommit(ctx, after);
   const row = await repo.findComment(ctx.reader, commentId, writer);
   return presentComment(row!);
 }
