@@ -3,13 +3,13 @@
 // moment of the kill can leave a stored comment whose post author (or mentioned fan) is never told:
 // every acknowledged comment is stored, and every stored comment, acknowledged or not, has its
 // notifications.
-import { afterAll, describe, expect, it } from 'vitest';
-import { createDatabase, type Database } from '@tribuna/drizzle/client';
+import { describe, expect, it } from 'vitest';
+import { createDatabase } from '@tribuna/drizzle/client';
 import { SESSION_COOKIE } from '../../server/src/sessions/constants.ts';
 import { startSession } from '../../server/src/sessions/service.ts';
 import { buildPost, buildUser } from '../support/factories.ts';
-import { startPostgres, startRedis } from './support/services.ts';
-import { newRedisPrefix, startServerProcess, startWorkerProcess, type RunningProcess, type ServerProcess } from './support/processes.ts';
+import { startFaultStack } from './support/stack.ts';
+import { startServerProcess, startWorkerProcess, type ServerProcess } from './support/processes.ts';
 import { waitUntil } from './support/wait.ts';
 
 const AUTHORS = 4;
@@ -18,16 +18,7 @@ const COMMENTS_PER_FAN = 8;
 /** Every third comment mentions the watcher. */
 const MENTION_EVERY = 3;
 
-const pg = await startPostgres();
-const redis = await startRedis();
-const running: RunningProcess[] = [];
-let database: Database | null = null;
-afterAll(async () => {
-  for (const process of running) await process.kill9();
-  await database?.close();
-  await redis.destroy();
-  await pg.destroy();
-});
+const stack = await startFaultStack();
 
 interface CommentRecord {
   fan: number;
@@ -61,14 +52,14 @@ async function postComment(baseUrl: string, cookie: string, postId: string, cont
 
 describe('a server instance killed with -9 under a comment load', () => {
   it("loses no acknowledged comment, and every stored comment has its author's and its mention's notifications", async () => {
-    const input = { databaseUrl: pg.url('tribuna'), redisUrl: redis.url, redisPrefix: newRedisPrefix() };
+    const input = stack.processInput();
     const first: ServerProcess = await startServerProcess(input);
-    running.push(first);
+    stack.running.push(first);
     const second = await startServerProcess(input);
-    running.push(second);
-    running.push(await startWorkerProcess(input));
-    database = createDatabase(input.databaseUrl, { max: 4 });
-    const { db, sql } = database;
+    stack.running.push(second);
+    stack.running.push(await startWorkerProcess(input));
+    stack.database = createDatabase(input.databaseUrl, { max: 4 });
+    const { db, sql } = stack.database;
 
     const posts: { id: string; authorId: string }[] = [];
     for (let i = 0; i < AUTHORS; i++) {

@@ -2,38 +2,29 @@
 // a vote is answered at once with a clear 503 (never a 500, never a hang), and once it is back the
 // same server writes again, without a restart. The fans retry their 503s with the same
 // Idempotency-Key: every acknowledged vote is stored exactly once.
-import { afterAll, describe, expect, it } from 'vitest';
-import { createDatabase, type Database } from '@tribuna/drizzle/client';
+import { describe, expect, it } from 'vitest';
+import { createDatabase } from '@tribuna/drizzle/client';
 import { VOTE_MESSAGES } from '@tribuna/contracts/api/votes';
-import { startPostgres, startRedis } from './support/services.ts';
-import { newRedisPrefix, startServerProcess, startWorkerProcess, type RunningProcess } from './support/processes.ts';
+import { startFaultStack } from './support/stack.ts';
+import { startServerProcess, startWorkerProcess } from './support/processes.ts';
 import { waitUntil } from './support/wait.ts';
 import { castVote, fetchResults, readStoredVotes, runVoteLoad, seedFansAndPoll, statusSummary } from './support/votes.ts';
 
 const FANS = 24;
 const VOTES_PER_FAN = 15;
 
-const pg = await startPostgres();
-const redis = await startRedis();
-const running: RunningProcess[] = [];
-let database: Database | null = null;
-afterAll(async () => {
-  for (const process of running) await process.kill9();
-  await database?.close();
-  await redis.destroy();
-  await pg.destroy();
-});
+const stack = await startFaultStack();
 
 describe('PostgreSQL restarted under a vote load', () => {
   it('answers 503 while it is down, recovers without a server restart, and stores every acknowledged vote once', async () => {
-    const input = { databaseUrl: pg.url('tribuna'), redisUrl: redis.url, redisPrefix: newRedisPrefix() };
+    const input = stack.processInput();
     const server = await startServerProcess(input);
-    running.push(server);
-    running.push(await startWorkerProcess(input));
-    database = createDatabase(input.databaseUrl, { max: 4 });
-    const { poll, optionIds, fans } = await seedFansAndPoll(database.db, FANS);
-    await database.close();
-    database = null;
+    stack.running.push(server);
+    stack.running.push(await startWorkerProcess(input));
+    stack.database = createDatabase(input.databaseUrl, { max: 4 });
+    const { poll, optionIds, fans } = await seedFansAndPoll(stack.database.db, FANS);
+    await stack.database.close();
+    stack.database = null;
 
     const load = runVoteLoad({
       fans,
@@ -52,7 +43,7 @@ describe('PostgreSQL restarted under a vote load', () => {
     const total = FANS * VOTES_PER_FAN;
     await waitUntil(() => load.progress.acknowledged >= total / 4, { timeoutMs: 90_000, what: 'a quarter of the votes to be acknowledged' });
     const acknowledgedBeforeStop = load.progress.acknowledged;
-    await pg.stop();
+    await stack.pg.stop();
     // Down long enough for the load to meet it.
     const unavailableBefore = load.progress.statuses.get(503) ?? 0;
     await waitUntil(() => (load.progress.statuses.get(503) ?? 0) >= unavailableBefore + 20, { timeoutMs: 60_000, what: 'votes answered 503 while PostgreSQL is down' });
@@ -65,7 +56,7 @@ describe('PostgreSQL restarted under a vote load', () => {
     });
     expect(probe.status).toBe(503);
     expect(((await probe.json()) as { message: string }).message).toBe(VOTE_MESSAGES.voteFailed);
-    await pg.start();
+    await stack.pg.start();
     const acknowledgedAtRestart = load.progress.acknowledged;
     const records = await load.done;
 
@@ -74,8 +65,8 @@ describe('PostgreSQL restarted under a vote load', () => {
     const after = await castVote(server.url, fans[1]!, poll.id, optionIds[1]!, 'faults-after-restart-0001');
     expect(after.status).toBe(201);
 
-    database = createDatabase(input.databaseUrl, { max: 4 });
-    const stored = await readStoredVotes(database.sql, poll.id, records);
+    stack.database = createDatabase(input.databaseUrl, { max: 4 });
+    const stored = await readStoredVotes(stack.database.sql, poll.id, records);
     const results = await fetchResults(server.url, poll.id);
     const acknowledged = records.filter((r) => r.acknowledged);
     const statuses = statusSummary(load.progress.statuses);

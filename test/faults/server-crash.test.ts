@@ -1,39 +1,30 @@
 // A server instance killed with -9 in the middle of a vote load: the fans whose requests went
 // unanswered retry them on the other instance with the same Idempotency-Key. Every acknowledged
 // vote must be in PostgreSQL, none twice, and the counters and the results endpoint must agree.
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createDatabase, type Database } from '@tribuna/drizzle/client';
-import { startPostgres, startRedis } from './support/services.ts';
-import { newRedisPrefix, startServerProcess, startWorkerProcess, type RunningProcess, type ServerProcess } from './support/processes.ts';
+import { createDatabase } from '@tribuna/drizzle/client';
+import { startFaultStack } from './support/stack.ts';
+import { startServerProcess, startWorkerProcess, type ServerProcess } from './support/processes.ts';
 import { waitUntil } from './support/wait.ts';
 import { fetchResults, readStoredVotes, runVoteLoad, seedFansAndPoll, statusSummary } from './support/votes.ts';
 
 const FANS = 30;
 const VOTES_PER_FAN = 20;
 
-const pg = await startPostgres();
-const redis = await startRedis();
-const running: RunningProcess[] = [];
-let database: Database | null = null;
-afterAll(async () => {
-  for (const process of running) await process.kill9();
-  await database?.close();
-  await redis.destroy();
-  await pg.destroy();
-});
+const stack = await startFaultStack();
 
 describe('a server instance killed with -9 under a vote load', () => {
   it('loses no acknowledged vote and counts none twice when the fans retry on the other instance', async () => {
-    const input = { databaseUrl: pg.url('tribuna'), redisUrl: redis.url, redisPrefix: newRedisPrefix() };
+    const input = stack.processInput();
     // One after the other: the first creates the database and migrates it.
     const first: ServerProcess = await startServerProcess(input);
-    running.push(first);
+    stack.running.push(first);
     const second = await startServerProcess(input);
-    running.push(second);
-    running.push(await startWorkerProcess(input));
-    database = createDatabase(input.databaseUrl, { max: 4 });
-    const { poll, optionIds, fans } = await seedFansAndPoll(database.db, FANS);
+    stack.running.push(second);
+    stack.running.push(await startWorkerProcess(input));
+    stack.database = createDatabase(input.databaseUrl, { max: 4 });
+    const { poll, optionIds, fans } = await seedFansAndPoll(stack.database.db, FANS);
 
     // A viewer of the live results on instance 2 (live totals live in Redis, fed after each COMMIT:
     // a batch committed by instance 1 just before the kill may have missed them until a reconcile).
@@ -68,12 +59,12 @@ describe('a server instance killed with -9 under a vote load', () => {
 
     const acknowledged = records.filter((r) => r.acknowledged);
     const retried = records.filter((r) => r.attempts.length > 1);
-    const stored = await readStoredVotes(database.sql, poll.id, records);
+    const stored = await readStoredVotes(stack.database.sql, poll.id, records);
     const results = await fetchResults(second.url, poll.id);
     // Retried votes that instance 1 had already committed (their key claimed before the kill): the
     // retry replayed them instead of voting again.
     const retriedKeys = retried.map((r) => r.key);
-    const [replayed] = await database.sql<{ n: number }[]>`
+    const [replayed] = await stack.database.sql<{ n: number }[]>`
       SELECT count(*)::int AS n FROM vote_requests WHERE poll_id = ${poll.id} AND key = ANY(${retriedKeys}) AND created_at <= ${killedAt.toISOString()}::timestamptz`;
     console.log(
       `server-crash: ${records.length} votes sent, ${acknowledgedBeforeKill} acknowledged before kill -9, ` +
