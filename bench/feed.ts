@@ -8,7 +8,7 @@ import { WALL_LIMITS } from '@tribuna/contracts/wallRules';
 import { createDatabase } from '@tribuna/drizzle/client';
 import { poolRunner } from '@tribuna/drizzle/pipelined';
 import { buildApp } from '../server/src/app.ts';
-import { sessionCookieName } from '../server/src/sessions/cookies.ts';
+import { sessionCookieName } from '../server/src/identity/sessions/cookies.ts';
 import * as wallRepo from '../server/src/wall/repository.ts';
 import { CpuMeter, postgresOf, postgresShared } from './lib/cpu.ts';
 import { createFixtures, type BenchUser } from './lib/fixtures.ts';

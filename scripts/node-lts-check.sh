@@ -32,6 +32,6 @@ echo "▶ integration files under Node $(node --version) (the rest of CI: $syste
 TEST_MAX_WORKERS="${TEST_MAX_WORKERS:-2}" node node_modules/vitest/vitest.mjs run --project integration \
   server/src/main.test.ts \
   worker/src/main.test.ts \
-  server/src/sessions/sessions.test.ts \
+  server/src/identity/sessions/sessions.test.ts \
   server/src/plugins/static.test.ts \
   server/src/media/uploads.test.ts

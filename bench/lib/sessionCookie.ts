@@ -1,4 +1,4 @@
-import { SECURE_SESSION_COOKIE } from '../../server/src/sessions/constants.ts';
+import { SECURE_SESSION_COOKIE } from '../../server/src/identity/sessions/constants.ts';
 
 /**
  * A `cookie` header carrying a bench user's session, as the production server started by

@@ -6,7 +6,7 @@ import { schema } from '@tribuna/drizzle';
 import { testDatabase, truncateAll } from '../../test/support/db.ts';
 import { testConfig, testEnv } from '../../test/support/env.ts';
 import { buildUser } from '../../test/support/factories.ts';
-import { factorSecretAad, SecretBox } from './factors/secretBox.ts';
+import { factorSecretAad, SecretBox } from './identity/factors/secretBox.ts';
 import { REPO_ROOT } from './paths.ts';
 
 const TSX = join(REPO_ROOT, 'node_modules', '.bin', 'tsx');

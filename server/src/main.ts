@@ -2,9 +2,9 @@ import { databaseErrorMessage, readConfigOrExit } from '@tribuna/contracts/start
 import { surviveLostConnections } from '@tribuna/drizzle/client';
 import { ensureDatabase, runMigrations } from '@tribuna/drizzle/migrate';
 import { buildApp } from './app.ts';
-import { SecretBox } from './factors/secretBox.ts';
+import { SecretBox } from './identity/factors/secretBox.ts';
 import { connectionDrainer } from './http/drain.ts';
-import { sealTotpSecrets } from './factors/secretMigration.ts';
+import { sealTotpSecrets } from './identity/factors/secretMigration.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 

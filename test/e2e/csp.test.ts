@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page, WebSocket } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedIfEmpty } from '../../server/src/seed/index.ts';
-import { SESSION_COOKIE } from '../../server/src/sessions/constants.ts';
+import { SESSION_COOKIE } from '../../server/src/identity/sessions/constants.ts';
 import { signIn } from '../../server/src/testing/sessions.ts';
 import { launchChromium } from '../support/browser.ts';
 import { testDatabase, truncateAll } from '../support/db.ts';

@@ -5,8 +5,8 @@
 // notifications.
 import { describe, expect, it } from 'vitest';
 import { createDatabase } from '@tribuna/drizzle/client';
-import { SESSION_COOKIE } from '../../server/src/sessions/constants.ts';
-import { startSession } from '../../server/src/sessions/service.ts';
+import { SESSION_COOKIE } from '../../server/src/identity/sessions/constants.ts';
+import { startSession } from '../../server/src/identity/sessions/service.ts';
 import { buildPost, buildUser } from '../support/factories.ts';
 import { startFaultStack } from './support/stack.ts';
 import { startServerProcess, startWorkerProcess, type ServerProcess } from './support/processes.ts';

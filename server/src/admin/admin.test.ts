@@ -5,7 +5,7 @@ import { schema } from '@tribuna/drizzle';
 import type { Database } from '@tribuna/drizzle/client';
 import { buildUser } from '../../../test/support/factories.ts';
 import type { App } from '../app.ts';
-import { hasRole } from '../plugins/auth.ts';
+import { hasRole } from '../identity/plugin.ts';
 import { asUser, signIn, XHR } from '../testing/sessions.ts';
 import { useTestApp } from '../testing/harness.ts';
 

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { adminGuard } from './guard.ts';
+import { adminGuard } from '../access/adminGuard.ts';
 import adminUserRoutes from './users/routes.ts';
 import catalogRoutes from './catalog/routes.ts';
 import adminPollRoutes from './polls/routes.ts';

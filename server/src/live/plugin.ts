@@ -5,7 +5,7 @@ import { closeRedisClient, createRedisClient } from '../plugins/redis.ts';
 import { ConnectionLimits } from './connections.ts';
 import { LiveHub, type HubStats } from './hub.ts';
 import type { TopicHandler } from './topics.ts';
-import { sessionCache } from '../sessions/cache.ts';
+import { sessionCache } from '../identity/sessions/cache.ts';
 
 export interface LiveStats extends HubStats {
   /** LiveEvents received from Redis (and accepted by the contract). */

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { MarkReadInput, NotificationPage, NotificationsQuery, UnreadCount } from '@tribuna/contracts/api/notifications';
 import { poolRunner } from '@tribuna/drizzle/pipelined';
 import { errorResponses } from '../http/errors.ts';
-import { requireUser } from '../plugins/auth.ts';
+import { requireUser } from '../identity/plugin.ts';
 import { createNotificationsLive } from './live.ts';
 import * as notifications from './service.ts';
 

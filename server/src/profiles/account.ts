@@ -1,13 +1,13 @@
 import type { Profile } from '@tribuna/contracts/api/me';
 import { PROFILE_MESSAGES } from '@tribuna/contracts/profileRules';
 import type { Db, DbOrTx } from '@tribuna/drizzle/client';
-import * as accounts from '../accounts/repository.ts';
-import * as factors from '../factors/repository.ts';
+import * as accounts from '../identity/accounts/repository.ts';
+import * as factors from '../identity/factors/repository.ts';
 import { badRequest, forbidden, unauthorized } from '../http/errors.ts';
 import type { MediaService } from '../media/service.ts';
-import { NOT_AUTHENTICATED } from '../plugins/auth.ts';
-import * as sessions from '../sessions/service.ts';
-import type { AuthUser } from '../sessions/service.ts';
+import { NOT_AUTHENTICATED } from '../identity/plugin.ts';
+import * as sessions from '../identity/sessions/service.ts';
+import type { AuthUser } from '../identity/sessions/service.ts';
 import * as erasure from './erasureRepository.ts';
 import { presentProfile } from './presenter.ts';
 import * as profiles from './repository.ts';

@@ -13,7 +13,7 @@ import type { UploadedProfileImage } from '@tribuna/contracts/api/profiles';
 import { PROFILE_MESSAGES } from '@tribuna/contracts/profileRules';
 import { buildUser } from '../../../test/support/factories.ts';
 import type { App } from '../app.ts';
-import { SUSPENDED_MESSAGE } from '../plugins/auth.ts';
+import { SUSPENDED_MESSAGE } from '../identity/plugin.ts';
 import { useTestApp } from '../testing/harness.ts';
 import { multipart } from '../testing/multipart.ts';
 import { asUser, signIn, XHR } from '../testing/sessions.ts';

@@ -17,7 +17,7 @@ import type { MediaService } from '../media/service.ts';
 import type { UploadedFile } from '../media/uploads.ts';
 import { UPLOAD_MESSAGES } from '../media/uploads.ts';
 import { sniffType } from '../media/images.ts';
-import { NOT_AUTHENTICATED } from '../plugins/auth.ts';
+import { NOT_AUTHENTICATED } from '../identity/plugin.ts';
 import { presentProfile } from './presenter.ts';
 import * as profiles from './repository.ts';
 

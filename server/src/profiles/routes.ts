@@ -16,8 +16,8 @@ import {
 import { PROFILE_IMAGE_FIELD, PROFILE_LIMITS, PROFILE_MESSAGES, type ProfileImageKind } from '@tribuna/contracts/profileRules';
 import { errorResponses } from '../http/errors.ts';
 import { withUploads } from '../media/uploads.ts';
-import { requireUser, requireWriter } from '../plugins/auth.ts';
-import { clearSessionCookie } from '../sessions/cookies.ts';
+import { requireUser, requireWriter } from '../identity/plugin.ts';
+import { clearSessionCookie } from '../identity/sessions/cookies.ts';
 import * as account from './account.ts';
 import * as edit from './edit.ts';
 import * as tabs from './tabs.ts';

@@ -3,7 +3,7 @@ import { PROFILE_LIMITS, PROFILE_MESSAGES } from '@tribuna/contracts/profileRule
 import { WALL_MESSAGES } from '@tribuna/contracts/wallRules';
 import type { DbOrTx } from '@tribuna/drizzle/client';
 import { badRequest, forbidden, notFound, unauthorized } from '../http/errors.ts';
-import { NOT_AUTHENTICATED } from '../plugins/auth.ts';
+import { NOT_AUTHENTICATED } from '../identity/plugin.ts';
 import type { Viewer } from '../wall/repository.ts';
 import { presentProfileComment, presentProfileGroup, presentPublicProfile, presentVote } from './presenter.ts';
 import * as repo from './tabsRepository.ts';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ShareInput, ShareResponse } from '@tribuna/contracts/api/shares';
 import { errorResponses } from '../http/errors.ts';
-import { requireWriter } from '../plugins/auth.ts';
+import { requireWriter } from '../identity/plugin.ts';
 import { PollParams } from '@tribuna/contracts/api/polls';
 import * as shares from './service.ts';
 

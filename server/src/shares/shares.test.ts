@@ -10,7 +10,7 @@ import { testDatabase, truncateAll } from '../../../test/support/db.ts';
 import { testConfig } from '../../../test/support/env.ts';
 import { buildPoll, buildUser } from '../../../test/support/factories.ts';
 import { buildApp, type App } from '../app.ts';
-import { SUSPENDED_MESSAGE } from '../plugins/auth.ts';
+import { SUSPENDED_MESSAGE } from '../identity/plugin.ts';
 import { asUser, signIn } from '../testing/sessions.ts';
 import { showDayOf } from '@tribuna/contracts/showDay';
 

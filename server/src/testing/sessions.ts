@@ -1,9 +1,9 @@
-import { sessionCache } from '../sessions/cache.ts';
+import { sessionCache } from '../identity/sessions/cache.ts';
 import type { LightMyRequestResponse } from 'fastify';
 import type { App } from '../app-types.ts';
-import { SECURE_SESSION_COOKIE, SESSION_COOKIE } from '../sessions/constants.ts';
-import { sessionCookieName } from '../sessions/cookies.ts';
-import { startSession, type IssuedSession, type SessionLevel } from '../sessions/service.ts';
+import { SECURE_SESSION_COOKIE, SESSION_COOKIE } from '../identity/sessions/constants.ts';
+import { sessionCookieName } from '../identity/sessions/cookies.ts';
+import { startSession, type IssuedSession, type SessionLevel } from '../identity/sessions/service.ts';
 
 /** The header every mutation of the web client carries (see http/csrf.ts). */
 export const XHR = { 'x-requested-with': 'tribuna' } as const;

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AvailablePoints, CastVoteHeaders, CastVoteInput, MyVotesResponse, VOTE_MESSAGES } from '@tribuna/contracts/api/votes';
 import { errorResponses } from '../http/errors.ts';
-import { requireUser, requireWriter } from '../plugins/auth.ts';
+import { requireUser, requireWriter } from '../identity/plugin.ts';
 import { createVotesModule } from './module.ts';
 import { storedUserAgent } from './rules.ts';
 import { PollParams } from '@tribuna/contracts/api/polls';

@@ -9,7 +9,7 @@ import { testConfig } from '../../../test/support/env.ts';
 import { buildPoll, buildUser } from '../../../test/support/factories.ts';
 import { buildApp, type App } from '../app.ts';
 import type { LiveStore } from '../polls/live/store.ts';
-import { SUSPENDED_MESSAGE } from '../plugins/auth.ts';
+import { SUSPENDED_MESSAGE } from '../identity/plugin.ts';
 import { asUser, signIn } from '../testing/sessions.ts';
 import { nextMidnight, startOfToday } from '@tribuna/contracts/showDay';
 

@@ -17,10 +17,10 @@ import {
   ReplyView,
 } from '@tribuna/contracts/api/wall';
 import { WALL_FIELDS, WALL_LIMITS, WALL_MESSAGES } from '@tribuna/contracts/wallRules';
-import { holdsAdminPowers } from '../admin/guard.ts';
+import { holdsAdminPowers } from '../access/adminGuard.ts';
 import { errorResponses } from '../http/errors.ts';
 import { withUploads } from '../media/uploads.ts';
-import { requireWriter } from '../plugins/auth.ts';
+import { requireWriter } from '../identity/plugin.ts';
 import { createWallCache, createWallLive, type ReactionFlushOptions } from './live.ts';
 import { ReactionWriter, type ReactionWriterOptions } from './reactionWriter.ts';
 import { postTopic } from '@tribuna/contracts/liveTopics';

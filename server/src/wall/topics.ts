@@ -1,6 +1,6 @@
 import type { SqlRunner } from '@tribuna/drizzle/pipelined';
 import type { TopicHandler } from '../live/topics.ts';
-import { holdsAdminPowers } from '../admin/guard.ts';
+import { holdsAdminPowers } from '../access/adminGuard.ts';
 import { postTopic } from '@tribuna/contracts/liveTopics';
 import type { WallLiveMessage } from '@tribuna/contracts/api/wall';
 import { isPostVisible, POST_REACTIONS, reactionCountsOf } from './repository.ts';

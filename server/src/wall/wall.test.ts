@@ -11,7 +11,7 @@ import { testDatabase, truncateAll } from '../../../test/support/db.ts';
 import { testConfig } from '../../../test/support/env.ts';
 import { buildComment, buildPost, buildUser } from '../../../test/support/factories.ts';
 import { buildApp, type App } from '../app.ts';
-import { SUSPENDED_MESSAGE } from '../plugins/auth.ts';
+import { SUSPENDED_MESSAGE } from '../identity/plugin.ts';
 import { hugePng } from '../testing/images.ts';
 import { multipart, type MultipartPart } from '../testing/multipart.ts';
 import { asUser, signIn } from '../testing/sessions.ts';

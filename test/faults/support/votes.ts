@@ -3,8 +3,8 @@
 // with a direct count.
 import { randomBytes } from 'node:crypto';
 import type { Database } from '@tribuna/drizzle/client';
-import { SESSION_COOKIE } from '../../../server/src/sessions/constants.ts';
-import { startSession } from '../../../server/src/sessions/service.ts';
+import { SESSION_COOKIE } from '../../../server/src/identity/sessions/constants.ts';
+import { startSession } from '../../../server/src/identity/sessions/service.ts';
 import { buildPoll, buildUser } from '../../support/factories.ts';
 
 export interface Fan {

@@ -1,7 +1,7 @@
 import { and, isNotNull, lt, or } from 'drizzle-orm';
 import type { DbOrTx } from '@tribuna/drizzle/client';
 import { schema } from '@tribuna/drizzle';
-import { SESSION_MAX_LIFETIME_MS } from '../../../server/src/sessions/constants.ts';
+import { SESSION_MAX_LIFETIME_MS } from '../../../server/src/identity/sessions/constants.ts';
 
 const { sessions } = schema;
 

@@ -10,7 +10,7 @@ import {
   type AbuseScanMessage,
 } from '@tribuna/contracts/api/admin/abuse';
 import { errorResponses } from '../../http/errors.ts';
-import { requireUser } from '../../plugins/auth.ts';
+import { requireUser } from '../../identity/plugin.ts';
 import * as abuse from './service.ts';
 
 const tags = ['admin'];

@@ -25,7 +25,7 @@ import {
 import { ADMIN_LIMITS, ADMIN_MESSAGES } from '@tribuna/contracts/adminRules';
 import { badRequest, errorResponses } from '../../http/errors.ts';
 import { withUploads } from '../../media/uploads.ts';
-import { requireUser } from '../../plugins/auth.ts';
+import { requireUser } from '../../identity/plugin.ts';
 import { CATALOG_MESSAGES } from './rules.ts';
 import * as catalog from './service.ts';
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { QueueHealthList, RetriedJob, RetryJobParams } from '@tribuna/contracts/api/admin/queues';
 import { errorResponses } from '../../http/errors.ts';
-import { requireUser } from '../../plugins/auth.ts';
+import { requireUser } from '../../identity/plugin.ts';
 import * as queues from './service.ts';
 
 const tags = ['admin'];

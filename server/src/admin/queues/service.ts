@@ -4,7 +4,7 @@ import { QUEUE_NAMES, type QueueName } from '@tribuna/contracts/jobs';
 import type { Db } from '@tribuna/drizzle/client';
 import { conflict, HttpError, notFound } from '../../http/errors.ts';
 import { withTimeout } from '../../http/timeout.ts';
-import type { AuthUser } from '../../sessions/service.ts';
+import type { AuthUser } from '../../identity/sessions/service.ts';
 import { recordAudit } from '../audit.ts';
 
 // The Colas screen: the worker's BullMQ queues (counts, connected workers, latest failures) and

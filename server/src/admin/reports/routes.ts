@@ -4,7 +4,7 @@ import { RecomputeAccepted, Report, ReportQuery } from '@tribuna/contracts/api/a
 import { REPORT_MESSAGES } from '@tribuna/contracts/reportRules';
 import { badRequest, errorResponses, HttpError } from '../../http/errors.ts';
 import { TimeoutError } from '../../http/timeout.ts';
-import { requireUser } from '../../plugins/auth.ts';
+import { requireUser } from '../../identity/plugin.ts';
 import { QueueUnavailableError } from '../../plugins/queues.ts';
 import { ReportCache } from './cache.ts';
 import { getCachedReport, requestRecompute } from './service.ts';

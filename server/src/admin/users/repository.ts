@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '@tribuna/drizzle/client';
 import type { Role } from '@tribuna/contracts/roles';
-import { sessionCache } from '../../sessions/cache.ts';
+import { sessionCache } from '../../identity/sessions/cache.ts';
 
 // The SQL of the admin users screen. The search (display name, username or account e-mail,
 // partial, case ignored) reads admin_user_search (migration 0015): one row per user with the three

@@ -12,7 +12,7 @@ import {
 } from '@tribuna/contracts/api/admin/users';
 import { USER_ADMIN_MESSAGES } from '@tribuna/contracts/adminRules';
 import { badRequest, errorResponses } from '../../http/errors.ts';
-import { requireUser } from '../../plugins/auth.ts';
+import { requireUser } from '../../identity/plugin.ts';
 import * as users from './service.ts';
 
 const tags = ['admin'];

@@ -16,7 +16,7 @@ import { testConfig } from '../../../../test/support/env.ts';
 import { buildComment, buildPoll, buildPost } from '../../../../test/support/factories.ts';
 import { buildApp } from '../../app.ts';
 import { RATE_LIMITS, type RateLimitTable } from '../../http/rateLimits.ts';
-import { SESSION_COOKIE } from '../../sessions/constants.ts';
+import { SESSION_COOKIE } from '../../identity/sessions/constants.ts';
 import { CALLER_KINDS, signInCallers } from '../callers.ts';
 import { MockOidcProvider } from '../oidc.ts';
 import { asUser, parseSetCookies } from '../sessions.ts';
