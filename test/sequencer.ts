@@ -22,7 +22,7 @@ const durations = (JSON.parse(readFileSync(new URL('./durations.json', import.me
 /**
  * Vitest starts files it has no timings of (a fresh clone, CI) in this order: first the files
  * test/durations.json knows as slow, longest first, then the others largest first. A file's size
- * counts the suite it is a small part of (server/src/testing/suites/, test/e2e/suites/). Projects
+ * counts the suite it is a small part of (test/support/server/suites/, test/e2e/suites/). Projects
  * of one group (web and integration) are mixed; groups keep their order. With timings, Vitest's own order.
  */
 export class SuiteWeightSequencer extends BaseSequencer {

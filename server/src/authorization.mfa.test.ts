@@ -1,6 +1,6 @@
-// Who may call what (server/src/testing/suites/authorization.ts; see authorization.test.ts) with
+// Who may call what (test/support/server/suites/authorization.ts; see authorization.test.ts) with
 // REQUIRE_ADMIN_MFA=1: every route as the callers it treats differently (admins), and that the
 // tables list every route and topic family of the app in this mode too.
-import { describeAccess } from './testing/suites/authorization.ts';
+import { describeAccess } from '../../test/support/server/suites/authorization.ts';
 
 describeAccess('adminMfa', { routes: () => true, completeness: true });

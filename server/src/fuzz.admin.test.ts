@@ -1,5 +1,5 @@
-// Schema-driven fuzzing of the /api/admin routes of the real app (server/src/testing/suites/fuzz.ts;
+// Schema-driven fuzzing of the /api/admin routes of the real app (test/support/server/suites/fuzz.ts;
 // see fuzz.test.ts). Replay with FUZZ_SEED=<seed>.
-import { describeFuzz } from './testing/suites/fuzz.ts';
+import { describeFuzz } from '../../test/support/server/suites/fuzz.ts';
 
 describeFuzz('admin');

@@ -3,12 +3,12 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '@tribuna/drizzle';
 import { eq, sql } from 'drizzle-orm';
-import { signIn } from '../../server/src/testing/sessions.ts';
+import { signIn } from '../support/server/sessions.ts';
 import { startWorker, type WorkerApp } from '../../worker/src/app.ts';
 import { launchChromium } from '../support/browser.ts';
 import { testDatabase, truncateAll } from '../support/db.ts';
 import { buildPoll, buildUser } from '../support/factories.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { startServer, type RunningServer } from '../support/liveServer.ts';
 
 const POLL = '¿Quién merece quedarse?';
 const SHARED_DEVICE = 'device-compartido-0123456789abcdef';

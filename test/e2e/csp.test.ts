@@ -5,11 +5,11 @@ import type { Browser, BrowserContext, Page, WebSocket } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedIfEmpty } from '../../server/src/seed/index.ts';
 import { SESSION_COOKIE } from '../../server/src/identity/sessions/constants.ts';
-import { signIn } from '../../server/src/testing/sessions.ts';
+import { signIn } from '../support/server/sessions.ts';
 import { launchChromium } from '../support/browser.ts';
 import { testDatabase, truncateAll } from '../support/db.ts';
 import { testConfig } from '../support/env.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { startServer, type RunningServer } from '../support/liveServer.ts';
 
 type Visitor = 'visitor' | 'fan' | 'admin';
 type Theme = 'dark' | 'light';

@@ -1,10 +1,10 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signIn } from '../../server/src/testing/sessions.ts';
+import { signIn } from '../support/server/sessions.ts';
 import { launchChromium } from '../support/browser.ts';
 import { testDatabase, truncateAll } from '../support/db.ts';
 import { buildPoll, buildPost, buildUser } from '../support/factories.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { startServer, type RunningServer } from '../support/liveServer.ts';
 
 /**
  * The site with the keyboard alone (Tab, Shift+Tab, Enter, Space, Escape, arrow keys; no click):

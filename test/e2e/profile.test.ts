@@ -1,11 +1,11 @@
 import sharp from 'sharp';
 import type { Browser, BrowserContext, Page, WebSocket } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signIn } from '../../server/src/testing/sessions.ts';
+import { signIn } from '../support/server/sessions.ts';
 import { launchChromium } from '../support/browser.ts';
 import { testDatabase, truncateAll } from '../support/db.ts';
 import { buildComment, buildPoll, buildPost, buildUser, buildVotes } from '../support/factories.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { startServer, type RunningServer } from '../support/liveServer.ts';
 
 /** A folder to save full-page screenshots in (a visual check by hand), or nothing. */
 const SCREENSHOTS = process.env.PROFILE_SCREENSHOTS;

@@ -7,7 +7,7 @@ import { seedIfEmpty } from '../../server/src/seed/index.ts';
 import { launchChromium } from '../support/browser.ts';
 import { testDatabase, truncateAll } from '../support/db.ts';
 import { testConfig } from '../support/env.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { startServer, type RunningServer } from '../support/liveServer.ts';
 
 describe('public shell in a real browser', () => {
   let server: RunningServer;

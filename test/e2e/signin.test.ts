@@ -1,8 +1,8 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MockOidcProvider } from '../../server/src/testing/oidc.ts';
+import { MockOidcProvider } from '../support/server/oidc.ts';
 import { launchChromium } from '../support/browser.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { startServer, type RunningServer } from '../support/liveServer.ts';
 
 const ADMIN_EMAIL = 'jefa@tribuna.test';
 

@@ -1,11 +1,11 @@
 import sharp from 'sharp';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signIn } from '../../server/src/testing/sessions.ts';
+import { signIn } from '../support/server/sessions.ts';
 import { launchChromium } from '../support/browser.ts';
 import { testDatabase, truncateAll } from '../support/db.ts';
 import { buildPost, buildUser } from '../support/factories.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { startServer, type RunningServer } from '../support/liveServer.ts';
 
 /**
  * The wall in two real browsers on a phone-sized screen: one fan posts two images, reacts,

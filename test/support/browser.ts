@@ -14,7 +14,7 @@ export function launchChromium(): Promise<Browser> {
 /**
  * A browser context at `viewport` in `theme` (stored before the app runs, as the theme toggle does),
  * with reduced motion (no scan or screenshot catches a fade half-way), and signed in when `session`
- * says as whom (`token` of server/src/testing/sessions.ts's signIn, on the server at `url`).
+ * says as whom (`token` of test/support/server/sessions.ts's signIn, on the server at `url`).
  */
 export async function themedContext(
   browser: Browser,

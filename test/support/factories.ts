@@ -87,7 +87,7 @@ type SessionRow = typeof schema.sessions.$inferSelect;
 /**
  * A session row of `userId` (its id is the token's hash in real life; any unique text here),
  * live for 14 days unless `expiresAt` / `revokedAt` say otherwise. Tests that need the cookie sign
- * in through the API instead (server/src/testing/sessions.ts).
+ * in through the API instead (test/support/server/sessions.ts).
  */
 export async function buildSession(
   db: Db,

@@ -6,8 +6,8 @@ import type { Database } from '@tribuna/drizzle/client';
 import { buildUser } from '../../../test/support/factories.ts';
 import type { App } from '../app.ts';
 import { hasRole } from '../identity/plugin.ts';
-import { asUser, signIn, XHR } from '../testing/sessions.ts';
-import { useTestApp } from '../testing/harness.ts';
+import { asUser, signIn, XHR } from '../../../test/support/server/sessions.ts';
+import { useTestApp } from '../../../test/support/server/harness.ts';
 
 describe('role rule', () => {
   it('admin passes any requirement, moderator only a moderator requirement', () => {

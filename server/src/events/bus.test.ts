@@ -9,7 +9,7 @@ import { testDatabase, truncateAll } from '../../../test/support/db.ts';
 import { testConfig } from '../../../test/support/env.ts';
 import { buildPoll, buildUser } from '../../../test/support/factories.ts';
 import { buildApp, type App } from '../app.ts';
-import { asUser, signIn } from '../testing/sessions.ts';
+import { asUser, signIn } from '../../../test/support/server/sessions.ts';
 import { EventBus } from './bus.ts';
 // The wall's transactional event ('wall.reactions') is declared next to its writer.
 import '../wall/activity.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { HealthResponse } from '@tribuna/contracts/api/health';
 import type { App } from '../app.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE } from '../plugins/errors.ts';
-import { useApp } from '../testing/harness.ts';
+import { useApp } from '../../../test/support/server/harness.ts';
 
 describe('GET /api/health', () => {
   describe('with PostgreSQL and Redis up', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HealthResponse } from '@tribuna/contracts/api/health';
 import type { App } from '../app.ts';
-import { useProxiedTestApp, type TcpProxy } from '../testing/tcpProxy.ts';
+import { useProxiedTestApp, type TcpProxy } from '../../../test/support/server/tcpProxy.ts';
 
 /** Polls /api/health until `accept` holds (the dependency may take a reconnect delay to heal). */
 async function waitForHealth(app: App, accept: (body: HealthResponse, status: number) => boolean, limitMs = 15_000) {

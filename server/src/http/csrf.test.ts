@@ -7,8 +7,8 @@ import { schema } from '@tribuna/drizzle';
 import type { Database } from '@tribuna/drizzle/client';
 import { buildPoll, buildUser } from '../../../test/support/factories.ts';
 import type { App } from '../app.ts';
-import { useListeningTestApp } from '../testing/harness.ts';
-import { signIn, XHR } from '../testing/sessions.ts';
+import { useListeningTestApp } from '../../../test/support/server/harness.ts';
+import { signIn, XHR } from '../../../test/support/server/sessions.ts';
 import { isOwnOrigin } from './csrf.ts';
 
 interface WsClient {

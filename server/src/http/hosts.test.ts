@@ -7,8 +7,8 @@ import { loadConfig } from '@tribuna/contracts/config';
 import { schema } from '@tribuna/drizzle';
 import type { Database } from '@tribuna/drizzle/client';
 import type { App } from '../app.ts';
-import { useListeningTestApp, useTestApp } from '../testing/harness.ts';
-import { XHR } from '../testing/sessions.ts';
+import { useListeningTestApp, useTestApp } from '../../../test/support/server/harness.ts';
+import { XHR } from '../../../test/support/server/sessions.ts';
 import { allowedHostRules, DEFAULT_PORTS, isAllowedHost, UNKNOWN_HOST_MESSAGE } from './hosts.ts';
 
 /** Whether `host` passes for a server configured with these variables. */

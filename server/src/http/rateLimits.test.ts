@@ -11,12 +11,12 @@ import { testDatabase, truncateAll } from '../../../test/support/db.ts';
 import { testConfig } from '../../../test/support/env.ts';
 import { buildPoll, buildUser } from '../../../test/support/factories.ts';
 import { buildApp, type App } from '../app.ts';
-import { insertTotpFactor, totpCode, wrongTotpCodes } from '../testing/factors.ts';
-import { useTestApp } from '../testing/harness.ts';
-import { authorizeAtProvider, finishGoogleFlow, googleSignIn, startGoogleFlow, useOidcTestApp } from '../testing/oidc.ts';
-import { asUser, devLogin, signIn, XHR } from '../testing/sessions.ts';
-import { TcpProxy } from '../testing/tcpProxy.ts';
-import { openWs } from '../testing/wsClient.ts';
+import { insertTotpFactor, totpCode, wrongTotpCodes } from '../../../test/support/server/factors.ts';
+import { useTestApp } from '../../../test/support/server/harness.ts';
+import { authorizeAtProvider, finishGoogleFlow, googleSignIn, startGoogleFlow, useOidcTestApp } from '../../../test/support/server/oidc.ts';
+import { asUser, devLogin, signIn, XHR } from '../../../test/support/server/sessions.ts';
+import { TcpProxy } from '../../../test/support/server/tcpProxy.ts';
+import { openWs } from '../../../test/support/server/wsClient.ts';
 import { RATE_LIMITS, type RateLimitTable } from './rateLimits.ts';
 
 const FINGERPRINT = 'device_fp_0123456789';

@@ -3,8 +3,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { schema } from '@tribuna/drizzle';
 import type { Database } from '@tribuna/drizzle/client';
 import type { App } from '../app.ts';
-import { useListeningTestApp } from '../testing/harness.ts';
-import { openWs } from '../testing/wsClient.ts';
+import { useListeningTestApp } from '../../../test/support/server/harness.ts';
+import { openWs } from '../../../test/support/server/wsClient.ts';
 
 const TIMEOUTS = { requestMs: 500, idleMs: 1500 };
 

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { schema } from '@tribuna/drizzle';
 import type { Database } from '@tribuna/drizzle/client';
 import type { App } from '../app.ts';
-import { useTestApp } from '../testing/harness.ts';
-import { XHR } from '../testing/sessions.ts';
+import { useTestApp } from '../../../test/support/server/harness.ts';
+import { XHR } from '../../../test/support/server/sessions.ts';
 import type { RateLimitTable } from './rateLimits.ts';
 
 const VIEW = { path: '/terminos', referrer: null, sessionId: 'sess_abc12345', deviceType: 'mobile' };

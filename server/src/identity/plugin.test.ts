@@ -5,8 +5,8 @@ import type { InjectOptions } from 'fastify';
 import type { Database } from '@tribuna/drizzle/client';
 import { buildComment, buildPoll, buildPost, buildUser } from '../../../test/support/factories.ts';
 import type { App } from '../app.ts';
-import { useTestApp } from '../testing/harness.ts';
-import { asUser, signIn, XHR } from '../testing/sessions.ts';
+import { useTestApp } from '../../../test/support/server/harness.ts';
+import { asUser, signIn, XHR } from '../../../test/support/server/sessions.ts';
 import { NOT_AUTHENTICATED, SUSPENDED_MESSAGE } from './plugin.ts';
 
 const UNKNOWN_ID = '123e4567-e89b-42d3-a456-426614174000';

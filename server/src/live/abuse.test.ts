@@ -9,12 +9,12 @@ import { testConfig } from '../../../test/support/env.ts';
 import { buildPoll, buildUser } from '../../../test/support/factories.ts';
 import type { App } from '../app.ts';
 import { MAX_CLIENT_FRAME_BYTES } from '../plugins/websocket.ts';
-import { useListeningTestApp } from '../testing/harness.ts';
-import { signIn } from '../testing/sessions.ts';
-import { connectWs, openWs, type WsClose, type WsTestClient } from '../testing/wsClient.ts';
+import { useListeningTestApp } from '../../../test/support/server/harness.ts';
+import { signIn } from '../../../test/support/server/sessions.ts';
+import { connectWs, openWs, type WsClose, type WsTestClient } from '../../../test/support/server/wsClient.ts';
 import { LiveHub, type HubSocket } from './hub.ts';
-import { batch, insertVote } from '../polls/live/testing.ts';
-import { testPollTopic } from './testing.ts';
+import { batch, insertVote } from '../../../test/support/server/pollLive.ts';
+import { testPollTopic } from '../../../test/support/server/live.ts';
 
 const PER_ADDRESS = 3;
 const PER_INSTANCE = 8;

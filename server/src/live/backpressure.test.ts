@@ -7,11 +7,11 @@ import { testDatabase } from '../../../test/support/db.ts';
 import { testConfig } from '../../../test/support/env.ts';
 import { buildPoll, buildUser } from '../../../test/support/factories.ts';
 import { buildApp, type App } from '../app.ts';
-import { signIn } from '../testing/sessions.ts';
-import { openWs } from '../testing/wsClient.ts';
+import { signIn } from '../../../test/support/server/sessions.ts';
+import { openWs } from '../../../test/support/server/wsClient.ts';
 import { LiveHub, type HubSocket } from './hub.ts';
-import { batch, insertVote } from '../polls/live/testing.ts';
-import { testPollTopic } from './testing.ts';
+import { batch, insertVote } from '../../../test/support/server/pollLive.ts';
+import { testPollTopic } from '../../../test/support/server/live.ts';
 
 const POLL = '6f1c2a4e-9b7d-4c1e-8a3f-2d5e6f7a8b9c';
 const OPTION = '7c9e6679-7425-40de-944b-e07fc1f90ae7';

@@ -11,9 +11,9 @@ import { testDatabase } from '../../../test/support/db.ts';
 import { testConfig } from '../../../test/support/env.ts';
 import { buildPoll, buildUser } from '../../../test/support/factories.ts';
 import { buildApp, type App } from '../app.ts';
-import { asUser, signIn } from '../testing/sessions.ts';
-import { openWs, type WsTestClient } from '../testing/wsClient.ts';
-import { batch, insertVote } from '../polls/live/testing.ts';
+import { asUser, signIn } from '../../../test/support/server/sessions.ts';
+import { openWs, type WsTestClient } from '../../../test/support/server/wsClient.ts';
+import { batch, insertVote } from '../../../test/support/server/pollLive.ts';
 
 const config = testConfig();
 const prefix = config.redisPrefix;

@@ -3,9 +3,9 @@ import { LIVE_TOPIC_FAMILIES, type LiveErrorMessage } from '@tribuna/contracts/l
 import type { Database } from '@tribuna/drizzle/client';
 import { buildPoll, buildUser } from '../../../test/support/factories.ts';
 import type { App } from '../app.ts';
-import { useListeningTestApp } from '../testing/harness.ts';
-import { signIn } from '../testing/sessions.ts';
-import { openWs, type WsTestClient } from '../testing/wsClient.ts';
+import { useListeningTestApp } from '../../../test/support/server/harness.ts';
+import { signIn } from '../../../test/support/server/sessions.ts';
+import { openWs, type WsTestClient } from '../../../test/support/server/wsClient.ts';
 import { TopicRegistry } from './topics.ts';
 
 describe('live topics', () => {

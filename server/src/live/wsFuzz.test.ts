@@ -17,10 +17,10 @@ import type { Database } from '@tribuna/drizzle/client';
 import { buildPoll, buildPost, buildUser } from '../../../test/support/factories.ts';
 import type { App } from '../app.ts';
 import { MAX_CLIENT_FRAME_BYTES } from '../plugins/websocket.ts';
-import { junkJson, nastyString, toJsonText } from '../testing/fuzz/schemaArbitrary.ts';
-import { useListeningTestApp } from '../testing/harness.ts';
-import { signIn } from '../testing/sessions.ts';
-import { openWs, type WsTestClient } from '../testing/wsClient.ts';
+import { junkJson, nastyString, toJsonText } from '../../../test/support/server/fuzz/schemaArbitrary.ts';
+import { useListeningTestApp } from '../../../test/support/server/harness.ts';
+import { signIn } from '../../../test/support/server/sessions.ts';
+import { openWs, type WsTestClient } from '../../../test/support/server/wsClient.ts';
 import { parseClientMessage } from './routes.ts';
 
 const SEED = Number(process.env.WS_FUZZ_SEED ?? 15_2025);

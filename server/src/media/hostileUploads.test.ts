@@ -8,9 +8,9 @@ import { WALL_MESSAGES } from '@tribuna/contracts/wallRules';
 import type { Database } from '@tribuna/drizzle/client';
 import { buildPost, buildUser } from '../../../test/support/factories.ts';
 import type { App } from '../app.ts';
-import { useTestApp } from '../testing/harness.ts';
-import { multipart, type MultipartPart } from '../testing/multipart.ts';
-import { asUser, signIn } from '../testing/sessions.ts';
+import { useTestApp } from '../../../test/support/server/harness.ts';
+import { multipart, type MultipartPart } from '../../../test/support/server/multipart.ts';
+import { asUser, signIn } from '../../../test/support/server/sessions.ts';
 
 let app: App;
 let database: Database;

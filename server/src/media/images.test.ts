@@ -4,7 +4,7 @@ import { thumbHashToRGBA } from 'thumbhash';
 import { WALL_MESSAGES } from '@tribuna/contracts/wallRules';
 import { HttpError } from '../http/errors.ts';
 import { processImage } from './images.ts';
-import { hugePng } from '../testing/images.ts';
+import { hugePng } from '../../../test/support/server/images.ts';
 
 /** A solid image of `width`×`height` in `format`. */
 const solid = (width: number, height: number, background: string) => sharp({ create: { width, height, channels: 3, background } });

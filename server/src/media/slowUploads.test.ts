@@ -12,9 +12,9 @@ import { WALL_MESSAGES } from '@tribuna/contracts/wallRules';
 import type { Database } from '@tribuna/drizzle/client';
 import { buildUser } from '../../../test/support/factories.ts';
 import { HTTP_TIMEOUTS, nodeRequestTimeoutMs, type App, type HttpTimeouts } from '../app.ts';
-import { useListeningTestApp } from '../testing/harness.ts';
-import { multipart, type MultipartPart } from '../testing/multipart.ts';
-import { signIn, XHR } from '../testing/sessions.ts';
+import { useListeningTestApp } from '../../../test/support/server/harness.ts';
+import { multipart, type MultipartPart } from '../../../test/support/server/multipart.ts';
+import { signIn, XHR } from '../../../test/support/server/sessions.ts';
 import { UPLOAD_BUDGET_RETRY_AFTER_SECONDS } from './uploadBudget.ts';
 
 /**

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { WALL_LIMITS, WALL_MESSAGES } from '@tribuna/contracts/wallRules';
 import type { App } from '../app.ts';
-import { useListeningTestApp } from '../testing/harness.ts';
+import { useListeningTestApp } from '../../../test/support/server/harness.ts';
 import { UPLOAD_MESSAGES, withUploads, type UploadSpec } from './uploads.ts';
 
 const SPEC: UploadSpec = {

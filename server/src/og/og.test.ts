@@ -7,7 +7,7 @@ import { schema } from '@tribuna/drizzle';
 import type { Database } from '@tribuna/drizzle/client';
 import { buildPoll, buildUser, buildVotes } from '../../../test/support/factories.ts';
 import type { App } from '../app.ts';
-import { useTestApp } from '../testing/harness.ts';
+import { useTestApp } from '../../../test/support/server/harness.ts';
 import { escapeHtml } from './presenter.ts';
 
 const PUBLIC_URL = 'https://tribuna.example.mx';

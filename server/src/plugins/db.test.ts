@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { fileContext } from '../../../test/support/fileContext.ts';
 import { createDatabase } from '@tribuna/drizzle/client';
 import type { App } from '../app.ts';
-import { useApp } from '../testing/harness.ts';
+import { useApp } from '../../../test/support/server/harness.ts';
 import { SERVER_IDLE_IN_TRANSACTION_TIMEOUT_MS, SERVER_STATEMENT_TIMEOUT_MS } from './db.ts';
 
 /** The SQLSTATE of a postgres.js error. */

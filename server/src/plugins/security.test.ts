@@ -7,7 +7,7 @@ import type { Database } from '@tribuna/drizzle/client';
 import { buildPoll } from '../../../test/support/factories.ts';
 import { testConfig } from '../../../test/support/env.ts';
 import { buildApp, type App } from '../app.ts';
-import { useTestApp } from '../testing/harness.ts';
+import { useTestApp } from '../../../test/support/server/harness.ts';
 import { SWAGGER_LOGO_STYLE } from './docs.ts';
 
 const HTML = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };

@@ -5,8 +5,8 @@ import type { Database } from '@tribuna/drizzle/client';
 import type { HomePollResponse, Poll, PollListResponse, PollResults } from '@tribuna/contracts/api/polls';
 import { buildPoll, buildUser, buildVotes } from '../../../test/support/factories.ts';
 import type { App } from '../app.ts';
-import { useTestApp } from '../testing/harness.ts';
-import { asUser, signIn } from '../testing/sessions.ts';
+import { useTestApp } from '../../../test/support/server/harness.ts';
+import { asUser, signIn } from '../../../test/support/server/sessions.ts';
 
 const HOUR = 3_600_000;
 const ago = (ms: number) => new Date(Date.now() - ms);

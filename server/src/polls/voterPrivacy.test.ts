@@ -8,9 +8,9 @@ import type { ResultsSnapshot, VotersMessage } from '@tribuna/contracts/live';
 import type { Database } from '@tribuna/drizzle/client';
 import { buildPoll, buildUser, buildVotes } from '../../../test/support/factories.ts';
 import type { App } from '../app.ts';
-import { useListeningTestApp } from '../testing/harness.ts';
-import { asUser, signIn, XHR } from '../testing/sessions.ts';
-import { openWs, type WsTestClient } from '../testing/wsClient.ts';
+import { useListeningTestApp } from '../../../test/support/server/harness.ts';
+import { asUser, signIn, XHR } from '../../../test/support/server/sessions.ts';
+import { openWs, type WsTestClient } from '../../../test/support/server/wsClient.ts';
 
 const FINGERPRINT = 'privacy-test-device';
 

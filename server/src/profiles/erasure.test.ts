@@ -16,10 +16,10 @@ import type { PublicProfile, UploadedProfileImage } from '@tribuna/contracts/api
 import { PROFILE_MESSAGES } from '@tribuna/contracts/profileRules';
 import { buildComment, buildPoll, buildPost, buildUser } from '../../../test/support/factories.ts';
 import type { App } from '../app.ts';
-import { insertTotpFactor } from '../testing/factors.ts';
-import { multipart } from '../testing/multipart.ts';
-import { googleSignIn, type MockOidcProvider, useOidcTestApp } from '../testing/oidc.ts';
-import { asUser, signIn, XHR } from '../testing/sessions.ts';
+import { insertTotpFactor } from '../../../test/support/server/factors.ts';
+import { multipart } from '../../../test/support/server/multipart.ts';
+import { googleSignIn, type MockOidcProvider, useOidcTestApp } from '../../../test/support/server/oidc.ts';
+import { asUser, signIn, XHR } from '../../../test/support/server/sessions.ts';
 
 const NAME = 'Zacarias Quintanilla Borrable';
 const EMAIL = 'zq.borrable.9f3@example.com';

@@ -11,7 +11,7 @@ import { testConfig } from '../../../test/support/env.ts';
 import { buildPoll, buildUser } from '../../../test/support/factories.ts';
 import { buildApp, type App } from '../app.ts';
 import { SUSPENDED_MESSAGE } from '../identity/plugin.ts';
-import { asUser, signIn } from '../testing/sessions.ts';
+import { asUser, signIn } from '../../../test/support/server/sessions.ts';
 import { showDayOf } from '@tribuna/contracts/showDay';
 
 // Own Redis namespace: no worker of another test file consumes the jobs checked here.

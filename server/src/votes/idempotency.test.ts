@@ -7,7 +7,7 @@ import { testDatabase, truncateAll } from '../../../test/support/db.ts';
 import { testConfig } from '../../../test/support/env.ts';
 import { buildPoll, buildUser } from '../../../test/support/factories.ts';
 import { buildApp, type App } from '../app.ts';
-import { asUser, signIn } from '../testing/sessions.ts';
+import { asUser, signIn } from '../../../test/support/server/sessions.ts';
 import { VoteBatcher, type VoteCommand } from './batcher.ts';
 import { PollCache } from '../polls/pollCache.ts';
 

@@ -8,8 +8,8 @@ import { buildPoll, buildUser } from '../../../test/support/factories.ts';
 import type { App } from '../app.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE, DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS } from '../plugins/errors.ts';
 import { QueueUnavailableError } from '../plugins/queues.ts';
-import { asUser, signIn } from '../testing/sessions.ts';
-import { useProxiedTestApp, type TcpProxy } from '../testing/tcpProxy.ts';
+import { asUser, signIn } from '../../../test/support/server/sessions.ts';
+import { useProxiedTestApp, type TcpProxy } from '../../../test/support/server/tcpProxy.ts';
 import { POLL_CACHE_TTL_MS } from '../polls/pollCache.ts';
 
 describe('votes when a dependency is down', () => {

@@ -10,7 +10,7 @@ import { buildPoll, buildUser } from '../../../test/support/factories.ts';
 import { buildApp, type App } from '../app.ts';
 import type { LiveStore } from '../polls/live/store.ts';
 import { SUSPENDED_MESSAGE } from '../identity/plugin.ts';
-import { asUser, signIn } from '../testing/sessions.ts';
+import { asUser, signIn } from '../../../test/support/server/sessions.ts';
 import { nextMidnight, startOfToday } from '@tribuna/contracts/showDay';
 
 const TZ = 'America/Mexico_City';

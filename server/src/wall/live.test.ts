@@ -7,10 +7,10 @@ import { testDatabase, truncateAll } from '../../../test/support/db.ts';
 import { testConfig } from '../../../test/support/env.ts';
 import { buildComment, buildPost, buildUser } from '../../../test/support/factories.ts';
 import { buildApp, type App } from '../app.ts';
-import { multipart } from '../testing/multipart.ts';
+import { multipart } from '../../../test/support/server/multipart.ts';
 import type { FlushScheduler } from './live.ts';
-import { asUser, signIn } from '../testing/sessions.ts';
-import { openWs, type AnyServerMessage, type WsTestClient } from '../testing/wsClient.ts';
+import { asUser, signIn } from '../../../test/support/server/sessions.ts';
+import { openWs, type AnyServerMessage, type WsTestClient } from '../../../test/support/server/wsClient.ts';
 
 // Two server instances on one Redis namespace: a change made through one reaches the viewers of the other.
 const config = testConfig({ REDIS_PREFIX: `${testConfig().redisPrefix}_wall_live` });

@@ -12,9 +12,9 @@ import { testConfig } from '../../../test/support/env.ts';
 import { buildComment, buildPost, buildUser } from '../../../test/support/factories.ts';
 import { buildApp, type App } from '../app.ts';
 import { SUSPENDED_MESSAGE } from '../identity/plugin.ts';
-import { hugePng } from '../testing/images.ts';
-import { multipart, type MultipartPart } from '../testing/multipart.ts';
-import { asUser, signIn } from '../testing/sessions.ts';
+import { hugePng } from '../../../test/support/server/images.ts';
+import { multipart, type MultipartPart } from '../../../test/support/server/multipart.ts';
+import { asUser, signIn } from '../../../test/support/server/sessions.ts';
 
 const config = testConfig({ REDIS_PREFIX: `${testConfig().redisPrefix}_wall` });
 

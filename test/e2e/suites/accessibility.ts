@@ -7,13 +7,13 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedIfEmpty } from '../../../server/src/seed/index.ts';
-import { signIn } from '../../../server/src/testing/sessions.ts';
+import { signIn } from '../../support/server/sessions.ts';
 import { recomputeAllDays } from '../../../worker/src/reports/repository.ts';
 import { axeViolations, seriousOrCritical } from '../../support/axe.ts';
 import { launchChromium, themedContext } from '../../support/browser.ts';
 import { testDatabase, truncateAll } from '../../support/db.ts';
 import { testConfig } from '../../support/env.ts';
-import { startServer, type RunningServer } from '../../support/server.ts';
+import { startServer, type RunningServer } from '../../support/liveServer.ts';
 
 /** A folder to save full-page screenshots of every scanned page in (a visual check by hand), or nothing. */
 const SCREENSHOTS = process.env.A11Y_SCREENSHOTS;

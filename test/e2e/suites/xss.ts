@@ -7,14 +7,14 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_MESSAGES } from '@tribuna/contracts/adminRules';
 import { PROFILE_MESSAGES } from '@tribuna/contracts/profileRules';
-import { signIn } from '../../../server/src/testing/sessions.ts';
-import { multipart, type MultipartPart } from '../../../server/src/testing/multipart.ts';
+import { signIn } from '../../support/server/sessions.ts';
+import { multipart, type MultipartPart } from '../../support/server/multipart.ts';
 import { startWorker, type WorkerApp } from '../../../worker/src/app.ts';
 import { launchChromium } from '../../support/browser.ts';
 import { testDatabase, truncateAll } from '../../support/db.ts';
 import { testConfig } from '../../support/env.ts';
 import { buildPost, buildUser } from '../../support/factories.ts';
-import { startServer, type RunningServer } from '../../support/server.ts';
+import { startServer, type RunningServer } from '../../support/liveServer.ts';
 
 /**
  * Stored XSS, proven in a real browser. Classic payloads go into every text a fan or an admin

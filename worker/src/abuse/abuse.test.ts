@@ -9,7 +9,7 @@ import { ABUSE_MESSAGES } from '@tribuna/contracts/abuseRules';
 import { testConfig } from '../../../test/support/env.ts';
 import { testDatabase } from '../../../test/support/db.ts';
 import { buildPoll, buildUser } from '../../../test/support/factories.ts';
-import { useQueueWorker } from '../testing.ts';
+import { useQueueWorker } from '../../../test/support/worker.ts';
 import { AbuseScanNotFoundError, presentAccount, runAbuseScan, type AbuseScanEvent } from './service.ts';
 
 // Own Redis namespace under the run's prefix: only this file's worker consumes these queues.

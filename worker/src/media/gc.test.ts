@@ -6,7 +6,7 @@ import { schema } from '@tribuna/drizzle';
 import { testConfig } from '../../../test/support/env.ts';
 import { contentKey, LocalDiskStorage } from '../../../server/src/media/storage.ts';
 import { InvalidPayloadError } from '../errors.ts';
-import { useJobTestContext } from '../testing.ts';
+import { useJobTestContext } from '../../../test/support/worker.ts';
 import { collectMediaGarbage, mediaJobs } from './jobs.ts';
 
 const HOUR = 3_600_000;

@@ -4,7 +4,7 @@ import { schema } from '@tribuna/drizzle';
 import { testConfig } from '../../../test/support/env.ts';
 import { testDatabase } from '../../../test/support/db.ts';
 import { buildPoll, buildUser } from '../../../test/support/factories.ts';
-import { useQueueWorker } from '../testing.ts';
+import { useQueueWorker } from '../../../test/support/worker.ts';
 import { findDailyReport, listActiveUsers, TODAY_WATERMARK } from './repository.ts';
 import { WATERMARK_OVERLAP_MINUTES } from '../watermarks.ts';
 

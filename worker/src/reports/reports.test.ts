@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { testConfig } from '../../../test/support/env.ts';
 import { testDatabase } from '../../../test/support/db.ts';
 import { buildPoll, buildUser } from '../../../test/support/factories.ts';
-import { useQueueWorker } from '../testing.ts';
+import { useQueueWorker } from '../../../test/support/worker.ts';
 import { findDailyReport, listActiveUsers } from './repository.ts';
 
 // Own Redis namespace under the run's prefix (cleaned by the global teardown anyway).

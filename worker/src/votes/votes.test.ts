@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { schema } from '@tribuna/drizzle';
 import { buildPoll, buildUser } from '../../../test/support/factories.ts';
 import { InvalidPayloadError } from '../errors.ts';
-import { useJobTestContext } from '../testing.ts';
+import { useJobTestContext } from '../../../test/support/worker.ts';
 import { voteJobs } from './jobs.ts';
 
 const HOUR = 3_600_000;

@@ -11,9 +11,9 @@ import { buildPoll, buildUser } from '../../../../test/support/factories.ts';
 import { testConfig } from '../../../../test/support/env.ts';
 import { startWorker, type WorkerApp } from '../../../../worker/src/app.ts';
 import type { App } from '../../app.ts';
-import { useListeningTestApp } from '../../testing/harness.ts';
-import { asUser, signIn, XHR } from '../../testing/sessions.ts';
-import { openWs } from '../../testing/wsClient.ts';
+import { useListeningTestApp } from '../../../../test/support/server/harness.ts';
+import { asUser, signIn, XHR } from '../../../../test/support/server/sessions.ts';
+import { openWs } from '../../../../test/support/server/wsClient.ts';
 
 type Poll = Awaited<ReturnType<typeof buildPoll>>;
 

@@ -5,8 +5,8 @@ import type { Database } from '@tribuna/drizzle/client';
 import { buildUser } from '../../../../test/support/factories.ts';
 import type { App } from '../../app.ts';
 import type { RateLimitRule } from '../../http/rateLimits.ts';
-import { useTestApp } from '../../testing/harness.ts';
-import { signInAdmin } from '../catalog/testSupport.ts';
+import { useTestApp } from '../../../../test/support/server/harness.ts';
+import { signInAdmin } from '../../../../test/support/server/catalog.ts';
 
 const generous: RateLimitRule = { store: 'local', perUser: { max: 10_000, windowSeconds: 1 }, perAddress: { max: 10_000, windowSeconds: 1 } };
 

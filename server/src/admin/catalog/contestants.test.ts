@@ -4,9 +4,9 @@ import { ADMIN_MESSAGES } from '@tribuna/contracts/adminRules';
 import type { Database } from '@tribuna/drizzle/client';
 import { buildPoll, buildSeason, buildUser, buildVotes } from '../../../../test/support/factories.ts';
 import type { App } from '../../app.ts';
-import { useTestApp } from '../../testing/harness.ts';
+import { useTestApp } from '../../../../test/support/server/harness.ts';
 import { CATALOG_MESSAGES } from './rules.ts';
-import { auditRows, signInAdmin, type AdminCaller } from './testSupport.ts';
+import { auditRows, signInAdmin, type AdminCaller } from '../../../../test/support/server/catalog.ts';
 
 let app: App;
 let database: Database;

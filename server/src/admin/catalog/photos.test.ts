@@ -8,10 +8,10 @@ import { WALL_MESSAGES } from '@tribuna/contracts/wallRules';
 import type { Database } from '@tribuna/drizzle/client';
 import { buildSeason } from '../../../../test/support/factories.ts';
 import type { App } from '../../app.ts';
-import { useTestApp } from '../../testing/harness.ts';
-import { multipart, type MultipartPart } from '../../testing/multipart.ts';
+import { useTestApp } from '../../../../test/support/server/harness.ts';
+import { multipart, type MultipartPart } from '../../../../test/support/server/multipart.ts';
 import { CATALOG_MESSAGES } from './rules.ts';
-import { auditRows, signInAdmin, type AdminCaller } from './testSupport.ts';
+import { auditRows, signInAdmin, type AdminCaller } from '../../../../test/support/server/catalog.ts';
 
 let app: App;
 let database: Database;

@@ -6,8 +6,8 @@ import { ADMIN_MESSAGES } from '@tribuna/contracts/adminRules';
 import type { ContestantView, RealityView, SeasonView } from '@tribuna/contracts/api/admin/catalog';
 import type { Database } from '@tribuna/drizzle/client';
 import type { App } from '../../app.ts';
-import { useTestApp } from '../../testing/harness.ts';
-import { auditRows, signInAdmin, type AdminCaller } from './testSupport.ts';
+import { useTestApp } from '../../../../test/support/server/harness.ts';
+import { auditRows, signInAdmin, type AdminCaller } from '../../../../test/support/server/catalog.ts';
 
 let app: App;
 let database: Database;

@@ -4,9 +4,9 @@ import { schema } from '@tribuna/drizzle';
 import type { Database } from '@tribuna/drizzle/client';
 import { buildPoll, buildUser, buildVotes } from '../../../../test/support/factories.ts';
 import type { App } from '../../app.ts';
-import { useListeningTestApp } from '../../testing/harness.ts';
-import { asUser, signIn } from '../../testing/sessions.ts';
-import { openWs } from '../../testing/wsClient.ts';
+import { useListeningTestApp } from '../../../../test/support/server/harness.ts';
+import { asUser, signIn } from '../../../../test/support/server/sessions.ts';
+import { openWs } from '../../../../test/support/server/wsClient.ts';
 
 const HOUR = 3_600_000;
 

@@ -11,9 +11,9 @@ import type { Database } from '@tribuna/drizzle/client';
 import { testConfig } from '../../../../test/support/env.ts';
 import { buildPoll, buildUser, buildVotes } from '../../../../test/support/factories.ts';
 import { buildApp, type App } from '../../app.ts';
-import { useListeningTestApp } from '../../testing/harness.ts';
-import { asUser, signIn } from '../../testing/sessions.ts';
-import { openWs } from '../../testing/wsClient.ts';
+import { useListeningTestApp } from '../../../../test/support/server/harness.ts';
+import { asUser, signIn } from '../../../../test/support/server/sessions.ts';
+import { openWs } from '../../../../test/support/server/wsClient.ts';
 
 let app: App;
 let database: Database;

@@ -7,8 +7,8 @@ import { schema } from '@tribuna/drizzle';
 import type { Database } from '@tribuna/drizzle/client';
 import { buildPoll, buildSeason, buildUser, buildVotes } from '../../../../test/support/factories.ts';
 import type { App } from '../../app.ts';
-import { useTestApp } from '../../testing/harness.ts';
-import { asUser, signIn } from '../../testing/sessions.ts';
+import { useTestApp } from '../../../../test/support/server/harness.ts';
+import { asUser, signIn } from '../../../../test/support/server/sessions.ts';
 import { CONTESTANT_OPTION_CHANGED, TOTAL_POINTS_MAX } from './rules.ts';
 
 let app: App;

@@ -7,9 +7,9 @@ import type { QueueHealthList, RetriedJob } from '@tribuna/contracts/api/admin/q
 import { QUEUE_NAMES } from '@tribuna/contracts/jobs';
 import type { Database } from '@tribuna/drizzle/client';
 import type { App } from '../../app.ts';
-import { useTestApp } from '../../testing/harness.ts';
-import { auditRows, signInAdmin } from '../catalog/testSupport.ts';
-import { failedJob } from './testSupport.ts';
+import { useTestApp } from '../../../../test/support/server/harness.ts';
+import { auditRows, signInAdmin } from '../../../../test/support/server/catalog.ts';
+import { failedJob } from '../../../../test/support/server/queues.ts';
 
 describe('/api/admin/queues', () => {
   let app: App;

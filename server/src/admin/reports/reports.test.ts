@@ -11,8 +11,8 @@ import { buildPoll, buildUser } from '../../../../test/support/factories.ts';
 import { startWorker, type WorkerApp } from '../../../../worker/src/app.ts';
 import { recomputeDays } from '../../../../worker/src/reports/repository.ts';
 import type { App } from '../../app.ts';
-import { useTestApp } from '../../testing/harness.ts';
-import { asUser, signIn } from '../../testing/sessions.ts';
+import { useTestApp } from '../../../../test/support/server/harness.ts';
+import { asUser, signIn } from '../../../../test/support/server/sessions.ts';
 import { dayIn } from './periods.ts';
 import { getReport, RECOMPUTE_JOB_ID } from './service.ts';
 

@@ -6,9 +6,9 @@ import type { Database } from '@tribuna/drizzle/client';
 import { testConfig } from '../../../../test/support/env.ts';
 import { buildPoll, buildUser } from '../../../../test/support/factories.ts';
 import { buildApp, type App } from '../../app.ts';
-import { useTestApp } from '../../testing/harness.ts';
-import { multipart } from '../../testing/multipart.ts';
-import { asUser, signIn } from '../../testing/sessions.ts';
+import { useTestApp } from '../../../../test/support/server/harness.ts';
+import { multipart } from '../../../../test/support/server/multipart.ts';
+import { asUser, signIn } from '../../../../test/support/server/sessions.ts';
 
 const SUSPENDED = 'Tu cuenta está suspendida. No puedes realizar esta acción.';
 /**

@@ -6,8 +6,8 @@ import type { Database } from '@tribuna/drizzle/client';
 import { buildComment, buildPoll, buildPost, buildUser, buildVotes } from '../../../../test/support/factories.ts';
 import type { App } from '../../app.ts';
 import type { RateLimitRule } from '../../http/rateLimits.ts';
-import { useTestApp } from '../../testing/harness.ts';
-import { auditRows, signInAdmin } from '../catalog/testSupport.ts';
+import { useTestApp } from '../../../../test/support/server/harness.ts';
+import { auditRows, signInAdmin } from '../../../../test/support/server/catalog.ts';
 import { containsPattern, RECENT_WINDOW, SEARCH_COUNT_CAP } from './repository.ts';
 
 const generous: RateLimitRule = { store: 'local', perUser: { max: 10_000, windowSeconds: 1 }, perAddress: { max: 10_000, windowSeconds: 1 } };

@@ -5,8 +5,8 @@ import type { Database } from '@tribuna/drizzle/client';
 import { testConfig } from '../../../../test/support/env.ts';
 import { buildUser } from '../../../../test/support/factories.ts';
 import { buildApp, type App } from '../../app.ts';
-import { asUser, sessionCookieOf, signIn } from '../../testing/sessions.ts';
-import { useTestApp } from '../../testing/harness.ts';
+import { asUser, sessionCookieOf, signIn } from '../../../../test/support/server/sessions.ts';
+import { useTestApp } from '../../../../test/support/server/harness.ts';
 
 describe('GET /api/me without a session', () => {
   let app: App;

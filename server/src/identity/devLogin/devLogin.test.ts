@@ -7,8 +7,8 @@ import { schema } from '@tribuna/drizzle';
 import type { Database } from '@tribuna/drizzle/client';
 import { buildUser } from '../../../../test/support/factories.ts';
 import type { App } from '../../app.ts';
-import { devLogin, sessionCookieHeader, signIn, XHR } from '../../testing/sessions.ts';
-import { useApp, useListeningTestApp, useTestApp } from '../../testing/harness.ts';
+import { devLogin, sessionCookieHeader, signIn, XHR } from '../../../../test/support/server/sessions.ts';
+import { useApp, useListeningTestApp, useTestApp } from '../../../../test/support/server/harness.ts';
 import { DEV_LOGIN_LOCAL_ONLY_MESSAGE } from './routes.ts';
 
 describe('development sign-in (DEV_LOGIN on)', () => {

@@ -9,10 +9,10 @@ import { testConfig } from '../../../../test/support/env.ts';
 import { buildUser } from '../../../../test/support/factories.ts';
 import type { App } from '../../app.ts';
 import type { RateLimitRule } from '../../http/rateLimits.ts';
-import { useTestApp } from '../../testing/harness.ts';
-import { insertTotpFactor, totpCode, wrongTotpCodes } from '../../testing/factors.ts';
-import { signIn, XHR } from '../../testing/sessions.ts';
-import { useProxiedTestApp, type TcpProxy } from '../../testing/tcpProxy.ts';
+import { useTestApp } from '../../../../test/support/server/harness.ts';
+import { insertTotpFactor, totpCode, wrongTotpCodes } from '../../../../test/support/server/factors.ts';
+import { signIn, XHR } from '../../../../test/support/server/sessions.ts';
+import { useProxiedTestApp, type TcpProxy } from '../../../../test/support/server/tcpProxy.ts';
 import { MAX_FAILED_CODES, TOO_MANY_ATTEMPTS, VERIFICATION_UNAVAILABLE } from './attempts.ts';
 import { newTotpSecret } from './totp.ts';
 

@@ -8,8 +8,8 @@ import { testConfig } from '../../../../test/support/env.ts';
 import { buildUser } from '../../../../test/support/factories.ts';
 import { buildApp, type App } from '../../app.ts';
 import { MFA_PENDING_TTL_MS } from '../sessions/constants.ts';
-import { totpCode, wrongTotpCodes } from '../../testing/factors.ts';
-import { sessionCookieHeader, signIn, XHR } from '../../testing/sessions.ts';
+import { totpCode, wrongTotpCodes } from '../../../../test/support/server/factors.ts';
+import { sessionCookieHeader, signIn, XHR } from '../../../../test/support/server/sessions.ts';
 import { factorSecretAad, SecretBox } from './secretBox.ts';
 
 const codeFor = totpCode;

@@ -15,9 +15,9 @@ import {
   MockOidcProvider,
   startGoogleFlow,
   useOidcTestApp,
-} from '../../testing/oidc.ts';
-import { insertTotpFactor } from '../../testing/factors.ts';
-import { sessionCookieHeader, XHR } from '../../testing/sessions.ts';
+} from '../../../../test/support/server/oidc.ts';
+import { insertTotpFactor } from '../../../../test/support/server/factors.ts';
+import { sessionCookieHeader, XHR } from '../../../../test/support/server/sessions.ts';
 
 /** A throwaway write route behind the real hooks: no content route exists yet in this issue. */
 const writeRoute: FastifyPluginAsync = async (app) => {

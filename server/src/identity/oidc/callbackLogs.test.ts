@@ -3,8 +3,8 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { App } from '../../app.ts';
 import { redactUrl } from '../../http/logging.ts';
-import { useTestApp } from '../../testing/harness.ts';
-import { authorizeAtProvider, finishGoogleFlow, startGoogleFlow, useOidcTestApp } from '../../testing/oidc.ts';
+import { useTestApp } from '../../../../test/support/server/harness.ts';
+import { authorizeAtProvider, finishGoogleFlow, startGoogleFlow, useOidcTestApp } from '../../../../test/support/server/oidc.ts';
 
 /** A pino logger at level info writing every line into `lines`. */
 function memoryLogger() {

@@ -14,8 +14,8 @@ import {
   googleSignIn,
   startGoogleFlow,
   useOidcTestApp,
-} from '../../testing/oidc.ts';
-import { useApp } from '../../testing/harness.ts';
+} from '../../../../test/support/server/oidc.ts';
+import { useApp } from '../../../../test/support/server/harness.ts';
 
 describe('Google sign-in (OpenID Connect)', () => {
   let provider: MockOidcProvider;

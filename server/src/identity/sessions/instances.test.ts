@@ -8,8 +8,8 @@ import { testEnv } from '../../../../test/support/env.ts';
 import { buildUser } from '../../../../test/support/factories.ts';
 import type { App } from '../../app.ts';
 import { REPO_ROOT } from '../../paths.ts';
-import { useTestApp } from '../../testing/harness.ts';
-import { signIn, XHR } from '../../testing/sessions.ts';
+import { useTestApp } from '../../../../test/support/server/harness.ts';
+import { signIn, XHR } from '../../../../test/support/server/sessions.ts';
 import { SESSION_CACHE_TTL_MS } from './cache.ts';
 
 /** Well under the cache TTL: a refusal within it comes from an eviction, not from expiry. */

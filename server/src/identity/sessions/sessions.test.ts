@@ -7,11 +7,11 @@ import { testDatabase } from '../../../../test/support/db.ts';
 import { testConfig } from '../../../../test/support/env.ts';
 import { buildUser } from '../../../../test/support/factories.ts';
 import { buildApp, type App } from '../../app.ts';
-import { devLogin, sessionCookieOf, signIn, waitForSessionEviction, XHR } from '../../testing/sessions.ts';
+import { devLogin, sessionCookieOf, signIn, waitForSessionEviction, XHR } from '../../../../test/support/server/sessions.ts';
 import { sessionCache } from './cache.ts';
 import { SECURE_SESSION_COOKIE, SESSION_COOKIE, SESSION_MAX_LIFETIME_MS, SESSION_REFRESH_THRESHOLD_MS, SESSION_TTL_MS } from './constants.ts';
 import { elevateSession, resolveSession } from './service.ts';
-import { useTestApp } from '../../testing/harness.ts';
+import { useTestApp } from '../../../../test/support/server/harness.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 

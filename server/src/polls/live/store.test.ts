@@ -10,10 +10,10 @@ import { testDatabase } from '../../../../test/support/db.ts';
 import { testConfig } from '../../../../test/support/env.ts';
 import { buildPoll, buildUser } from '../../../../test/support/factories.ts';
 import { buildApp, type App } from '../../app.ts';
-import { TcpProxy } from '../../testing/tcpProxy.ts';
-import { openWs } from '../../testing/wsClient.ts';
+import { TcpProxy } from '../../../../test/support/server/tcpProxy.ts';
+import { openWs } from '../../../../test/support/server/wsClient.ts';
 import { defineLiveCommands } from './scripts.ts';
-import { batch, insertVote, moveVote, type TestVoter } from './testing.ts';
+import { batch, insertVote, moveVote, type TestVoter } from '../../../../test/support/server/pollLive.ts';
 
 const config = testConfig();
 const prefix = config.redisPrefix;

@@ -1,6 +1,6 @@
 import type { Db } from '@tribuna/drizzle/client';
-import { buildUser } from '../../../test/support/factories.ts';
-import type { App } from '../app-types.ts';
+import { buildUser } from '../factories.ts';
+import type { App } from '../../../server/src/app-types.ts';
 import { signIn, type SignedIn } from './sessions.ts';
 
 /** Every kind of signed-in caller a route may meet (visitors carry no cookie at all). */

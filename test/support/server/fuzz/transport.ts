@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import type { App } from '../../app-types.ts';
+import type { App } from '../../../../server/src/app-types.ts';
 import type { FuzzRequest } from './requestArbitrary.ts';
 
 /** The server's answer to one request, or why there was none. */

@@ -1,5 +1,5 @@
 import { votersMessage, type ResultsSnapshot } from '@tribuna/contracts/live';
-import type { TopicHandler } from './topics.ts';
+import type { TopicHandler } from '../../../server/src/live/topics.ts';
 
 /**
  * A `poll` topic for hub unit tests: every well-formed poll may be watched, with snapshots from

@@ -3,7 +3,7 @@ import { Secret, TOTP } from 'otpauth';
 import type { Config } from '@tribuna/contracts/config';
 import { schema } from '@tribuna/drizzle';
 import type { Db } from '@tribuna/drizzle/client';
-import { factorSecretAad, SecretBox } from '../identity/factors/secretBox.ts';
+import { factorSecretAad, SecretBox } from '../../../server/src/identity/factors/secretBox.ts';
 
 /** The code an authenticator app shows for `secret`, `steps` periods from now. */
 export function totpCode(secret: string, steps = 0): string {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { OAuth2Server, type MutableResponse, type MutableToken } from 'oauth2-mock-server';
 import { afterAll, beforeAll } from 'vitest';
-import { SESSION_COOKIE } from '../identity/sessions/constants.ts';
+import { SESSION_COOKIE } from '../../../server/src/identity/sessions/constants.ts';
 import { useListeningTestApp, type ListeningTestApp, type TestAppOptions, type TestEnv } from './harness.ts';
 import { parseSetCookies, type ParsedSetCookie } from './sessions.ts';
 

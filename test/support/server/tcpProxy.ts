@@ -1,7 +1,7 @@
 import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
-import { testConfig } from '../../../test/support/env.ts';
-import { buildApp, type App } from '../app.ts';
+import { testConfig } from '../env.ts';
+import { buildApp, type App } from '../../../server/src/app.ts';
 import type { TestEnv } from './harness.ts';
 
 /**

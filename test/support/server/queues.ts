@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { Worker, type Job } from 'bullmq';
 import type { QueueName } from '@tribuna/contracts/jobs';
-import type { App } from '../../app.ts';
+import type { App } from '../../../server/src/app.ts';
 
 export async function failedJob(app: App, queueName: QueueName, reason = 'boom', name = 'media.gc'): Promise<Job> {
   const connection = new Redis(app.config.redisUrl, { maxRetriesPerRequest: null });

@@ -1,9 +1,9 @@
-import { sessionCache } from '../identity/sessions/cache.ts';
+import { sessionCache } from '../../../server/src/identity/sessions/cache.ts';
 import type { LightMyRequestResponse } from 'fastify';
-import type { App } from '../app-types.ts';
-import { SECURE_SESSION_COOKIE, SESSION_COOKIE } from '../identity/sessions/constants.ts';
-import { sessionCookieName } from '../identity/sessions/cookies.ts';
-import { startSession, type IssuedSession, type SessionLevel } from '../identity/sessions/service.ts';
+import type { App } from '../../../server/src/app-types.ts';
+import { SECURE_SESSION_COOKIE, SESSION_COOKIE } from '../../../server/src/identity/sessions/constants.ts';
+import { sessionCookieName } from '../../../server/src/identity/sessions/cookies.ts';
+import { startSession, type IssuedSession, type SessionLevel } from '../../../server/src/identity/sessions/service.ts';
 
 /** The header every mutation of the web client carries (see http/csrf.ts). */
 export const XHR = { 'x-requested-with': 'tribuna' } as const;

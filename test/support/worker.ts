@@ -2,12 +2,12 @@ import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { Queue, QueueEvents, type Job } from 'bullmq';
 import pino from 'pino';
 import type { Database } from '@tribuna/drizzle/client';
-import { testDatabase, truncateAll } from '../../test/support/db.ts';
-import { testConfig } from '../../test/support/env.ts';
+import { testDatabase, truncateAll } from './db.ts';
+import { testConfig } from './env.ts';
 import type { Config } from '@tribuna/contracts/config';
 import type { QueueName } from '@tribuna/contracts/jobs';
-import { startWorker, type WorkerApp } from './app.ts';
-import type { JobContext } from './context.ts';
+import { startWorker, type WorkerApp } from '../../worker/src/app.ts';
+import type { JobContext } from '../../worker/src/context.ts';
 
 /**
  * A job handler's context on this run's test database (emptied before each test, closed after the

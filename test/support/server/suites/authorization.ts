@@ -10,15 +10,15 @@ import type { LiveErrorMessage, LiveTopicFamily } from '@tribuna/contracts/live'
 import type { InjectOptions, RouteOptions } from 'fastify';
 import { schema } from '@tribuna/drizzle';
 import type { Database } from '@tribuna/drizzle/client';
-import { buildComment, buildPoll, buildPost, buildUser } from '../../../../test/support/factories.ts';
-import type { App } from '../../app.ts';
+import { buildComment, buildPoll, buildPost, buildUser } from '../../factories.ts';
+import type { App } from '../../../../server/src/app.ts';
 import { CALLER_KINDS, signInCallers, type Caller, type CallerKind } from '../callers.ts';
 import { insertTotpFactor, totpCode } from '../factors.ts';
 import { useListeningTestApp } from '../harness.ts';
 import { asUser, XHR } from '../sessions.ts';
 import { connectWs, openWs } from '../wsClient.ts';
 import { multipart } from '../multipart.ts';
-import { failedJob } from '../../admin/queues/testSupport.ts';
+import { failedJob } from '../queues.ts';
 import { changedTables, tableDigests } from '../fuzz/fingerprint.ts';
 
 /**

@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { Database } from '@tribuna/drizzle/client';
-import { testDatabase, truncateAll } from '../../../test/support/db.ts';
-import { testConfig } from '../../../test/support/env.ts';
-import { buildApp, type App, type BuildAppOptions } from '../app.ts';
+import { testDatabase, truncateAll } from '../db.ts';
+import { testConfig } from '../env.ts';
+import { buildApp, type App, type BuildAppOptions } from '../../../server/src/app.ts';
 
 export type TestEnv = Record<string, string | undefined>;
 

@@ -1,9 +1,9 @@
 // Helpers of the catalogue's tests: an admin calling the API, and the audit log as written.
 import type { LightMyRequestResponse } from 'fastify';
 import type { Database } from '@tribuna/drizzle/client';
-import { buildUser } from '../../../../test/support/factories.ts';
-import type { App } from '../../app.ts';
-import { asUser, signIn } from '../../testing/sessions.ts';
+import { buildUser } from '../factories.ts';
+import type { App } from '../../../server/src/app.ts';
+import { asUser, signIn } from './sessions.ts';
 
 export interface AdminCaller {
   id: string;
