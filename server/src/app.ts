@@ -31,7 +31,7 @@ import { poolRunner } from '@tribuna/drizzle/pipelined';
 import wallRoutes, { type WallRoutesOptions } from './wall/routes.ts';
 import adminRoutes from './admin/routes.ts';
 import authRoutes from './identity/auth/routes.ts';
-import profileRoutes from './profiles/routes.ts';
+import profileRoutes from './identity/profiles/routes.ts';
 import notificationRoutes from './notifications/routes.ts';
 import devLoginRoutes from './identity/devLogin/routes.ts';
 import factorRoutes from './identity/factors/routes.ts';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { adminGuard } from '../access/adminGuard.ts';
+import { adminGuard } from '../identity/adminGuard.ts';
 import adminUserRoutes from './users/routes.ts';
 import catalogRoutes from './catalog/routes.ts';
 import adminPollRoutes from './polls/routes.ts';

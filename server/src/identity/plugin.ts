@@ -33,7 +33,7 @@ declare module 'fastify' {
      * read or validated: a visitor gets 401 'User not authenticated', never a schema error):
      * 'session' any live session (a sign-in still owing its second factor too), 'user' a full
      * session, 'writer' a full session of an account that is not suspended (else 403). Routes of
-     * everyone leave it out; /api/admin/* has its own guard (access/adminGuard.ts).
+     * everyone leave it out; /api/admin/* has its own guard (identity/adminGuard.ts).
      */
     audience?: RouteAudience;
   }

@@ -80,3 +80,6 @@ export function createMediaService(deps: { storage: MediaStorage; db: DbOrTx; li
     },
   };
 }
+
+// What other domains (posts, comments, profile images, the catalogue, the seed) use of media rows.
+export { insertMedia, MEDIA_URL_PREFIX } from './repository.ts';

@@ -2,9 +2,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { SqlRunner } from '@tribuna/drizzle/pipelined';
 import type { NotificationType } from '@tribuna/contracts/notificationRules';
 import type { ReactionType } from '@tribuna/contracts/wallRules';
-import { readableBy, type Viewer } from '../wall/repository.ts';
-
-export type { Viewer } from '../wall/repository.ts';
+import { readableByAccount } from '../access/predicates.ts';
+import type { Viewer } from '../access/viewer.ts';
 
 const ts = (column: SQL) => sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
@@ -154,7 +153,7 @@ function shownSql(user: SQL): SQL {
     JOIN posts p ON p.id = n.post_id
     LEFT JOIN comments c ON c.id = n.comment_id
     WHERE n.user_id = ${user} AND NOT p.is_hidden AND (c.id IS NULL OR NOT c.is_hidden)
-      AND (${readableBy(user, sql.raw('p'))} OR EXISTS (SELECT 1 FROM profiles me WHERE me.id = ${user} AND me.role = 'admin'))`;
+      AND ${readableByAccount(user)}`;
 }
 
 /**

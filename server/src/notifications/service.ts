@@ -6,7 +6,7 @@ import type { SqlRunner } from '@tribuna/drizzle/pipelined';
 import { badRequest } from '../http/errors.ts';
 import type { AfterCommit } from '../events/bus.ts';
 import type { ReactionTaps, WallActivity } from '../wall/activity.ts';
-import { isPostVisible } from '../wall/repository.ts';
+import { mayReadPost } from '../access/policy.ts';
 import * as repo from './repository.ts';
 
 export interface NotificationsContext {
@@ -100,7 +100,7 @@ async function mentionRecipients(tx: SqlRunner, content: string, postId: string,
   const candidates = (await repo.activeProfilesByUsername(tx, names)).filter((viewer) => !excluded.has(viewer.id));
   const visible: boolean[] = [];
   // One after the other: a transaction's statements share its connection.
-  for (const viewer of candidates) visible.push(await isPostVisible(tx, postId, viewer));
+  for (const viewer of candidates) visible.push(await mayReadPost(tx, postId, viewer));
   return candidates.filter((_, i) => visible[i]).map((viewer) => viewer.id);
 }
 

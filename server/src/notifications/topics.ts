@@ -1,4 +1,5 @@
 import type { TopicHandler } from '../live/topics.ts';
+import { mayWatchUser } from '../access/policy.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -6,5 +7,5 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const userTopic: TopicHandler = {
   family: 'user',
   normalizeKey: (key) => (key !== null && UUID.test(key) ? key.toLowerCase() : undefined),
-  authorize: async (key, user) => (user !== null && user.id.toLowerCase() === key ? { ok: true, snapshots: false } : { ok: false, code: 'forbidden' }),
+  authorize: async (key, user) => (mayWatchUser(user, key!) ? { ok: true, snapshots: false } : { ok: false, code: 'forbidden' }),
 };

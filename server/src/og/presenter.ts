@@ -1,5 +1,5 @@
 import type { LiveOptionTotals } from '@tribuna/contracts/live';
-import type { BallotOptionRow } from '../polls/repository.ts';
+import type { BallotOptionRow } from '../polls/service.ts';
 import { presentableImageUrl } from '@tribuna/contracts/imageUrls';
 
 /** What a link preview (Open Graph / Twitter card) of a shared poll shows. */

@@ -96,3 +96,6 @@ export async function getPollResults(
   const { results } = await loadOptionsAndResults(db, row.id, reader);
   return seq === null ? results : { ...results, seq };
 }
+
+// What other domains (the admin's polls, share cards) use of polls.
+export { findHomePoll, findPublicPoll, type BallotOptionRow } from './repository.ts';

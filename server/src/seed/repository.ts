@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '@tribuna/drizzle/client';
 import { schema } from '@tribuna/drizzle';
 import type { StoredImage } from '../media/service.ts';
-import { insertMedia } from '../media/repository.ts';
+import { insertMedia } from '../media/service.ts';
 import type { DemoData, PostImageJob } from './plan.ts';
 
 /** A post picture the pipeline has stored (files written), waiting for its rows. */

@@ -6,7 +6,7 @@ import type { DbOrTx } from '@tribuna/drizzle/client';
 import { conflict, notFound } from '../http/errors.ts';
 import type { Enqueue } from '../plugins/queues.ts';
 import { DEFAULT_POINTS_CONFIG, effectiveStatus } from '../polls/rules.ts';
-import { findPublicPoll } from '../polls/repository.ts';
+import { findPublicPoll } from '../polls/service.ts';
 import { showDayOf } from '@tribuna/contracts/showDay';
 import { presentShare } from './presenter.ts';
 import * as repo from './repository.ts';

@@ -56,3 +56,6 @@ export async function getMyVotes(ctx: VotesContext, userId: string, pollId: stri
 export async function getAvailablePoints(ctx: VotesContext, userId: string, pollId: string, now = new Date()): Promise<AvailablePoints> {
   return (await getMyVotes(ctx, userId, pollId, now)).availablePoints;
 }
+
+// What other domains (the admin's vote voiding) use of votes.
+export { lockVoters } from './repository.ts';

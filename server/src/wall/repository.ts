@@ -3,12 +3,8 @@ import type { Tx } from '@tribuna/drizzle/client';
 import type { SqlRunner } from '@tribuna/drizzle/pipelined';
 import { feedCounts } from '@tribuna/drizzle/schema/index';
 import type { FeedSort, PostVisibility, ReactionType } from '@tribuna/contracts/wallRules';
-
-/** Who reads: a visitor (null) or a signed-in user; admins see every post. */
-export interface Viewer {
-  id: string;
-  isAdmin: boolean;
-}
+import { canSee, readableBy, shownOnProfile, visiblePost } from '../access/predicates.ts';
+import type { Viewer } from '../access/viewer.ts';
 
 export interface FeedFilters {
   sort: FeedSort;
@@ -78,42 +74,15 @@ export type CommentRow = AuthorColumns & {
 const ts = (column: SQL) => sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 /**
- * Which posts a viewer may see: public ones, their own, and those of a group they may read (every
- * post of a public group, of a private one only for members). Admins see everything.
- */
-export function canSee(viewer: Viewer | null, alias = sql.raw('p')): SQL {
-  if (viewer?.isAdmin) return sql`TRUE`;
-  return readableBy(viewer?.id ?? null, alias);
-}
-
-/**
- * Whether the post `alias` is one a reader who is not an admin may see: public outside groups or
- * in a public group, a group post of a group they can read, or their own. `readerId` is a value,
- * a column (a batch of readers), or null for somebody signed out.
- */
-export function readableBy(readerId: string | SQL | null, alias: SQL): SQL {
-  const groupReadable =
-    readerId !== null
-      ? sql`EXISTS (SELECT 1 FROM groups g WHERE g.id = ${alias}.group_id AND (g.privacy = 'public' OR EXISTS (SELECT 1 FROM group_members gm WHERE gm.group_id = g.id AND gm.user_id = ${readerId})))`
-      : sql`EXISTS (SELECT 1 FROM groups g WHERE g.id = ${alias}.group_id AND g.privacy = 'public')`;
-  const own = readerId !== null ? sql` OR ${alias}.user_id = ${readerId}` : sql``;
-  return sql`((${alias}.visibility = 'public' AND (${alias}.group_id IS NULL OR ${groupReadable}))
-    OR (${alias}.visibility = 'group' AND ${groupReadable})${own})`;
-}
-
-/**
  * The feed's conditions. With `userId` (a profile's posts tab) the user's posts in groups count
  * too, and anybody but the owner gets only the public ones they may read (the caller passes an
  * admin as a plain reader there: see wall/service.ts getFeed).
  */
 function filterSql(filters: Omit<FeedFilters, 'sort'>, viewer: Viewer | null): SQL {
-  const parts: SQL[] = [sql`NOT p.is_hidden`, canSee(viewer)];
+  const parts: SQL[] = [filters.userId ? shownOnProfile(filters.userId, viewer) : visiblePost(viewer)];
   if (filters.groupId) parts.push(sql`p.group_id = ${filters.groupId}`);
   else if (!filters.userId) parts.push(sql`p.group_id IS NULL`);
-  if (filters.userId) {
-    parts.push(sql`p.user_id = ${filters.userId}`);
-    if (viewer?.id !== filters.userId) parts.push(sql`p.visibility = 'public'`);
-  }
+  if (filters.userId) parts.push(sql`p.user_id = ${filters.userId}`);
   if (filters.visibility) parts.push(sql`p.visibility = ${filters.visibility}`);
   return sql.join(parts, sql` AND `);
 }
@@ -188,14 +157,8 @@ export async function findPostCard(db: SqlRunner, postId: string, viewer: Viewer
   const rows = await db.execute<PostRow>(sql`
     SELECT ${cardSelect(viewer)}, '0' AS sort_micros
     FROM posts p JOIN profiles pr ON pr.id = p.user_id
-    WHERE p.id = ${postId} AND NOT p.is_hidden AND ${canSee(viewer)}`);
+    WHERE p.id = ${postId} AND ${visiblePost(viewer)}`);
   return rows[0] ?? null;
-}
-
-/** Whether a visible post exists that this viewer may see (reactions, comments, live subscriptions). */
-export async function isPostVisible(db: SqlRunner, postId: string, viewer: Viewer | null): Promise<boolean> {
-  const rows = await db.execute(sql`SELECT 1 FROM posts p WHERE p.id = ${postId} AND NOT p.is_hidden AND ${canSee(viewer)}`);
-  return rows.length > 0;
 }
 
 export interface OwnedRow {
@@ -212,20 +175,6 @@ export async function lockPost(tx: Tx, postId: string, viewer: Viewer): Promise<
   );
   const row = rows[0];
   return row ? { userId: row.user_id, isHidden: row.is_hidden, visible: row.visible } : null;
-}
-
-export interface GroupAccess {
-  exists: boolean;
-  isPublic: boolean;
-  isMember: boolean;
-}
-
-export async function groupAccess(db: SqlRunner, groupId: string, userId: string | null): Promise<GroupAccess> {
-  const rows = await db.execute<{ privacy: string; member: boolean }>(sql`
-    SELECT g.privacy, ${userId ? sql`EXISTS (SELECT 1 FROM group_members gm WHERE gm.group_id = g.id AND gm.user_id = ${userId})` : sql`FALSE`} AS member
-    FROM groups g WHERE g.id = ${groupId}`);
-  const row = rows[0];
-  return row ? { exists: true, isPublic: row.privacy === 'public', isMember: row.member } : { exists: false, isPublic: false, isMember: false };
 }
 
 export interface NewPost {
@@ -442,7 +391,7 @@ export interface CommentTarget {
  */
 export async function lockComment(tx: Tx, commentId: string, viewer: Viewer): Promise<(CommentTarget & { visible: boolean }) | null> {
   const rows = await tx.execute<{ id: string; post_id: string; user_id: string; parent_comment_id: string | null; is_hidden: boolean; visible: boolean }>(
-    sql`SELECT c.id, c.post_id, c.user_id, c.parent_comment_id, c.is_hidden, (NOT p.is_hidden AND ${canSee(viewer)}) AS visible
+    sql`SELECT c.id, c.post_id, c.user_id, c.parent_comment_id, c.is_hidden, (${visiblePost(viewer)}) AS visible
       FROM comments c JOIN posts p ON p.id = c.post_id WHERE c.id = ${commentId} FOR UPDATE OF c`,
   );
   const row = rows[0];

@@ -17,7 +17,7 @@ import {
   ReplyView,
 } from '@tribuna/contracts/api/wall';
 import { WALL_FIELDS, WALL_LIMITS, WALL_MESSAGES } from '@tribuna/contracts/wallRules';
-import { holdsAdminPowers } from '../access/adminGuard.ts';
+import * as access from '../access/policy.ts';
 import { errorResponses } from '../http/errors.ts';
 import { withUploads } from '../media/uploads.ts';
 import { requireWriter } from '../identity/plugin.ts';
@@ -32,13 +32,13 @@ import * as wall from './service.ts';
  * REQUIRE_ADMIN_MFA only once verified with the second factor, as in the back-office).
  */
 function viewerOf(request: FastifyRequest): wall.Viewer | null {
-  return request.user ? { id: request.user.id, isAdmin: holdsAdminPowers(request.user, request.server.config.requireAdminMfa) } : null;
+  return access.viewerOf(request.user, request.server.config.requireAdminMfa);
 }
 
 /** Signed in and not suspended; an admin (holdsAdminPowers) may moderate any post or comment. */
 function writerOf(request: FastifyRequest): wall.Writer {
   const user = requireWriter(request);
-  return { id: user.id, isAdmin: holdsAdminPowers(user, request.server.config.requireAdminMfa) };
+  return access.viewerOf(user, request.server.config.requireAdminMfa)!;
 }
 
 const MULTIPART_NOTE =

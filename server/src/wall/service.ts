@@ -18,17 +18,19 @@ import type { Db } from '@tribuna/drizzle/client';
 import { drizzleRunner, type SqlRunner } from '@tribuna/drizzle/pipelined';
 import { badRequest, forbidden, notFound } from '../http/errors.ts';
 import type { IngestFile, StoredImage } from '../media/service.ts';
-import { insertMedia } from '../media/repository.ts';
+import { insertMedia } from '../media/service.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { presentComment, presentPost, presentReactions, presentThread } from './presenter.ts';
 import * as repo from './repository.ts';
-import type { FeedFilters, Viewer } from './repository.ts';
+import type { FeedFilters } from './repository.ts';
+import * as access from '../access/policy.ts';
+import type { Viewer } from '../access/policy.ts';
 import type { WallCache } from './live.ts';
 import type { WallActivity } from './activity.ts';
 import type { AfterCommit } from '../events/bus.ts';
 import type { ReactionWriter } from './reactionWriter.ts';
 
-export type { Viewer } from './repository.ts';
+export type { Viewer } from '../access/policy.ts';
 
 /** What the wall needs of the media pipeline (app.media). */
 export interface WallMedia {
@@ -157,9 +159,9 @@ async function publicWallTotal(ctx: WallContext): Promise<number> {
 }
 
 async function assertGroupReadable(ctx: WallContext, groupId: string, viewer: Viewer | null): Promise<void> {
-  const access = await repo.groupAccess(ctx.reader, groupId, viewer?.id ?? null);
-  if (!access.exists) throw notFound(WALL_MESSAGES.groupNotFound);
-  if (!access.isPublic && !access.isMember && !viewer?.isAdmin) throw forbidden(WALL_MESSAGES.groupForbidden);
+  const decision = await access.mayReadGroup(ctx.reader, groupId, viewer);
+  if (decision === 'not-found') throw notFound(WALL_MESSAGES.groupNotFound);
+  if (decision === 'forbidden') throw forbidden(WALL_MESSAGES.groupForbidden);
 }
 
 export async function getPost(ctx: WallContext, postId: string, viewer: Viewer | null): Promise<PostView> {
@@ -169,7 +171,7 @@ export async function getPost(ctx: WallContext, postId: string, viewer: Viewer |
 }
 
 export async function listComments(ctx: WallContext, postId: string, viewer: Viewer | null): Promise<CommentList> {
-  if (!(await repo.isPostVisible(ctx.reader, postId, viewer))) throw notFound(WALL_MESSAGES.postNotFound);
+  if (!(await access.mayReadPost(ctx.reader, postId, viewer))) throw notFound(WALL_MESSAGES.postNotFound);
   const [rows, commentCount] = await Promise.all([
     repo.listComments(ctx.reader, postId, viewer, WALL_LIMITS.commentsLoaded),
     repo.visibleCommentCount(ctx.reader, postId),
@@ -201,9 +203,9 @@ export async function createPost(ctx: WallContext, writer: Writer, input: Upload
   const visibility = (requested ?? (groupId ? 'group' : 'public')) as PostVisibility;
   if (visibility === 'group' && !groupId) throw badRequest(WALL_MESSAGES.groupRequired);
   if (groupId) {
-    const access = await repo.groupAccess(ctx.reader, groupId, writer.id);
-    if (!access.exists) throw notFound(WALL_MESSAGES.groupNotFound);
-    if (!access.isMember && !writer.isAdmin) throw forbidden(WALL_MESSAGES.groupForbidden);
+    const decision = await access.mayPostInGroup(ctx.reader, groupId, writer);
+    if (decision === 'not-found') throw notFound(WALL_MESSAGES.groupNotFound);
+    if (decision === 'forbidden') throw forbidden(WALL_MESSAGES.groupForbidden);
   }
 
   const stored: StoredImage[] = [];
@@ -242,7 +244,7 @@ export async function editPost(ctx: WallContext, writer: Writer, postId: string,
     const post = await repo.lockPost(tx, postId, writer);
     // What the writer cannot see (hidden, or in a group they may not read) does not exist for them.
     if (!post || post.isHidden || !post.visible) throw notFound(WALL_MESSAGES.postNotFound);
-    if (post.userId !== writer.id) throw forbidden(WALL_MESSAGES.notAuthorizedEditPost);
+    if (!access.mayModify(writer, post.userId, { admins: false })) throw forbidden(WALL_MESSAGES.notAuthorizedEditPost);
     const at = await repo.updatePostContent(tx, postId, content);
     return { editedAt: at, after: await ctx.joinTransaction(drizzleRunner(tx), { kind: 'post-written', postId, actorId: writer.id, content }) };
   });
@@ -257,7 +259,7 @@ export async function deletePost(ctx: WallContext, writer: Writer, postId: strin
   await ctx.db.transaction(async (tx) => {
     const post = await repo.lockPost(tx, postId, writer);
     if (!post || post.isHidden || !post.visible) throw notFound(WALL_MESSAGES.postNotFound);
-    if (post.userId !== writer.id && !writer.isAdmin) throw forbidden(WALL_MESSAGES.notAuthorizedDeletePost);
+    if (!access.mayModify(writer, post.userId, { admins: true })) throw forbidden(WALL_MESSAGES.notAuthorizedDeletePost);
     await repo.hidePost(tx, postId);
   });
   ctx.cache.invalidate();
@@ -282,7 +284,7 @@ export async function createComment(ctx: WallContext, writer: Writer, postId: st
   const parentCommentId = single(input.fields, 'parentCommentId')?.trim() || null;
   if (parentCommentId !== null && !UUID.test(parentCommentId)) throw badRequest('parentCommentId must be a UUID');
 
-  if (!(await repo.isPostVisible(ctx.reader, postId, writer))) throw notFound(WALL_MESSAGES.postNotFound);
+  if (!(await access.mayReadPost(ctx.reader, postId, writer))) throw notFound(WALL_MESSAGES.postNotFound);
   if (parentCommentId) await assertReplyable(ctx, postId, parentCommentId);
 
   const stored: StoredImage[] = [];
@@ -328,7 +330,7 @@ async function assertReplyable(ctx: WallContext, postId: string, parentCommentId
 /** The comment if it is visible on a post the viewer may see; 404 'Comment not found' otherwise. */
 async function visibleComment(ctx: WallContext, commentId: string, viewer: Viewer): Promise<repo.CommentTarget> {
   const comment = await repo.findCommentTarget(ctx.reader, commentId);
-  if (!comment || comment.isHidden || !(await repo.isPostVisible(ctx.reader, comment.postId, viewer))) {
+  if (!comment || comment.isHidden || !(await access.mayReadPost(ctx.reader, comment.postId, viewer))) {
     throw notFound(WALL_MESSAGES.commentNotFound);
   }
   return comment;
@@ -340,7 +342,7 @@ export async function editComment(ctx: WallContext, writer: Writer, commentId: s
   const { postId, editedAt, after } = await ctx.db.transaction(async (tx) => {
     const comment = await repo.lockComment(tx, commentId, writer);
     if (!comment || comment.isHidden || !comment.visible) throw notFound(WALL_MESSAGES.commentNotFound);
-    if (comment.userId !== writer.id) throw forbidden(WALL_MESSAGES.notAuthorizedEditComment);
+    if (!access.mayModify(writer, comment.userId, { admins: false })) throw forbidden(WALL_MESSAGES.notAuthorizedEditComment);
     const at = await repo.updateCommentContent(tx, commentId, content);
     const event: WallActivity = { kind: 'comment-edited', commentId, postId: comment.postId, actorId: writer.id, content };
     return { postId: comment.postId, editedAt: at, after: await ctx.joinTransaction(drizzleRunner(tx), event) };
@@ -355,7 +357,7 @@ export async function deleteComment(ctx: WallContext, writer: Writer, commentId:
   const postId = await ctx.db.transaction(async (tx) => {
     const comment = await repo.lockComment(tx, commentId, writer);
     if (!comment || comment.isHidden || !comment.visible) throw notFound(WALL_MESSAGES.commentNotFound);
-    if (comment.userId !== writer.id && !writer.isAdmin) throw forbidden(WALL_MESSAGES.notAuthorizedDeleteComment);
+    if (!access.mayModify(writer, comment.userId, { admins: true })) throw forbidden(WALL_MESSAGES.notAuthorizedDeleteComment);
     await repo.hideComment(tx, commentId);
     return comment.postId;
   });

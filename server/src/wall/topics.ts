@@ -1,9 +1,9 @@
 import type { SqlRunner } from '@tribuna/drizzle/pipelined';
 import type { TopicHandler } from '../live/topics.ts';
-import { holdsAdminPowers } from '../access/adminGuard.ts';
+import { mayReadPost, viewerOf } from '../access/policy.ts';
 import { postTopic } from '@tribuna/contracts/liveTopics';
 import type { WallLiveMessage } from '@tribuna/contracts/api/wall';
-import { isPostVisible, POST_REACTIONS, reactionCountsOf } from './repository.ts';
+import { POST_REACTIONS, reactionCountsOf } from './repository.ts';
 import { presentReactions } from './presenter.ts';
 
 type PostReactionsMessage = Extract<WallLiveMessage, { type: 'post-reactions' }>;
@@ -36,7 +36,7 @@ export function postTopicHandler(db: SqlRunner, requireAdminMfa: boolean): Topic
     family: 'post',
     normalizeKey: (key) => (key !== null && UUID.test(key) ? key.toLowerCase() : undefined),
     authorize: async (key, user) => {
-      const visible = await isPostVisible(db, key!, user ? { id: user.id, isAdmin: holdsAdminPowers(user, requireAdminMfa) } : null);
+      const visible = await mayReadPost(db, key!, viewerOf(user, requireAdminMfa));
       return visible ? { ok: true, snapshots: true } : { ok: false, code: 'not-found' };
     },
     readSnapshot: async (key) => {

@@ -9,7 +9,7 @@ import type { Enqueue } from '../../plugins/queues.ts';
 import { recordCorrections } from '../../polls/live/corrections.ts';
 import type { LiveStore } from '../../polls/live/store.ts';
 import { voterName } from '../../votes/presenter.ts';
-import { lockVoters } from '../../votes/repository.ts';
+import { lockVoters } from '../../votes/service.ts';
 import { recordAudit } from '../audit.ts';
 import { presentAbuseVote, presentScan } from './presenter.ts';
 import * as repo from './repository.ts';

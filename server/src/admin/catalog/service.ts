@@ -14,7 +14,7 @@ import { ADMIN_LIMITS, ADMIN_MESSAGES } from '@tribuna/contracts/adminRules';
 import type { Db, Tx } from '@tribuna/drizzle/client';
 import { constraintOf, sqlState } from '@tribuna/drizzle/sqlState';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
-import { insertMedia } from '../../media/repository.ts';
+import { insertMedia } from '../../media/service.ts';
 import type { IngestFile, IngestOptions, StoredImage } from '../../media/service.ts';
 import type { UploadedFile } from '../../media/uploads.ts';
 import { recordAudit } from '../audit.ts';

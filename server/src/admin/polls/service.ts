@@ -8,7 +8,7 @@ import type {
 } from '@tribuna/contracts/api/admin/polls';
 import type { PollStatus } from '@tribuna/contracts/api/polls';
 import type { Db, Tx } from '@tribuna/drizzle/client';
-import { findHomePoll } from '../../polls/repository.ts';
+import { findHomePoll } from '../../polls/service.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { EventBus } from '../../events/bus.ts';
 import type { LiveStore } from '../../polls/live/store.ts';

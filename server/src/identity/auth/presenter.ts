@@ -1,6 +1,6 @@
 import type { AuthSession } from '@tribuna/contracts/api/auth';
-import type { ProfileRow } from '../../profiles/repository.ts';
-import { presentProfile } from '../../profiles/presenter.ts';
+import type { ProfileRow } from '../profiles/service.ts';
+import { presentProfile } from '../profiles/presenter.ts';
 
 export const SIGNED_OUT: AuthSession = { status: 'signed_out', user: null, factorId: null };
 

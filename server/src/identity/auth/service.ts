@@ -2,7 +2,7 @@ import type { AuthSession } from '@tribuna/contracts/api/auth';
 import type { DbOrTx } from '@tribuna/drizzle/client';
 import * as accounts from '../accounts/repository.ts';
 import * as factors from '../factors/repository.ts';
-import * as profiles from '../../profiles/repository.ts';
+import * as profiles from '../profiles/service.ts';
 import * as sessions from '../sessions/service.ts';
 import type { AuthUser, IssuedSession } from '../sessions/service.ts';
 import { SIGNED_OUT, presentMfaRequired, presentSignedIn } from './presenter.ts';

@@ -4,9 +4,9 @@ import type { DbOrTx } from '@tribuna/drizzle/client';
 import * as accounts from '../accounts/repository.ts';
 import { describeSession, openSession, type ClientContext } from '../auth/service.ts';
 import { notFound } from '../../http/errors.ts';
-import { displayNameFrom, usernameBase } from '../../profiles/names.ts';
-import * as profiles from '../../profiles/repository.ts';
-import { createProfile } from '../../profiles/service.ts';
+import { displayNameFrom, usernameBase } from '../profiles/names.ts';
+import * as profiles from '../profiles/service.ts';
+import { createProfile } from '../profiles/service.ts';
 import type { IssuedSession } from '../sessions/service.ts';
 
 export const DEV_USERS_LIMIT = 50;

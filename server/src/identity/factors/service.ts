@@ -7,7 +7,7 @@ import * as accounts from '../accounts/repository.ts';
 import { presentSignedIn } from '../auth/presenter.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { NOT_AUTHORIZED } from '../plugin.ts';
-import * as profiles from '../../profiles/repository.ts';
+import * as profiles from '../profiles/service.ts';
 import * as sessions from '../sessions/service.ts';
 import type { AuthUser, IssuedSession, SessionInfo } from '../sessions/service.ts';
 import { giveBackAttempt, orUnavailable, takeAttempt } from './attempts.ts';

@@ -1,8 +1,8 @@
 import type { DbOrTx } from '@tribuna/drizzle/client';
 import * as accounts from '../accounts/repository.ts';
-import { displayNameFrom, usernameBase } from '../../profiles/names.ts';
-import * as profiles from '../../profiles/repository.ts';
-import { createProfile } from '../../profiles/service.ts';
+import { displayNameFrom, usernameBase } from '../profiles/names.ts';
+import * as profiles from '../profiles/service.ts';
+import { createProfile } from '../profiles/service.ts';
 import type { OidcIdentity } from './idToken.ts';
 
 const EMAIL_MAX = 320;

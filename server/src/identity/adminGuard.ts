@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { forbidden } from '../http/errors.ts';
-import { requireRole } from '../identity/plugin.ts';
+import { requireRole } from './plugin.ts';
 
 export const ADMIN_MFA_REQUIRED = 'Se requiere verificación en dos pasos para administradores';
 
@@ -15,13 +15,4 @@ export function adminGuard(requireMfa: boolean) {
     const admin = requireAdminRole(request);
     if (requireMfa && admin.level !== 'aal2') throw forbidden(ADMIN_MFA_REQUIRED);
   };
-}
-
-/**
- * Whether `user` holds the admin powers used outside /api/admin (moderating any post or comment,
- * reading private groups, the admin live topic) by the same rule as adminGuard: the admin role, not
- * suspended, and with REQUIRE_ADMIN_MFA a session verified with the second factor.
- */
-export function holdsAdminPowers(user: { role: string; level?: string; isSuspended?: boolean } | null | undefined, requireMfa: boolean): boolean {
-  return user?.role === 'admin' && user.isSuspended !== true && (!requireMfa || user.level === 'aal2');
 }

@@ -11,12 +11,12 @@ import type { Database } from '@tribuna/drizzle/client';
 import type { Profile } from '@tribuna/contracts/api/me';
 import type { UploadedProfileImage } from '@tribuna/contracts/api/profiles';
 import { PROFILE_MESSAGES } from '@tribuna/contracts/profileRules';
-import { buildUser } from '../../../test/support/factories.ts';
-import type { App } from '../app.ts';
-import { SUSPENDED_MESSAGE } from '../identity/plugin.ts';
-import { useTestApp } from '../../../test/support/server/harness.ts';
-import { multipart } from '../../../test/support/server/multipart.ts';
-import { asUser, signIn, XHR } from '../../../test/support/server/sessions.ts';
+import { buildUser } from '../../../../test/support/factories.ts';
+import type { App } from '../../app.ts';
+import { SUSPENDED_MESSAGE } from '../plugin.ts';
+import { useTestApp } from '../../../../test/support/server/harness.ts';
+import { multipart } from '../../../../test/support/server/multipart.ts';
+import { asUser, signIn, XHR } from '../../../../test/support/server/sessions.ts';
 
 const WIDE = { store: 'local', perUser: { max: 10_000, windowSeconds: 1 }, perAddress: { max: 10_000, windowSeconds: 1 } } as const;
 

@@ -14,12 +14,12 @@ import type { Database } from '@tribuna/drizzle/client';
 import type { Profile } from '@tribuna/contracts/api/me';
 import type { PublicProfile, UploadedProfileImage } from '@tribuna/contracts/api/profiles';
 import { PROFILE_MESSAGES } from '@tribuna/contracts/profileRules';
-import { buildComment, buildPoll, buildPost, buildUser } from '../../../test/support/factories.ts';
-import type { App } from '../app.ts';
-import { insertTotpFactor } from '../../../test/support/server/factors.ts';
-import { multipart } from '../../../test/support/server/multipart.ts';
-import { googleSignIn, type MockOidcProvider, useOidcTestApp } from '../../../test/support/server/oidc.ts';
-import { asUser, signIn, XHR } from '../../../test/support/server/sessions.ts';
+import { buildComment, buildPoll, buildPost, buildUser } from '../../../../test/support/factories.ts';
+import type { App } from '../../app.ts';
+import { insertTotpFactor } from '../../../../test/support/server/factors.ts';
+import { multipart } from '../../../../test/support/server/multipart.ts';
+import { googleSignIn, type MockOidcProvider, useOidcTestApp } from '../../../../test/support/server/oidc.ts';
+import { asUser, signIn, XHR } from '../../../../test/support/server/sessions.ts';
 
 const NAME = 'Zacarias Quintanilla Borrable';
 const EMAIL = 'zq.borrable.9f3@example.com';

@@ -25,3 +25,6 @@ export async function createProfile(db: DbOrTx, profile: NewProfile): Promise<Pr
   }
   throw new Error(`no free username found for "${profile.usernameBase}"`);
 }
+
+// What other domains (identity's sign-ins, the admin's users screen) use of profiles.
+export { findProfile, listProfilesForDevLogin, setRole, setSuspended, USERNAME_UNIQUE_INDEX, type ProfileRow } from './repository.ts';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '@tribuna/drizzle/client';
-import { MEDIA_URL_PREFIX } from '../media/repository.ts';
+import { MEDIA_URL_PREFIX } from '../../media/service.ts';
 
 // The SQL of an account deletion beyond the profile itself (profiles/account.ts deleteOwnAccount),
 // all run in its one transaction. What stays: posts, comments, reactions, votes and shares (without

@@ -8,10 +8,10 @@ import type { Database } from '@tribuna/drizzle/client';
 import type { FeedPage } from '@tribuna/contracts/api/wall';
 import type { ProfileCommentPage, ProfileGroupList, ProfileStats, PublicProfile, VoteHistory } from '@tribuna/contracts/api/profiles';
 import { PROFILE_MESSAGES } from '@tribuna/contracts/profileRules';
-import { buildComment, buildPoll, buildPost, buildUser, buildVotes } from '../../../test/support/factories.ts';
-import type { App } from '../app.ts';
-import { useTestApp } from '../../../test/support/server/harness.ts';
-import { asUser, signIn } from '../../../test/support/server/sessions.ts';
+import { buildComment, buildPoll, buildPost, buildUser, buildVotes } from '../../../../test/support/factories.ts';
+import type { App } from '../../app.ts';
+import { useTestApp } from '../../../../test/support/server/harness.ts';
+import { asUser, signIn } from '../../../../test/support/server/sessions.ts';
 
 const WIDE = { store: 'local', perUser: { max: 10_000, windowSeconds: 1 }, perAddress: { max: 10_000, windowSeconds: 1 } } as const;
 

@@ -1,20 +1,15 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '@tribuna/drizzle/client';
 import type { GroupPrivacy, GroupRole } from '@tribuna/contracts/groupRules';
-import { canSee, type Viewer } from '../wall/repository.ts';
+import { groupListedOnProfile, shownOnProfile } from '../../access/predicates.ts';
+import type { Viewer } from '../../access/viewer.ts';
 
-// The SQL of a profile's header and tabs (GET /api/profiles/:userId/…). Who may see what is
-// decided here, with the wall's own rule (canSee): the owner sees all of their posts and comments
-// that are not hidden; anybody else (admins included: pass them as plain readers) only what sits
-// on PUBLIC posts they may read.
+// The SQL of a profile's header and tabs (GET /api/profiles/:userId/…). Who may see what is the
+// access policy's (access/predicates.ts shownOnProfile): the owner sees all of their posts and
+// comments that are not hidden; anybody else (admins included: pass them as plain readers) only
+// what sits on PUBLIC posts they may read.
 
 const ts = (column: SQL) => sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
-/** Posts of `userId` that `viewer` may see on the profile (alias `p`). */
-function visiblePosts(userId: string, viewer: Viewer | null): SQL {
-  const own = viewer?.id === userId;
-  return sql`NOT p.is_hidden AND ${canSee(viewer)}${own ? sql`` : sql` AND p.visibility = 'public'`}`;
-}
 
 export type PublicProfileRow = {
   id: string;
@@ -46,9 +41,9 @@ export async function profileCounts(db: DbOrTx, userId: string, viewer: Viewer |
   const rows = await db.execute<{ votes: number; posts: number; comments: number }>(sql`
     SELECT
       (SELECT count(*)::int FROM votes v WHERE v.user_id = ${userId}) AS votes,
-      (SELECT count(*)::int FROM posts p WHERE p.user_id = ${userId} AND ${visiblePosts(userId, viewer)}) AS posts,
+      (SELECT count(*)::int FROM posts p WHERE p.user_id = ${userId} AND ${shownOnProfile(userId, viewer)}) AS posts,
       (SELECT count(*)::int FROM comments c JOIN posts p ON p.id = c.post_id
-        WHERE c.user_id = ${userId} AND NOT c.is_hidden AND ${visiblePosts(userId, viewer)}) AS comments`);
+        WHERE c.user_id = ${userId} AND NOT c.is_hidden AND ${shownOnProfile(userId, viewer)}) AS comments`);
   return rows[0] ?? { votes: 0, posts: 0, comments: 0 };
 }
 
@@ -125,7 +120,7 @@ export async function commentsPage(
     FROM comments c
     JOIN posts p ON p.id = c.post_id
     JOIN profiles pr ON pr.id = p.user_id
-    WHERE c.user_id = ${userId} AND NOT c.is_hidden AND ${visiblePosts(userId, viewer)} ${position}
+    WHERE c.user_id = ${userId} AND NOT c.is_hidden AND ${shownOnProfile(userId, viewer)} ${position}
     ORDER BY c.created_at DESC, c.id DESC
     LIMIT ${limit}`);
   return [...rows];
@@ -142,12 +137,12 @@ export type ProfileGroupRow = {
   joined_at: string;
 };
 
-/** The user's group memberships, newest first; `publicOnly` for anybody but the owner. */
-export async function memberships(db: DbOrTx, userId: string, publicOnly: boolean, limit: number): Promise<ProfileGroupRow[]> {
+/** The user's group memberships `viewer` may see listed (access/predicates.ts), newest first. */
+export async function memberships(db: DbOrTx, userId: string, viewer: Viewer | null, limit: number): Promise<ProfileGroupRow[]> {
   const rows = await db.execute<ProfileGroupRow>(sql`
     SELECT g.id, g.name, g.description, g.avatar_url, g.cover_url, g.privacy, gm.role, ${ts(sql`gm.joined_at`)} AS joined_at
     FROM group_members gm JOIN groups g ON g.id = gm.group_id
-    WHERE gm.user_id = ${userId}${publicOnly ? sql` AND g.privacy = 'public'` : sql``}
+    WHERE gm.user_id = ${userId} AND ${groupListedOnProfile(userId, viewer)}
     ORDER BY gm.joined_at DESC, g.id DESC
     LIMIT ${limit}`);
   return [...rows];

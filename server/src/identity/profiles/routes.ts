@@ -14,10 +14,10 @@ import {
   VoteHistory,
 } from '@tribuna/contracts/api/profiles';
 import { PROFILE_IMAGE_FIELD, PROFILE_LIMITS, PROFILE_MESSAGES, type ProfileImageKind } from '@tribuna/contracts/profileRules';
-import { errorResponses } from '../http/errors.ts';
-import { withUploads } from '../media/uploads.ts';
-import { requireUser, requireWriter } from '../identity/plugin.ts';
-import { clearSessionCookie } from '../identity/sessions/cookies.ts';
+import { errorResponses } from '../../http/errors.ts';
+import { withUploads } from '../../media/uploads.ts';
+import { requireUser, requireWriter } from '../plugin.ts';
+import { clearSessionCookie } from '../sessions/cookies.ts';
 import * as account from './account.ts';
 import * as edit from './edit.ts';
 import * as tabs from './tabs.ts';

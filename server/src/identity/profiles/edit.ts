@@ -11,13 +11,13 @@ import {
 } from '@tribuna/contracts/profileRules';
 import type { Db } from '@tribuna/drizzle/client';
 import { constraintOf, sqlState } from '@tribuna/drizzle/sqlState';
-import { badRequest, conflict, unauthorized } from '../http/errors.ts';
-import { insertMedia } from '../media/repository.ts';
-import type { MediaService } from '../media/service.ts';
-import type { UploadedFile } from '../media/uploads.ts';
-import { UPLOAD_MESSAGES } from '../media/uploads.ts';
-import { sniffType } from '../media/images.ts';
-import { NOT_AUTHENTICATED } from '../identity/plugin.ts';
+import { badRequest, conflict, unauthorized } from '../../http/errors.ts';
+import { insertMedia } from '../../media/service.ts';
+import type { MediaService } from '../../media/service.ts';
+import type { UploadedFile } from '../../media/uploads.ts';
+import { UPLOAD_MESSAGES } from '../../media/uploads.ts';
+import { sniffType } from '../../media/images.ts';
+import { NOT_AUTHENTICATED } from '../plugin.ts';
 import { presentProfile } from './presenter.ts';
 import * as profiles from './repository.ts';
 

@@ -2,9 +2,9 @@ import type { ProfileCommentPage, ProfileGroupList, ProfileStats, PublicProfile,
 import { PROFILE_LIMITS, PROFILE_MESSAGES } from '@tribuna/contracts/profileRules';
 import { WALL_MESSAGES } from '@tribuna/contracts/wallRules';
 import type { DbOrTx } from '@tribuna/drizzle/client';
-import { badRequest, forbidden, notFound, unauthorized } from '../http/errors.ts';
-import { NOT_AUTHENTICATED } from '../identity/plugin.ts';
-import type { Viewer } from '../wall/repository.ts';
+import { badRequest, forbidden, notFound, unauthorized } from '../../http/errors.ts';
+import { NOT_AUTHENTICATED } from '../plugin.ts';
+import { mayReadVoteHistory, type Viewer } from '../../access/policy.ts';
 import { presentProfileComment, presentProfileGroup, presentPublicProfile, presentVote } from './presenter.ts';
 import * as repo from './tabsRepository.ts';
 import type { ListPosition } from './tabsRepository.ts';
@@ -55,7 +55,7 @@ export async function getStats(db: DbOrTx, userId: string, reader: ProfileReader
 /** GET /api/profiles/:userId/votes: the owner's latest 50 vote rows; private to anybody else. */
 export async function getVoteHistory(db: DbOrTx, userId: string, reader: ProfileReader): Promise<VoteHistory> {
   if (!reader) throw unauthorized(NOT_AUTHENTICATED);
-  if (reader.id !== userId) throw forbidden(PROFILE_MESSAGES.votingHistoryPrivate);
+  if (!mayReadVoteHistory(reader, userId)) throw forbidden(PROFILE_MESSAGES.votingHistoryPrivate);
   const rows = await repo.voteHistory(db, userId, PROFILE_LIMITS.votingHistory);
   return { items: rows.map(presentVote) };
 }
@@ -78,6 +78,6 @@ export async function getComments(db: DbOrTx, userId: string, reader: ProfileRea
 /** GET /api/profiles/:userId/groups: the owner's every membership, others' public ones. */
 export async function getGroups(db: DbOrTx, userId: string, reader: ProfileReader): Promise<ProfileGroupList> {
   await assertExists(db, userId);
-  const rows = await repo.memberships(db, userId, reader?.id !== userId, PROFILE_GROUPS_MAX);
+  const rows = await repo.memberships(db, userId, asViewer(reader), PROFILE_GROUPS_MAX);
   return { items: rows.map(presentProfileGroup) };
 }

@@ -1,13 +1,12 @@
 import type { Profile } from '@tribuna/contracts/api/me';
 import { PROFILE_MESSAGES } from '@tribuna/contracts/profileRules';
 import type { Db, DbOrTx } from '@tribuna/drizzle/client';
-import * as accounts from '../identity/accounts/repository.ts';
-import * as factors from '../identity/factors/repository.ts';
-import { badRequest, forbidden, unauthorized } from '../http/errors.ts';
-import type { MediaService } from '../media/service.ts';
-import { NOT_AUTHENTICATED } from '../identity/plugin.ts';
-import * as sessions from '../identity/sessions/service.ts';
-import type { AuthUser } from '../identity/sessions/service.ts';
+import * as identity from '../service.ts';
+import { badRequest, forbidden, unauthorized } from '../../http/errors.ts';
+import type { MediaService } from '../../media/service.ts';
+import { NOT_AUTHENTICATED } from '../plugin.ts';
+import * as sessions from '../sessions/service.ts';
+import type { AuthUser } from '../sessions/service.ts';
 import * as erasure from './erasureRepository.ts';
 import { presentProfile } from './presenter.ts';
 import * as profiles from './repository.ts';
@@ -51,8 +50,8 @@ export async function deleteOwnAccount(
   const uploads = await ctx.db.transaction(async (tx) => {
     const profile = await profiles.anonymiseProfile(tx, user.id, now);
     if (!profile) throw unauthorized(NOT_AUTHENTICATED);
-    await accounts.deleteAccount(tx, user.id);
-    await factors.deleteUserFactors(tx, user.id);
+    await identity.deleteAccount(tx, user.id);
+    await identity.deleteUserFactors(tx, user.id);
     await sessions.endAllSessions(tx, user.id, now);
     await erasure.deleteSessions(tx, user.id);
     await erasure.deletePointsHistory(tx, user.id);

@@ -1,0 +1,57 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Viewer } from './viewer.ts';
+
+// Who may see which posts, as SQL conditions on a post row (alias `p` unless given): the one rule
+// the feed, the post page, comments, profile tabs, notifications and live topics filter with.
+// Repositories of any domain put these in their WHERE clauses; nothing else writes this rule.
+
+/**
+ * Whether the post `alias` is one a reader who is not an admin may see: public outside groups or
+ * in a public group, a group post of a group they can read, or their own. `readerId` is a value,
+ * a column (a batch of readers), or null for somebody signed out.
+ */
+export function readableBy(readerId: string | SQL | null, alias: SQL = sql.raw('p')): SQL {
+  const groupReadable =
+    readerId !== null
+      ? sql`EXISTS (SELECT 1 FROM groups g WHERE g.id = ${alias}.group_id AND (g.privacy = 'public' OR EXISTS (SELECT 1 FROM group_members gm WHERE gm.group_id = g.id AND gm.user_id = ${readerId})))`
+      : sql`EXISTS (SELECT 1 FROM groups g WHERE g.id = ${alias}.group_id AND g.privacy = 'public')`;
+  const own = readerId !== null ? sql` OR ${alias}.user_id = ${readerId}` : sql``;
+  return sql`((${alias}.visibility = 'public' AND (${alias}.group_id IS NULL OR ${groupReadable}))
+    OR (${alias}.visibility = 'group' AND ${groupReadable})${own})`;
+}
+
+/**
+ * Which posts a viewer may see: public ones, their own, and those of a group they may read (every
+ * post of a public group, of a private one only for members). Admins see everything.
+ */
+export function canSee(viewer: Viewer | null, alias: SQL = sql.raw('p')): SQL {
+  if (viewer?.isAdmin) return sql`TRUE`;
+  return readableBy(viewer?.id ?? null, alias);
+}
+
+/** A post still shown (not hidden) that `viewer` may see. */
+export function visiblePost(viewer: Viewer | null, alias: SQL = sql.raw('p')): SQL {
+  return sql`NOT ${alias}.is_hidden AND ${canSee(viewer, alias)}`;
+}
+
+/**
+ * The posts of a profile's owner that `viewer` may see there: the owner all of theirs; anybody else
+ * (admins included: pass them as plain readers) only the PUBLIC ones they may read.
+ */
+export function shownOnProfile(ownerId: string, viewer: Viewer | null, alias: SQL = sql.raw('p')): SQL {
+  const own = viewer?.id === ownerId;
+  return sql`${visiblePost(viewer, alias)}${own ? sql`` : sql` AND ${alias}.visibility = 'public'`}`;
+}
+
+/**
+ * Whether the user `userId` (a value or a column) may see the post `alias` now, reading their own
+ * notifications: the reader's rule, or any post for an account with the admin role.
+ */
+export function readableByAccount(userId: SQL, alias: SQL = sql.raw('p')): SQL {
+  return sql`(${readableBy(userId, alias)} OR EXISTS (SELECT 1 FROM profiles me WHERE me.id = ${userId} AND me.role = 'admin'))`;
+}
+
+/** The groups of a profile listed to `viewer`: all of them to the owner, the public ones to anybody else (alias `g`). */
+export function groupListedOnProfile(ownerId: string, viewer: Viewer | null, alias: SQL = sql.raw('g')): SQL {
+  return viewer?.id === ownerId ? sql`TRUE` : sql`${alias}.privacy = 'public'`;
+}

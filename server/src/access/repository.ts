@@ -1,0 +1,24 @@
+import { sql } from 'drizzle-orm';
+import type { SqlRunner } from '@tribuna/drizzle/pipelined';
+import { visiblePost } from './predicates.ts';
+import type { Viewer } from './viewer.ts';
+
+/** Whether a visible post exists that this viewer may see. */
+export async function isPostVisible(db: SqlRunner, postId: string, viewer: Viewer | null): Promise<boolean> {
+  const rows = await db.execute(sql`SELECT 1 FROM posts p WHERE p.id = ${postId} AND ${visiblePost(viewer)}`);
+  return rows.length > 0;
+}
+
+export interface GroupAccess {
+  exists: boolean;
+  isPublic: boolean;
+  isMember: boolean;
+}
+
+export async function groupAccess(db: SqlRunner, groupId: string, userId: string | null): Promise<GroupAccess> {
+  const rows = await db.execute<{ privacy: string; member: boolean }>(sql`
+    SELECT g.privacy, ${userId ? sql`EXISTS (SELECT 1 FROM group_members gm WHERE gm.group_id = g.id AND gm.user_id = ${userId})` : sql`FALSE`} AS member
+    FROM groups g WHERE g.id = ${groupId}`);
+  const row = rows[0];
+  return row ? { exists: true, isPublic: row.privacy === 'public', isMember: row.member } : { exists: false, isPublic: false, isMember: false };
+}
