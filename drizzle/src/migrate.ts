@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
+import { MIGRATIONS_LOCK_KEY } from './locks.ts';
 
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../migrations', import.meta.url));
 
@@ -87,11 +88,11 @@ export async function runMigrations(url: string): Promise<void> {
   const sql = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 10 });
   try {
     // Serialise concurrent starters (server and worker, several instances) on an advisory lock.
-    await sql`SELECT pg_advisory_lock(727274)`;
+    await sql`SELECT pg_advisory_lock(${MIGRATIONS_LOCK_KEY})`;
     try {
       await migrate(drizzle(sql), { migrationsFolder: MIGRATIONS_FOLDER });
     } finally {
-      await sql`SELECT pg_advisory_unlock(727274)`;
+      await sql`SELECT pg_advisory_unlock(${MIGRATIONS_LOCK_KEY})`;
     }
   } finally {
     await sql.end({ timeout: 5 });

@@ -4,6 +4,7 @@ import { schema } from '@tribuna/drizzle';
 import type { StoredImage } from '../media/service.ts';
 import { insertMedia } from '../media/service.ts';
 import type { DemoData, PostImageJob } from './plan.ts';
+import { LOCK_KEYS, xactLock } from '@tribuna/drizzle/locks';
 
 /** A post picture the pipeline has stored (files written), waiting for its rows. */
 export interface StoredPostImage {
@@ -21,7 +22,7 @@ export async function hasProfilesOrRealities(db: DbOrTx): Promise<boolean> {
 
 /** Serialises concurrent seeders (several starters on one database) until the transaction ends. */
 export async function lockSeeding(tx: Tx): Promise<void> {
-  await tx.execute(sql`SELECT pg_advisory_xact_lock(727275)`);
+  await tx.execute(sql`SELECT ${xactLock(LOCK_KEYS.seeding)}`);
 }
 
 export async function insertDemoData(tx: Tx, data: DemoData, postImages: StoredPostImage[]): Promise<void> {

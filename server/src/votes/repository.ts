@@ -4,6 +4,7 @@ import type { SqlRunner } from '@tribuna/drizzle/pipelined';
 
 export { pipelinedCommit, poolRunner, RESERVE_TIMEOUT_MS, type SqlRunner } from '@tribuna/drizzle/pipelined';
 import { pollOptions, pollPointsConfig, polls, profiles, voteRequests, votes, votesUtcDay, voteTallies } from '@tribuna/drizzle/schema/index';
+import { voterLockKey, xactLock } from '@tribuna/drizzle/locks';
 
 // The vote write path is batched (see batcher.ts): each statement here serves every command of a
 // batch at once. Lists travel as one JSON parameter (json_to_recordset), so a batch of any size is
@@ -30,9 +31,9 @@ export async function lockVoters(db: Runner, keys: VoterKey[]): Promise<void> {
   if (keys.length === 0) return;
   const json = JSON.stringify(keys.map((k) => ({ u: k.userId, p: k.pollId })));
   await run(db, sql`
-    SELECT pg_advisory_xact_lock(ordered.k)
+    SELECT ${xactLock(sql`ordered.k`)}
     FROM (
-      SELECT DISTINCT hashtextextended(t.u || ':' || t.p, 0) AS k
+      SELECT DISTINCT ${voterLockKey(sql`t.u`, sql`t.p`)} AS k
       FROM json_to_recordset(${json}::json) AS t(u text, p text)
       ORDER BY k
       OFFSET 0

@@ -5,6 +5,7 @@ import { feedCounts } from '@tribuna/drizzle/schema/index';
 import type { FeedSort, PostVisibility, ReactionType } from '@tribuna/contracts/wallRules';
 import { canSee, readableBy, shownOnProfile, visiblePost } from '../access/predicates.ts';
 import type { Viewer } from '../access/viewer.ts';
+import { reactionLockKey, xactLock } from '@tribuna/drizzle/locks';
 
 export interface FeedFilters {
   sort: FeedSort;
@@ -274,9 +275,9 @@ const tapsJson = (taps: Tap[]) => JSON.stringify(taps.map((t, n) => ({ n, item: 
 export async function lockTaps(tx: SqlRunner, target: ReactionTarget, taps: Tap[]): Promise<void> {
   const pairs = JSON.stringify(taps.map((t) => ({ item: t.itemId, reader: t.userId })));
   await tx.execute(sql`
-    SELECT pg_advisory_xact_lock(ordered.k)
+    SELECT ${xactLock(sql`ordered.k`)}
     FROM (
-      SELECT DISTINCT hashtextextended(${target.table} || ':' || t.item::text || ':' || t.reader::text, 0) AS k
+      SELECT DISTINCT ${reactionLockKey(sql`${target.table}`, sql`t.item`, sql`t.reader`)} AS k
       FROM json_to_recordset(${pairs}::json) AS t(item uuid, reader uuid)
       ORDER BY k
       OFFSET 0

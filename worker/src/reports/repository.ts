@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '@tribuna/drizzle/client';
 import { schema } from '@tribuna/drizzle';
 import { advanceWatermark, watermark, WATERMARK_OVERLAP_MINUTES, watermarkSince } from '../watermarks.ts';
+import { LOCK_KEYS, xactLock } from '@tribuna/drizzle/locks';
 
 const { pageViews, profiles, reportActiveBits, reportActiveUsers, reportDaily, reportUserNumbers, votes } = schema;
 const { ACTIVITY_BLOCK_BITS } = schema;
@@ -27,7 +28,7 @@ interface DailyReportRow extends Record<string, unknown> {
  * (the 5-minute schedule, the midnight one, a recompute on demand, on any number of workers)
  * never interleave their delete-then-insert of the same days.
  */
-const AGGREGATES_LOCK = sql`pg_advisory_xact_lock(hashtext('tribuna.report-aggregates'))`;
+const AGGREGATES_LOCK = xactLock(LOCK_KEYS.reportAggregates);
 
 /** First instant of calendar day `day` of `timeZone` (PostgreSQL knows every DST rule). */
 const startOf = (day: SQL, timeZone: string) => sql`(${day}::timestamp AT TIME ZONE ${timeZone})`;

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '@tribuna/drizzle/client';
 import { abuseScans, contestants, pollOptions, pollPointsConfig, polls, profiles, voidedVotes, votes } from '@tribuna/drizzle/schema/index';
+import { LOCK_KEYS, xactLock } from '@tribuna/drizzle/locks';
 
 // The abuse report's reads and the void/restore moves. Vote ids travel as one JSON parameter of
 // strings (bigints), so a batch of any size is one statement with a fixed text.
@@ -45,7 +46,7 @@ export async function findLatestScan(db: DbOrTx): Promise<ScanRow | null> {
 
 /** Serialises the admins' "start a scan" (two clicks at once make one scan). */
 export async function lockScanStart(tx: Tx): Promise<void> {
-  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended('tribuna:abuse-scan-start', 0))`);
+  await tx.execute(sql`SELECT ${xactLock(LOCK_KEYS.abuseScanStart)}`);
 }
 
 /** The newest queued or running scan started after `since` (older ones are presumed dead). */

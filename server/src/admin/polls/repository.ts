@@ -11,6 +11,7 @@ import {
   voidedVotes,
   votes,
 } from '@tribuna/drizzle/schema/index';
+import { LOCK_KEYS, xactLock } from '@tribuna/drizzle/locks';
 
 // Vote counts come from poll_vote_counts (a few rows per option, kept by triggers on `votes`, see
 // migration 0010), never from counting `votes`. Measured on 1,000,000 votes of one poll: summing
@@ -271,7 +272,7 @@ export async function countBallotOptions(tx: DbOrTx, pollId: string): Promise<nu
  * of one failing on polls_one_featured_uq.
  */
 export async function lockFeaturedFlag(tx: Tx): Promise<void> {
-  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended('tribuna:polls:featured', 0))`);
+  await tx.execute(sql`SELECT ${xactLock(LOCK_KEYS.featuredPolls)}`);
 }
 
 /** "Fijar en Landing": the single featured poll (under lockFeaturedFlag). Answers the polls whose flag was cleared. */

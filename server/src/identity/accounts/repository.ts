@@ -1,19 +1,17 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@tribuna/drizzle/client';
 import { accounts } from '@tribuna/drizzle/schema/index';
+import { signInLockKey, xactLock } from '@tribuna/drizzle/locks';
 
 export type AccountRow = typeof accounts.$inferSelect;
 export type NewAccountRow = typeof accounts.$inferInsert;
-
-/** Advisory lock namespace (first key of the two-key form) for sign-ins of one identity. */
-const SIGN_IN_LOCK_NAMESPACE = 727275;
 
 /**
  * Serialises sign-ins of the same (issuer, subject) until the transaction ends, so two racing
  * callbacks of a first sign-in cannot both create a profile.
  */
 export async function lockIdentity(tx: DbOrTx, issuer: string, subject: string): Promise<void> {
-  await tx.execute(sql`SELECT pg_advisory_xact_lock(${SIGN_IN_LOCK_NAMESPACE}, hashtext(${`${issuer}\n${subject}`}))`);
+  await tx.execute(sql`SELECT ${xactLock(signInLockKey(issuer, subject))}`);
 }
 
 export async function findAccountByIdentity(db: DbOrTx, issuer: string, subject: string): Promise<AccountRow | null> {

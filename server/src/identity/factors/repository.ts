@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, isNull, lt, notLike, or, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '@tribuna/drizzle/client';
 import { authFactors } from '@tribuna/drizzle/schema/index';
+import { LOCK_KEYS, xactLock } from '@tribuna/drizzle/locks';
 
 export type FactorRow = typeof authFactors.$inferSelect;
 
@@ -60,7 +61,7 @@ export async function deleteUserFactors(db: DbOrTx, userId: string): Promise<voi
 
 /** One start-up re-encryption batch at a time across instances (held until the transaction ends). */
 export async function lockSecretSealing(tx: Tx): Promise<void> {
-  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('tribuna:auth_factors.secret'))`);
+  await tx.execute(sql`SELECT ${xactLock(LOCK_KEYS.factorSecrets)}`);
 }
 
 /**
