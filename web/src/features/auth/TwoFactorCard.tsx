@@ -5,7 +5,7 @@ import { CopyIcon, ShieldIcon } from '../../components/icons';
 import { Spinner } from '../../components/Spinner';
 import { errorMessage } from '../../lib/api';
 import { enrolFactor, fetchFactors, unenrolFactor, verifyFactorCode } from './api';
-import { useSessionStore } from './sessionStore';
+import { useSessionStore } from '../../lib/session/sessionStore';
 import { TotpCodeForm } from './TotpCodeForm';
 
 type CardState =

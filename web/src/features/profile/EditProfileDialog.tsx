@@ -5,8 +5,8 @@ import { PROFILE_LIMITS, PROFILE_MESSAGES, type ProfileImageKind } from '@tribun
 import { Alert } from '../../components/Alert';
 import { Modal } from '../../components/Modal';
 import { errorMessage } from '../../lib/api';
-import { displayNameOf } from '../auth/displayName';
-import { useSessionStore } from '../auth/sessionStore';
+import { displayNameOf } from '../../lib/displayName';
+import { useSessionStore } from '../../lib/session/sessionStore';
 import { updateProfile, uploadProfileImage } from './api';
 import { ImagePicker } from './ImagePicker';
 import { formProblems, imageFileProblem, textLength, type ProfileForm } from './validation';

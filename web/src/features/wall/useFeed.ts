@@ -2,7 +2,7 @@ import { createContext, useCallback, useContext, useEffect, useReducer, useRef, 
 import { WALL_MESSAGES } from '@tribuna/contracts/wallRules';
 import { errorMessage } from '../../lib/api';
 import { liveClient } from '../../lib/live/liveClient';
-import { useSessionStore } from '../auth/sessionStore';
+import { useSessionStore } from '../../lib/session/sessionStore';
 import { fetchFeed, type FeedFilters } from './api';
 import { feedReducer, initialFeedState, type FeedAction, type FeedState } from './feedState';
 

@@ -4,12 +4,12 @@ import type { AuditEntryView } from '@tribuna/contracts/api/admin/audit';
 import { callApi } from '../../../lib/api';
 import { formatDateTime } from '../../../lib/dates';
 import { useQuery } from '../../../lib/useQuery';
-import { EmptyState } from '../components/EmptyState';
-import { ErrorBanner } from '../components/ErrorBanner';
-import { PageHeader } from '../components/PageHeader';
-import { ListSkeleton } from '../components/Skeletons';
-import { panel, rowButton, secondaryButton } from '../components/buttons';
-import { inputClass } from '../contestants/adminUi';
+import { EmptyState } from '../../../components/admin/EmptyState';
+import { ErrorBanner } from '../../../components/admin/ErrorBanner';
+import { PageHeader } from '../../../components/admin/PageHeader';
+import { ListSkeleton } from '../../../components/admin/Skeletons';
+import { panel, rowButton, secondaryButton } from '../../../components/admin/buttons';
+import { inputClass } from '../../../components/admin/Field';
 import { auditChanges, auditJson, formatAuditValue } from './auditDiff';
 
 export const AUDIT_RANGE_INVALID = 'La fecha Desde no puede ser posterior a Hasta';

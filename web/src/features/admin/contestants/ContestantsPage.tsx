@@ -4,16 +4,16 @@ import { ADMIN_MESSAGES, CONTESTANT_STATUS_LABELS, type ContestantStatus } from 
 import { Avatar } from '../../../components/Avatar';
 import { callApi } from '../../../lib/api';
 import { useQuery } from '../../../lib/useQuery';
-import { ConfirmDialog } from '../components/ConfirmDialog';
-import { ErrorBanner } from '../components/ErrorBanner';
-import { ListState } from '../components/ListState';
-import { PageHeader } from '../components/PageHeader';
-import { StatusBadge, type BadgeTone } from '../components/StatusBadge';
-import { panel, primaryButton, rowButton, rowDangerButton } from '../components/buttons';
-import { Checkbox } from '../components/fields';
-import { useCreateParam } from '../components/useCreateParam';
+import { ConfirmDialog } from '../../../components/admin/ConfirmDialog';
+import { ErrorBanner } from '../../../components/admin/ErrorBanner';
+import { ListState } from '../../../components/admin/ListState';
+import { PageHeader } from '../../../components/admin/PageHeader';
+import { StatusBadge, type BadgeTone } from '../../../components/admin/StatusBadge';
+import { panel, primaryButton, rowButton, rowDangerButton } from '../../../components/admin/buttons';
+import { Checkbox } from '../../../components/admin/fields';
+import { useCreateParam } from '../../../components/admin/useCreateParam';
 import { PlusIcon } from '../icons';
-import { SeasonFilter, seasonLabel, useAdminSeasons } from './adminUi';
+import { SeasonFilter, seasonLabel, useAdminSeasons } from '../../../components/admin/SeasonFilter';
 import { ContestantFormModal } from './ContestantFormModal';
 
 const STATUS_TONES: Record<ContestantStatus, BadgeTone> = { active: 'green', eliminated: 'rose', finalist: 'sky', winner: 'amber' };

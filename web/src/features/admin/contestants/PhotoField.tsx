@@ -1,8 +1,8 @@
 import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
 import { Alert } from '../../../components/Alert';
 import { errorMessage } from '../../../lib/api';
-import { secondaryButton } from '../components/buttons';
-import { FieldError, inputClass } from './adminUi';
+import { secondaryButton } from '../../../components/admin/buttons';
+import { FieldError, inputClass } from '../../../components/admin/Field';
 import { isUploadedPhotoUrl } from './contestantForm';
 import { PHOTO_MESSAGES, PHOTO_TYPES, placeholderUrl, uploadContestantPhoto, validatePhotoFile } from './photoUpload';
 import { UploadProgress } from '../../../components/UploadProgress';

@@ -5,14 +5,14 @@ import type { AdminUserList, AdminUserRow } from '@tribuna/contracts/api/admin/u
 import { Avatar } from '../../../components/Avatar';
 import { callApi } from '../../../lib/api';
 import { useQuery } from '../../../lib/useQuery';
-import { ConfirmDialog } from '../components/ConfirmDialog';
-import { EmptyState } from '../components/EmptyState';
-import { ErrorBanner } from '../components/ErrorBanner';
-import { PageHeader } from '../components/PageHeader';
-import { ListSkeleton } from '../components/Skeletons';
-import { StatusBadge } from '../components/StatusBadge';
-import { panel, secondaryButton } from '../components/buttons';
-import { inputClass } from '../contestants/adminUi';
+import { ConfirmDialog } from '../../../components/admin/ConfirmDialog';
+import { EmptyState } from '../../../components/admin/EmptyState';
+import { ErrorBanner } from '../../../components/admin/ErrorBanner';
+import { PageHeader } from '../../../components/admin/PageHeader';
+import { ListSkeleton } from '../../../components/admin/Skeletons';
+import { StatusBadge } from '../../../components/admin/StatusBadge';
+import { panel, secondaryButton } from '../../../components/admin/buttons';
+import { inputClass } from '../../../components/admin/Field';
 import { EditUserDialog, PointsDialog, StatsDialog } from './UserDialogs';
 import { ROLE_TONES, USER_STATUS_LABELS, USER_STATUS_TONES, canUnsuspend, userName, userStatus } from './userRules';
 
