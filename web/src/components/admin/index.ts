@@ -1,4 +1,5 @@
-// Shared pieces of the back-office screens (dialogs, banner, badges, skeletons, empty states, fields).
+// Shared pieces of the back-office screens (dialogs, banner, badges, skeletons, empty states, fields, tables).
+export { AdminTable, type AdminColumn } from './AdminTable';
 export { ConfirmDialog } from './ConfirmDialog';
 export { EmptyState } from './EmptyState';
 export { ErrorBanner } from './ErrorBanner';
