@@ -37,8 +37,13 @@ export function UserMenu({ user, variant }: UserMenuProps) {
   }, []);
   useDismiss(open, containerRef, close);
 
-  // Close when the route changes (e.g. after following "Perfil").
-  useEffect(() => setOpen(false), [pathname]);
+  // Close when the route changes (e.g. after following "Perfil"): adjusted while rendering the new
+  // route, not in an effect after it.
+  const [shownOn, setShownOn] = useState(pathname);
+  if (shownOn !== pathname) {
+    setShownOn(pathname);
+    setOpen(false);
+  }
 
   useEffect(() => {
     if (open) menuRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();

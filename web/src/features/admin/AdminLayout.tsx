@@ -62,8 +62,13 @@ export function AdminLayout() {
     if (restoreFocus) menuButtonRef.current?.focus();
   }, []);
 
-  // Following a link closes the panel (the new screen takes the focus flow from there).
-  useEffect(() => setOpen(false), [pathname]);
+  // Following a link closes the panel (the new screen takes the focus flow from there), as the new
+  // route renders.
+  const [shownOn, setShownOn] = useState(pathname);
+  if (shownOn !== pathname) {
+    setShownOn(pathname);
+    setOpen(false);
+  }
 
   useEffect(() => {
     if (!open) return;

@@ -13,6 +13,7 @@ import { ImageIcon, SmileIcon } from './icons';
 import { postFormData, uploadPost } from './upload';
 import { textLength, validatePost, validatePostFiles } from './validation';
 import { UploadProgress } from '../../components/UploadProgress';
+import { useLatest } from '../../lib/useLatest';
 
 interface PickedImage {
   key: number;
@@ -61,12 +62,11 @@ function SignedInComposer({ onCreated, groupId, name, avatarUrl }: ComposerProps
   const nextKey = useRef(0);
   const errorId = useId();
   const counterId = useId();
-  const imagesRef = useRef(images);
-  imagesRef.current = images;
+  const imagesRef = useLatest(images);
   const sending = progress !== null;
   const length = textLength(content);
 
-  useEffect(() => () => imagesRef.current.forEach((image) => revoke(image.preview)), []);
+  useEffect(() => () => imagesRef.current.forEach((image) => revoke(image.preview)), [imagesRef]);
 
   useEffect(() => {
     // Put the caret back after an emoji was inserted.

@@ -26,6 +26,7 @@ import { useMinuteClock } from '../../lib/useMinuteClock';
 import { useFeedDispatch } from './useFeed';
 import { useOnScreen } from './useOnScreen';
 import { validateEdit } from './validation';
+import { useLatest } from '../../lib/useLatest';
 
 export const commentCountLabel = (n: number) => (n === 1 ? '1 comentario' : `${n} comentarios`);
 
@@ -97,8 +98,7 @@ export function PostCard({ post, details = false, openComments = false }: { post
   }, [loadComments]);
 
   // What the live handler reads at the time a message arrives.
-  const latest = useRef({ commentsOpen, loadComments });
-  latest.current = { commentsOpen, loadComments };
+  const latest = useLatest({ commentsOpen, loadComments });
 
   // Watch `post:{id}` while the card is on screen (a few at a time; see liveSlots).
   useEffect(() => {
@@ -129,7 +129,7 @@ export function PostCard({ post, details = false, openComments = false }: { post
       unsubscribe?.();
       release();
     };
-  }, [visible, postId, feed]);
+  }, [visible, postId, feed, latest]);
 
   function toggleComments() {
     const open = !commentsOpen;

@@ -43,10 +43,14 @@ export function AuditPage() {
   const [more, setMore] = useState<{ busy: boolean; error: unknown }>({ busy: false, error: null });
   const moreController = useRef<AbortController | null>(null);
 
-  // New filters drop a 'Cargar más' still on its way.
+  // New filters drop a 'Cargar más' still on its way: its state as they render, its request after.
+  const [moreFor, setMoreFor] = useState(filters);
+  if (moreFor !== filters) {
+    setMoreFor(filters);
+    setMore({ busy: false, error: null });
+  }
   useEffect(() => {
     moreController.current?.abort();
-    setMore({ busy: false, error: null });
   }, [filters]);
   useEffect(() => () => moreController.current?.abort(), []);
 

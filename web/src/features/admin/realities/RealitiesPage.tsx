@@ -38,6 +38,7 @@ export function RealitiesPage() {
   const { pending, track } = usePendingIds();
 
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- ?nuevo=1 in the address (the dashboard's quick action) opens the create modal
     if (createRequested) setEditing({ mode: 'create' });
   }, [createRequested]);
 

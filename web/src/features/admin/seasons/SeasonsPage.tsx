@@ -59,6 +59,7 @@ export function SeasonsPage() {
   // ?nuevo=1 (the dashboard's quick action) opens the create modal once there is a reality to pick.
   useEffect(() => {
     if (!createRequested || realityList === null || seasons.status !== 'ready') return;
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- opened from the address once the lists are there; clearing it navigates
     if (realityList.length > 0) setEditing({ mode: 'create' });
     else clearCreate();
   }, [createRequested, realityList, seasons.status, clearCreate]);

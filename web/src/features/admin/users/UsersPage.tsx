@@ -71,15 +71,19 @@ export function UsersPage() {
     );
   }
 
-  // A link or Back changing ?q= refills the box.
-  useEffect(() => setText(q), [q]);
+  // A link or Back changing ?q= refills the box (as the new ?q= renders).
+  const [textFor, setTextFor] = useState(q);
+  if (textFor !== q) {
+    setTextFor(q);
+    setText(q);
+  }
   // The box searches once typing pauses.
   useEffect(() => {
     const wanted = text.trim();
     if (wanted === q) return;
     const timer = setTimeout(() => update({ q: wanted }), SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
-    // `update` is left out: it only goes through setParams.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `update` only goes through setParams (a new function each render)
   }, [text, q]);
 
   const replaceRow = (row: AdminUserRow) => users.setData((list) => ({ ...list, items: list.items.map((u) => (u.id === row.id ? row : u)) }));
