@@ -1,7 +1,7 @@
 // Apply the stored theme before React loads so the page never flashes the wrong theme.
 // Loaded synchronously from <head> of web/index.html: a file, not an inline script, so the
 // Content-Security-Policy needs no 'unsafe-inline'.
-// Keep in sync with web/src/features/theme/themeStore.ts (key 'tribuna-theme', default dark).
+// Keep in sync with web/src/lib/themeStore.ts (key 'tribuna-theme', default dark).
 (function () {
   var theme = 'dark';
   try {

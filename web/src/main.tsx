@@ -2,11 +2,11 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { registerSW } from 'virtual:pwa-register';
 import { App } from './app/App';
-import { useSessionStore } from './features/auth/sessionStore';
+import { useSessionStore } from './lib/session/sessionStore';
 import { reconnectLiveOnSessionChange } from './app/liveSession';
 import { connectPollsToLive } from './features/polls/livePoll';
 import { liveClient } from './lib/live/liveClient';
-import { listenForInstallPrompt } from './features/pwa/installPrompt';
+import { listenForInstallPrompt } from './lib/pwa/installPrompt';
 import './index.css';
 
 // Start early: the install prompt can fire before any screen mounts, and every screen needs the session.

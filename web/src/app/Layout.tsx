@@ -2,16 +2,16 @@ import { Suspense } from 'react';
 import { Outlet, ScrollRestoration, useMatches } from 'react-router-dom';
 import { PageSpinner } from '../components/Spinner';
 import { usePageViews } from '../features/analytics/usePageViews';
-import { NavBar } from '../features/navigation/NavBar';
-import { SiteHeader } from '../features/navigation/SiteHeader';
-import { useNavBarVisible } from '../features/navigation/navVisibility';
+import { NavBar } from './navigation/NavBar';
+import { SiteHeader } from './navigation/SiteHeader';
+import { useNavBarVisible } from '../lib/navVisibility';
 import { Footer } from '../features/site/Footer';
 
 /** What a route may ask of the layout, through its `handle`. */
 export interface RouteHandle {
   footer?: boolean;
   /**
-   * The site header for visitors (features/navigation/SiteHeader): every page a signed-out visitor
+   * The site header for visitors (app/navigation/SiteHeader): every page a signed-out visitor
    * can open. 'home': signed-in users keep its brand line on phones too.
    */
   siteHeader?: 'visitors' | 'home';

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import type { Role } from '@tribuna/contracts/roles';
-import { useSessionStore } from '../features/auth/sessionStore';
+import { useSessionStore } from '../lib/session/sessionStore';
 import { buildProfile } from '../test/fixtures';
 import { RequireAuth } from './RequireAuth';
 

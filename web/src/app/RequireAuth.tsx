@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import type { Role } from '@tribuna/contracts/roles';
-import { useSessionStore } from '../features/auth/sessionStore';
+import { useSessionStore } from '../lib/session/sessionStore';
 import { PageSpinner } from '../components/Spinner';
 import { resolveAccess } from './guards';
 

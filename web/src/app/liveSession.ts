@@ -1,4 +1,4 @@
-import { useSessionStore } from '../features/auth/sessionStore';
+import { useSessionStore } from '../lib/session/sessionStore';
 import { liveClient } from '../lib/live/liveClient';
 
 /**

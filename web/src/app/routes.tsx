@@ -11,7 +11,7 @@ const LoginPage = lazy(() => import('../features/auth/LoginPage').then((m) => ({
 const AuthCallbackPage = lazy(() => import('../features/auth/AuthCallbackPage').then((m) => ({ default: m.AuthCallbackPage })));
 const TermsPage = lazy(() => import('../features/legal/TermsPage').then((m) => ({ default: m.TermsPage })));
 const PrivacyPage = lazy(() => import('../features/legal/PrivacyPage').then((m) => ({ default: m.PrivacyPage })));
-const ProfilePage = lazy(() => import('../features/profile/ProfilePage').then((m) => ({ default: m.ProfilePage })));
+const ProfileRoute = lazy(() => import('./ProfileRoute').then((m) => ({ default: m.ProfileRoute })));
 const WallPage = lazy(() => import('../features/wall/WallPage').then((m) => ({ default: m.WallPage })));
 const GroupsPage = lazy(() => import('../features/groups/GroupsPage').then((m) => ({ default: m.GroupsPage })));
 const NotificationsPage = lazy(() => import('../features/notifications/NotificationsPage').then((m) => ({ default: m.NotificationsPage })));
@@ -31,14 +31,14 @@ export const routes: RouteObject[] = [
       { path: 'terminos', element: <TermsPage />, handle: publicPage },
       { path: 'privacidad', element: <PrivacyPage />, handle: publicPage },
       // A shared profile link: visitors get the site header (a way home and to sign in).
-      { path: 'perfil/:userId', element: <ProfilePage />, handle: { siteHeader: 'visitors' } satisfies RouteHandle },
+      { path: 'perfil/:userId', element: <ProfileRoute />, handle: { siteHeader: 'visitors' } satisfies RouteHandle },
       {
         element: <RequireAuth />,
         children: [
           { path: 'wall', element: <WallPage /> },
           { path: 'grupos', element: <GroupsPage /> },
           { path: 'notificaciones', element: <NotificationsPage /> },
-          { path: 'perfil', element: <ProfilePage /> },
+          { path: 'perfil', element: <ProfileRoute /> },
         ],
       },
       {

@@ -7,7 +7,7 @@ export function placeholderUrl(base64: string | null): string | null {
   if (!base64) return null;
   const known = cache.get(base64);
   if (known !== undefined) return known;
-  let url: string | null = null;
+  let url: string | null;
   try {
     const binary = atob(base64);
     const bytes = new Uint8Array(binary.length);

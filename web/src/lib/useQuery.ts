@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
+import { useLatest } from './useLatest';
 
 export type QueryState<T> = { status: 'idle' | 'loading'; data: null } | { status: 'error'; data: null; error: unknown } | { status: 'ready'; data: T };
 
@@ -26,12 +27,12 @@ export function useQuery<T>(key: readonly unknown[], load: (signal: AbortSignal)
   const enabled = options.enabled ?? true;
   const [state, setState] = useState<QueryState<T>>(enabled ? { status: 'loading', data: null } : { status: 'idle', data: null });
   const [attempt, setAttempt] = useState(0);
-  const latest = useRef({ load, onError: options.onError });
-  latest.current = { load, onError: options.onError };
+  const latest = useLatest({ load, onError: options.onError });
   const keyText = JSON.stringify(key);
 
   useEffect(() => {
     if (!enabled) {
+      // eslint-disable-next-line react-hooks/set-state-in-effect -- a new key (or the switch) resets the state, with the load it starts or stops
       setState({ status: 'idle', data: null });
       return;
     }
@@ -48,7 +49,7 @@ export function useQuery<T>(key: readonly unknown[], load: (signal: AbortSignal)
       },
     );
     return () => controller.abort();
-  }, [keyText, enabled, attempt]);
+  }, [keyText, enabled, attempt, latest]);
 
   const refetch = useCallback(() => setAttempt((n) => n + 1), []);
   const setData = useCallback((update: T | ((current: T) => T)) => {

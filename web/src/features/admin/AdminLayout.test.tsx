@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { RouterProvider, createMemoryRouter } from 'react-router-dom';
 import { ADMIN_EXTRA_NAV, ADMIN_NAV } from '@tribuna/contracts/adminRules';
 import { routes } from '../../app/routes';
-import { useSessionStore } from '../auth/sessionStore';
+import { useSessionStore } from '../../lib/session/sessionStore';
 import { stubApi, requestsOf } from '../../test/apiStub';
 import { buildProfile, jsonResponse } from '../../test/fixtures';
 import { spyLive } from '../../test/liveSpy';

@@ -3,11 +3,11 @@ import { Link, NavLink, Outlet, useLocation } from 'react-router-dom';
 import { ADMIN_EXTRA_NAV, ADMIN_NAV } from '@tribuna/contracts/adminRules';
 import { Avatar } from '../../components/Avatar';
 import { ClockIcon, CloseIcon, HomeIcon, LogoutIcon, ShieldIcon } from '../../components/icons';
-import { displayNameOf } from '../auth/displayName';
-import { useSessionStore } from '../auth/sessionStore';
-import { useSignOut } from '../auth/useSignOut';
-import { ThemeToggle } from '../theme/ThemeToggle';
-import { ListSkeleton } from './components/Skeletons';
+import { displayNameOf } from '../../lib/displayName';
+import { useSessionStore } from '../../lib/session/sessionStore';
+import { useSignOut } from '../../lib/session/useSignOut';
+import { ThemeToggle } from '../../components/ThemeToggle';
+import { ListSkeleton } from '../../components/admin/Skeletons';
 import { CalendarIcon, ChartIcon, GridIcon, MenuIcon, PeopleIcon, ReportIcon, ShieldAlertIcon, StarIcon, TvIcon } from './icons';
 
 type Icon = ComponentType<SVGProps<SVGSVGElement>>;
@@ -62,8 +62,13 @@ export function AdminLayout() {
     if (restoreFocus) menuButtonRef.current?.focus();
   }, []);
 
-  // Following a link closes the panel (the new screen takes the focus flow from there).
-  useEffect(() => setOpen(false), [pathname]);
+  // Following a link closes the panel (the new screen takes the focus flow from there), as the new
+  // route renders.
+  const [shownOn, setShownOn] = useState(pathname);
+  if (shownOn !== pathname) {
+    setShownOn(pathname);
+    setOpen(false);
+  }
 
   useEffect(() => {
     if (!open) return;

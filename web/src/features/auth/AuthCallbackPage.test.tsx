@@ -5,7 +5,7 @@ import { RouterProvider, createMemoryRouter } from 'react-router-dom';
 import { bodyOf, requestsOf, stubApi } from '../../test/apiStub';
 import { buildProfile, jsonResponse, mfaRequiredSession, signedInSession, signedOutSession } from '../../test/fixtures';
 import { AuthCallbackPage } from './AuthCallbackPage';
-import { useSessionStore } from './sessionStore';
+import { useSessionStore } from '../../lib/session/sessionStore';
 
 const factorId = '00000000-0000-4000-8000-0000000000f1';
 const challengeId = '00000000-0000-4000-8000-0000000000c1';

@@ -3,11 +3,11 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { ShieldIcon } from '../../components/icons';
 import { PageSpinner } from '../../components/Spinner';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
-import { fetchAuthSession, verifyFactorCode } from './api';
+import { verifyFactorCode } from './api';
 import { homeFor } from './homeFor';
-import { useSessionStore } from './sessionStore';
+import { fetchAuthSession, useSessionStore } from '../../lib/session/sessionStore';
 import { TotpCodeForm } from './TotpCodeForm';
-import { useSignOut } from './useSignOut';
+import { useSignOut } from '../../lib/session/useSignOut';
 
 const LOGIN_FAILED = '/login?error=1';
 

@@ -8,10 +8,10 @@ import { Spinner } from '../../components/Spinner';
 import { errorMessage } from '../../lib/api';
 import { useQuery } from '../../lib/useQuery';
 import { devLogin, fetchDevUsers } from './api';
-import { displayNameOf } from './displayName';
+import { displayNameOf } from '../../lib/displayName';
 import { homeFor } from './homeFor';
 import { RoleBadge } from './RoleBadge';
-import { useSessionStore } from './sessionStore';
+import { useSessionStore } from '../../lib/session/sessionStore';
 
 type DevUser = DevUserList['users'][number];
 type UsersState = { status: 'loading' } | { status: 'error' } | { status: 'ready'; users: DevUser[] };

@@ -7,9 +7,9 @@ import type { SiteConfig } from '@tribuna/contracts/api/site';
 import type { Role } from '@tribuna/contracts/roles';
 import { bodyOf, requestsOf, stubApi } from '../../test/apiStub';
 import { buildProfile, jsonResponse, mfaRequiredSession, signedInSession } from '../../test/fixtures';
-import { useSiteStore } from '../site/siteStore';
+import { useSiteStore } from '../../lib/siteStore';
 import { LoginPage, loginErrorMessage } from './LoginPage';
-import { useSessionStore } from './sessionStore';
+import { useSessionStore } from '../../lib/session/sessionStore';
 
 function renderLogin(path = '/login') {
   const router = createMemoryRouter(

@@ -5,15 +5,15 @@ import { ArrowLeftIcon } from '../../components/icons';
 import { Modal } from '../../components/Modal';
 import { PageSpinner } from '../../components/Spinner';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
-import { PrivacyContent } from '../legal/PrivacyContent';
-import { TermsContent } from '../legal/TermsContent';
-import { useSiteConfig } from '../site/siteStore';
-import { ThemeToggle } from '../theme/ThemeToggle';
+import { PrivacyContent } from '../../components/legal/PrivacyContent';
+import { TermsContent } from '../../components/legal/TermsContent';
+import { useSiteConfig } from '../../lib/siteStore';
+import { ThemeToggle } from '../../components/ThemeToggle';
 import { GOOGLE_SIGN_IN_PATH } from './api';
 import { DevLoginSection } from './DevLoginSection';
 import { GoogleLogo } from './GoogleLogo';
 import { homeFor } from './homeFor';
-import { useSessionStore } from './sessionStore';
+import { useSessionStore } from '../../lib/session/sessionStore';
 
 /** The message for the `?error=` the server or the callback page put on /login; null when there is none. */
 export function loginErrorMessage(error: string | null): string | null {

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import type { FactorEnrolment, FactorList } from '@tribuna/contracts/api/auth';
 import { bodyOf, requestsOf, stubApi } from '../../test/apiStub';
 import { buildProfile, jsonResponse, signedInSession } from '../../test/fixtures';
-import { useSessionStore } from './sessionStore';
+import { useSessionStore } from '../../lib/session/sessionStore';
 import { TwoFactorCard } from './TwoFactorCard';
 
 const factorId = '00000000-0000-4000-8000-0000000000f2';

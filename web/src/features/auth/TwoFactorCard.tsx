@@ -5,7 +5,7 @@ import { CopyIcon, ShieldIcon } from '../../components/icons';
 import { Spinner } from '../../components/Spinner';
 import { errorMessage } from '../../lib/api';
 import { enrolFactor, fetchFactors, unenrolFactor, verifyFactorCode } from './api';
-import { useSessionStore } from './sessionStore';
+import { useSessionStore } from '../../lib/session/sessionStore';
 import { TotpCodeForm } from './TotpCodeForm';
 
 type CardState =
@@ -97,6 +97,7 @@ export function TwoFactorCard() {
   }, []);
 
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- reads the factors once the card is shown (load sets the loading state first)
     void load();
   }, [load]);
 
@@ -104,6 +105,7 @@ export function TwoFactorCard() {
   useEffect(() => {
     if (!focusHeading) return;
     headingRef.current?.focus();
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the request to move the focus is spent once the new step's heading is in the DOM
     setFocusHeading(false);
   }, [focusHeading]);
 

@@ -4,9 +4,6 @@ import { callApi } from '../../lib/api';
 /** Google sign-in starts with a full-page navigation here; the server comes back to /auth/callback. */
 export const GOOGLE_SIGN_IN_PATH = '/auth/google';
 
-/** Where the browser stands in the sign-in flow (never a 401). */
-export const fetchAuthSession = (signal?: AbortSignal) => callApi('authSession', { signal });
-
 /** Demo users to act as; only answered when the site runs with DEV_LOGIN (404 otherwise). */
 export const fetchDevUsers = (signal?: AbortSignal) => callApi('devUsers', { signal });
 

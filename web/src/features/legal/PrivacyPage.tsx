@@ -1,5 +1,5 @@
 import { LegalPage } from './LegalPage';
-import { PrivacyContent } from './PrivacyContent';
+import { PrivacyContent } from '../../components/legal/PrivacyContent';
 
 export function PrivacyPage() {
   return (

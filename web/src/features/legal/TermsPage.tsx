@@ -1,5 +1,5 @@
 import { LegalPage } from './LegalPage';
-import { TermsContent } from './TermsContent';
+import { TermsContent } from '../../components/legal/TermsContent';
 
 export function TermsPage() {
   return (

@@ -2,10 +2,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import { useSiteStore } from '../site/siteStore';
+import { useSiteStore } from '../../lib/siteStore';
 import { TermsPage } from './TermsPage';
 import { PrivacyPage } from './PrivacyPage';
-import { TermsContent } from './TermsContent';
+import { TermsContent } from '../../components/legal/TermsContent';
 
 function renderAt(path: string) {
   return render(

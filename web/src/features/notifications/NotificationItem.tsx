@@ -4,13 +4,8 @@ import { notificationText } from '@tribuna/contracts/notificationRules';
 import { REACTIONS } from '@tribuna/contracts/wallRules';
 import { Avatar } from '../../components/Avatar';
 import { formatDateTime, relativeTime } from '../../lib/dates';
-import { displayNameOf } from '../auth/displayName';
-
-/**
- * Where an entry leads: the wall with the post shown first, its comments open (FocusedPost in
- * features/wall), which also serves entries about a comment or a reply.
- */
-export const postHref = (entry: Pick<NotificationEntry, 'postId'>) => `/wall?post=${encodeURIComponent(entry.postId)}`;
+import { displayNameOf } from '../../lib/displayName';
+import { postHref } from '../../lib/postHref';
 
 /** The entry's sentence (notificationText), with the actor's name in bold where it appears. */
 export function entrySentence(entry: NotificationEntry): { text: string; name: string } {

@@ -2,7 +2,7 @@ import { NOTIFICATION_MESSAGES } from '@tribuna/contracts/notificationRules';
 import { Alert } from '../../components/Alert';
 import { BellIcon } from '../../components/icons';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
-import { useMinuteClock } from '../wall/time';
+import { useMinuteClock } from '../../lib/useMinuteClock';
 import { NotificationItem } from './NotificationItem';
 import { useNotificationList } from './useNotificationList';
 

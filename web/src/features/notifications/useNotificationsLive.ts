@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { userTopic } from '@tribuna/contracts/liveTopics';
-import { useSessionStore } from '../auth/sessionStore';
+import { useSessionStore } from '../../lib/session/sessionStore';
 import { liveClient } from '../../lib/live/liveClient';
 import { refreshUnreadCount, useUnreadStore } from './unreadStore';
 

@@ -1,8 +1,8 @@
 import { AlertIcon, ClockIcon } from '../../components/icons';
 import { Spinner } from '../../components/Spinner';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
-import { InstallBanner } from '../pwa/InstallBanner';
-import { SocialLinks } from '../site/SocialLinks';
+import { InstallBanner } from '../../components/InstallBanner';
+import { SocialLinks } from '../../components/SocialLinks';
 import { PollCard } from './PollCard';
 import { useHomePoll, type HomePollState } from './useHomePoll';
 

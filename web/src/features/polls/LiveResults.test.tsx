@@ -6,8 +6,8 @@ import type { ResultsSnapshot } from '@tribuna/contracts/live';
 import { requestsOf, stubApi } from '../../test/apiStub';
 import { FakeWebSocket } from '../../test/fakeWebSocket';
 import { buildPoll, buildProfile, buildResults, jsonResponse } from '../../test/fixtures';
-import { useSessionStore } from '../auth/sessionStore';
-import { useSiteStore } from '../site/siteStore';
+import { useSessionStore } from '../../lib/session/sessionStore';
+import { useSiteStore } from '../../lib/siteStore';
 import { HomePage } from './HomePage';
 
 /** The first reconnect waits at most 500 ms (see backoffDelay). */

@@ -6,7 +6,7 @@ import type { AvailablePoints, MyVotesResponse } from '@tribuna/contracts/api/vo
 import type { Poll } from '@tribuna/contracts/api/polls';
 import { bodyOf, requestsOf, stubApi, type Handler } from '../../test/apiStub';
 import { buildPoll, buildProfile, buildResults, jsonResponse } from '../../test/fixtures';
-import { useSessionStore } from '../auth/sessionStore';
+import { useSessionStore } from '../../lib/session/sessionStore';
 import { useLiveResultsStore } from './liveResultsStore';
 import { FINGERPRINT_PATTERN } from './deviceFingerprint';
 import { PollCard } from './PollCard';

@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import type { MyVotesResponse } from '@tribuna/contracts/api/votes';
 import { ApiError, errorMessage } from '../../lib/api';
 import { newIdempotencyKey } from '../../lib/idempotencyKey';
-import { useSessionStore } from '../auth/sessionStore';
+import { useSessionStore } from '../../lib/session/sessionStore';
 import { castVote } from './api';
 import { getDeviceFingerprint } from './deviceFingerprint';
 import { VOTE_MESSAGES } from './voteMessages';

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { useLatest } from '../../lib/useLatest';
 
 /** How often, at most, a screen reader hears that the live results moved. */
 export const LIVE_ANNOUNCE_INTERVAL_MS = 5_000;
@@ -14,8 +15,7 @@ export function useThrottledAnnouncement(message: string, intervalMs = LIVE_ANNO
   const lastSpoken = useRef(message);
   const lastAt = useRef(-Infinity);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const latest = useRef(message);
-  latest.current = message;
+  const latest = useLatest(message);
 
   useEffect(() => {
     if (message === lastSpoken.current) return;
@@ -30,7 +30,7 @@ export function useThrottledAnnouncement(message: string, intervalMs = LIVE_ANNO
     const wait = lastAt.current + intervalMs - Date.now();
     if (wait <= 0) speak();
     else timer.current = setTimeout(speak, wait);
-  }, [message, intervalMs]);
+  }, [message, intervalMs, latest]);
 
   useEffect(
     () => () => {

@@ -3,7 +3,7 @@ import type { ProfileComment } from '@tribuna/contracts/api/profiles';
 import { PROFILE_MESSAGES } from '@tribuna/contracts/profileRules';
 import { Avatar } from '../../components/Avatar';
 import { errorMessage } from '../../lib/api';
-import { displayNameOf } from '../auth/displayName';
+import { displayNameOf } from '../../lib/displayName';
 import { fetchProfileComments } from './api';
 import { dateTimeText } from './format';
 import { LoadMoreButton, TabEmpty, TabError, TabSkeleton } from './TabStates';

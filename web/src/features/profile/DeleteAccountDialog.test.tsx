@@ -7,9 +7,9 @@ import { RequireAuth } from '../../app/RequireAuth';
 import { routes } from '../../app/routes';
 import { bodyOf, requestsOf, stubApi, type Handler } from '../../test/apiStub';
 import { buildProfile, jsonResponse } from '../../test/fixtures';
-import { useSessionStore } from '../auth/sessionStore';
+import { useSessionStore } from '../../lib/session/sessionStore';
 import { buildPublicProfile } from './profileFixtures';
-import { ProfilePage } from './ProfilePage';
+import { ProfileRoute } from '../../app/ProfileRoute';
 
 const me = buildProfile({ id: '40000000-0000-4000-8000-00000000d001' });
 
@@ -28,7 +28,7 @@ function renderOwnProfile(deleteHandler: Handler) {
         <Route path="/" element={<h1>Inicio</h1>} />
         <Route path="/login" element={<h1>Login</h1>} />
         <Route element={<RequireAuth />}>
-          <Route path="/perfil" element={<ProfilePage />} />
+          <Route path="/perfil" element={<ProfileRoute />} />
         </Route>
       </Routes>
     </MemoryRouter>,

@@ -4,7 +4,7 @@ import { DELETE_CONFIRMATION_WORD, PROFILE_MESSAGES } from '@tribuna/contracts/p
 import { Alert } from '../../components/Alert';
 import { Modal } from '../../components/Modal';
 import { errorMessage } from '../../lib/api';
-import { useSessionStore } from '../auth/sessionStore';
+import { useSessionStore } from '../../lib/session/sessionStore';
 import { deleteAccount } from './api';
 import { WarningIcon } from './icons';
 

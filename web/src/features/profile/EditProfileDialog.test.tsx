@@ -7,11 +7,11 @@ import { PROFILE_MESSAGES } from '@tribuna/contracts/profileRules';
 import { bodyOf, requestsOf, stubApi } from '../../test/apiStub';
 import { FakeXhr, installFakeXhr } from '../../test/fakeXhr';
 import { buildProfile, jsonResponse } from '../../test/fixtures';
-import { useSessionStore } from '../auth/sessionStore';
-import { UserMenu } from '../navigation/UserMenu';
+import { useSessionStore } from '../../lib/session/sessionStore';
+import { UserMenu } from '../../app/navigation/UserMenu';
 import { changedFields } from './EditProfileDialog';
 import { buildPublicProfile } from './profileFixtures';
-import { ProfilePage } from './ProfilePage';
+import { ProfileRoute } from '../../app/ProfileRoute';
 
 const me: Profile = buildProfile({ id: '40000000-0000-4000-8000-00000000c001', displayName: 'Ana López', username: 'ana', bio: 'Hola' });
 const mine = buildPublicProfile({ id: me.id, displayName: 'Ana López', username: 'ana', bio: 'Hola' });
@@ -36,7 +36,7 @@ function renderOwnProfile() {
     <MemoryRouter initialEntries={['/perfil']}>
       <SessionMenu />
       <Routes>
-        <Route path="/perfil" element={<ProfilePage />} />
+        <Route path="/perfil" element={<ProfileRoute />} />
       </Routes>
     </MemoryRouter>,
   );

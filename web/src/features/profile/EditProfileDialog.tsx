@@ -1,17 +1,18 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import type { Profile } from '@tribuna/contracts/api/me';
 import type { PublicProfile, UpdateProfileInput } from '@tribuna/contracts/api/profiles';
 import { PROFILE_LIMITS, PROFILE_MESSAGES, type ProfileImageKind } from '@tribuna/contracts/profileRules';
 import { Alert } from '../../components/Alert';
 import { Modal } from '../../components/Modal';
 import { errorMessage } from '../../lib/api';
-import { displayNameOf } from '../auth/displayName';
-import { useSessionStore } from '../auth/sessionStore';
+import { displayNameOf } from '../../lib/displayName';
+import { useSessionStore } from '../../lib/session/sessionStore';
 import { updateProfile, uploadProfileImage } from './api';
 import { ImagePicker } from './ImagePicker';
 import { formProblems, imageFileProblem, textLength, type ProfileForm } from './validation';
 import { UploadProgress } from '../../components/UploadProgress';
 import { presentableImageUrl } from '@tribuna/contracts/imageUrls';
+import { useLatest } from '../../lib/useLatest';
 
 interface PickedImage {
   file: File;
@@ -127,9 +128,8 @@ export function EditProfileDialog({ profile, onClose, onSaved }: EditProfileDial
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
   const baseId = useId();
-  const imagesRef = useRef(images);
-  imagesRef.current = images;
-  useEffect(() => () => Object.values(imagesRef.current).forEach((image) => revoke(image ?? null)), []);
+  const imagesRef = useLatest(images);
+  useEffect(() => () => Object.values(imagesRef.current).forEach((image) => revoke(image ?? null)), [imagesRef]);
 
   const problems = formProblems(form);
   const shown = (field: keyof ProfileForm) => (submitted || touched[field] ? (problems[field] ?? null) : null);

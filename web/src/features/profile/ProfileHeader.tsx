@@ -1,7 +1,7 @@
 import type { ProfileStats, PublicProfile } from '@tribuna/contracts/api/profiles';
 import { PROFILE_MESSAGES } from '@tribuna/contracts/profileRules';
 import { initialOf } from '../../components/Avatar';
-import { displayNameOf } from '../auth/displayName';
+import { displayNameOf } from '../../lib/displayName';
 import { memberSinceText } from './format';
 import { CalendarIcon, PencilIcon, TrashIcon } from './icons';
 import { presentableImageUrl } from '@tribuna/contracts/imageUrls';

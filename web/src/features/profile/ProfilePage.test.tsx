@@ -8,9 +8,9 @@ import { PROFILE_MESSAGES } from '@tribuna/contracts/profileRules';
 import { requestsOf, stubApi, type Handler } from '../../test/apiStub';
 import { buildProfile, jsonResponse } from '../../test/fixtures';
 import { buildPost, feedPage } from '../../test/wallFixtures';
-import { useSessionStore } from '../auth/sessionStore';
+import { useSessionStore } from '../../lib/session/sessionStore';
 import { buildGroup, buildProfileComment, buildPublicProfile, buildVote } from './profileFixtures';
-import { ProfilePage } from './ProfilePage';
+import { ProfileRoute } from '../../app/ProfileRoute';
 
 const me: Profile = buildProfile({ id: '40000000-0000-4000-8000-00000000a001', displayName: 'Ana López', username: 'ana' });
 const mine = buildPublicProfile({ id: me.id, displayName: 'Ana López', username: 'ana', createdAt: '2026-11-10T12:00:00.000Z' });
@@ -35,8 +35,8 @@ function renderAt(path: string) {
       <Routes>
         <Route path="/" element={<h1>Inicio</h1>} />
         <Route path="/login" element={<h1>Login</h1>} />
-        <Route path="/perfil" element={<ProfilePage />} />
-        <Route path="/perfil/:userId" element={<ProfilePage />} />
+        <Route path="/perfil" element={<ProfileRoute />} />
+        <Route path="/perfil/:userId" element={<ProfileRoute />} />
       </Routes>
     </MemoryRouter>,
   );

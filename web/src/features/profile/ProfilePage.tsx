@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ComponentType } from 'react';
 import { Link, Navigate, useParams } from 'react-router-dom';
 import type { Profile } from '@tribuna/contracts/api/me';
 import type { ProfileStats, PublicProfile } from '@tribuna/contracts/api/profiles';
@@ -8,13 +8,12 @@ import { PageSpinner } from '../../components/Spinner';
 import { ApiError } from '../../lib/api';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { useQuery } from '../../lib/useQuery';
-import { useSessionStore } from '../auth/sessionStore';
-import { TwoFactorCard } from '../auth/TwoFactorCard';
+import { useSessionStore } from '../../lib/session/sessionStore';
 import { fetchProfile, fetchProfileStats } from './api';
 import { DeleteAccountDialog } from './DeleteAccountDialog';
 import { EditProfileDialog } from './EditProfileDialog';
 import { ProfileHeader, profileName } from './ProfileHeader';
-import { ProfileTabs } from './ProfileTabs';
+import { ProfileTabs, type TabPanelProps } from './ProfileTabs';
 
 const ZERO_STATS: ProfileStats = { votes: 0, posts: 0, comments: 0 };
 
@@ -31,17 +30,25 @@ const toPublic = (profile: Profile, previous: PublicProfile): PublicProfile => (
 /** A bad id (400) is as missing as an unknown one (404). */
 const isMissing = (error: unknown) => error instanceof ApiError && (error.status === 404 || error.status === 400);
 
+/** What other features show in the profile; app/ProfileRoute.tsx passes them (features never import each other). */
+export interface ProfileParts {
+  /** The Posts tab: the wall's feed of this user. */
+  PostsPanel: ComponentType<TabPanelProps>;
+  /** The own profile's security settings: the sign-in's two-factor card. */
+  SecuritySettings: ComponentType;
+}
+
 /**
  * /perfil (own; the route guard sends visitors to /login) and /perfil/:userId (anybody's; one's own
  * id counts as the own profile).
  */
-export function ProfilePage() {
+export function ProfilePage(parts: ProfileParts) {
   const { userId: routeId } = useParams();
   const viewer = useSessionStore((state) => state.user);
   const userId = routeId ?? viewer?.id;
   if (!userId) return <Navigate to="/login" replace />;
   const own = viewer !== null && viewer.id.toLowerCase() === userId.toLowerCase();
-  return <ProfileView key={userId} userId={userId} own={own} />;
+  return <ProfileView key={userId} userId={userId} own={own} parts={parts} />;
 }
 
 function NotFound() {
@@ -55,7 +62,7 @@ function NotFound() {
   );
 }
 
-function ProfileView({ userId, own }: { userId: string; own: boolean }) {
+function ProfileView({ userId, own, parts: { PostsPanel, SecuritySettings } }: { userId: string; own: boolean; parts: ProfileParts }) {
   const profile = useQuery(['profile', userId], (signal) => fetchProfile(userId, signal), {
     onError: (error) => console.debug('Error al cargar el perfil', error),
   });
@@ -101,7 +108,7 @@ function ProfileView({ userId, own }: { userId: string; own: boolean }) {
       />
 
       <div className="px-3 sm:px-0">
-        <ProfileTabs key={version} userId={userId} own={own} />
+        <ProfileTabs key={version} userId={userId} own={own} PostsPanel={PostsPanel} />
       </div>
 
       {own && (
@@ -110,7 +117,7 @@ function ProfileView({ userId, own }: { userId: string; own: boolean }) {
             Configuración
           </h2>
           <h3 className="text-sm font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">Seguridad</h3>
-          <TwoFactorCard />
+          <SecuritySettings />
         </section>
       )}
 

@@ -1,24 +1,35 @@
-import { useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useId, useRef, useState, type ComponentType, type KeyboardEvent } from 'react';
 import { CommentsTab } from './CommentsTab';
 import { GroupsTab } from './GroupsTab';
-import { PostsTab } from './PostsTab';
 import { VotesTab } from './VotesTab';
 
 export const PROFILE_TABS = [
-  { id: 'votaciones', label: 'Votaciones', Panel: VotesTab },
-  { id: 'posts', label: 'Posts', Panel: PostsTab },
-  { id: 'comentarios', label: 'Comentarios', Panel: CommentsTab },
-  { id: 'grupos', label: 'Grupos', Panel: GroupsTab },
+  { id: 'votaciones', label: 'Votaciones' },
+  { id: 'posts', label: 'Posts' },
+  { id: 'comentarios', label: 'Comentarios' },
+  { id: 'grupos', label: 'Grupos' },
 ] as const;
 
 export type ProfileTabId = (typeof PROFILE_TABS)[number]['id'];
+
+/** What a tab's panel is given. */
+export interface TabPanelProps {
+  userId: string;
+  own: boolean;
+}
+
+interface ProfileTabsProps extends TabPanelProps {
+  /** The Posts tab's panel: the wall's feed of this user (another feature's, composed by the app). */
+  PostsPanel: ComponentType<TabPanelProps>;
+}
 
 /**
  * The profile's tabs (WAI-ARIA tabs: arrows, Home and End move and select, one tab stop). A panel
  * loads when its tab is first opened and stays mounted (hidden) afterwards, so coming back to it
  * neither reloads it nor loses its pages.
  */
-export function ProfileTabs({ userId, own }: { userId: string; own: boolean }) {
+export function ProfileTabs({ userId, own, PostsPanel }: ProfileTabsProps) {
+  const panels: Record<ProfileTabId, ComponentType<TabPanelProps>> = { votaciones: VotesTab, posts: PostsPanel, comentarios: CommentsTab, grupos: GroupsTab };
   const [selected, setSelected] = useState<ProfileTabId>('votaciones');
   const [visited, setVisited] = useState<ReadonlySet<ProfileTabId>>(() => new Set(['votaciones']));
   const baseId = useId();
@@ -77,19 +88,22 @@ export function ProfileTabs({ userId, own }: { userId: string; own: boolean }) {
           );
         })}
       </div>
-      {PROFILE_TABS.map(({ id, Panel }) => (
-        <div
-          key={id}
-          role="tabpanel"
-          id={`${baseId}-panel-${id}`}
-          aria-labelledby={`${baseId}-tab-${id}`}
-          hidden={id !== selected}
-          tabIndex={0}
-          className="rounded-3xl focus-visible:outline-offset-4"
-        >
-          {visited.has(id) && <Panel userId={userId} own={own} />}
-        </div>
-      ))}
+      {PROFILE_TABS.map(({ id }) => {
+        const Panel = panels[id];
+        return (
+          <div
+            key={id}
+            role="tabpanel"
+            id={`${baseId}-panel-${id}`}
+            aria-labelledby={`${baseId}-tab-${id}`}
+            hidden={id !== selected}
+            tabIndex={0}
+            className="rounded-3xl focus-visible:outline-offset-4"
+          >
+            {visited.has(id) && <Panel userId={userId} own={own} />}
+          </div>
+        );
+      })}
     </div>
   );
 }

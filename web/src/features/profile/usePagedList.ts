@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { useLatest } from '../../lib/useLatest';
 
 export interface Page<T> {
   items: T[];
@@ -24,15 +25,14 @@ export interface PagedList<T> {
 export function usePagedList<T extends { id: string }>(load: (cursor: string | null, signal: AbortSignal) => Promise<Page<T>>): PagedList<T> {
   const [state, setState] = useState<PagedState<T>>({ status: 'loading' });
   const [attempt, setAttempt] = useState(0);
-  const loadRef = useRef(load);
-  loadRef.current = load;
-  const stateRef = useRef(state);
-  stateRef.current = state;
+  const loadRef = useLatest(load);
+  const stateRef = useLatest(state);
   const moreController = useRef<AbortController | null>(null);
 
   useEffect(() => {
     const controller = new AbortController();
     moreController.current?.abort();
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- a reload starts here, with its loading state
     setState({ status: 'loading' });
     loadRef.current(null, controller.signal).then(
       (page) => {
@@ -43,7 +43,7 @@ export function usePagedList<T extends { id: string }>(load: (cursor: string | n
       },
     );
     return () => controller.abort();
-  }, [attempt]);
+  }, [attempt, loadRef]);
 
   useEffect(() => () => moreController.current?.abort(), []);
 
@@ -69,7 +69,7 @@ export function usePagedList<T extends { id: string }>(load: (cursor: string | n
         setState((s) => (s.status === 'ready' ? { ...s, loadingMore: false, moreError: error } : s));
       },
     );
-  }, []);
+  }, [loadRef, stateRef]);
 
   const reload = useCallback(() => setAttempt((n) => n + 1), []);
   return { state, loadMore, reload };

@@ -3,7 +3,7 @@ import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { WALL_MESSAGES } from '@tribuna/contracts/wallRules';
-import { useSessionStore } from '../auth/sessionStore';
+import { useSessionStore } from '../../lib/session/sessionStore';
 import { stubApi } from '../../test/apiStub';
 import { FakeXhr, installFakeXhr } from '../../test/fakeXhr';
 import { buildProfile, jsonResponse } from '../../test/fixtures';

@@ -6,13 +6,14 @@ import { Alert } from '../../components/Alert';
 import { Avatar } from '../../components/Avatar';
 import { CloseIcon } from '../../components/icons';
 import { errorMessage } from '../../lib/api';
-import { displayNameOf } from '../auth/displayName';
-import { useSessionStore } from '../auth/sessionStore';
+import { displayNameOf } from '../../lib/displayName';
+import { useSessionStore } from '../../lib/session/sessionStore';
 import { EmojiPicker } from './EmojiPicker';
 import { ImageIcon, SmileIcon } from './icons';
 import { postFormData, uploadPost } from './upload';
 import { textLength, validatePost, validatePostFiles } from './validation';
 import { UploadProgress } from '../../components/UploadProgress';
+import { useLatest } from '../../lib/useLatest';
 
 interface PickedImage {
   key: number;
@@ -61,12 +62,11 @@ function SignedInComposer({ onCreated, groupId, name, avatarUrl }: ComposerProps
   const nextKey = useRef(0);
   const errorId = useId();
   const counterId = useId();
-  const imagesRef = useRef(images);
-  imagesRef.current = images;
+  const imagesRef = useLatest(images);
   const sending = progress !== null;
   const length = textLength(content);
 
-  useEffect(() => () => imagesRef.current.forEach((image) => revoke(image.preview)), []);
+  useEffect(() => () => imagesRef.current.forEach((image) => revoke(image.preview)), [imagesRef]);
 
   useEffect(() => {
     // Put the caret back after an emoji was inserted.

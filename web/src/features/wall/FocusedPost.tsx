@@ -34,6 +34,7 @@ export function FocusedPost({ postId }: { postId: string }) {
   useEffect(() => {
     if (!valid) return;
     const controller = new AbortController();
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- a (re)load of the post starts here, with its loading phase
     setPhase('loading');
     fetchPost(postId, controller.signal).then(
       (post) => {

@@ -4,6 +4,7 @@ import type { MediaView } from '@tribuna/contracts/api/wall';
 import { CloseIcon } from '../../components/icons';
 import { ChevronLeftIcon, ChevronRightIcon } from './icons';
 import { TileImage } from './TileImage';
+import { useLatest } from '../../lib/useLatest';
 
 const FOCUSABLE = 'button:not([disabled]), [href], [tabindex]:not([tabindex="-1"])';
 /** A horizontal drag this long (px) changes the image. */
@@ -55,8 +56,7 @@ export function ImageViewer({ media, start, onClose }: ViewerProps) {
     setScale(1);
     setOffset({ x: 0, y: 0 });
   };
-  const goRef = useRef(go);
-  goRef.current = go;
+  const goRef = useLatest(go);
 
   useEffect(() => {
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
@@ -90,7 +90,7 @@ export function ImageViewer({ media, start, onClose }: ViewerProps) {
       document.body.style.overflow = overflow;
       opener?.focus();
     };
-  }, []);
+  }, [goRef]);
 
   function onPointerDown(event: ReactPointerEvent<HTMLDivElement>) {
     const g = gesture.current;

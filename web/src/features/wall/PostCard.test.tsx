@@ -3,7 +3,7 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import type { PostView, ReactionState } from '@tribuna/contracts/api/wall';
-import { useSessionStore } from '../auth/sessionStore';
+import { useSessionStore } from '../../lib/session/sessionStore';
 import { bodyOf, requestsOf, stubApi, type Handler } from '../../test/apiStub';
 import { FakeIntersectionObserver, installFakeIntersectionObserver } from '../../test/fakeIntersectionObserver';
 import { FakeXhr, installFakeXhr } from '../../test/fakeXhr';

@@ -8,8 +8,8 @@ import { Avatar } from '../../components/Avatar';
 import { ApiError, errorMessage } from '../../lib/api';
 import { relativeTime } from '../../lib/dates';
 import { liveClient } from '../../lib/live/liveClient';
-import { displayNameOf } from '../auth/displayName';
-import { useSessionStore } from '../auth/sessionStore';
+import { displayNameOf } from '../../lib/displayName';
+import { useSessionStore } from '../../lib/session/sessionStore';
 import { deletePost, editPost, fetchComments, fetchPost, reactToPost } from './api';
 import { CommentsSection } from './Comments';
 import { commentsReducer, initialCommentsState } from './commentsState';
@@ -22,10 +22,11 @@ import { livePostSlots } from './liveSlots';
 import { permissionsFor } from './permissions';
 import { postLiveHandler } from './postLive';
 import { ReactionCountsList, ReactionPicker } from './ReactionPicker';
-import { useMinuteClock } from './time';
+import { useMinuteClock } from '../../lib/useMinuteClock';
 import { useFeedDispatch } from './useFeed';
 import { useOnScreen } from './useOnScreen';
 import { validateEdit } from './validation';
+import { useLatest } from '../../lib/useLatest';
 
 export const commentCountLabel = (n: number) => (n === 1 ? '1 comentario' : `${n} comentarios`);
 
@@ -97,8 +98,7 @@ export function PostCard({ post, details = false, openComments = false }: { post
   }, [loadComments]);
 
   // What the live handler reads at the time a message arrives.
-  const latest = useRef({ commentsOpen, loadComments });
-  latest.current = { commentsOpen, loadComments };
+  const latest = useLatest({ commentsOpen, loadComments });
 
   // Watch `post:{id}` while the card is on screen (a few at a time; see liveSlots).
   useEffect(() => {
@@ -129,7 +129,7 @@ export function PostCard({ post, details = false, openComments = false }: { post
       unsubscribe?.();
       release();
     };
-  }, [visible, postId, feed]);
+  }, [visible, postId, feed, latest]);
 
   function toggleComments() {
     const open = !commentsOpen;

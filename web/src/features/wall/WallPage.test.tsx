@@ -3,7 +3,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { WALL_LIMITS } from '@tribuna/contracts/wallRules';
-import { useSessionStore } from '../auth/sessionStore';
+import { useSessionStore } from '../../lib/session/sessionStore';
 import { requestsOf, stubApi } from '../../test/apiStub';
 import { FakeIntersectionObserver, installFakeIntersectionObserver } from '../../test/fakeIntersectionObserver';
 import { buildProfile, jsonResponse } from '../../test/fixtures';

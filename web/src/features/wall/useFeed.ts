@@ -2,9 +2,10 @@ import { createContext, useCallback, useContext, useEffect, useReducer, useRef, 
 import { WALL_MESSAGES } from '@tribuna/contracts/wallRules';
 import { errorMessage } from '../../lib/api';
 import { liveClient } from '../../lib/live/liveClient';
-import { useSessionStore } from '../auth/sessionStore';
+import { useSessionStore } from '../../lib/session/sessionStore';
 import { fetchFeed, type FeedFilters } from './api';
 import { feedReducer, initialFeedState, type FeedAction, type FeedState } from './feedState';
+import { useLatest } from '../../lib/useLatest';
 
 export interface Feed {
   filters: FeedFilters;
@@ -33,10 +34,8 @@ export function useFeed(filters: FeedFilters): Feed {
     setLoadedKey(key);
     dispatch({ type: 'reload' });
   }
-  const filtersRef = useRef(filters);
-  filtersRef.current = filters;
-  const stateRef = useRef(state);
-  stateRef.current = state;
+  const filtersRef = useLatest(filters);
+  const stateRef = useLatest(state);
   const moreController = useRef<AbortController | null>(null);
 
   useEffect(() => {
@@ -52,7 +51,7 @@ export function useFeed(filters: FeedFilters): Feed {
       },
     );
     return () => controller.abort();
-  }, [key, state.generation]);
+  }, [key, state.generation, filtersRef]);
 
   useEffect(() => () => moreController.current?.abort(), []);
 
@@ -73,7 +72,7 @@ export function useFeed(filters: FeedFilters): Feed {
         dispatch({ type: 'more-failed', generation, message: errorMessage(error, WALL_MESSAGES.loadFailed) });
       },
     );
-  }, []);
+  }, [filtersRef, stateRef]);
 
   const reload = useCallback(() => dispatch({ type: 'reload' }), []);
 

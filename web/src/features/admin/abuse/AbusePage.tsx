@@ -6,11 +6,11 @@ import type { AbuseAccount, AbuseScanView, FlaggedDevice, FlaggedUser } from '@t
 import { Alert } from '../../../components/Alert';
 import { errorMessage } from '../../../lib/api';
 import { formatDateTime } from '../../../lib/dates';
-import { EmptyState } from '../components/EmptyState';
-import { PageHeader } from '../components/PageHeader';
-import { CounterSkeleton, ListSkeleton } from '../components/Skeletons';
-import { StatusBadge } from '../components/StatusBadge';
-import { panel, primaryButton, rowButton } from '../components/buttons';
+import { EmptyState } from '../../../components/admin/EmptyState';
+import { PageHeader } from '../../../components/admin/PageHeader';
+import { CounterSkeleton, ListSkeleton } from '../../../components/admin/Skeletons';
+import { StatusBadge } from '../../../components/admin/StatusBadge';
+import { panel, primaryButton, rowButton } from '../../../components/admin/buttons';
 import { ShieldAlertIcon } from '../icons';
 import { AbuseVotesDialog, type VotesTarget } from './AbuseVotesDialog';
 import { abuseError, accountName, deviceLabel, formatAge, formatCount, formatRate, plural, userDeviceLabel, usersScreenLink } from './abuseFormat';

@@ -6,11 +6,11 @@ import { Modal } from '../../../components/Modal';
 import { callApi } from '../../../lib/api';
 import { formatDateTime } from '../../../lib/dates';
 import { useQuery } from '../../../lib/useQuery';
-import { ConfirmDialog } from '../components/ConfirmDialog';
-import { ErrorBanner } from '../components/ErrorBanner';
-import { ListSkeleton } from '../components/Skeletons';
-import { StatusBadge } from '../components/StatusBadge';
-import { dangerButton, secondaryButton } from '../components/buttons';
+import { ConfirmDialog } from '../../../components/admin/ConfirmDialog';
+import { ErrorBanner } from '../../../components/admin/ErrorBanner';
+import { ListSkeleton } from '../../../components/admin/Skeletons';
+import { StatusBadge } from '../../../components/admin/StatusBadge';
+import { dangerButton, secondaryButton } from '../../../components/admin/buttons';
 import { abuseError, formatCount, plural, voidResultText } from './abuseFormat';
 
 /** Whose votes: one device's or one user's (exactly one of the two, as GET /api/admin/abuse/votes takes). */

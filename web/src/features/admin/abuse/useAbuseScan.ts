@@ -3,6 +3,7 @@ import type { AbuseScanMessage, LatestAbuseScan } from '@tribuna/contracts/api/a
 import { callApi } from '../../../lib/api';
 import { liveClient } from '../../../lib/live/liveClient';
 import { useQuery } from '../../../lib/useQuery';
+import { useLatest } from '../../../lib/useLatest';
 
 export type ScanProgress = Pick<AbuseScanMessage, 'scanId' | 'status' | 'progress'>;
 
@@ -30,8 +31,7 @@ export function useAbuseScan() {
   }, []);
 
   /** The report on screen (a finished scan stays there while a newer one runs or if it fails). */
-  const shown = useRef<LatestAbuseScan | null>(null);
-  shown.current = query.status === 'ready' ? query.data : null;
+  const shown = useLatest<LatestAbuseScan | null>(query.status === 'ready' ? query.data : null);
   /** A scan that failed after the page loaded (the previous report stays on screen). */
   const [failure, setFailure] = useState<string | null>(null);
 
@@ -60,7 +60,7 @@ export function useAbuseScan() {
     }
     // The scan we were following is over (its final message may have been lost).
     setLive((current) => (current && scan?.id === current.scanId ? null : current));
-  }, [setData]);
+  }, [setData, shown]);
 
   useEffect(
     () =>

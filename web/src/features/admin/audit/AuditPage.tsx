@@ -4,12 +4,12 @@ import type { AuditEntryView } from '@tribuna/contracts/api/admin/audit';
 import { callApi } from '../../../lib/api';
 import { formatDateTime } from '../../../lib/dates';
 import { useQuery } from '../../../lib/useQuery';
-import { EmptyState } from '../components/EmptyState';
-import { ErrorBanner } from '../components/ErrorBanner';
-import { PageHeader } from '../components/PageHeader';
-import { ListSkeleton } from '../components/Skeletons';
-import { panel, rowButton, secondaryButton } from '../components/buttons';
-import { inputClass } from '../contestants/adminUi';
+import { EmptyState } from '../../../components/admin/EmptyState';
+import { ErrorBanner } from '../../../components/admin/ErrorBanner';
+import { PageHeader } from '../../../components/admin/PageHeader';
+import { ListSkeleton } from '../../../components/admin/Skeletons';
+import { panel, rowButton, secondaryButton } from '../../../components/admin/buttons';
+import { inputClass } from '../../../components/admin/Field';
 import { auditChanges, auditJson, formatAuditValue } from './auditDiff';
 
 export const AUDIT_RANGE_INVALID = 'La fecha Desde no puede ser posterior a Hasta';
@@ -43,10 +43,14 @@ export function AuditPage() {
   const [more, setMore] = useState<{ busy: boolean; error: unknown }>({ busy: false, error: null });
   const moreController = useRef<AbortController | null>(null);
 
-  // New filters drop a 'Cargar más' still on its way.
+  // New filters drop a 'Cargar más' still on its way: its state as they render, its request after.
+  const [moreFor, setMoreFor] = useState(filters);
+  if (moreFor !== filters) {
+    setMoreFor(filters);
+    setMore({ busy: false, error: null });
+  }
   useEffect(() => {
     moreController.current?.abort();
-    setMore({ busy: false, error: null });
   }, [filters]);
   useEffect(() => () => moreController.current?.abort(), []);
 

@@ -3,9 +3,10 @@ import type { ContestantView, SeasonView } from '@tribuna/contracts/api/admin/ca
 import { ADMIN_LIMITS, ADMIN_MESSAGES, CONTESTANT_STATUS_LABELS, CONTESTANT_STATUSES, type ContestantStatus } from '@tribuna/contracts/adminRules';
 import { Modal } from '../../../components/Modal';
 import { callApi } from '../../../lib/api';
-import { ErrorBanner } from '../components/ErrorBanner';
-import { primaryButton, secondaryButton } from '../components/buttons';
-import { Field, inputClass, seasonLabel } from './adminUi';
+import { ErrorBanner } from '../../../components/admin/ErrorBanner';
+import { primaryButton, secondaryButton } from '../../../components/admin/buttons';
+import { Field, inputClass } from '../../../components/admin/Field';
+import { seasonLabel } from '../../../components/admin/SeasonFilter';
 import {
   contestantInput,
   emptyContestant,

@@ -8,7 +8,7 @@ import { FakeXhr, installFakeXhr } from '../../../test/fakeXhr';
 import { jsonResponse } from '../../../test/fixtures';
 import { ContestantsPage } from './ContestantsPage';
 import { PHOTO_MESSAGES } from './photoUpload';
-import { buildContestant, buildSeason } from './testFixtures';
+import { buildContestant, buildSeason } from '../catalogFixtures';
 
 const season = buildSeason({ realityName: 'La Casa', number: 3 });
 const other = buildSeason({ realityName: 'Gran Hermano', number: 1 });

@@ -4,16 +4,17 @@ import { ADMIN_MESSAGES, CONTESTANT_STATUS_LABELS, type ContestantStatus } from 
 import { Avatar } from '../../../components/Avatar';
 import { callApi } from '../../../lib/api';
 import { useQuery } from '../../../lib/useQuery';
-import { ConfirmDialog } from '../components/ConfirmDialog';
-import { ErrorBanner } from '../components/ErrorBanner';
-import { ListState } from '../components/ListState';
-import { PageHeader } from '../components/PageHeader';
-import { StatusBadge, type BadgeTone } from '../components/StatusBadge';
-import { panel, primaryButton, rowButton, rowDangerButton } from '../components/buttons';
-import { Checkbox } from '../components/fields';
-import { useCreateParam } from '../components/useCreateParam';
+import { ConfirmDialog } from '../../../components/admin/ConfirmDialog';
+import { ErrorBanner } from '../../../components/admin/ErrorBanner';
+import { ListState } from '../../../components/admin/ListState';
+import { PageHeader } from '../../../components/admin/PageHeader';
+import { StatusBadge, type BadgeTone } from '../../../components/admin/StatusBadge';
+import { AdminTable, type AdminColumn } from '../../../components/admin/AdminTable';
+import { primaryButton, rowButton, rowDangerButton } from '../../../components/admin/buttons';
+import { Checkbox } from '../../../components/admin/fields';
+import { useCreateParam } from '../../../components/admin/useCreateParam';
 import { PlusIcon } from '../icons';
-import { SeasonFilter, seasonLabel, useAdminSeasons } from './adminUi';
+import { SeasonFilter, seasonLabel, useAdminSeasons } from '../../../components/admin/SeasonFilter';
 import { ContestantFormModal } from './ContestantFormModal';
 
 const STATUS_TONES: Record<ContestantStatus, BadgeTone> = { active: 'green', eliminated: 'rose', finalist: 'sky', winner: 'amber' };
@@ -114,6 +115,42 @@ export function ContestantsPage() {
       </div>
     );
 
+  const columns: AdminColumn<ContestantView>[] = [
+    {
+      header: 'Concursante',
+      cell: (contestant) => (
+        <div className="flex items-center gap-3">
+          <Avatar name={contestant.fullName} src={contestant.photoUrl} />
+          <span className="font-semibold">{contestant.fullName}</span>
+        </div>
+      ),
+    },
+    { header: 'Temporada', cellClassName: 'text-slate-600 dark:text-slate-300', cell: seasonName },
+    {
+      header: 'Estado',
+      cell: (contestant) => (
+        <div className="flex flex-wrap gap-1.5">
+          <ContestantStatusBadge status={contestant.status} />
+          <DeletedBadges contestant={contestant} />
+        </div>
+      ),
+    },
+    {
+      header: 'Posición',
+      cellClassName: 'tabular-nums',
+      cell: (contestant) =>
+        contestant.finalPosition ?? (
+          <>
+            <span aria-hidden="true" className="text-slate-400">
+              —
+            </span>
+            <span className="sr-only">Sin posición</span>
+          </>
+        ),
+    },
+    { header: 'Acciones', cell: actions },
+  ];
+
   return (
     <div className="space-y-5">
       <PageHeader title="Concursantes" description="Los participantes de cada temporada, su estado y su posición final.">
@@ -132,87 +169,32 @@ export function ContestantsPage() {
 
       <ListState query={contestants} loadingLabel="Cargando concursantes…" fallback={ADMIN_MESSAGES.loadContestantsFailed} empty={ADMIN_MESSAGES.noContestants}>
         {(list) => (
-          <>
-            {/* Phone: cards */}
-            <ul aria-label="Concursantes" className="space-y-3 md:hidden">
-              {list.map((contestant) => (
-                <li key={contestant.id} className={`${panel} p-4`}>
-                  <div className="flex items-start gap-3">
-                    <Avatar name={contestant.fullName} src={contestant.photoUrl} size="lg" />
-                    <div className="min-w-0 flex-1">
-                      <p className="truncate font-bold">{contestant.fullName}</p>
-                      <p className="text-sm break-words text-slate-600 dark:text-slate-400">
-                        {/* Wraps between the reality and 'Temporada N', never inside 'Temporada N'. */}
-                        {contestant.realityName} · <span className="whitespace-nowrap">Temporada {contestant.seasonNumber}</span>
-                      </p>
-                      <div className="mt-2 flex flex-wrap items-center gap-2 text-sm">
-                        <ContestantStatusBadge status={contestant.status} />
-                        <DeletedBadges contestant={contestant} />
-                        {contestant.finalPosition !== null && <span className="text-slate-600 dark:text-slate-400">Posición {contestant.finalPosition}</span>}
-                      </div>
+          <AdminTable
+            label="Concursantes"
+            rows={list}
+            rowKey={(contestant) => contestant.id}
+            columns={columns}
+            card={(contestant) => (
+              <>
+                <div className="flex items-start gap-3">
+                  <Avatar name={contestant.fullName} src={contestant.photoUrl} size="lg" />
+                  <div className="min-w-0 flex-1">
+                    <p className="truncate font-bold">{contestant.fullName}</p>
+                    <p className="text-sm break-words text-slate-600 dark:text-slate-400">
+                      {/* Wraps between the reality and 'Temporada N', never inside 'Temporada N'. */}
+                      {contestant.realityName} · <span className="whitespace-nowrap">Temporada {contestant.seasonNumber}</span>
+                    </p>
+                    <div className="mt-2 flex flex-wrap items-center gap-2 text-sm">
+                      <ContestantStatusBadge status={contestant.status} />
+                      <DeletedBadges contestant={contestant} />
+                      {contestant.finalPosition !== null && <span className="text-slate-600 dark:text-slate-400">Posición {contestant.finalPosition}</span>}
                     </div>
                   </div>
-                  <div className="mt-3 border-t border-slate-100 pt-2 dark:border-white/5">{actions(contestant)}</div>
-                </li>
-              ))}
-            </ul>
-
-            {/* Desktop: table */}
-            <div className={`${panel} hidden overflow-x-auto md:block`}>
-              <table className="w-full text-left text-sm">
-                <caption className="sr-only">Concursantes</caption>
-                <thead className="border-b border-slate-200 text-xs tracking-wide text-slate-500 uppercase dark:border-white/10 dark:text-slate-400">
-                  <tr>
-                    <th scope="col" className="px-4 py-3 font-semibold">
-                      Concursante
-                    </th>
-                    <th scope="col" className="px-4 py-3 font-semibold">
-                      Temporada
-                    </th>
-                    <th scope="col" className="px-4 py-3 font-semibold">
-                      Estado
-                    </th>
-                    <th scope="col" className="px-4 py-3 font-semibold">
-                      Posición
-                    </th>
-                    <th scope="col" className="px-4 py-3 font-semibold">
-                      Acciones
-                    </th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100 dark:divide-white/5">
-                  {list.map((contestant) => (
-                    <tr key={contestant.id}>
-                      <td className="px-4 py-3">
-                        <div className="flex items-center gap-3">
-                          <Avatar name={contestant.fullName} src={contestant.photoUrl} />
-                          <span className="font-semibold">{contestant.fullName}</span>
-                        </div>
-                      </td>
-                      <td className="px-4 py-3 text-slate-600 dark:text-slate-300">{seasonName(contestant)}</td>
-                      <td className="px-4 py-3">
-                        <div className="flex flex-wrap gap-1.5">
-                          <ContestantStatusBadge status={contestant.status} />
-                          <DeletedBadges contestant={contestant} />
-                        </div>
-                      </td>
-                      <td className="px-4 py-3 tabular-nums">
-                        {contestant.finalPosition ?? (
-                          <>
-                            <span aria-hidden="true" className="text-slate-400">
-                              —
-                            </span>
-                            <span className="sr-only">Sin posición</span>
-                          </>
-                        )}
-                      </td>
-                      <td className="px-4 py-3">{actions(contestant)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </>
+                </div>
+                <div className="mt-3 border-t border-slate-100 pt-2 dark:border-white/5">{actions(contestant)}</div>
+              </>
+            )}
+          />
         )}
       </ListState>
 

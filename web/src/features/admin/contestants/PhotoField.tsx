@@ -1,11 +1,12 @@
 import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
 import { Alert } from '../../../components/Alert';
 import { errorMessage } from '../../../lib/api';
-import { secondaryButton } from '../components/buttons';
-import { FieldError, inputClass } from './adminUi';
+import { secondaryButton } from '../../../components/admin/buttons';
+import { FieldError, inputClass } from '../../../components/admin/Field';
 import { isUploadedPhotoUrl } from './contestantForm';
 import { PHOTO_MESSAGES, PHOTO_TYPES, placeholderUrl, uploadContestantPhoto, validatePhotoFile } from './photoUpload';
 import { UploadProgress } from '../../../components/UploadProgress';
+import { useLatest } from '../../../lib/useLatest';
 
 type Mode = 'upload' | 'url';
 
@@ -39,10 +40,8 @@ export function PhotoField({ value, onChange, error, onUploadingChange, name }: 
   const saved = useRef<Record<Mode, string>>({ upload: '', url: '' });
   const fileRef = useRef<HTMLInputElement>(null);
   const abortRef = useRef<AbortController | null>(null);
-  const previewRef = useRef<string | null>(null);
-  previewRef.current = preview;
-  const onUploadingRef = useRef(onUploadingChange);
-  onUploadingRef.current = onUploadingChange;
+  const previewRef = useLatest(preview);
+  const onUploadingRef = useLatest(onUploadingChange);
   const groupId = useId();
   const urlId = useId();
   const urlErrorId = useId();
@@ -54,7 +53,7 @@ export function PhotoField({ value, onChange, error, onUploadingChange, name }: 
       abortRef.current?.abort();
       revoke(previewRef.current);
     },
-    [],
+    [previewRef],
   );
 
   function switchMode(next: Mode) {

@@ -5,7 +5,7 @@ import { ADMIN_MESSAGES } from '@tribuna/contracts/adminRules';
 import type { AdminPollView } from '@tribuna/contracts/api/admin/polls';
 import { bodyOf, requestsOf, stubApi, type Handler } from '../../../test/apiStub';
 import { jsonResponse } from '../../../test/fixtures';
-import { buildAdminPoll, buildContestant, buildOption, buildSeason } from '../contestants/testFixtures';
+import { buildAdminPoll, buildContestant, buildOption, buildSeason } from '../catalogFixtures';
 import { isoOf } from './pollForm';
 import { PollFormModal } from './PollFormModal';
 

@@ -6,10 +6,12 @@ import { Avatar } from '../../../components/Avatar';
 import { Modal } from '../../../components/Modal';
 import { callApi } from '../../../lib/api';
 import { useQuery } from '../../../lib/useQuery';
-import { ErrorBanner } from '../components/ErrorBanner';
-import { dangerButton, primaryButton, secondaryButton } from '../components/buttons';
-import { Checkbox } from '../components/fields';
-import { Field, FieldError, inputClass, plural, seasonLabel } from '../contestants/adminUi';
+import { ErrorBanner } from '../../../components/admin/ErrorBanner';
+import { dangerButton, primaryButton, secondaryButton } from '../../../components/admin/buttons';
+import { Checkbox } from '../../../components/admin/fields';
+import { Field, FieldError, inputClass } from '../../../components/admin/Field';
+import { seasonLabel } from '../../../components/admin/SeasonFilter';
+import { plural } from '../../../lib/plural';
 import {
   blankOption,
   createInput,

@@ -6,7 +6,7 @@ import { ADMIN_MESSAGES } from '@tribuna/contracts/adminRules';
 import type { AdminPollView } from '@tribuna/contracts/api/admin/polls';
 import { bodyOf, requestsOf, stubApi, type Handler } from '../../../test/apiStub';
 import { jsonResponse } from '../../../test/fixtures';
-import { buildAdminPoll, buildSeason } from '../contestants/testFixtures';
+import { buildAdminPoll, buildSeason } from '../catalogFixtures';
 import { PollsPage, pollActions } from './PollsPage';
 
 const season = buildSeason({ realityName: 'La Casa', number: 3 });

@@ -4,16 +4,18 @@ import type { PollStatus } from '@tribuna/contracts/api/pollStatus';
 import { ADMIN_MESSAGES } from '@tribuna/contracts/adminRules';
 import { callApi } from '../../../lib/api';
 import { useQuery } from '../../../lib/useQuery';
-import { ConfirmDialog } from '../components/ConfirmDialog';
-import { ErrorBanner } from '../components/ErrorBanner';
-import { ListState } from '../components/ListState';
-import { PageHeader } from '../components/PageHeader';
-import { StatusBadge, type BadgeTone } from '../components/StatusBadge';
-import { panel, primaryButton, rowButton, rowDangerButton } from '../components/buttons';
-import { useCreateParam } from '../components/useCreateParam';
-import { usePendingIds } from '../components/usePendingIds';
+import { ConfirmDialog } from '../../../components/admin/ConfirmDialog';
+import { ErrorBanner } from '../../../components/admin/ErrorBanner';
+import { ListState } from '../../../components/admin/ListState';
+import { PageHeader } from '../../../components/admin/PageHeader';
+import { StatusBadge, type BadgeTone } from '../../../components/admin/StatusBadge';
+import { AdminTable, type AdminColumn } from '../../../components/admin/AdminTable';
+import { primaryButton, rowButton, rowDangerButton } from '../../../components/admin/buttons';
+import { useCreateParam } from '../../../components/admin/useCreateParam';
+import { usePendingIds } from '../../../components/admin/usePendingIds';
 import { PlusIcon } from '../icons';
-import { SeasonFilter, plural, seasonLabel, useAdminSeasons } from '../contestants/adminUi';
+import { SeasonFilter, seasonLabel, useAdminSeasons } from '../../../components/admin/SeasonFilter';
+import { plural } from '../../../lib/plural';
 import { POLL_STATUS_LABELS } from './pollForm';
 import { PollFormModal } from './PollFormModal';
 
@@ -151,6 +153,14 @@ export function PollsPage() {
     </div>
   );
 
+  const columns: AdminColumn<AdminPollView>[] = [
+    { header: 'Encuesta', cellClassName: 'max-w-xs font-semibold break-words', cell: (poll) => poll.title },
+    { header: 'Temporada', cellClassName: 'text-slate-600 dark:text-slate-300', cell: seasonName },
+    { header: 'Estado', cell: badges },
+    { header: 'Votos', className: 'text-right', cellClassName: 'tabular-nums', cell: (poll) => poll.voteCount.toLocaleString('es') },
+    { header: 'Acciones', cell: actions },
+  ];
+
   return (
     <div className="space-y-5">
       <PageHeader title="Encuestas" description="Crea, activa, cierra y destaca las encuestas de cada temporada.">
@@ -166,59 +176,23 @@ export function PollsPage() {
 
       <ListState query={polls} loadingLabel="Cargando encuestas…" fallback={ADMIN_MESSAGES.loadPollsFailed} empty={ADMIN_MESSAGES.noPolls}>
         {(list) => (
-          <>
-            {/* Phone: cards */}
-            <ul aria-label="Encuestas" className="space-y-3 md:hidden">
-              {list.map((poll) => (
-                <li key={poll.id} className={`${panel} p-4`}>
-                  <p className="font-bold break-words">{poll.title}</p>
-                  <p className="text-sm text-slate-600 dark:text-slate-400">{seasonName(poll)}</p>
-                  <div className="mt-2 flex flex-wrap items-center gap-2">
-                    {badges(poll)}
-                    <span className="text-sm text-slate-600 tabular-nums dark:text-slate-400">{plural(poll.voteCount, 'voto', 'votos')}</span>
-                  </div>
-                  <div className="mt-3 border-t border-slate-100 pt-2 dark:border-white/5">{actions(poll)}</div>
-                </li>
-              ))}
-            </ul>
-
-            {/* Desktop: table */}
-            <div className={`${panel} hidden overflow-x-auto md:block`}>
-              <table className="w-full text-left text-sm">
-                <caption className="sr-only">Encuestas</caption>
-                <thead className="border-b border-slate-200 text-xs tracking-wide text-slate-500 uppercase dark:border-white/10 dark:text-slate-400">
-                  <tr>
-                    <th scope="col" className="px-4 py-3 font-semibold">
-                      Encuesta
-                    </th>
-                    <th scope="col" className="px-4 py-3 font-semibold">
-                      Temporada
-                    </th>
-                    <th scope="col" className="px-4 py-3 font-semibold">
-                      Estado
-                    </th>
-                    <th scope="col" className="px-4 py-3 text-right font-semibold">
-                      Votos
-                    </th>
-                    <th scope="col" className="px-4 py-3 font-semibold">
-                      Acciones
-                    </th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100 dark:divide-white/5">
-                  {list.map((poll) => (
-                    <tr key={poll.id}>
-                      <td className="max-w-xs px-4 py-3 font-semibold break-words">{poll.title}</td>
-                      <td className="px-4 py-3 text-slate-600 dark:text-slate-300">{seasonName(poll)}</td>
-                      <td className="px-4 py-3">{badges(poll)}</td>
-                      <td className="px-4 py-3 text-right tabular-nums">{poll.voteCount.toLocaleString('es')}</td>
-                      <td className="px-4 py-3">{actions(poll)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </>
+          <AdminTable
+            label="Encuestas"
+            rows={list}
+            rowKey={(poll) => poll.id}
+            columns={columns}
+            card={(poll) => (
+              <>
+                <p className="font-bold break-words">{poll.title}</p>
+                <p className="text-sm text-slate-600 dark:text-slate-400">{seasonName(poll)}</p>
+                <div className="mt-2 flex flex-wrap items-center gap-2">
+                  {badges(poll)}
+                  <span className="text-sm text-slate-600 tabular-nums dark:text-slate-400">{plural(poll.voteCount, 'voto', 'votos')}</span>
+                </div>
+                <div className="mt-3 border-t border-slate-100 pt-2 dark:border-white/5">{actions(poll)}</div>
+              </>
+            )}
+          />
         )}
       </ListState>
 

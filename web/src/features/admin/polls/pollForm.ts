@@ -1,7 +1,7 @@
 import type { AdminPollOption, AdminPollView, CreatePollInput, PollOptionInput, UpdatePollInput } from '@tribuna/contracts/api/admin/polls';
 import { ADMIN_LIMITS, ADMIN_MESSAGES } from '@tribuna/contracts/adminRules';
 import type { PollStatus } from '@tribuna/contracts/api/pollStatus';
-import { plural } from '../contestants/adminUi';
+import { plural } from '../../../lib/plural';
 
 export type OptionType = AdminPollView['optionType'];
 export type VoteMode = AdminPollView['voteMode'];

@@ -3,11 +3,11 @@ import { QUEUE_MESSAGES } from '@tribuna/contracts/adminRules';
 import type { FailedJob, QueueHealth } from '@tribuna/contracts/api/admin/queues';
 import { callApi } from '../../../lib/api';
 import { formatDateTime } from '../../../lib/dates';
-import { EmptyState } from '../components/EmptyState';
-import { ErrorBanner } from '../components/ErrorBanner';
-import { PageHeader } from '../components/PageHeader';
-import { ListSkeleton } from '../components/Skeletons';
-import { panel, rowButton, secondaryButton } from '../components/buttons';
+import { EmptyState } from '../../../components/admin/EmptyState';
+import { ErrorBanner } from '../../../components/admin/ErrorBanner';
+import { PageHeader } from '../../../components/admin/PageHeader';
+import { ListSkeleton } from '../../../components/admin/Skeletons';
+import { panel, rowButton, secondaryButton } from '../../../components/admin/buttons';
 import { useQueueHealth } from './useQueueHealth';
 
 const COUNT_LABELS: Array<[keyof QueueHealth['counts'], string]> = [

@@ -44,6 +44,7 @@ export function useQueueHealth(): QueueHealthState {
   }, []);
 
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the first read of the polling loop starts with it (refresh marks it refreshing)
     refresh();
     const visible = () => document.visibilityState !== 'hidden';
     const timer = setInterval(() => {

@@ -3,16 +3,16 @@ import { ADMIN_LIMITS, ADMIN_MESSAGES } from '@tribuna/contracts/adminRules';
 import type { RealityView } from '@tribuna/contracts/api/admin/catalog';
 import { callApi } from '../../../lib/api';
 import { useQuery } from '../../../lib/useQuery';
-import { ConfirmDialog } from '../components/ConfirmDialog';
-import { ErrorBanner } from '../components/ErrorBanner';
-import { FormDialog } from '../components/FormDialog';
-import { ListState } from '../components/ListState';
-import { PageHeader } from '../components/PageHeader';
-import { StatusBadge, ToggleBadge } from '../components/StatusBadge';
-import { panel, primaryButton, rowButton, rowDangerButton } from '../components/buttons';
-import { Checkbox, TextField } from '../components/fields';
-import { useCreateParam } from '../components/useCreateParam';
-import { usePendingIds } from '../components/usePendingIds';
+import { ConfirmDialog } from '../../../components/admin/ConfirmDialog';
+import { ErrorBanner } from '../../../components/admin/ErrorBanner';
+import { FormDialog } from '../../../components/admin/FormDialog';
+import { ListState } from '../../../components/admin/ListState';
+import { PageHeader } from '../../../components/admin/PageHeader';
+import { StatusBadge, ToggleBadge } from '../../../components/admin/StatusBadge';
+import { panel, primaryButton, rowButton, rowDangerButton } from '../../../components/admin/buttons';
+import { Checkbox, TextField } from '../../../components/admin/fields';
+import { useCreateParam } from '../../../components/admin/useCreateParam';
+import { usePendingIds } from '../../../components/admin/usePendingIds';
 import { PlusIcon } from '../icons';
 
 /** Deleting has no fallback in the spec's catalogue; this one says what failed. */
@@ -38,6 +38,7 @@ export function RealitiesPage() {
   const { pending, track } = usePendingIds();
 
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- ?nuevo=1 in the address (the dashboard's quick action) opens the create modal
     if (createRequested) setEditing({ mode: 'create' });
   }, [createRequested]);
 

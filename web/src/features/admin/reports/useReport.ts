@@ -3,6 +3,7 @@ import type { ReportPeriod } from '@tribuna/contracts/reportRules';
 import { callApi } from '../../../lib/api';
 import { useQuery } from '../../../lib/useQuery';
 import { reportQuery } from './reportFormat';
+import { useLatest } from '../../../lib/useLatest';
 
 /** After a recompute is accepted, the report is read again this long after (the worker's job runs meanwhile). */
 export const RECOMPUTE_REFRESH_MS = 4_000;
@@ -20,8 +21,7 @@ export function useReport(period: ReportPeriod, range: { from: string; to: strin
 
   const [recompute, setRecompute] = useState<{ status: 'idle' | 'running' | 'accepted' } | { status: 'error'; error: unknown }>({ status: 'idle' });
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const latestQuery = useRef(query);
-  latestQuery.current = query;
+  const latestQuery = useLatest(query);
   const mounted = useRef(true);
   useEffect(() => {
     mounted.current = true;
@@ -53,7 +53,7 @@ export function useReport(period: ReportPeriod, range: { from: string; to: strin
         (error: unknown) => console.debug('No se pudo actualizar el informe', error),
       );
     }, RECOMPUTE_REFRESH_MS);
-  }, [setData]);
+  }, [setData, latestQuery]);
 
   return { report, recompute, startRecompute };
 }

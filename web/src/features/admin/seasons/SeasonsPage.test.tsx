@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -12,7 +13,9 @@ import { SeasonsPage } from './SeasonsPage';
 let location = '';
 function LocationProbe() {
   const current = useLocation();
-  location = current.pathname + current.search;
+  useEffect(() => {
+    location = current.pathname + current.search;
+  });
   return null;
 }
 

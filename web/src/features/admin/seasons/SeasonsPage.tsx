@@ -4,17 +4,18 @@ import { ADMIN_LIMITS, ADMIN_MESSAGES } from '@tribuna/contracts/adminRules';
 import type { RealityView, SeasonView } from '@tribuna/contracts/api/admin/catalog';
 import { callApi } from '../../../lib/api';
 import { useQuery } from '../../../lib/useQuery';
-import { ConfirmDialog } from '../components/ConfirmDialog';
-import { EmptyState } from '../components/EmptyState';
-import { ErrorBanner } from '../components/ErrorBanner';
-import { FormDialog } from '../components/FormDialog';
-import { PageHeader } from '../components/PageHeader';
-import { ListSkeleton } from '../components/Skeletons';
-import { StatusBadge, ToggleBadge, type BadgeTone } from '../components/StatusBadge';
-import { panel, primaryButton, rowButton, rowDangerButton } from '../components/buttons';
-import { Checkbox, SelectField, TextField } from '../components/fields';
-import { CREATE_PARAM, useCreateParam } from '../components/useCreateParam';
-import { usePendingIds } from '../components/usePendingIds';
+import { ConfirmDialog } from '../../../components/admin/ConfirmDialog';
+import { EmptyState } from '../../../components/admin/EmptyState';
+import { ErrorBanner } from '../../../components/admin/ErrorBanner';
+import { FormDialog } from '../../../components/admin/FormDialog';
+import { PageHeader } from '../../../components/admin/PageHeader';
+import { ListSkeleton } from '../../../components/admin/Skeletons';
+import { StatusBadge, ToggleBadge, type BadgeTone } from '../../../components/admin/StatusBadge';
+import { AdminTable, type AdminColumn } from '../../../components/admin/AdminTable';
+import { primaryButton, rowButton, rowDangerButton } from '../../../components/admin/buttons';
+import { Checkbox, SelectField, TextField } from '../../../components/admin/fields';
+import { CREATE_PARAM, useCreateParam } from '../../../components/admin/useCreateParam';
+import { usePendingIds } from '../../../components/admin/usePendingIds';
 import { PlusIcon } from '../icons';
 import { SEASON_PHASE_LABELS, calendarToday, formatDateRange, remainingHint, seasonPhase, type SeasonPhase } from './seasonDates';
 import { compareSeasons, nextSeasonNumber, seasonInput, validateSeasonForm, type SeasonForm, type SeasonFormErrors } from './seasonForm';
@@ -58,6 +59,7 @@ export function SeasonsPage() {
   // ?nuevo=1 (the dashboard's quick action) opens the create modal once there is a reality to pick.
   useEffect(() => {
     if (!createRequested || realityList === null || seasons.status !== 'ready') return;
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- opened from the address once the lists are there; clearing it navigates
     if (realityList.length > 0) setEditing({ mode: 'create' });
     else clearCreate();
   }, [createRequested, realityList, seasons.status, clearCreate]);
@@ -121,6 +123,24 @@ export function SeasonsPage() {
   const loading = seasons.status === 'loading' || seasons.status === 'idle' || realities.status === 'loading' || realities.status === 'idle';
   const visible = seasons.status === 'ready' ? seasons.data.filter((s) => !filter || s.realityId === filter) : [];
   const today = calendarToday();
+  const state = (season: SeasonView) => <SeasonState season={season} busy={pending.has(season.id)} onToggle={() => void toggle(season)} />;
+  const actions = (season: SeasonView) => (
+    <SeasonActions
+      season={season}
+      busy={pending.has(season.id)}
+      onEdit={() => setEditing({ mode: 'edit', season })}
+      onDelete={() => setDeleting(season)}
+      onRestore={() => void restore(season)}
+    />
+  );
+  const columns: AdminColumn<SeasonView>[] = [
+    { header: 'Reality', cellClassName: 'font-semibold', cell: (season) => season.realityName },
+    { header: 'Temporada', cellClassName: 'tabular-nums', cell: (season) => `Temporada ${season.number}` },
+    { header: 'Año', cellClassName: 'tabular-nums', cell: (season) => season.year },
+    { header: 'Fechas', cell: (season) => <SeasonDates season={season} today={today} /> },
+    { header: 'Estado', cell: state },
+    { header: 'Acciones', className: 'text-right', cellClassName: 'whitespace-nowrap', cell: actions },
+  ];
 
   return (
     <div className="space-y-5">
@@ -174,87 +194,28 @@ export function SeasonsPage() {
       {!loading && seasons.status === 'ready' && !noRealities && visible.length === 0 && <EmptyState message={ADMIN_MESSAGES.noSeasons} />}
 
       {!loading && visible.length > 0 && (
-        <>
-          {/* Desktop: a table. */}
-          <div className={`${panel} hidden overflow-x-auto md:block`}>
-            <table className="w-full text-left text-sm">
-              <caption className="sr-only">Temporadas</caption>
-              <thead className="border-b border-slate-200 text-xs tracking-wide text-slate-500 uppercase dark:border-white/10 dark:text-slate-400">
-                <tr>
-                  <th scope="col" className="px-4 py-3 font-semibold">
-                    Reality
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-semibold">
-                    Temporada
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-semibold">
-                    Año
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-semibold">
-                    Fechas
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-semibold">
-                    Estado
-                  </th>
-                  <th scope="col" className="px-4 py-3 text-right font-semibold">
-                    Acciones
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-200 dark:divide-white/10">
-                {visible.map((season) => (
-                  <tr key={season.id} data-season-id={season.id}>
-                    <td className="px-4 py-3 font-semibold">{season.realityName}</td>
-                    <td className="px-4 py-3 tabular-nums">Temporada {season.number}</td>
-                    <td className="px-4 py-3 tabular-nums">{season.year}</td>
-                    <td className="px-4 py-3">
-                      <SeasonDates season={season} today={today} />
-                    </td>
-                    <td className="px-4 py-3">
-                      <SeasonState season={season} busy={pending.has(season.id)} onToggle={() => void toggle(season)} />
-                    </td>
-                    <td className="px-4 py-3 text-right whitespace-nowrap">
-                      <SeasonActions
-                        season={season}
-                        busy={pending.has(season.id)}
-                        onEdit={() => setEditing({ mode: 'edit', season })}
-                        onDelete={() => setDeleting(season)}
-                        onRestore={() => void restore(season)}
-                      />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-
-          {/* Phone: cards. */}
-          <ul className="space-y-3 md:hidden" aria-label="Temporadas">
-            {visible.map((season) => (
-              <li key={season.id} className={`${panel} space-y-3 p-4`} data-season-id={season.id}>
-                <div className="flex items-start justify-between gap-3">
-                  <div className="min-w-0">
-                    <p className="truncate font-bold">{season.realityName}</p>
-                    <p className="text-sm text-slate-600 tabular-nums dark:text-slate-400">
-                      Temporada {season.number} · {season.year}
-                    </p>
-                  </div>
-                  <SeasonState season={season} busy={pending.has(season.id)} onToggle={() => void toggle(season)} />
+        <AdminTable
+          label="Temporadas"
+          rows={visible}
+          rowKey={(season) => season.id}
+          columns={columns}
+          cardClassName="space-y-3"
+          card={(season) => (
+            <>
+              <div className="flex items-start justify-between gap-3">
+                <div className="min-w-0">
+                  <p className="truncate font-bold">{season.realityName}</p>
+                  <p className="text-sm text-slate-600 tabular-nums dark:text-slate-400">
+                    Temporada {season.number} · {season.year}
+                  </p>
                 </div>
-                <SeasonDates season={season} today={today} />
-                <div className="-mx-1 flex items-center justify-end gap-1 border-t border-slate-200 pt-2 dark:border-white/10">
-                  <SeasonActions
-                    season={season}
-                    busy={pending.has(season.id)}
-                    onEdit={() => setEditing({ mode: 'edit', season })}
-                    onDelete={() => setDeleting(season)}
-                    onRestore={() => void restore(season)}
-                  />
-                </div>
-              </li>
-            ))}
-          </ul>
-        </>
+                {state(season)}
+              </div>
+              <SeasonDates season={season} today={today} />
+              <div className="-mx-1 flex items-center justify-end gap-1 border-t border-slate-200 pt-2 dark:border-white/10">{actions(season)}</div>
+            </>
+          )}
+        />
       )}
 
       {editing && realityList && seasons.status === 'ready' && (

@@ -4,12 +4,12 @@ import type { AdminUserRow, AdminUserStats } from '@tribuna/contracts/api/admin/
 import { Modal } from '../../../components/Modal';
 import { callApi } from '../../../lib/api';
 import { useQuery } from '../../../lib/useQuery';
-import { useSessionStore } from '../../auth/sessionStore';
-import { ErrorBanner } from '../components/ErrorBanner';
-import { FormDialog } from '../components/FormDialog';
-import { LinesSkeleton } from '../components/Skeletons';
-import { secondaryButton } from '../components/buttons';
-import { SelectField, TextField } from '../components/fields';
+import { useSessionStore } from '../../../lib/session/sessionStore';
+import { ErrorBanner } from '../../../components/admin/ErrorBanner';
+import { FormDialog } from '../../../components/admin/FormDialog';
+import { LinesSkeleton } from '../../../components/admin/Skeletons';
+import { secondaryButton } from '../../../components/admin/buttons';
+import { SelectField, TextField } from '../../../components/admin/fields';
 import { editBody, editFormOf, normalizeUsername, parsePoints, reasonLabel, userName, type EditUserForm } from './userRules';
 
 const ROLES = Object.keys(ROLE_LABELS) as Array<keyof typeof ROLE_LABELS>;

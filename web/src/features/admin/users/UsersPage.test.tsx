@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { USER_ADMIN_MESSAGES } from '@tribuna/contracts/adminRules';
 import type { AdminUserList } from '@tribuna/contracts/api/admin/users';
-import { useSessionStore } from '../../auth/sessionStore';
+import { useSessionStore } from '../../../lib/session/sessionStore';
 import { bodyOf, requestsOf, stubApi, type Handler } from '../../../test/apiStub';
 import { buildProfile, jsonResponse } from '../../../test/fixtures';
 import { apiError, bareFailure } from '../adminFixtures';

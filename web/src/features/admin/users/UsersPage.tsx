@@ -5,14 +5,15 @@ import type { AdminUserList, AdminUserRow } from '@tribuna/contracts/api/admin/u
 import { Avatar } from '../../../components/Avatar';
 import { callApi } from '../../../lib/api';
 import { useQuery } from '../../../lib/useQuery';
-import { ConfirmDialog } from '../components/ConfirmDialog';
-import { EmptyState } from '../components/EmptyState';
-import { ErrorBanner } from '../components/ErrorBanner';
-import { PageHeader } from '../components/PageHeader';
-import { ListSkeleton } from '../components/Skeletons';
-import { StatusBadge } from '../components/StatusBadge';
-import { panel, secondaryButton } from '../components/buttons';
-import { inputClass } from '../contestants/adminUi';
+import { ConfirmDialog } from '../../../components/admin/ConfirmDialog';
+import { EmptyState } from '../../../components/admin/EmptyState';
+import { ErrorBanner } from '../../../components/admin/ErrorBanner';
+import { PageHeader } from '../../../components/admin/PageHeader';
+import { ListSkeleton } from '../../../components/admin/Skeletons';
+import { StatusBadge } from '../../../components/admin/StatusBadge';
+import { AdminTable, type AdminColumn } from '../../../components/admin/AdminTable';
+import { secondaryButton } from '../../../components/admin/buttons';
+import { inputClass } from '../../../components/admin/Field';
 import { EditUserDialog, PointsDialog, StatsDialog } from './UserDialogs';
 import { ROLE_TONES, USER_STATUS_LABELS, USER_STATUS_TONES, canUnsuspend, userName, userStatus } from './userRules';
 
@@ -70,15 +71,19 @@ export function UsersPage() {
     );
   }
 
-  // A link or Back changing ?q= refills the box.
-  useEffect(() => setText(q), [q]);
+  // A link or Back changing ?q= refills the box (as the new ?q= renders).
+  const [textFor, setTextFor] = useState(q);
+  if (textFor !== q) {
+    setTextFor(q);
+    setText(q);
+  }
   // The box searches once typing pauses.
   useEffect(() => {
     const wanted = text.trim();
     if (wanted === q) return;
     const timer = setTimeout(() => update({ q: wanted }), SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
-    // `update` is left out: it only goes through setParams.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `update` only goes through setParams (a new function each render)
   }, [text, q]);
 
   const replaceRow = (row: AdminUserRow) => users.setData((list) => ({ ...list, items: list.items.map((u) => (u.id === row.id ? row : u)) }));
@@ -229,7 +234,43 @@ function SuspendDialog({ dialog, onDone, onCancel }: { dialog: Dialog; onDone: (
   );
 }
 
+/** The table's columns; the first names the row (a row heading). */
+function userColumns(actions: (user: AdminUserRow) => ReactNode): AdminColumn<AdminUserRow>[] {
+  return [
+    {
+      header: 'Usuario',
+      rowHeader: true,
+      cell: (user) => (
+        <div className="flex items-center gap-3">
+          <Avatar name={userName(user)} src={user.avatarUrl} size="sm" />
+          <div className="min-w-0">
+            <p className="max-w-64 truncate font-semibold">{userName(user)}</p>
+            {user.username && <p className="max-w-64 truncate text-xs text-slate-500 dark:text-slate-400">@{user.username}</p>}
+            <p className="max-w-64 truncate text-xs text-slate-500 dark:text-slate-400">{user.email ?? USER_ADMIN_MESSAGES.noEmail}</p>
+          </div>
+        </div>
+      ),
+    },
+    { header: 'Rol', cell: (user) => <RoleBadge user={user} /> },
+    { header: 'Estado', cell: (user) => <UserStatusBadge user={user} /> },
+    { header: 'Puntos', className: 'text-right', cellClassName: 'font-semibold tabular-nums', cell: (user) => user.totalPoints.toLocaleString('es') },
+    {
+      header: 'Actividad',
+      cellClassName: 'text-xs whitespace-nowrap text-slate-600 tabular-nums dark:text-slate-400',
+      cell: (user) => (
+        <>
+          <span className="block">{plural(user.voteCount, 'voto', 'votos')}</span>
+          <span className="block">{plural(user.postCount, 'publicación', 'publicaciones')}</span>
+          <span className="block">{plural(user.commentCount, 'comentario', 'comentarios')}</span>
+        </>
+      ),
+    },
+    { header: 'Acciones', cell: actions },
+  ];
+}
+
 function UserResults({ list, actions, onPage }: { list: AdminUserList; actions: (user: AdminUserRow) => ReactNode; onPage: (page: number) => void }) {
+  const columns = userColumns(actions);
   // A capped total (a search matching more than 1,000 users) does not tell the last page: the
   // next one exists while this one is full.
   const pages = Math.max(1, Math.ceil(list.total / list.pageSize));
@@ -242,76 +283,37 @@ function UserResults({ list, actions, onPage }: { list: AdminUserList; actions: 
       {list.items.length === 0 ? (
         <EmptyState message={USER_ADMIN_MESSAGES.noUsers} />
       ) : (
-        <>
-          {/* Phones and tablets: cards (two columns from sm) */}
-          <ul aria-label="Usuarios" className="grid gap-3 sm:grid-cols-2 xl:hidden">
-            {list.items.map((user) => (
-              <li key={user.id} className={`${panel} flex flex-col p-4`}>
-                <div className="flex flex-1 items-start gap-3">
-                  <Avatar name={userName(user)} src={user.avatarUrl} />
-                  <div className="min-w-0 flex-1">
-                    <p className="truncate font-bold">{userName(user)}</p>
-                    {user.username && <p className="truncate text-sm text-slate-600 dark:text-slate-400">@{user.username}</p>}
-                    <p className="truncate text-sm text-slate-600 dark:text-slate-400">{user.email ?? USER_ADMIN_MESSAGES.noEmail}</p>
-                    <div className="mt-2 flex flex-wrap items-center gap-2">
-                      <RoleBadge user={user} />
-                      <UserStatusBadge user={user} />
-                    </div>
-                    <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
-                      <span className="font-semibold text-slate-900 tabular-nums dark:text-white">{plural(user.totalPoints, 'punto', 'puntos')}</span> · <Counts user={user} />
-                    </p>
+        // Cards on phones and tablets (two columns from sm), the table on wide screens.
+        <AdminTable
+          label="Usuarios"
+          rows={list.items}
+          rowKey={(user) => user.id}
+          columns={columns}
+          breakpoint="xl"
+          listClassName="grid gap-3 sm:grid-cols-2"
+          cardClassName="flex flex-col"
+          compact
+          card={(user) => (
+            <>
+              <div className="flex flex-1 items-start gap-3">
+                <Avatar name={userName(user)} src={user.avatarUrl} />
+                <div className="min-w-0 flex-1">
+                  <p className="truncate font-bold">{userName(user)}</p>
+                  {user.username && <p className="truncate text-sm text-slate-600 dark:text-slate-400">@{user.username}</p>}
+                  <p className="truncate text-sm text-slate-600 dark:text-slate-400">{user.email ?? USER_ADMIN_MESSAGES.noEmail}</p>
+                  <div className="mt-2 flex flex-wrap items-center gap-2">
+                    <RoleBadge user={user} />
+                    <UserStatusBadge user={user} />
                   </div>
+                  <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
+                    <span className="font-semibold text-slate-900 tabular-nums dark:text-white">{plural(user.totalPoints, 'punto', 'puntos')}</span> · <Counts user={user} />
+                  </p>
                 </div>
-                <div className="mt-3 border-t border-slate-100 pt-2 dark:border-white/5">{actions(user)}</div>
-              </li>
-            ))}
-          </ul>
-
-          {/* Wide screens: table */}
-          <div className={`${panel} hidden overflow-x-auto xl:block`}>
-            <table className="w-full text-left text-sm">
-              <caption className="sr-only">Usuarios</caption>
-              <thead className="border-b border-slate-200 text-xs tracking-wide text-slate-500 uppercase dark:border-white/10 dark:text-slate-400">
-                <tr>
-                  {['Usuario', 'Rol', 'Estado', 'Puntos', 'Actividad', 'Acciones'].map((heading) => (
-                    <th key={heading} scope="col" className={`px-3 py-3 font-semibold ${heading === 'Puntos' ? 'text-right' : ''}`}>
-                      {heading}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100 dark:divide-white/5">
-                {list.items.map((user) => (
-                  <tr key={user.id}>
-                    <th scope="row" className="px-3 py-3 text-left font-normal">
-                      <div className="flex items-center gap-3">
-                        <Avatar name={userName(user)} src={user.avatarUrl} size="sm" />
-                        <div className="min-w-0">
-                          <p className="max-w-64 truncate font-semibold">{userName(user)}</p>
-                          {user.username && <p className="max-w-64 truncate text-xs text-slate-500 dark:text-slate-400">@{user.username}</p>}
-                          <p className="max-w-64 truncate text-xs text-slate-500 dark:text-slate-400">{user.email ?? USER_ADMIN_MESSAGES.noEmail}</p>
-                        </div>
-                      </div>
-                    </th>
-                    <td className="px-3 py-3">
-                      <RoleBadge user={user} />
-                    </td>
-                    <td className="px-3 py-3">
-                      <UserStatusBadge user={user} />
-                    </td>
-                    <td className="px-3 py-3 text-right font-semibold tabular-nums">{user.totalPoints.toLocaleString('es')}</td>
-                    <td className="px-3 py-3 text-xs whitespace-nowrap text-slate-600 tabular-nums dark:text-slate-400">
-                      <span className="block">{plural(user.voteCount, 'voto', 'votos')}</span>
-                      <span className="block">{plural(user.postCount, 'publicación', 'publicaciones')}</span>
-                      <span className="block">{plural(user.commentCount, 'comentario', 'comentarios')}</span>
-                    </td>
-                    <td className="px-3 py-2">{actions(user)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </>
+              </div>
+              <div className="mt-3 border-t border-slate-100 pt-2 dark:border-white/5">{actions(user)}</div>
+            </>
+          )}
+        />
       )}
       {(list.page > 1 || hasNext) && (
         <nav aria-label="Páginas de usuarios" className="flex items-center justify-between gap-3">

@@ -2,7 +2,7 @@
 // the server checks every one of them again.
 import { ADMIN_LIMITS, USER_ADMIN_MESSAGES } from '@tribuna/contracts/adminRules';
 import type { AdminUserRow, UpdateAdminUserInput } from '@tribuna/contracts/api/admin/users';
-import type { BadgeTone } from '../components/StatusBadge';
+import type { BadgeTone } from '../../../components/admin/StatusBadge';
 
 export type UserStatus = 'active' | 'suspended' | 'deleted';
 

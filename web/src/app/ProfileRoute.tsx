@@ -1,0 +1,12 @@
+import { TwoFactorCard } from '../features/auth/TwoFactorCard';
+import { ProfilePage } from '../features/profile/ProfilePage';
+import { ProfilePosts } from '../features/wall/ProfilePosts';
+
+/**
+ * /perfil and /perfil/:userId: the profile page with what other features show in it, the wall's
+ * posts of the user (the Posts tab) and the sign-in's two-factor settings (own profile). Features
+ * never import each other; the router composes them.
+ */
+export function ProfileRoute() {
+  return <ProfilePage PostsPanel={ProfilePosts} SecuritySettings={TwoFactorCard} />;
+}
