@@ -1,18 +1,23 @@
 // ESLint for the monorepo (flat config). Recommended JavaScript and TypeScript rules without type
-// information (fast), React hooks rules and the architecture's boundaries for the web app. Lint
-// scope for now: web/ (`npm run lint`); server and worker get their own section below.
+// information (fast), React hooks rules, and the architecture's boundaries: on the web, features
+// import only lib/, components/ and themselves; on the server, a domain never imports another
+// domain's repository (scripts/eslint/domainBoundaries.js). `npm run lint`, part of `npm test`.
 import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import boundaries from 'eslint-plugin-boundaries';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import tribuna from './scripts/eslint/domainBoundaries.js';
+
+/** Test code outside the web app. */
+const TEST_FILES = ['**/*.test.ts', 'test/**', 'bench/**'];
 
 /** Test code of the web app: tests, the fixtures they build rows with, and the shared test helpers. */
 const WEB_TEST_FILES = ['web/src/**/*.test.{ts,tsx}', 'web/src/**/*[Ff]ixtures.ts', 'web/src/test/**'];
 
 export default defineConfig(
-  { ignores: ['**/node_modules/', '**/dist/', '**/build/', '**/coverage/', 'web/public/', 'web/dev-dist/'] },
+  { ignores: ['**/node_modules/', '**/dist/', '**/build/', '**/coverage/', 'web/public/', 'web/dev-dist/', 'data/'] },
 
   // --- Every package -----------------------------------------------------------------------------
   js.configs.recommended,
@@ -91,7 +96,23 @@ export default defineConfig(
     },
   },
 
-  // --- server/ and worker/ ---------------------------------------------------------------------------
-  // Reserved: their rules (domain boundaries, only repositories touch drizzle, ...) go here, in their
-  // own blocks with `files: ['server/**', ...]`, and their folders join the lint script's scope.
+  // --- Node packages: server/, worker/, contracts/, drizzle/, scripts/, test/, bench/ ---------------------
+  {
+    files: ['**/*.{js,mjs,ts}'],
+    ignores: ['web/**'],
+    languageOptions: { globals: { ...globals.node } },
+  },
+  {
+    // Boundaries (ARCHITECTURE.md, "one folder per domain", "repositories the only SQL"): a domain
+    // reaches another through its service, never its repository. Tests may set up rows directly.
+    files: ['server/src/**/*.ts', 'worker/src/**/*.ts'],
+    ignores: TEST_FILES,
+    plugins: { tribuna },
+    rules: { 'tribuna/domain-boundaries': 'error' },
+  },
+  {
+    // Tests and benchmarks read loosely typed answers (`res.json()`): `any` is allowed there.
+    files: TEST_FILES,
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
 );

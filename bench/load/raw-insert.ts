@@ -46,7 +46,7 @@ async function round(durationS: number) {
       } catch (err) {
         errors++;
         if (errorSamples.length < 5) errorSamples.push((err as Error).message);
-        if (errors > 1000) throw new Error(`raw INSERT loop failing: ${errorSamples.join(' | ')}`);
+        if (errors > 1000) throw new Error(`raw INSERT loop failing: ${errorSamples.join(' | ')}`, { cause: err });
       }
     }
   };

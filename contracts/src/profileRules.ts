@@ -99,6 +99,7 @@ const URL_MESSAGES = {
 export function imageUrlProblem(kind: ProfileImageKind, value: string, siteOrigin: string): string | null {
   const messages = URL_MESSAGES[kind];
   const raw = value.trim();
+  // eslint-disable-next-line no-control-regex -- control characters are what this refuses or strips
   if (!raw || raw.length > PROFILE_LIMITS.url || /[\u0000-\u0020\u007f-\u009f\\]/.test(raw)) return messages.invalid;
   let url: URL;
   let site: URL;

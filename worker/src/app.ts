@@ -45,7 +45,7 @@ const RECONNECT_SWEEP_DELAY_MS = 10_000;
 const CATCH_UP_DAYS = 7;
 
 export async function startWorker(options: StartWorkerOptions): Promise<WorkerApp> {
-  const { config, db, logger } = options;
+  const { config, logger } = options;
   // Refuses to start when a job of the contracts has no handler.
   const registry = createRegistry(options.handlers ?? defaultHandlers);
 

@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id, oneOf } from './columns.ts';
 import { profiles } from './profiles.ts';

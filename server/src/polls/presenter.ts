@@ -1,4 +1,4 @@
-import type { OptionResult, Poll, PollOption, PollResults, PollStatus, Voter } from '@tribuna/contracts/api/polls';
+import type { OptionResult, Poll, PollOption, PollResults, Voter } from '@tribuna/contracts/api/polls';
 import type { OptionRow, PollRow, VoteCountRow, VoterRow } from './repository.ts';
 import { DEFAULT_POINTS_CONFIG, effectiveStatus, voterDisplayName } from './rules.ts';
 

@@ -1,9 +1,9 @@
-import { and, eq, ne, sql, type SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '@tribuna/drizzle/client';
 import type { SqlRunner } from '@tribuna/drizzle/pipelined';
 
 export { pipelinedCommit, poolRunner, RESERVE_TIMEOUT_MS, type SqlRunner } from '@tribuna/drizzle/pipelined';
-import { pollOptions, pollPointsConfig, polls, profiles, voteRequests, votes, votesUtcDay, voteTallies } from '@tribuna/drizzle/schema/index';
+import { pollOptions, polls, profiles, voteRequests, votes, votesUtcDay, voteTallies } from '@tribuna/drizzle/schema/index';
 import { voterLockKey, xactLock } from '@tribuna/drizzle/locks';
 
 // The vote write path is batched (see batcher.ts): each statement here serves every command of a

@@ -59,6 +59,7 @@ export function allocationsFor(poll: VotingPoll, input: CastVoteInput): Allocati
  */
 export function storedUserAgent(header: string | string[] | undefined): string | null {
   const value = Array.isArray(header) ? header[0] : header;
+  // eslint-disable-next-line no-control-regex -- control characters are what this refuses or strips
   const clean = value?.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 512);
   return clean ? clean : null;
 }

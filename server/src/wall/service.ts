@@ -327,15 +327,6 @@ async function assertReplyable(ctx: WallContext, postId: string, parentCommentId
   if (parent.parentCommentId !== null) throw badRequest(WALL_MESSAGES.replyDepth);
 }
 
-/** The comment if it is visible on a post the viewer may see; 404 'Comment not found' otherwise. */
-async function visibleComment(ctx: WallContext, commentId: string, viewer: Viewer): Promise<repo.CommentTarget> {
-  const comment = await repo.findCommentTarget(ctx.reader, commentId);
-  if (!comment || comment.isHidden || !(await access.mayReadPost(ctx.reader, comment.postId, viewer))) {
-    throw notFound(WALL_MESSAGES.commentNotFound);
-  }
-  return comment;
-}
-
 export async function editComment(ctx: WallContext, writer: Writer, commentId: string, rawContent: string): Promise<ReplyView> {
   const content = cleanText(rawContent, WALL_LIMITS.commentText, WALL_MESSAGES.commentTooLong);
   if (!content) throw badRequest(WALL_MESSAGES.commentEmpty);

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import pino from 'pino';
 import { eq } from 'drizzle-orm';
 import { schema } from '@tribuna/drizzle';
 import { channelName, LIVE_CHANNEL, type LiveEvent } from '@tribuna/contracts/live';
@@ -16,7 +15,6 @@ import { AbuseScanNotFoundError, presentAccount, runAbuseScan, type AbuseScanEve
 const config = testConfig({ REDIS_PREFIX: `${testConfig().redisPrefix}_abuse` });
 const database = testDatabase();
 const db = database.db;
-const logger = pino({ level: 'silent' });
 const HOUR = 3_600_000;
 
 const harness = useQueueWorker(config, database, 'maintenance');

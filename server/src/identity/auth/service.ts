@@ -4,7 +4,7 @@ import * as accounts from '../accounts/repository.ts';
 import * as factors from '../factors/repository.ts';
 import * as profiles from '../profiles/service.ts';
 import * as sessions from '../sessions/service.ts';
-import type { AuthUser, IssuedSession } from '../sessions/service.ts';
+import type { IssuedSession } from '../sessions/service.ts';
 import { SIGNED_OUT, presentMfaRequired, presentSignedIn } from './presenter.ts';
 
 /** Where a request comes from, stored on the session for the user's own review. */
