@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { FormatRegistry, Type, type Static, type TSchema } from '@sinclair/typebox';
 
 // BullMQ queue and job names with their payloads. The worker refuses to start if a job
 // name listed here has no handler, so adding a job here forces a handler to exist.
@@ -6,8 +6,33 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 export const QUEUE_NAMES = { maintenance: 'maintenance', points: 'points' } as const;
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 
-const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
-const Id = Type.String({ minLength: 1, maxLength: 64 });
+const DAY_FORMAT = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** True for a real calendar day written YYYY-MM-DD (2025-02-30 is refused). */
+export function isCalendarDay(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  const match = DAY_FORMAT.exec(value);
+  if (!match) return false;
+  const [, y, m, d] = match.map(Number) as [number, number, number, number];
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+// The worker checks every payload against these schemas before its handler runs, and nothing
+// checks them again: each schema carries every bound (formats registered here, once).
+if (!FormatRegistry.Has('calendar-day')) FormatRegistry.Set('calendar-day', isCalendarDay);
+
+const Day = Type.String({ format: 'calendar-day' });
+const Uuid = Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' });
+
+/** Days `reports.aggregate-recent-days` recomputes at most. */
+export const MAX_RECENT_DAYS = 366;
+/** Voters per `points.award-votes` job (a vote batch holds at most a few hundred); the schema's maxItems. */
+export const MAX_AWARD_VOTES_PER_JOB = 1000;
+/** Vote idempotency keys are kept this many hours at most before `votes.purge-requests` may take them. */
+export const MAX_VOTE_REQUEST_RETENTION_HOURS = 24 * 365;
+/** Ended sessions are kept this many days at most before `sessions.purge` may take them. */
+export const MAX_SESSION_RETENTION_DAYS = 3650;
 const Nothing = Type.Object({}, { additionalProperties: false });
 
 /** Every job's payload, checked by the worker before its handler runs (a payload that fails fails the job for good). */
@@ -18,21 +43,21 @@ export const JOB_PAYLOADS = {
    * Recompute the last `days` calendar days ending today in SHOW_TIMEZONE (1 = today only).
    * The days are computed when the job runs, so repeatable schedules can carry a fixed payload.
    */
-  'reports.aggregate-recent-days': Type.Object({ days: Type.Integer({ minimum: 1, maximum: 366 }) }),
+  'reports.aggregate-recent-days': Type.Object({ days: Type.Integer({ minimum: 1, maximum: MAX_RECENT_DAYS }) }),
   /**
    * Vote points: a user earns the poll's points_per_vote at most once per poll per calendar day
    * (`day`, YYYY-MM-DD in SHOW_TIMEZONE, of the vote); reference `vote:<pollId>:<day>`.
    * Job id `vote-award.<userId>.<pollId>.<day>` so duplicates collapse.
    */
-  'points.award-vote': Type.Object({ userId: Id, pollId: Id, day: Day }),
+  'points.award-vote': Type.Object({ userId: Uuid, pollId: Uuid, day: Day }),
   /**
    * The vote awards of one committed batch of votes (the (user, poll) pairs voting for the first
    * time that day as far as the server knows), granted together in one transaction with the same
    * rule and references as `points.award-vote`: already granted ones are skipped.
    */
-  'points.award-votes': Type.Object({ day: Day, voters: Type.Array(Type.Object({ userId: Id, pollId: Id }), { maxItems: 1000 }) }),
+  'points.award-votes': Type.Object({ day: Day, voters: Type.Array(Type.Object({ userId: Uuid, pollId: Uuid }), { maxItems: MAX_AWARD_VOTES_PER_JOB }) }),
   /** The share's points_earned; reference `share:<pollId>:<shareDay>`. Job id `share-award.<shareId>`. */
-  'points.award-share': Type.Object({ shareId: Id }),
+  'points.award-share': Type.Object({ shareId: Uuid }),
   /**
    * Awards what was missed (votes and shares without their award): from where the last complete
    * sweep started (minus an overlap), or with `full` the whole last 3 days (the daily run).
@@ -41,9 +66,9 @@ export const JOB_PAYLOADS = {
   /** 00:00 SHOW_TIMEZONE: tells connected clients (LiveEvent `points-reset`) to refresh their available points. */
   'points.daily-reset': Nothing,
   /** Deletes sessions that expired or were revoked more than `olderThanDays` days ago. */
-  'sessions.purge': Type.Object({ olderThanDays: Type.Integer({ minimum: 1 }) }),
+  'sessions.purge': Type.Object({ olderThanDays: Type.Integer({ minimum: 1, maximum: MAX_SESSION_RETENTION_DAYS }) }),
   /** Deletes vote idempotency keys (vote_requests) claimed more than `olderThanHours` hours ago. */
-  'votes.purge-requests': Type.Object({ olderThanHours: Type.Integer({ minimum: 1 }) }),
+  'votes.purge-requests': Type.Object({ olderThanHours: Type.Integer({ minimum: 1, maximum: MAX_VOTE_REQUEST_RETENTION_HOURS }) }),
   /**
    * Deletes stored image files (MEDIA_DIR) no media row names, last written more than
    * `olderThanMinutes` ago: at least an hour, so an upload whose transaction is still running is never touched.
@@ -56,7 +81,7 @@ export const JOB_PAYLOADS = {
    * (created 'queued' by whoever asked), publishing its progress; a scheduled run passes no id
    * and creates its own row.
    */
-  'abuse.scan': Type.Object({ scanId: Type.Optional(Type.String({ pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' })) }),
+  'abuse.scan': Type.Object({ scanId: Type.Optional(Uuid) }),
 } satisfies Record<string, TSchema>;
 
 export type JobPayloads = { [K in keyof typeof JOB_PAYLOADS]: Static<(typeof JOB_PAYLOADS)[K]> };
@@ -85,7 +110,5 @@ export const pointsJobIds = {
   awardShare: (p: JobPayloads['points.award-share']) => `share-award.${p.shareId}`,
 };
 
-/** Voters per `points.award-votes` job (a vote batch holds at most a few hundred); the schema's maxItems. */
-export const MAX_AWARD_VOTES_PER_JOB = 1000;
 
 export const JOB_NAMES = Object.keys(JOB_QUEUES) as JobName[];

@@ -5,9 +5,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { schema } from '@tribuna/drizzle';
 import { testConfig } from '../../../test/support/env.ts';
 import { contentKey, LocalDiskStorage } from '../../../server/src/media/storage.ts';
-import { InvalidPayloadError } from '../errors.ts';
+import { handlers } from '../handlers.ts';
+import { createRegistry, InvalidJobPayloadError } from '../registry.ts';
 import { useJobTestContext } from '../../../test/support/worker.ts';
 import { collectMediaGarbage, mediaJobs } from './jobs.ts';
+
+// Payloads are checked by the registry, once, before any handler runs (contracts/src/jobs.ts).
+const registry = createRegistry(handlers);
 
 const HOUR = 3_600_000;
 const { database, ctx } = useJobTestContext();
@@ -82,6 +86,6 @@ describe('media.gc', () => {
   });
 
   it('refuses a grace period shorter than an hour', async () => {
-    await expect(mediaJobs['media.gc']({ olderThanMinutes: 5 }, ctx)).rejects.toThrow(InvalidPayloadError);
+    await expect(registry.dispatch('media.gc', { olderThanMinutes: 5 }, ctx)).rejects.toThrow(InvalidJobPayloadError);
   });
 });

@@ -1,6 +1,5 @@
 import type { DbOrTx } from '@tribuna/drizzle/client';
 import { LocalDiskStorage, type MediaStorage } from '../../../server/src/media/storage.ts';
-import { InvalidPayloadError } from '../errors.ts';
 import type { JobHandlers } from '../registry.ts';
 import { referencedMediaKeys } from './repository.ts';
 
@@ -40,10 +39,7 @@ export const mediaJobs: Pick<JobHandlers, 'media.gc'> = {
   // Files of failed posts that discard() missed (a crash between storing and inserting), and
   // temporary files of interrupted writes.
   'media.gc': async (payload, ctx) => {
-    const minutes = payload?.olderThanMinutes;
-    if (!Number.isInteger(minutes) || minutes < 60) {
-      throw new InvalidPayloadError('media.gc', `olderThanMinutes must be an integer of at least 60, got ${JSON.stringify(minutes)}`);
-    }
+    const minutes = payload.olderThanMinutes; // at least 60 (the registry checked)
     const storage = new LocalDiskStorage(ctx.config.mediaDir);
     const result = await collectMediaGarbage(ctx.db, storage, new Date(Date.now() - minutes * MINUTE_MS));
     if (result.deleted > 0) ctx.logger.info({ ...result, olderThanMinutes: minutes }, 'unreferenced media files deleted');

@@ -14,7 +14,8 @@ import { asUser, signIn } from '../../../test/support/server/sessions.ts';
 import { showDayOf } from '@tribuna/contracts/showDay';
 import { useQueueWorker } from '../../../test/support/worker.ts';
 import type { JobContext } from '../context.ts';
-import { InvalidPayloadError } from '../errors.ts';
+import { handlers } from '../handlers.ts';
+import { createRegistry, InvalidJobPayloadError } from '../registry.ts';
 import { pointsJobs } from './jobs.ts';
 import * as repo from './repository.ts';
 import { advanceWatermark } from '../watermarks.ts';
@@ -22,6 +23,9 @@ import { findMissingVoteAwards, grantVoteAwards } from './repository.ts';
 import { sweep, SWEEP_CHUNK, SWEEP_DAYS, SWEEP_WATERMARKS, voteReference } from './service.ts';
 import { WATERMARK_OVERLAP_MINUTES } from '../watermarks.ts';
 import { openLockHolder, waitForBlocked } from '../../../test/support/locks.ts';
+
+// Payloads are checked by the registry, once, before any handler runs (contracts/src/jobs.ts).
+const registry = createRegistry(handlers);
 
 // Own Redis namespace under the run's prefix: only this file's worker consumes these queues.
 const config = testConfig({ REDIS_PREFIX: `${testConfig().redisPrefix}_points` });
@@ -84,9 +88,9 @@ describe('points.award-vote', () => {
   it('skips a poll or user that no longer exists and refuses malformed payloads without retrying', async () => {
     const user = await buildUser(db);
     expect(await pointsJobs['points.award-vote']({ userId: user.id, pollId: '123e4567-e89b-42d3-a456-426614174000', day: '2025-01-15' }, ctx)).toBe('skipped');
-    await expect(pointsJobs['points.award-vote']({ userId: user.id, pollId: 'x', day: '2025-01-15' }, ctx)).rejects.toBeInstanceOf(InvalidPayloadError);
-    await expect(pointsJobs['points.award-vote']({ userId: user.id, pollId: user.id, day: '2025-02-30' }, ctx)).rejects.toBeInstanceOf(InvalidPayloadError);
-    await expect(pointsJobs['points.award-share']({ shareId: 'nope' }, ctx)).rejects.toBeInstanceOf(InvalidPayloadError);
+    await expect(registry.dispatch('points.award-vote', { userId: user.id, pollId: 'x', day: '2025-01-15' }, ctx)).rejects.toBeInstanceOf(InvalidJobPayloadError);
+    await expect(registry.dispatch('points.award-vote', { userId: user.id, pollId: user.id, day: '2025-02-30' }, ctx)).rejects.toBeInstanceOf(InvalidJobPayloadError);
+    await expect(registry.dispatch('points.award-share', { shareId: 'nope' }, ctx)).rejects.toBeInstanceOf(InvalidJobPayloadError);
     expect(await history(user.id)).toHaveLength(0);
   });
 });
@@ -136,7 +140,7 @@ describe('points.award-votes', () => {
       { day: '2025-03-01', voters: Array.from({ length: 1001 }, () => ({ userId: user.id, pollId: poll.id })) },
     ];
     for (const payload of bad) {
-      await expect(pointsJobs['points.award-votes'](payload as never, ctx)).rejects.toBeInstanceOf(InvalidPayloadError);
+      await expect(registry.dispatch('points.award-votes', payload as never, ctx)).rejects.toBeInstanceOf(InvalidJobPayloadError);
     }
     expect(await history(user.id)).toHaveLength(0);
   });

@@ -122,7 +122,7 @@ describe('reports.aggregate-day through a real queue and worker', () => {
 
   it('fails a malformed day at once, without retries', async () => {
     const job = await harness.app.enqueue('reports.aggregate-day', { day: '2025-02-30' });
-    await expect(job.waitUntilFinished(harness.events, 20_000)).rejects.toThrow(/day must be a calendar day/);
+    await expect(job.waitUntilFinished(harness.events, 20_000)).rejects.toThrow(/Invalid payload for job "reports.aggregate-day": \/day .*calendar-day/);
     const failed = await harness.app.queues.get('maintenance')!.getJob(job.id!);
     expect(failed?.opts.attempts).toBeGreaterThan(1);
     expect(failed?.attemptsMade).toBe(1);

@@ -1,19 +1,7 @@
 import type { JobContext } from '../context.ts';
 import { recentRange, recomputeAllDays, recomputeDays, refreshToday, type DailyReport, type FullRecompute } from './repository.ts';
 
-const DAY_FORMAT = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** True for a real calendar day written YYYY-MM-DD (2025-02-30 is refused). */
-export function isCalendarDay(value: unknown): value is string {
-  if (typeof value !== 'string') return false;
-  const match = DAY_FORMAT.exec(value);
-  if (!match) return false;
-  const [, y, m, d] = match.map(Number) as [number, number, number, number];
-  const date = new Date(Date.UTC(y, m - 1, d));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
-}
-
-export const MAX_RECENT_DAYS = 366;
+export { isCalendarDay, MAX_RECENT_DAYS } from '@tribuna/contracts/jobs';
 
 /** One day's report_daily row and report_active_users rows, recomputed together. */
 export async function aggregateDay(ctx: JobContext, day: string): Promise<DailyReport> {

@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { schema } from '@tribuna/drizzle';
 import { buildSession, buildUser } from '../../../test/support/factories.ts';
-import { InvalidPayloadError } from '../errors.ts';
+import { handlers } from '../handlers.ts';
+import { createRegistry, InvalidJobPayloadError } from '../registry.ts';
 import { useJobTestContext } from '../../../test/support/worker.ts';
 import { sessionJobs } from './jobs.ts';
+
+// Payloads are checked by the registry, once, before any handler runs (contracts/src/jobs.ts).
+const registry = createRegistry(handlers);
 
 const DAY = 86_400_000;
 const { database, ctx } = useJobTestContext();
@@ -41,6 +45,7 @@ describe('sessions.purge', () => {
   });
 
   it('refuses a payload without a sensible number of days', async () => {
-    await expect(sessionJobs['sessions.purge']({ olderThanDays: 0 }, ctx)).rejects.toThrow(InvalidPayloadError);
+    await expect(registry.dispatch('sessions.purge', { olderThanDays: 0 }, ctx)).rejects.toThrow(InvalidJobPayloadError);
+    await expect(registry.dispatch('sessions.purge', { olderThanDays: 3651 }, ctx)).rejects.toThrow(InvalidJobPayloadError);
   });
 });

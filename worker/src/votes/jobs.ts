@@ -1,4 +1,3 @@
-import { InvalidPayloadError } from '../errors.ts';
 import type { JobHandlers } from '../registry.ts';
 import { deleteVoteRequestsBefore } from './repository.ts';
 
@@ -10,10 +9,7 @@ const PURGE_MAX_ROUNDS = 100;
 export const voteJobs: Pick<JobHandlers, 'votes.purge-requests'> = {
   // Idempotency keys only matter while a client may still retry (minutes); 24 hours is the promise.
   'votes.purge-requests': async (payload, ctx) => {
-    const hours = payload?.olderThanHours;
-    if (!Number.isInteger(hours) || hours < 1 || hours > 24 * 365) {
-      throw new InvalidPayloadError('votes.purge-requests', `olderThanHours must be an integer from 1 to 8760, got ${JSON.stringify(hours)}`);
-    }
+    const hours = payload.olderThanHours; // 1 to MAX_VOTE_REQUEST_RETENTION_HOURS (the registry checked)
     const cutoff = new Date(Date.now() - hours * HOUR_MS);
     let deleted = 0;
     for (let round = 0; round < PURGE_MAX_ROUNDS; round++) {

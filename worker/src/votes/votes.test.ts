@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { schema } from '@tribuna/drizzle';
 import { buildPoll, buildUser } from '../../../test/support/factories.ts';
-import { InvalidPayloadError } from '../errors.ts';
+import { handlers } from '../handlers.ts';
+import { createRegistry, InvalidJobPayloadError } from '../registry.ts';
 import { useJobTestContext } from '../../../test/support/worker.ts';
 import { voteJobs } from './jobs.ts';
+
+// Payloads are checked by the registry, once, before any handler runs (contracts/src/jobs.ts).
+const registry = createRegistry(handlers);
 
 const HOUR = 3_600_000;
 const { database, ctx } = useJobTestContext();
@@ -24,6 +28,7 @@ describe('votes.purge-requests', () => {
   });
 
   it('refuses a payload without a sensible number of hours', async () => {
-    await expect(voteJobs['votes.purge-requests']({ olderThanHours: 0 }, ctx)).rejects.toThrow(InvalidPayloadError);
+    await expect(registry.dispatch('votes.purge-requests', { olderThanHours: 0 }, ctx)).rejects.toThrow(InvalidJobPayloadError);
+    await expect(registry.dispatch('votes.purge-requests', { olderThanHours: 8761 }, ctx)).rejects.toThrow(InvalidJobPayloadError);
   });
 });
