@@ -24,8 +24,9 @@ import eventsPlugin from './events/plugin.ts';
 import livePlugin from './live/plugin.ts';
 import liveRoutes from './live/routes.ts';
 import pollsPlugin, { type PollsPluginOptions } from './polls/plugin.ts';
-import { adminTopic } from './admin/topics.ts';
-import { userTopic } from './notifications/topics.ts';
+import adminPlugin from './admin/plugin.ts';
+import notificationsPlugin from './notifications/plugin.ts';
+import votesPlugin from './votes/plugin.ts';
 import { feedTopic, postTopicHandler } from './wall/topics.ts';
 import { poolRunner } from '@tribuna/drizzle/pipelined';
 import wallRoutes, { type WallRoutesOptions } from './wall/routes.ts';
@@ -173,8 +174,12 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(livePlugin);
   // The poll cache and the polls' live totals (the `poll:{id}` topic).
   await app.register(pollsPlugin, options.polls ?? {});
-  // Topics of the wall, the notifications and the admin dashboard (the last two's messages come with those capabilities).
-  for (const topic of [feedTopic, postTopicHandler(poolRunner(app.database.sql), config.requireAdminMfa), userTopic, adminTopic(app.database.db, config.requireAdminMfa)]) app.live.registerTopic(topic);
+  // Topics of the wall.
+  for (const topic of [feedTopic, postTopicHandler(poolRunner(app.database.sql), config.requireAdminMfa)]) app.live.registerTopic(topic);
+  // Domain plugins: what a domain runs besides its routes (writers, subscriptions, live topics).
+  await app.register(votesPlugin);
+  await app.register(notificationsPlugin);
+  await app.register(adminPlugin);
 
   // Domains
   await app.register(healthRoutes);

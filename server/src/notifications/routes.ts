@@ -1,22 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { MarkReadInput, NotificationPage, NotificationsQuery, UnreadCount } from '@tribuna/contracts/api/notifications';
-import { poolRunner } from '@tribuna/drizzle/pipelined';
 import { errorResponses } from '../http/errors.ts';
 import { requireUser } from '../identity/plugin.ts';
-import { createNotificationsLive } from './live.ts';
 import * as notifications from './service.ts';
 
 /**
- * The signed-in user's notifications (suspended accounts may read theirs too), and the writer of
- * them, inside the wall's transactions: posts and comments written (`wall.written`) and batches of
- * reaction taps (`wall.reactions`).
+ * The signed-in user's notifications (suspended accounts may read theirs too). Writing them, and
+ * their live badges, is the domain plugin's (notifications/plugin.ts).
  */
 const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const reader = poolRunner(app.database.sql);
-  const live = createNotificationsLive(app, (userIds) => notifications.unreadCounts(ctx, userIds));
-  const ctx: notifications.NotificationsContext = { reader, publish: live.publish, log: app.log };
-  app.events.joinTransactions('wall.written', (tx, event) => notifications.onWallWritten(ctx, tx, event));
-  app.events.joinTransactions('wall.reactions', (tx, taps) => notifications.onReactionTaps(ctx, tx, taps));
+  const ctx = app.notifications;
 
   app.get(
     '/api/notifications',

@@ -2,15 +2,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AvailablePoints, CastVoteHeaders, CastVoteInput, MyVotesResponse, VOTE_MESSAGES } from '@tribuna/contracts/api/votes';
 import { errorResponses } from '../http/errors.ts';
 import { requireUser, requireWriter } from '../identity/plugin.ts';
-import { createVotesModule } from './module.ts';
 import { storedUserAgent } from './rules.ts';
 import { PollParams } from '@tribuna/contracts/api/polls';
 import * as votes from './service.ts';
 
+/** Casting votes and reading one's own: the writer behind them is the votes plugin's (votes/plugin.ts). */
 const voteRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const ctx = createVotesModule(app);
-  // Domains close before the database: queued votes are written and answered first.
-  app.addHook('onClose', async () => ctx.close());
+  const ctx = app.votes;
 
   app.post(
     '/api/polls/:pollId/votes',

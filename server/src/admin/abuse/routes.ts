@@ -7,7 +7,6 @@ import {
   RestoreVotesInput,
   VoidResult,
   VoidVotesInput,
-  type AbuseScanMessage,
 } from '@tribuna/contracts/api/admin/abuse';
 import { errorResponses } from '../../http/errors.ts';
 import { requireUser } from '../../identity/plugin.ts';
@@ -19,7 +18,7 @@ const tags = ['admin'];
  * /api/admin/abuse/*: the abuse report (the worker's scans), the votes behind a flag, and voiding
  * or restoring them. The admin guard runs in the parent context (admin/routes.ts). A scan's
  * progress, published by the worker as the `abuse-scan` LiveEvent, reaches the admins watching the
- * `admin` topic on every instance.
+ * `admin` topic on every instance (admin/plugin.ts).
  */
 const abuseRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx: abuse.AbuseContext = {
@@ -29,11 +28,6 @@ const abuseRoutes: FastifyPluginAsyncTypebox = async (app) => {
     timeZone: app.config.showTimezone,
     log: app.log,
   };
-
-  app.live.onEvent('abuse-scan', ({ scanId, status, progress }) => {
-    const message: AbuseScanMessage = { type: 'abuse-scan', topic: 'admin', scanId, status, progress };
-    app.live.hub.publish('admin', message);
-  });
 
   app.get(
     '/abuse/scans/latest',
