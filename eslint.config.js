@@ -8,6 +8,7 @@ import boundaries from 'eslint-plugin-boundaries';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier';
 import tribuna from './scripts/eslint/domainBoundaries.js';
 
 /** Test code outside the web app. */
@@ -65,7 +66,10 @@ export default defineConfig(
           policies: [
             { from: { element: { type: 'app' } }, allow: { to: { element: { types: { anyOf: ['app', 'feature', 'lib', 'components'] } } } } },
             { from: { element: { type: 'feature' } }, allow: { to: { element: { types: { anyOf: ['lib', 'components'] } } } } },
-            { from: { element: { type: 'feature' } }, allow: { to: { element: { type: 'feature', captured: { feature: '{{ from.element.captured.feature }}' } } } } },
+            {
+              from: { element: { type: 'feature' } },
+              allow: { to: { element: { type: 'feature', captured: { feature: '{{ from.element.captured.feature }}' } } } },
+            },
             { from: { element: { type: 'components' } }, allow: { to: { element: { types: { anyOf: ['components', 'lib'] } } } } },
             { from: { element: { type: 'lib' } }, allow: { to: { element: { type: 'lib' } } } },
           ],
@@ -85,9 +89,15 @@ export default defineConfig(
           default: 'disallow',
           policies: [
             { allow: { to: { element: { type: 'test-support' } } } },
-            { from: { element: { types: { anyOf: ['app', 'test-support'] } } }, allow: { to: { element: { types: { anyOf: ['app', 'feature', 'lib', 'components'] } } } } },
+            {
+              from: { element: { types: { anyOf: ['app', 'test-support'] } } },
+              allow: { to: { element: { types: { anyOf: ['app', 'feature', 'lib', 'components'] } } } },
+            },
             { from: { element: { type: 'feature' } }, allow: { to: { element: { types: { anyOf: ['app', 'lib', 'components'] } } } } },
-            { from: { element: { type: 'feature' } }, allow: { to: { element: { type: 'feature', captured: { feature: '{{ from.element.captured.feature }}' } } } } },
+            {
+              from: { element: { type: 'feature' } },
+              allow: { to: { element: { type: 'feature', captured: { feature: '{{ from.element.captured.feature }}' } } } },
+            },
             { from: { element: { type: 'components' } }, allow: { to: { element: { types: { anyOf: ['components', 'lib'] } } } } },
             { from: { element: { type: 'lib' } }, allow: { to: { element: { type: 'lib' } } } },
           ],
@@ -115,4 +125,7 @@ export default defineConfig(
     files: TEST_FILES,
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
+
+  // Last: Prettier owns the layout; rules that would fight it (no-unexpected-multiline…) are off.
+  prettier,
 );
