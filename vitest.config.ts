@@ -15,13 +15,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           environment: 'node',
-          include: [
-            'contracts/**/*.test.ts',
-            'drizzle/**/*.test.ts',
-            'server/**/*.test.ts',
-            'worker/**/*.test.ts',
-            'scripts/**/*.test.ts',
-          ],
+          include: ['contracts/**/*.test.ts', 'drizzle/**/*.test.ts', 'server/**/*.test.ts', 'worker/**/*.test.ts', 'scripts/**/*.test.ts'],
           globalSetup: ['./test/globalSetup.ts'],
           // Each file gets its own database cloned from the run's migrated template and its own
           // Redis prefix (test/fileSetup.ts), so files run in parallel without racing.

@@ -189,7 +189,13 @@ export async function runFanoutBenchmark(options: FanoutOptions = DEFAULT_FANOUT
     });
     await hubPublisher.next('ready', 30_000);
     const hubFinal = async () => totalsSignature(await fetchResults(tribuna!.baseUrl, poll.id));
-    const asTribuna = (p: PublishResult): PhaseResult => ({ ...p, connected, rssBeforeBytes: rssBefore, rssAfterBytes: rssAfter, bytesPerConnection: a.bytesPerConnection });
+    const asTribuna = (p: PublishResult): PhaseResult => ({
+      ...p,
+      connected,
+      rssBeforeBytes: rssBefore,
+      rssAfterBytes: rssAfter,
+      bytesPerConnection: a.bytesPerConnection,
+    });
     const bLow = asTribuna(
       await publishPhase(env, 'tribuna hub alone (low cadence)', viewers, hubPublisher, serverPid, hubFinal, options.lowPublishPerSecond, options.lowDurationS),
     );
@@ -225,7 +231,9 @@ export async function runFanoutBenchmark(options: FanoutOptions = DEFAULT_FANOUT
       );
     }
     if (bLow.analysis.deliveryRatio < 1) {
-      failures.push(`fan-out (hub alone, low cadence): ${bLow.analysis.viewers - bLow.analysis.withFinal} of ${bLow.analysis.viewers} viewers did not end with the final totals`);
+      failures.push(
+        `fan-out (hub alone, low cadence): ${bLow.analysis.viewers - bLow.analysis.withFinal} of ${bLow.analysis.viewers} viewers did not end with the final totals`,
+      );
     }
     if (b.analysis.deliveryRatio < 1) {
       failures.push(`fan-out (hub alone): ${b.analysis.viewers - b.analysis.withFinal} of ${b.analysis.viewers} viewers did not end with the final totals`);
@@ -322,9 +330,11 @@ export async function runFanoutBenchmark(options: FanoutOptions = DEFAULT_FANOUT
       },
       latencyDefinition: {
         p50Ms_p99Ms:
-          'Vote-to-screen per committed vote and viewer: for every vote batch the server committed (its `votes` LiveEvent on Redis gives committedAt, taken right after COMMIT, and the number of rows), the time from committedAt to the receipt, by each viewer, of the first snapshot whose committedAt is ≥ it (i.e. that includes the batch), weighted by the batch\'s rows. Includes coalescing, Redis and the viewers process\'s own queueing. Both clocks are Date.now() on this machine (ms resolution).',
-        snapshotP50Ms_snapshotP99Ms: 'Per received snapshot: receipt − the snapshot\'s committedAt (the newest commit it includes); a lower bound for the older votes it carries.',
-        snapshotUpperBoundP99Ms: 'Per received snapshot: receipt − the committedAt of the previous snapshot the same viewer received (the oldest vote it can newly include was committed after that); an upper bound.',
+          "Vote-to-screen per committed vote and viewer: for every vote batch the server committed (its `votes` LiveEvent on Redis gives committedAt, taken right after COMMIT, and the number of rows), the time from committedAt to the receipt, by each viewer, of the first snapshot whose committedAt is ≥ it (i.e. that includes the batch), weighted by the batch's rows. Includes coalescing, Redis and the viewers process's own queueing. Both clocks are Date.now() on this machine (ms resolution).",
+        snapshotP50Ms_snapshotP99Ms:
+          "Per received snapshot: receipt − the snapshot's committedAt (the newest commit it includes); a lower bound for the older votes it carries.",
+        snapshotUpperBoundP99Ms:
+          'Per received snapshot: receipt − the committedAt of the previous snapshot the same viewer received (the oldest vote it can newly include was committed after that); an upper bound.',
         hubP99Ms_socketioP99Ms_rawP99Ms:
           'Per published snapshot and viewer: publishedAt (carried as committedAt) → receipt of the first snapshot with committedAt ≥ publishedAt. Same publisher cadence and duration, same viewers process and client code, one server at a time.',
         bytesPerConnection: 'Server VmRSS after the viewers subscribed (3 s settle) minus before (2 s idle after start), divided by the subscribed viewers.',
@@ -404,7 +414,9 @@ function logPhase(p: PhaseResult): void {
 
 async function connectViewers(viewers: BenchChild, label: string): Promise<Connected> {
   const connected = (await viewers.request({ type: 'connect' }, 'connected', 10 * 60_000)) as unknown as Connected;
-  log(`fanout: ${label}: ${connected.subscribed}/${connected.viewers} viewers subscribed in ${connected.ms} ms${connected.errors.length ? ` (errors: ${connected.errors.join('; ')})` : ''}`);
+  log(
+    `fanout: ${label}: ${connected.subscribed}/${connected.viewers} viewers subscribed in ${connected.ms} ms${connected.errors.length ? ` (errors: ${connected.errors.join('; ')})` : ''}`,
+  );
   return connected;
 }
 
@@ -488,7 +500,11 @@ async function votePhase(
   const cpu = meter(env, tribuna.server.pid, driver, viewers);
   cpu.start();
   const driven = (
-    (await driver.request({ type: 'run', ratePerSecond: options.votesPerSecond, durationS: options.durationS }, 'result', options.durationS * 1000 + 120_000)) as unknown as {
+    (await driver.request(
+      { type: 'run', ratePerSecond: options.votesPerSecond, durationS: options.durationS },
+      'result',
+      options.durationS * 1000 + 120_000,
+    )) as unknown as {
       result: {
         acknowledged: number;
         errors: number;
@@ -508,7 +524,11 @@ async function votePhase(
   const cpuCores = cpu.stop();
   await observer.quit().catch(() => observer.disconnect());
   const results = await fetchResults(tribuna.baseUrl, poll.id);
-  const analysis = (await viewers.request({ type: 'analyze', events: commits, finalSignature: totalsSignature(results) }, 'analysis', 5 * 60_000)) as unknown as Analysis;
+  const analysis = (await viewers.request(
+    { type: 'analyze', events: commits, finalSignature: totalsSignature(results) },
+    'analysis',
+    5 * 60_000,
+  )) as unknown as Analysis;
   await driver.stop();
   return {
     name: 'tribuna vote-to-screen',
@@ -572,7 +592,13 @@ async function publishPhase(
         'analysis',
         5 * 60_000,
       )) as unknown as Analysis;
-      const extra = { publishPerSecond: ratePerSecond, durationS, published: published.published.length, publisherMaxLagMs: round(published.maxLagMs, 1), quiescent: quiet };
+      const extra = {
+        publishPerSecond: ratePerSecond,
+        durationS,
+        published: published.published.length,
+        publisherMaxLagMs: round(published.maxLagMs, 1),
+        quiescent: quiet,
+      };
       return { name, analysis, cpuCores, extra };
     },
     {
@@ -642,7 +668,12 @@ async function comparisonPhase(
   await closeViewers(viewers);
   await server.stop();
   if (connected.subscribed < options.viewers) log(`fanout: ${kind}: only ${connected.subscribed} of ${options.viewers} viewers subscribed`);
-  const memory = { connected, rssBeforeBytes: rssBefore, rssAfterBytes: rssAfter, bytesPerConnection: perConnection(rssBefore, rssAfter, connected.subscribed) };
+  const memory = {
+    connected,
+    rssBeforeBytes: rssBefore,
+    rssAfterBytes: rssAfter,
+    bytesPerConnection: perConnection(rssBefore, rssAfter, connected.subscribed),
+  };
   return [
     { ...main, ...memory },
     { ...low, ...memory },

@@ -147,7 +147,9 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
     });
     const checkBody = (await check.json()) as { posts: unknown[]; total: number; hasMore: boolean };
     if (check.status !== 200 || checkBody.posts.length !== WALL_LIMITS.feedPageSize || checkBody.total !== seed.counts.visiblePosts) {
-      failures.push(`first page over HTTP: status ${check.status}, ${checkBody.posts?.length} posts, total ${checkBody.total} (expected ${seed.counts.visiblePosts})`);
+      failures.push(
+        `first page over HTTP: status ${check.status}, ${checkBody.posts?.length} posts, total ${checkBody.total} (expected ${seed.counts.visiblePosts})`,
+      );
     }
 
     const postIds = await samplePostIds(env, 20_000);
@@ -267,7 +269,10 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
     log(`feed: open-loop capacity of feed pages (closed loop ${feedPerSecond}/s) and of reaction toggles (${reactionsPerSecond}/s)`);
     // The driver's warm-up of each kind (not reported; its toggles are checked like the others).
     const warmOpen = async (kind: 'feed' | 'react') => {
-      const r = (await run(`${kind}-open`, OPEN_LOOP_WARMUP.durationS, { ratePerSecond: OPEN_LOOP_WARMUP.ratePerSecond })) as unknown as { acknowledged: number; errors: number };
+      const r = (await run(`${kind}-open`, OPEN_LOOP_WARMUP.durationS, { ratePerSecond: OPEN_LOOP_WARMUP.ratePerSecond })) as unknown as {
+        acknowledged: number;
+        errors: number;
+      };
       if (r.errors > 0) failures.push(`open-loop warm-up ${kind}: ${r.errors} errors`);
       return r;
     };
@@ -284,14 +289,18 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
     const errorsOf = (r: RoundResult) => (r.errors ?? 0) + (r.non2xx ?? 0);
     for (const m of measured) {
       if (errorsOf(m.result) > 0) {
-        failures.push(`${m.kind} round ${m.round}: ${errorsOf(m.result)} errors or non-2xx answers ${JSON.stringify(m.result.statusCounts ?? {})} ${JSON.stringify(m.result.errorSamples ?? [])}`);
+        failures.push(
+          `${m.kind} round ${m.round}: ${errorsOf(m.result)} errors or non-2xx answers ${JSON.stringify(m.result.statusCounts ?? {})} ${JSON.stringify(m.result.errorSamples ?? [])}`,
+        );
       }
     }
     for (const r of openRuns) {
       // A refused read or toggle is reported with its step (the step did not hold); a transport
       // error or an unreadable answer is a failure of the run.
       if (r.result.errors > 0 || (r.result.malformed ?? 0) > 0) {
-        failures.push(`open loop ${r.kind} ${r.share}x: ${r.result.errors} errors, ${r.result.malformed ?? 0} malformed ${JSON.stringify(r.result.errorSamples)}`);
+        failures.push(
+          `open loop ${r.kind} ${r.share}x: ${r.result.errors} errors, ${r.result.malformed ?? 0} malformed ${JSON.stringify(r.result.errorSamples)}`,
+        );
       }
     }
     const reactionIntegrity = await checkReactions(env, load, readers);
@@ -354,13 +363,12 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
       method: {
         aggregation:
           'feedPerSecond, feedP50Ms, feedP99Ms and the first/deep p99 come from the median feed round (by req/s); healthPerSecond and reactionsPerSecond are medians of their rounds. Rounds are interleaved (feed, health, react, then react, health, feed, …); a round during which the host stole more than 0.1 core is measured again (discardedRounds).',
-        feed:
-          'autocannon, closed loop, `connections` connections, pipelining 1; every request carries the session cookie of the next of distinctUsers signed-in users (each with its X-Forwarded-For address, 50 users per address; the server trusts the loopback proxy) so the per-user limit wall.read (60 per 20 s) is never reached at these rates: production limits unchanged, no override. Requests alternate a first page (GET /api/posts and ?sort=recent in turn) and a deep page (a cursor of pages deepFrom..deepTo of either sort, collected beforehand by following nextCursor, replayed at random). req/s = 200 answers / round duration. Latency: autocannon histogram (all), and per kind our own hdr histogram from the request being built to its answer.',
+        feed: 'autocannon, closed loop, `connections` connections, pipelining 1; every request carries the session cookie of the next of distinctUsers signed-in users (each with its X-Forwarded-For address, 50 users per address; the server trusts the loopback proxy) so the per-user limit wall.read (60 per 20 s) is never reached at these rates: production limits unchanged, no override. Requests alternate a first page (GET /api/posts and ?sort=recent in turn) and a deep page (a cursor of pages deepFrom..deepTo of either sort, collected beforehand by following nextCursor, replayed at random). req/s = 200 answers / round duration. Latency: autocannon histogram (all), and per kind our own hdr histogram from the request being built to its answer.',
         health: 'GET /api/health, same connections, same process, same round length.',
         reactions:
           'POST /api/posts/:postId/reactions {type} (a random type on one of 20,000 random visible posts), rotating over the same users (wall.react: 30 per 15 s per user, not reached). Toggles/s = 200 answers / (first request → last answer); at the deadline every connection finishes the request in flight and stops, so every toggle the server may have committed is answered.',
         openLoop:
-          'Same load process, a fixed pool of openLoopConnections keep-alive connections opened (each answering one GET /api/health) before any schedule (bench/lib/keepAlivePool.ts); feed requests (first and deep in turn), or reaction toggles (as in the closed loop), due at fixed intervals, after an unmeasured warm-up of the driver for each kind (3 s at 100/s), a request due while every connection is busy waits in the driver\'s queue; latency from each request\'s due time (no coordinated omission). openLoopP99MsAt80 / reactionsOpenLoopP99MsAt80: the run at 0.8× the closed-loop median (openLoopP99Ms is the feed\'s). openLoopCapacityPerSecond / reactionsOpenLoopCapacityPerSecond: the highest rate of the search (0.8×, then up or down by 0.1× of the closed-loop median, each a whole run of roundDurationS) whose p99 from due time stayed under 100 ms with no error, refusal or unsent request; openLoopSteps lists every run. Toggles of the open loops are part of the reaction integrity check.',
+          "Same load process, a fixed pool of openLoopConnections keep-alive connections opened (each answering one GET /api/health) before any schedule (bench/lib/keepAlivePool.ts); feed requests (first and deep in turn), or reaction toggles (as in the closed loop), due at fixed intervals, after an unmeasured warm-up of the driver for each kind (3 s at 100/s), a request due while every connection is busy waits in the driver's queue; latency from each request's due time (no coordinated omission). openLoopP99MsAt80 / reactionsOpenLoopP99MsAt80: the run at 0.8× the closed-loop median (openLoopP99Ms is the feed's). openLoopCapacityPerSecond / reactionsOpenLoopCapacityPerSecond: the highest rate of the search (0.8×, then up or down by 0.1× of the closed-loop median, each a whole run of roundDurationS) whose p99 from due time stayed under 100 ms with no error, refusal or unsent request; openLoopSteps lists every run. Toggles of the open loops are part of the reaction integrity check.",
         statements:
           'In-process buildApp(config, { onQuery }) on the same seeded database: after two warm first pages for the user, the statements of one GET each: first page (both sorts), a deep page (page deepTo), the sparse author (3 posts), the empty author (0 posts). Each request also passes the session lookup (cached after the warm-up).',
         seed: 'bench/lib/wallSeed.ts: INSERT … SELECT over generate_series (a handful of statements), VACUUM ANALYZE; seed.seconds includes it.',
@@ -393,10 +401,19 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
       [`reactions open loop at ${reactCapacity.at80.ratePerSecond}/s (0.8x): p99 ms`, `${round(reactCapacity.at80.p99Ms, 2)}`],
       ['reactions open-loop capacity (p99 < 100 ms) toggles/s', `${reactCapacity.capacityPerSecond ?? 'below 0.2x'} (closed loop ${reactionsPerSecond})`],
       ['reaction toggles/s (median round)', `${reactionsPerSecond}`],
-      ['statements per page', `${statementsPerPage} at most (${constantPerKind ? 'constant per kind of feed' : 'NOT constant'}: ${statementCounts.map((c) => `${c.case} ${c.statements}`).join(', ')})`],
+      [
+        'statements per page',
+        `${statementsPerPage} at most (${constantPerKind ? 'constant per kind of feed' : 'NOT constant'}: ${statementCounts.map((c) => `${c.case} ${c.statements}`).join(', ')})`,
+      ],
       ['page / total statement alone, median ms', `${sqlTimings.pageActivityMs} / ${sqlTimings.totalMs}`],
-      ['seed: posts / reactions / comments / media', `${seed.counts.posts} / ${seed.counts.postReactions} / ${seed.counts.comments} / ${seed.counts.media} in ${seed.seconds} s`],
-      ['reaction toggles acknowledged / (post, user) checked / mismatched', `${reactionsAcknowledged} / ${reactionIntegrity.checked} / ${reactionIntegrity.mismatches}`],
+      [
+        'seed: posts / reactions / comments / media',
+        `${seed.counts.posts} / ${seed.counts.postReactions} / ${seed.counts.comments} / ${seed.counts.media} in ${seed.seconds} s`,
+      ],
+      [
+        'reaction toggles acknowledged / (post, user) checked / mismatched',
+        `${reactionsAcknowledged} / ${reactionIntegrity.checked} / ${reactionIntegrity.mismatches}`,
+      ],
     ];
     return { name: 'feed', json, table, failures };
   } finally {
@@ -467,7 +484,13 @@ async function countStatements(
     for (const [name, url] of cases) {
       statements.length = 0;
       const body = await get(url, user);
-      counts.push({ case: name, path: url.replace(/cursor=[^&]+/, 'cursor=…'), posts: body.posts.length, statements: statements.length, sql: statements.map((s) => s.replace(/\s+/g, ' ').slice(0, 120)) });
+      counts.push({
+        case: name,
+        path: url.replace(/cursor=[^&]+/, 'cursor=…'),
+        posts: body.posts.length,
+        statements: statements.length,
+        sql: statements.map((s) => s.replace(/\s+/g, ' ').slice(0, 120)),
+      });
     }
     return { counts, deepPaths, deepPosition };
   } finally {
@@ -515,11 +538,7 @@ async function samplePostIds(env: BenchEnv, n: number): Promise<string[]> {
 }
 
 /** Every (post, user) an acknowledged toggle touched holds the reaction of its last answer. */
-async function checkReactions(
-  env: BenchEnv,
-  load: BenchChild,
-  readers: BenchUser[],
-): Promise<{ checked: number; mismatches: number; failures: string[] }> {
+async function checkReactions(env: BenchEnv, load: BenchChild, readers: BenchUser[]): Promise<{ checked: number; mismatches: number; failures: string[] }> {
   const reply = (await load.request({ type: 'reactions' }, 'reactions', 60_000)) as unknown as { state: Record<string, string | null> };
   const entries = Object.entries(reply.state);
   const postIds = entries.map(([k]) => k.split(' ')[0]!);
@@ -537,7 +556,9 @@ async function checkReactions(
       if (got !== expected) mismatched.push(`${postIds[i]}/${userIds[i]}: answered ${expected}, stored ${got}`);
     });
     const failures = mismatched.length
-      ? [`reactions: ${mismatched.length} of ${entries.length} (post, user) pairs differ from their last acknowledged answer (e.g. ${mismatched.slice(0, 3).join('; ')})`]
+      ? [
+          `reactions: ${mismatched.length} of ${entries.length} (post, user) pairs differ from their last acknowledged answer (e.g. ${mismatched.slice(0, 3).join('; ')})`,
+        ]
       : [];
     return { checked: entries.length, mismatches: mismatched.length, failures };
   } finally {

@@ -58,11 +58,94 @@ export const DEFAULT_REPORTS_OPTIONS: ReportsOptions = {
 const TARGETS = { incrementalMs: 1000, reportP99Ms: 50, searchP99Ms: 50 };
 const TIME_ZONE = 'America/Mexico_City';
 
-const FIRST_NAMES = ['Ana', 'Luis', 'María', 'José', 'Carmen', 'Jorge', 'Lucía', 'Pedro', 'Sofía', 'Diego', 'Valeria', 'Miguel', 'Camila', 'Javier', 'Daniela', 'Andrés', 'Fernanda', 'Ricardo', 'Paola', 'Héctor', 'Gabriela', 'Raúl', 'Mariana', 'Óscar', 'Renata', 'Tomás', 'Ximena', 'Emilio', 'Regina', 'Iván'];
-const SURNAMES = ['García', 'Martínez', 'López', 'Hernández', 'González', 'Pérez', 'Rodríguez', 'Sánchez', 'Ramírez', 'Cruz', 'Flores', 'Gómez', 'Morales', 'Vázquez', 'Reyes', 'Jiménez', 'Torres', 'Díaz', 'Gutiérrez', 'Ruiz', 'Mendoza', 'Aguilar', 'Ortiz', 'Moreno', 'Castillo', 'Romero', 'Álvarez', 'Méndez', 'Chávez', 'Rivera'];
+const FIRST_NAMES = [
+  'Ana',
+  'Luis',
+  'María',
+  'José',
+  'Carmen',
+  'Jorge',
+  'Lucía',
+  'Pedro',
+  'Sofía',
+  'Diego',
+  'Valeria',
+  'Miguel',
+  'Camila',
+  'Javier',
+  'Daniela',
+  'Andrés',
+  'Fernanda',
+  'Ricardo',
+  'Paola',
+  'Héctor',
+  'Gabriela',
+  'Raúl',
+  'Mariana',
+  'Óscar',
+  'Renata',
+  'Tomás',
+  'Ximena',
+  'Emilio',
+  'Regina',
+  'Iván',
+];
+const SURNAMES = [
+  'García',
+  'Martínez',
+  'López',
+  'Hernández',
+  'González',
+  'Pérez',
+  'Rodríguez',
+  'Sánchez',
+  'Ramírez',
+  'Cruz',
+  'Flores',
+  'Gómez',
+  'Morales',
+  'Vázquez',
+  'Reyes',
+  'Jiménez',
+  'Torres',
+  'Díaz',
+  'Gutiérrez',
+  'Ruiz',
+  'Mendoza',
+  'Aguilar',
+  'Ortiz',
+  'Moreno',
+  'Castillo',
+  'Romero',
+  'Álvarez',
+  'Méndez',
+  'Chávez',
+  'Rivera',
+];
 const PATHS = ['/', '/wall', '/ranking', '/profile', '/polls', '/contestants', '/results', '/login'];
 /** Typed into the users search: parts of names, usernames and e-mails, 3+ characters, common and rare. */
-const SEARCH_TERMS = ['garc', 'maría', 'lopez', 'hernández', 'fan_123', 'fan_9876', 'fan_5', 'ana.', 'sofia.r', 'correo', '@correo.example', 'ximena', 'renata c', 'iván', 'torres1', 'chávez 77', 'fan_4321', 'daniela.m', 'rivera', 'zzz'];
+const SEARCH_TERMS = [
+  'garc',
+  'maría',
+  'lopez',
+  'hernández',
+  'fan_123',
+  'fan_9876',
+  'fan_5',
+  'ana.',
+  'sofia.r',
+  'correo',
+  '@correo.example',
+  'ximena',
+  'renata c',
+  'iván',
+  'torres1',
+  'chávez 77',
+  'fan_4321',
+  'daniela.m',
+  'rivera',
+  'zzz',
+];
 
 const textArray = (values: string[]) => `ARRAY[${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(',')}]::text[]`;
 
@@ -126,8 +209,9 @@ async function seedActivity(database: Database, pollIds: string[], options: Repo
     await run();
     for (const d of defs) await sql.unsafe(d.indexdef);
   };
-  await step('votes', () => withoutIndexes('votes', () =>
-    sql.unsafe(`
+  await step('votes', () =>
+    withoutIndexes('votes', () =>
+      sql.unsafe(`
       INSERT INTO votes (poll_id, option_id, user_id, points, device_fingerprint, user_agent, created_at)
       SELECT o.poll_id, o.option_id, u.id, 1,
              CASE WHEN e.r < 0.01 THEN 'shared-device-' || floor(e.r * 30000)::int
@@ -140,9 +224,11 @@ async function seedActivity(database: Database, pollIds: string[], options: Repo
       ) AS e
       JOIN bench_users u ON u.n = e.n
       JOIN bench_options o ON o.k = e.k`),
-  ));
-  await step('pageViews', () => withoutIndexes('page_views', () =>
-    sql.unsafe(`
+    ),
+  );
+  await step('pageViews', () =>
+    withoutIndexes('page_views', () =>
+      sql.unsafe(`
       INSERT INTO page_views (user_id, page_path, session_id, device_type, created_at)
       SELECT u.id, (${textArray(PATHS)})[1 + floor(e.r * ${PATHS.length})::int], 'session-' || (e.g / 6), CASE WHEN e.r < 0.7 THEN 'mobile' ELSE 'desktop' END, e.t
       FROM (
@@ -150,7 +236,8 @@ async function seedActivity(database: Database, pollIds: string[], options: Repo
         FROM (SELECT g, now() - random() * interval '${options.days} days' AS t FROM generate_series(1, ${options.pageViews}) AS g) AS s
       ) AS e
       LEFT JOIN bench_users u ON u.n = e.n`),
-  ));
+    ),
+  );
   await step('vacuumAnalyze', async () => {
     await sql.unsafe(`DROP TABLE bench_users, bench_options`);
     await sql.unsafe(`VACUUM ANALYZE`);
@@ -163,7 +250,13 @@ async function seedActivity(database: Database, pollIds: string[], options: Repo
 }
 
 /** A worker job through the real queue and worker; its duration is BullMQ's processedOn → finishedOn. */
-async function runJob<N extends JobName>(queue: Queue, events: QueueEvents, name: N, data: JobPayloads[N], jobId: string): Promise<{ ms: number; result: unknown }> {
+async function runJob<N extends JobName>(
+  queue: Queue,
+  events: QueueEvents,
+  name: N,
+  data: JobPayloads[N],
+  jobId: string,
+): Promise<{ ms: number; result: unknown }> {
   // Wait for a quiet queue: a scheduled run (today's aggregation, an abuse scan) would share the CPU.
   for (let i = 0; i < 600 && (await queue.getActiveCount()) > 0; i++) await sleep(500);
   const job: Job = await queue.add(name, data, { jobId, attempts: 1, removeOnComplete: false, removeOnFail: false });
@@ -205,7 +298,15 @@ function get(agent: http.Agent, baseUrl: string, path: string, admin: Admin | nu
 }
 
 /** Closed loop: `concurrency` requests in flight, `total` in all; latency per request, from send to the whole answer. */
-async function closedLoop(baseUrl: string, paths: string[], admins: Admin[] | null, total: number, concurrency: number, cursor: { next: number }, maxSeconds = Infinity): Promise<RoundResult> {
+async function closedLoop(
+  baseUrl: string,
+  paths: string[],
+  admins: Admin[] | null,
+  total: number,
+  concurrency: number,
+  cursor: { next: number },
+  maxSeconds = Infinity,
+): Promise<RoundResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const h = newHistogram();
   const statusCounts: Record<string, number> = {};
@@ -240,7 +341,15 @@ async function closedLoop(baseUrl: string, paths: string[], admins: Admin[] | nu
 }
 
 /** Open loop: requests due every 1/rate s whatever the server does; latency counted from the due time. */
-async function openLoop(baseUrl: string, path: string, admins: Admin[], requested: number, ratePerSecond: number, cursor: { next: number }, maxSeconds: number): Promise<RoundResult & { maxSchedulerLagMs: number }> {
+async function openLoop(
+  baseUrl: string,
+  path: string,
+  admins: Admin[],
+  requested: number,
+  ratePerSecond: number,
+  cursor: { next: number },
+  maxSeconds: number,
+): Promise<RoundResult & { maxSchedulerLagMs: number }> {
   const total = Math.max(1, Math.min(requested, Math.floor(ratePerSecond * maxSeconds)));
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   const h = newHistogram();
@@ -276,7 +385,15 @@ async function openLoop(baseUrl: string, path: string, admins: Admin[], requeste
   await Promise.all(pending);
   const seconds = (performance.now() - start) / 1000;
   agent.destroy();
-  return { requests: total, latency: summarize(h), perSecond: round(total / seconds, 1), errors, statusCounts, errorSamples, maxSchedulerLagMs: round(maxLag, 2) };
+  return {
+    requests: total,
+    latency: summarize(h),
+    perSecond: round(total / seconds, 1),
+    errors,
+    statusCounts,
+    errorSamples,
+    maxSchedulerLagMs: round(maxLag, 2),
+  };
 }
 
 /** The two statements of a report read alone (server/src/admin/reports/repository.ts), median of 5 runs, ms. */
@@ -322,7 +439,11 @@ export async function runReportsBenchmark(options: ReportsOptions = DEFAULT_REPO
     // Each admin with an address of its own (admin.read is also limited per address).
     const admins: Admin[] = fixtures.users.map((u: BenchUser, i) => ({ cookie: sessionCookie(u.token), address: `10.250.${i >> 8}.${i & 255}` }));
     log(`reports: ${admins.length} admins with sessions; seeding one year of activity (set-based SQL)`);
-    const seed = await seedActivity(database, Object.values(fixtures.polls).map((p) => p.id), options);
+    const seed = await seedActivity(
+      database,
+      Object.values(fixtures.polls).map((p) => p.id),
+      options,
+    );
     log(`reports: seeded in ${seed.seconds} s ${JSON.stringify(seed.counts)}`);
 
     log('reports: starting server and worker');
@@ -352,7 +473,9 @@ export async function runReportsBenchmark(options: ReportsOptions = DEFAULT_REPO
     const fullRecomputeMs = median(fullRuns.map((r) => r.ms));
 
     // Integrity: the aggregates equal direct counts over the raw rows.
-    const [check] = await database.sql<{ votes: number; views: number; users: number; agg_votes: number; agg_views: number; agg_users: number; days: number }[]>`
+    const [check] = await database.sql<
+      { votes: number; views: number; users: number; agg_votes: number; agg_views: number; agg_users: number; days: number }[]
+    >`
       SELECT (SELECT count(*) FROM votes)::int AS votes, (SELECT count(*) FROM page_views)::int AS views, (SELECT count(*) FROM profiles)::int AS users,
              (SELECT sum(total_votes) FROM report_daily)::int AS agg_votes, (SELECT sum(page_views) FROM report_daily)::int AS agg_views,
              (SELECT sum(new_users) FROM report_daily)::int AS agg_users, (SELECT count(*) FROM report_daily)::int AS days`;
@@ -367,7 +490,8 @@ export async function runReportsBenchmark(options: ReportsOptions = DEFAULT_REPO
            UNION SELECT user_id FROM page_views WHERE user_id IS NOT NULL AND (created_at AT TIME ZONE ${TIME_ZONE})::date = d.day) x)::int AS direct,
         (SELECT active_users FROM report_daily r WHERE r.day = d.day) AS aggregated
       FROM d`;
-    if (activeCheck!.direct !== activeCheck!.aggregated) failures.push(`active users of ${activeCheck!.day}: direct ${activeCheck!.direct}, aggregated ${activeCheck!.aggregated}`);
+    if (activeCheck!.direct !== activeCheck!.aggregated)
+      failures.push(`active users of ${activeCheck!.day}: direct ${activeCheck!.direct}, aggregated ${activeCheck!.aggregated}`);
     const [activeRows] = await database.sql<{ n: number; per_day: number }[]>`
       SELECT count(*)::int AS n, (count(*) / greatest(count(DISTINCT day), 1))::int AS per_day FROM report_active_users`;
 
@@ -397,14 +521,27 @@ export async function runReportsBenchmark(options: ReportsOptions = DEFAULT_REPO
     for (let r = 1; r <= options.rounds; r++) {
       const order = r % 2 === 1 ? kinds : [...kinds].reverse();
       for (const kind of order) {
-        const result = await closedLoop(tribuna.baseUrl, pathsOf[kind], kind === 'health' ? null : admins, options.requests, options.concurrency, cursor, options.maxRoundSeconds);
+        const result = await closedLoop(
+          tribuna.baseUrl,
+          pathsOf[kind],
+          kind === 'health' ? null : admins,
+          options.requests,
+          options.concurrency,
+          cursor,
+          options.maxRoundSeconds,
+        );
         measured.push({ kind, round: r, result });
-        log(`reports: round ${r} ${kind.padEnd(10)} ${result.requests} requests ${result.perSecond}/s p50 ${result.latency.p50Ms} ms p99 ${result.latency.p99Ms} ms${result.errors || Object.keys(result.statusCounts).length ? ` errors ${result.errors} ${JSON.stringify(result.statusCounts)} ${JSON.stringify(result.errorSamples)}` : ''}`);
+        log(
+          `reports: round ${r} ${kind.padEnd(10)} ${result.requests} requests ${result.perSecond}/s p50 ${result.latency.p50Ms} ms p99 ${result.latency.p99Ms} ms${result.errors || Object.keys(result.statusCounts).length ? ` errors ${result.errors} ${JSON.stringify(result.statusCounts)} ${JSON.stringify(result.errorSamples)}` : ''}`,
+        );
         await sleep(500);
       }
     }
     for (const m of measured) {
-      if (m.result.errors || Object.keys(m.result.statusCounts).length) failures.push(`${m.kind} round ${m.round}: ${m.result.errors} errors, statuses ${JSON.stringify(m.result.statusCounts)} ${JSON.stringify(m.result.errorSamples)}`);
+      if (m.result.errors || Object.keys(m.result.statusCounts).length)
+        failures.push(
+          `${m.kind} round ${m.round}: ${m.result.errors} errors, statuses ${JSON.stringify(m.result.statusCounts)} ${JSON.stringify(m.result.errorSamples)}`,
+        );
     }
     const p99Of = (kind: Kind) => {
       const rounds = measured.filter((m) => m.kind === kind);
@@ -419,7 +556,8 @@ export async function runReportsBenchmark(options: ReportsOptions = DEFAULT_REPO
     const openRate = Math.max(1, round(rateOf('report6m') * options.openLoopShare, 1));
     log(`reports: open loop, 6-month report at ${openRate}/s`);
     const open = await openLoop(tribuna.baseUrl, reportPaths.sixMonths, admins, options.requests, openRate, cursor, options.maxRoundSeconds);
-    if (open.errors || Object.keys(open.statusCounts).length) failures.push(`open loop: ${open.errors} errors, statuses ${JSON.stringify(open.statusCounts)} ${JSON.stringify(open.errorSamples)}`);
+    if (open.errors || Object.keys(open.statusCounts).length)
+      failures.push(`open loop: ${open.errors} errors, statuses ${JSON.stringify(open.statusCounts)} ${JSON.stringify(open.errorSamples)}`);
     log(`reports: open loop p50 ${open.latency.p50Ms} ms p99 ${open.latency.p99Ms} ms from due time`);
 
     // Abuse scan: the worker's job, when the abuse domain provides it.
@@ -458,7 +596,13 @@ export async function runReportsBenchmark(options: ReportsOptions = DEFAULT_REPO
       reportYearPerSecond: rateOf('reportYear'),
       searchPerSecond: searchAvailable ? rateOf('search') : null,
       healthPerSecond: rateOf('health'),
-      requestsMeasured: { report6m: requestsOf('report6m'), reportYear: requestsOf('reportYear'), search: searchAvailable ? requestsOf('search') : 0, health: requestsOf('health'), openLoop: open.requests },
+      requestsMeasured: {
+        report6m: requestsOf('report6m'),
+        reportYear: requestsOf('reportYear'),
+        search: searchAvailable ? requestsOf('search') : 0,
+        health: requestsOf('health'),
+        openLoop: open.requests,
+      },
       loadAverage: { atStart: loadAtStart, atEnd: os.loadavg().map((v) => round(v, 2)) },
       midnightRunMs: median(finalizeRuns),
       incrementalRunsMs: incrementalRuns,
@@ -466,10 +610,31 @@ export async function runReportsBenchmark(options: ReportsOptions = DEFAULT_REPO
       midnightRunsMs: finalizeRuns,
       fullRecompute: fullRuns.at(-1)?.result,
       reportStatementMs: statementMs,
-      openLoop: { requests: open.requests, ratePerSecond: openRate, answeredPerSecond: open.perSecond, p50Ms: open.latency.p50Ms, p99Ms: open.latency.p99Ms, p999Ms: open.latency.p999Ms, maxSchedulerLagMs: open.maxSchedulerLagMs },
+      openLoop: {
+        requests: open.requests,
+        ratePerSecond: openRate,
+        answeredPerSecond: open.perSecond,
+        p50Ms: open.latency.p50Ms,
+        p99Ms: open.latency.p99Ms,
+        p999Ms: open.latency.p999Ms,
+        maxSchedulerLagMs: open.maxSchedulerLagMs,
+      },
       abuseScan,
-      aggregates: { reportDailyRows: check!.days, activeUserRows: activeRows!.n, activeUsersPerDay: activeRows!.per_day, yearTotals: yearReport?.totals ?? null },
-      integrity: { votes: check!.votes, aggregatedVotes: check!.agg_votes, pageViews: check!.views, aggregatedPageViews: check!.agg_views, users: check!.users, aggregatedNewUsers: check!.agg_users, activeUsersDay: activeCheck },
+      aggregates: {
+        reportDailyRows: check!.days,
+        activeUserRows: activeRows!.n,
+        activeUsersPerDay: activeRows!.per_day,
+        yearTotals: yearReport?.totals ?? null,
+      },
+      integrity: {
+        votes: check!.votes,
+        aggregatedVotes: check!.agg_votes,
+        pageViews: check!.views,
+        aggregatedPageViews: check!.agg_views,
+        users: check!.users,
+        aggregatedNewUsers: check!.agg_users,
+        activeUsersDay: activeCheck,
+      },
       seed,
       options,
       searchTerms: SEARCH_TERMS,

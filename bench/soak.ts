@@ -55,7 +55,18 @@ const SAMPLE_MS = 5000;
 /** Diagnostics (wait events, WAL, buffers, the worker's statements) are sampled every second. */
 const PROBE_MS = 1000;
 const COLD_START_LIMIT_MS = 5 * 60_000;
-const TABLES = ['votes', 'vote_tallies', 'poll_vote_counts', 'vote_requests', 'posts', 'post_reactions', 'notifications', 'user_points_history', 'profiles', 'sessions'];
+const TABLES = [
+  'votes',
+  'vote_tallies',
+  'poll_vote_counts',
+  'vote_requests',
+  'posts',
+  'post_reactions',
+  'notifications',
+  'user_points_history',
+  'profiles',
+  'sessions',
+];
 const TARGETS = { lastVsFirstVoteRate: 0.9, p99CreepMax: 1.5, memoryGrowthMax: 1.25 };
 
 interface Latency {
@@ -139,7 +150,12 @@ function summarizeProbes(probes: Probe[], fromT: number, toT: number) {
     buffersBackendPerSecond: round(sum((p) => p.buffersBackend) / n, 0),
     buffersCheckpointPerSecond: round(sum((p) => p.buffersCheckpoint) / n, 0),
     checkpointWritingS: inside.filter((p) => p.checkpointer === 'CheckpointWriteDelay' || p.buffersCheckpoint > 0).length,
-    waits: Object.fromEntries([...waits].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([k, v]) => [k, round(v / n, 2)])),
+    waits: Object.fromEntries(
+      [...waits]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 4)
+        .map(([k, v]) => [k, round(v / n, 2)]),
+    ),
     workerBusyS: Object.fromEntries([...worker].sort((a, b) => b[1] - a[1]).slice(0, 3)),
   };
 }
@@ -163,7 +179,15 @@ export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIO
       episode: { title: 'Benchmark: soak (points)', maxPointsPerUser: 1000, dailyReset: false, options: 6 },
     });
     const poll = fixtures.polls.episode!;
-    const wall = await seedWall(env.databaseUrl, { posts: 20_000, reactions: 100_000, comments: 30_000, replyShare: 0.3, images: 0, days: 30, hiddenShare: 0.01 });
+    const wall = await seedWall(env.databaseUrl, {
+      posts: 20_000,
+      reactions: 100_000,
+      comments: 30_000,
+      replyShare: 0.3,
+      images: 0,
+      days: 30,
+      hiddenShare: 0.01,
+    });
     log(`soak: wall seeded in ${wall.seconds} s ${JSON.stringify(wall.counts)}`);
     tribuna = await startTribuna(env);
     log(`soak: server pid ${tribuna.server.pid} on ${tribuna.baseUrl}, worker pid ${tribuna.worker.pid}`);
@@ -313,7 +337,8 @@ export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIO
     const coldStartedAt = Date.now();
     while (ackedByUser.some((n) => n === 0) && Date.now() - coldStartedAt < COLD_START_LIMIT_MS) await runVotes(5);
     const coldStart = { seconds: round((Date.now() - coldStartedAt) / 1000, 1), usersWithoutVote: ackedByUser.filter((n) => n === 0).length };
-    if (coldStart.usersWithoutVote > 0) failures.push(`cold start: ${coldStart.usersWithoutVote} users got no vote acknowledged in ${COLD_START_LIMIT_MS / 1000} s`);
+    if (coldStart.usersWithoutVote > 0)
+      failures.push(`cold start: ${coldStart.usersWithoutVote} users got no vote acknowledged in ${COLD_START_LIMIT_MS / 1000} s`);
     log(`soak: cold start ${JSON.stringify(coldStart)}`);
 
     await side.request({ type: 'posts-start', ratePerSecond: options.postsPerSecond }, 'posts-started', 10_000);
@@ -418,7 +443,9 @@ export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIO
        * The same ratio at the machine's speed of the first minute: each minute's votes/s times its
        * speed unit's CPU ms (a minute when the machine ran 10 % slower counts 10 % more votes).
        */
-      lastVsFirstAtSameSpeed: speedKnown ? round((rate(lastMinute) * Number(lastMinute.speedUnitCpuMs)) / (rate(first) * Number(first.speedUnitCpuMs)), 3) : null,
+      lastVsFirstAtSameSpeed: speedKnown
+        ? round((rate(lastMinute) * Number(lastMinute.speedUnitCpuMs)) / (rate(first) * Number(first.speedUnitCpuMs)), 3)
+        : null,
       machineSpeedLastVsFirst: speedKnown ? round(Number(first.speedUnitCpuMs) / Number(lastMinute.speedUnitCpuMs), 3) : null,
       coefficientOfVariation: round(coefficientOfVariation(rates), 3),
     };
@@ -457,7 +484,12 @@ export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIO
       workerMemoryGrowth,
       memoryPerMinute: minutes.map((m) => ({ minute: m.minute, serverRssMb: m.serverRssMb, workerRssMb: m.workerRssMb })),
       // Start = the first sample of minute 1 (after the cold start and the warm-up); end = the last sample.
-      deadTuples: { start: firstMeasured.deadTuples, end: lastSample.deadTuples, startTotal: firstMeasured.deadTuplesTotal, endTotal: lastSample.deadTuplesTotal },
+      deadTuples: {
+        start: firstMeasured.deadTuples,
+        end: lastSample.deadTuples,
+        startTotal: firstMeasured.deadTuplesTotal,
+        endTotal: lastSample.deadTuplesTotal,
+      },
       tablePages: { start: firstMeasured.pages, end: lastSample.pages },
       redis: { startUsedMb: firstMeasured.redisUsedMb, endUsedMb: lastSample.redisUsedMb, startKeys: firstMeasured.redisKeys, endKeys: lastSample.redisKeys },
       postgresSettings,
@@ -493,13 +525,25 @@ export async function runSoakBenchmark(options: SoakOptions = DEFAULT_SOAK_OPTIO
     };
     const table: [string, string][] = [
       ['votes/s first minute → last minute', `${rate(first)} → ${rate(lastMinute)} (× ${lastVsFirstVoteRate}, target ≥ ${TARGETS.lastVsFirstVoteRate})`],
-      ['votes/s trend: fitted line end / start, last 3 / first 3 minutes (medians)', `× ${voteRateTrend.fittedLastVsFirst}, × ${voteRateTrend.last3VsFirst3} (minutes ${voteRateTrend.minPerSecond}–${voteRateTrend.maxPerSecond}/s)`],
-      ['machine speed last / first minute (speed probe); votes/s ratio at the first minute\'s speed', `× ${voteRateTrend.machineSpeedLastVsFirst}; × ${voteRateTrend.lastVsFirstAtSameSpeed}`],
+      [
+        'votes/s trend: fitted line end / start, last 3 / first 3 minutes (medians)',
+        `× ${voteRateTrend.fittedLastVsFirst}, × ${voteRateTrend.last3VsFirst3} (minutes ${voteRateTrend.minPerSecond}–${voteRateTrend.maxPerSecond}/s)`,
+      ],
+      [
+        "machine speed last / first minute (speed probe); votes/s ratio at the first minute's speed",
+        `× ${voteRateTrend.machineSpeedLastVsFirst}; × ${voteRateTrend.lastVsFirstAtSameSpeed}`,
+      ],
       ['votes p99 first 3 min → last 3 min', `${earlyP99} → ${lateP99} ms (× ${p99Creep})`],
       ['server RSS after warm-up → end', `${firstAfter.serverRssMb} → ${lastSample.serverRssMb} MB (× ${serverMemoryGrowth})`],
       ['worker RSS after warm-up → end', `${firstAfter.workerRssMb} → ${lastSample.workerRssMb} MB (× ${workerMemoryGrowth})`],
-      ['dead tuples start → end (max first half / second half)', `${firstMeasured.deadTuplesTotal} → ${lastSample.deadTuplesTotal} (${maxDead(firstHalf)} / ${maxDead(half)}), autovacuum ${postgresSettings.autovacuum}`],
-      ['Redis used MB start → end (max first half / second half)', `${firstMeasured.redisUsedMb} → ${lastSample.redisUsedMb} (${maxRedis(firstHalf)} / ${maxRedis(half)})`],
+      [
+        'dead tuples start → end (max first half / second half)',
+        `${firstMeasured.deadTuplesTotal} → ${lastSample.deadTuplesTotal} (${maxDead(firstHalf)} / ${maxDead(half)}), autovacuum ${postgresSettings.autovacuum}`,
+      ],
+      [
+        'Redis used MB start → end (max first half / second half)',
+        `${firstMeasured.redisUsedMb} → ${lastSample.redisUsedMb} (${maxRedis(firstHalf)} / ${maxRedis(half)})`,
+      ],
       ['votes acknowledged / stored', `${acknowledged} / ${integrity.stored}`],
       ['posts acknowledged / stored', `${json.postsAcknowledged} / ${postsStored}`],
       ['viewers subscribed at the end', `${viewersFinal.subscribed}/${viewersFinal.viewers} (reconnects ${viewersFinal.reconnects})`],

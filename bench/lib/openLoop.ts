@@ -127,7 +127,14 @@ export async function searchOpenLoopCapacity(
   const step = async (share: number) => {
     const ratePerSecond = Math.max(1, Math.round(closedRatePerSecond * share));
     const r = await runAt(ratePerSecond, share);
-    const s: CapacityStep = { share, ratePerSecond, p99Ms: r.p99Ms, answeredPerSecond: r.answeredPerSecond, failed: r.failed, held: r.p99Ms < CAPACITY_P99_MS && r.failed === 0 };
+    const s: CapacityStep = {
+      share,
+      ratePerSecond,
+      p99Ms: r.p99Ms,
+      answeredPerSecond: r.answeredPerSecond,
+      failed: r.failed,
+      held: r.p99Ms < CAPACITY_P99_MS && r.failed === 0,
+    };
     steps.push(s);
     return s;
   };

@@ -114,10 +114,7 @@ export class BenchChild {
   async stop(graceMs = 8000): Promise<void> {
     if (!this.alive) return;
     this.proc.kill('SIGTERM');
-    const killed = await Promise.race([
-      this.exited.then(() => false),
-      new Promise<boolean>((r) => setTimeout(() => r(true), graceMs).unref()),
-    ]);
+    const killed = await Promise.race([this.exited.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), graceMs).unref())]);
     if (killed && this.alive) {
       log(`${this.name} did not stop within ${graceMs} ms: SIGKILL`);
       this.proc.kill('SIGKILL');

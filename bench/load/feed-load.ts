@@ -125,16 +125,13 @@ function feedRound(durationS: number): Promise<Record<string, unknown>> {
 
 function healthRound(durationS: number): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
-    autocannon(
-      { url: `${params.baseUrl}/api/health`, connections: params.connections, duration: durationS, pipelining: 1, timeout: 10 },
-      (err, result) => {
-        if (err) reject(err);
-        else {
-          const ok = result['2xx'];
-          resolve({ ...commonFields(result), acknowledged: ok, windowMs: result.duration * 1000, perSecond: ok / result.duration });
-        }
-      },
-    );
+    autocannon({ url: `${params.baseUrl}/api/health`, connections: params.connections, duration: durationS, pipelining: 1, timeout: 10 }, (err, result) => {
+      if (err) reject(err);
+      else {
+        const ok = result['2xx'];
+        resolve({ ...commonFields(result), acknowledged: ok, windowMs: result.duration * 1000, perSecond: ok / result.duration });
+      }
+    });
   });
 }
 

@@ -78,7 +78,17 @@ function currentSnapshot(committedAt: number): ResultsSnapshot {
     totalPoints += t.points;
     return { optionId, totalVotes: t.votes, totalPoints: t.points };
   });
-  return { type: 'results', topic: `poll:${params.pollId}`, pollId: params.pollId, seq, totalVotes, totalPoints, totalVoters: Math.min(totalVotes, params.userIds.length), options, committedAt };
+  return {
+    type: 'results',
+    topic: `poll:${params.pollId}`,
+    pollId: params.pollId,
+    seq,
+    totalVotes,
+    totalPoints,
+    totalVoters: Math.min(totalVotes, params.userIds.length),
+    options,
+    committedAt,
+  };
 }
 
 async function publishSnapshot(publishedAt: () => number): Promise<number> {

@@ -171,7 +171,13 @@ function connectWs(viewer: Viewer): Promise<void> {
     const url = websocketUrl();
     // Each viewer is its own fan, with its own address behind the trusted (loopback) proxy.
     const forwardedFor = `10.${(viewer.index >> 16) & 255}.${(viewer.index >> 8) & 255}.${viewer.index & 255}`;
-    const ws = new WebSocket(url, { perMessageDeflate: false, skipUTF8Validation: true, origin: params.origin, handshakeTimeout: 30_000, headers: { 'x-forwarded-for': forwardedFor } });
+    const ws = new WebSocket(url, {
+      perMessageDeflate: false,
+      skipUTF8Validation: true,
+      origin: params.origin,
+      handshakeTimeout: 30_000,
+      headers: { 'x-forwarded-for': forwardedFor },
+    });
     viewer.ws = ws;
     ws.on('open', () => {
       viewer.open = true;
@@ -365,7 +371,9 @@ class NativeViewers {
 
   static start(): NativeViewers {
     const { viewers: count, batchSize, protocol, pollId, origin } = params;
-    return new NativeViewers(NativeViewersProcess.start(path.dirname(process.argv[2]!), { url: websocketUrl(), origin, viewers: count, batchSize, protocol, pollId }));
+    return new NativeViewers(
+      NativeViewersProcess.start(path.dirname(process.argv[2]!), { url: websocketUrl(), origin, viewers: count, batchSize, protocol, pollId }),
+    );
   }
 
   request(command: string): Promise<Record<string, unknown>> {

@@ -150,38 +150,40 @@ function run({ ratePerSecond, durationS }: RunCommand): Promise<Record<string, u
     req.end(body);
   };
 
-  return runOpenLoop({ ratePerSecond, durationS, maxDrainMs: MAX_DRAIN_MS, inFlight: () => inFlight, fire }).then(({ startAt, startWall, scheduled, maxLagMs }) => {
-    for (const [serial, key] of pending) markUnanswered(key, serial);
-    pending.clear();
-    agent.destroy();
-    const summaryOf = (target: Target) => {
-      const t = per[target];
-      const windowMs = Math.max(1, t.lastAnswerAt - startAt);
-      return {
-        acknowledged: t.acknowledged,
-        windowMs,
-        perSecond: (t.acknowledged * 1000) / windowMs,
-        errors: t.errors,
-        timeouts: t.timeouts,
-        statusCounts: t.statusCounts,
-        latencyFromDue: summarize(t.fromDue),
-        latencyFromSend: summarize(t.fromSend),
+  return runOpenLoop({ ratePerSecond, durationS, maxDrainMs: MAX_DRAIN_MS, inFlight: () => inFlight, fire }).then(
+    ({ startAt, startWall, scheduled, maxLagMs }) => {
+      for (const [serial, key] of pending) markUnanswered(key, serial);
+      pending.clear();
+      agent.destroy();
+      const summaryOf = (target: Target) => {
+        const t = per[target];
+        const windowMs = Math.max(1, t.lastAnswerAt - startAt);
+        return {
+          acknowledged: t.acknowledged,
+          windowMs,
+          perSecond: (t.acknowledged * 1000) / windowMs,
+          errors: t.errors,
+          timeouts: t.timeouts,
+          statusCounts: t.statusCounts,
+          latencyFromDue: summarize(t.fromDue),
+          latencyFromSend: summarize(t.fromSend),
+        };
       };
-    };
-    return {
-      ratePerSecond,
-      durationS,
-      scheduled,
-      startedAtEpochMs: startWall,
-      viral: summaryOf('viral'),
-      quiet: summaryOf('quiet'),
-      errorSamples,
-      // Given up on at the end (the server may still commit them): neither acknowledged nor refused.
-      abandoned: inFlight,
-      maxInFlight,
-      maxSchedulerLagMs: maxLagMs,
-    };
-  });
+      return {
+        ratePerSecond,
+        durationS,
+        scheduled,
+        startedAtEpochMs: startWall,
+        viral: summaryOf('viral'),
+        quiet: summaryOf('quiet'),
+        errorSamples,
+        // Given up on at the end (the server may still commit them): neither acknowledged nor refused.
+        abandoned: inFlight,
+        maxInFlight,
+        maxSchedulerLagMs: maxLagMs,
+      };
+    },
+  );
 }
 
 serve({

@@ -55,10 +55,7 @@ describe('loadConfig', () => {
   });
 
   it('parses admin e-mails, lower-cased and trimmed', () => {
-    expect(loadConfig({ ADMIN_EMAILS: ' Ana@Example.com, luis@example.mx ,' }).adminEmails).toEqual([
-      'ana@example.com',
-      'luis@example.mx',
-    ]);
+    expect(loadConfig({ ADMIN_EMAILS: ' Ana@Example.com, luis@example.mx ,' }).adminEmails).toEqual(['ana@example.com', 'luis@example.mx']);
   });
 
   it('leaves REQUIRE_ADMIN_MFA off by default and parses it like DEV_LOGIN', () => {
@@ -116,9 +113,7 @@ describe('loadConfig', () => {
 
   it('says why SESSION_SECRET and DEV_LOGIN are refused in production', () => {
     expect(configError({ NODE_ENV: 'production' }).message).toMatch(/required in production/);
-    expect(configError({ ...PRODUCTION, DEV_LOGIN: 'true' }).message).toMatch(
-      /refused/,
-    );
+    expect(configError({ ...PRODUCTION, DEV_LOGIN: 'true' }).message).toMatch(/refused/);
   });
 
   describe('development sign-in', () => {
@@ -174,7 +169,16 @@ describe('loadConfig', () => {
     });
 
     it('refuses anything that is not a Host value, naming the entry', () => {
-      for (const entry of ['http://tribuna.example', 'tribuna.example/path', '*.tribuna.example', 'user@tribuna.example', '::1', 'tribuna.example:99999', 'tribuna.example:', 'a b']) {
+      for (const entry of [
+        'http://tribuna.example',
+        'tribuna.example/path',
+        '*.tribuna.example',
+        'user@tribuna.example',
+        '::1',
+        'tribuna.example:99999',
+        'tribuna.example:',
+        'a b',
+      ]) {
         const error = configError({ ALLOWED_HOSTS: `tribuna.example,${entry}` });
         expect(error.variable, entry).toBe('ALLOWED_HOSTS');
         expect(error.message, entry).toContain(`"${entry.toLowerCase()}"`);
@@ -212,13 +216,23 @@ describe('loadConfig', () => {
 
   it('reads the TOTP encryption keys and the websocket caps', () => {
     const hex = 'ab'.repeat(32);
-    const config = loadConfig({ TOTP_ENCRYPTION_KEY: hex, TOTP_ENCRYPTION_PREVIOUS_KEYS: `${'cd'.repeat(32)}, ${'ef'.repeat(32)}`, WS_MAX_CONNECTIONS: '100', WS_MAX_CONNECTIONS_PER_ADDRESS: '3' });
+    const config = loadConfig({
+      TOTP_ENCRYPTION_KEY: hex,
+      TOTP_ENCRYPTION_PREVIOUS_KEYS: `${'cd'.repeat(32)}, ${'ef'.repeat(32)}`,
+      WS_MAX_CONNECTIONS: '100',
+      WS_MAX_CONNECTIONS_PER_ADDRESS: '3',
+    });
     expect(config).toMatchObject({
       totpEncryptionKey: hex,
       totpEncryptionPreviousKeys: ['cd'.repeat(32), 'ef'.repeat(32)],
       wsMaxConnections: 100,
       wsMaxConnectionsPerAddress: 3,
     });
-    expect(loadConfig({})).toMatchObject({ totpEncryptionKey: null, totpEncryptionPreviousKeys: [], wsMaxConnections: 50_000, wsMaxConnectionsPerAddress: 200 });
+    expect(loadConfig({})).toMatchObject({
+      totpEncryptionKey: null,
+      totpEncryptionPreviousKeys: [],
+      wsMaxConnections: 50_000,
+      wsMaxConnectionsPerAddress: 200,
+    });
   });
 });

@@ -166,7 +166,10 @@ function parseTrustProxy(env: Env): Config['trustProxy'] {
     if (hops > 10) throw new ConfigError('TRUST_PROXY', `must be a hop count up to 10 or a list of proxy addresses, got "${raw}"`);
     return hops;
   }
-  const entries = raw.split(',').map((e) => e.trim()).filter(Boolean);
+  const entries = raw
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   for (const entry of entries) {
     if (!isProxyAddress(entry)) {
       throw new ConfigError('TRUST_PROXY', `must be a hop count or a comma-separated list of IP addresses or CIDRs, got "${entry}"`);
@@ -295,7 +298,9 @@ export function loadConfig(env: Env = process.env): Config {
   // Bytes, from 1 MiB to 1 TiB.
   const uploadBytesInFlight = parseByteCount(env, 'UPLOAD_BYTES_IN_FLIGHT', DEFAULT_UPLOAD_BYTES_IN_FLIGHT, MIB, 1024 * 1024 * MIB);
   if (uploadBytesInFlight < LARGEST_UPLOAD_BYTES) {
-    warnings.push(`UPLOAD_BYTES_IN_FLIGHT=${uploadBytesInFlight} is below ${LARGEST_UPLOAD_BYTES} bytes: the largest posts (10 images under 10 MB each) will always be refused with 503.`);
+    warnings.push(
+      `UPLOAD_BYTES_IN_FLIGHT=${uploadBytesInFlight} is below ${LARGEST_UPLOAD_BYTES} bytes: the largest posts (10 images under 10 MB each) will always be refused with 503.`,
+    );
   }
 
   const showTimezone = value(env, 'SHOW_TIMEZONE') ?? 'America/Mexico_City';

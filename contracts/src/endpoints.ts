@@ -37,15 +37,7 @@ import {
 } from './api/admin/catalog.ts';
 import { AdminPollList, AdminPollView, CreatePollInput, Dashboard, PollStatusInput, UpdatePollInput } from './api/admin/polls.ts';
 import { DeleteAccountInput, Profile } from './api/me.ts';
-import {
-  ProfileCommentPage,
-  ProfileGroupList,
-  ProfileStats,
-  PublicProfile,
-  UpdateProfileInput,
-  UploadedProfileImage,
-  VoteHistory,
-} from './api/profiles.ts';
+import { ProfileCommentPage, ProfileGroupList, ProfileStats, PublicProfile, UpdateProfileInput, UploadedProfileImage, VoteHistory } from './api/profiles.ts';
 import { MarkReadInput, NotificationPage, UnreadCount } from './api/notifications.ts';
 import { AdjustPointsInput, AdjustPointsResult, AdminUserList, AdminUserRow, AdminUserStats, UpdateAdminUserInput } from './api/admin/users.ts';
 import { RecomputeAccepted, Report } from './api/admin/reports.ts';

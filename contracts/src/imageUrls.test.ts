@@ -3,7 +3,12 @@ import { presentableImageUrl } from './imageUrls.ts';
 
 describe('presentableImageUrl', () => {
   it('keeps this site’s paths and http(s) URLs', () => {
-    for (const url of ['/media/ab/cd.webp', 'https://lh3.googleusercontent.com/a/x=s96-c', 'http://localhost:3000/media/x.webp', 'https://cdn.example/p.jpg?w=1&h=2']) {
+    for (const url of [
+      '/media/ab/cd.webp',
+      'https://lh3.googleusercontent.com/a/x=s96-c',
+      'http://localhost:3000/media/x.webp',
+      'https://cdn.example/p.jpg?w=1&h=2',
+    ]) {
       expect(presentableImageUrl(url)).toBe(url);
     }
   });

@@ -110,5 +110,4 @@ export const pointsJobIds = {
   awardShare: (p: JobPayloads['points.award-share']) => `share-award.${p.shareId}`,
 };
 
-
 export const JOB_NAMES = Object.keys(JOB_QUEUES) as JobName[];

@@ -132,12 +132,19 @@ export interface LiveErrorMessage {
  * Connection-level messages. `hello.userId`: who the socket was opened as (the session cookie of the
  * upgrade request), null for a visitor; a client that signs in or out reconnects to change it.
  */
-export type ServerMessage =
-  | { type: 'hello'; serverTime: string; userId?: string | null }
-  | { type: 'pong'; serverTime: string };
+export type ServerMessage = { type: 'hello'; serverTime: string; userId?: string | null } | { type: 'pong'; serverTime: string };
 
 /** Every message about a topic names it (`topic`), so the client routes it to the feature that subscribed. */
-export type LiveServerMessage = ResultsSnapshot | VotersMessage | PollStatusMessage | PointsResetMessage | WallLiveMessage | AdminDashboardMessage | NotificationsLiveMessage | AbuseScanMessage | LiveErrorMessage;
+export type LiveServerMessage =
+  | ResultsSnapshot
+  | VotersMessage
+  | PollStatusMessage
+  | PointsResetMessage
+  | WallLiveMessage
+  | AdminDashboardMessage
+  | NotificationsLiveMessage
+  | AbuseScanMessage
+  | LiveErrorMessage;
 
 /** The longest topic a client may name (`post:` and a uuid fit with room to spare). */
 export const LIVE_MAX_TOPIC_LENGTH = 100;

@@ -27,8 +27,5 @@ function redactUrl(url: string): string {
 
 /** What to print when the database cannot be created or migrated at start-up (no trailing newline). */
 export function databaseErrorMessage(databaseUrl: string, err: unknown): string {
-  return (
-    `Database error: could not prepare ${redactUrl(databaseUrl)}: ${(err as Error).message}\n` +
-    'Is PostgreSQL running? Set DATABASE_URL to point at it.'
-  );
+  return `Database error: could not prepare ${redactUrl(databaseUrl)}: ${(err as Error).message}\n` + 'Is PostgreSQL running? Set DATABASE_URL to point at it.';
 }

@@ -36,7 +36,8 @@ export const signInLockKey = (issuer: string, subject: string): SQL => sql`${sql
 export const voterLockKey = (user: SQL, poll: SQL): SQL => sql`hashtextextended(${user} || ':' || ${poll}, 0)`;
 
 /** Every tap of one reader on one item (wall/repository.ts): `table` names the reactions' table. */
-export const reactionLockKey = (table: SQL, item: SQL, reader: SQL): SQL => sql`hashtextextended(${table} || ':' || ${item}::text || ':' || ${reader}::text, 0)`;
+export const reactionLockKey = (table: SQL, item: SQL, reader: SQL): SQL =>
+  sql`hashtextextended(${table} || ':' || ${item}::text || ':' || ${reader}::text, 0)`;
 
 /** `pg_advisory_xact_lock(key)`: held until the transaction ends. */
 export const xactLock = (key: SQL): SQL => sql`pg_advisory_xact_lock(${key})`;

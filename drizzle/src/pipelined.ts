@@ -120,7 +120,10 @@ async function reserveConnection(client: postgres.Sql, ms: number): Promise<post
   try {
     return await Promise.race([reserving, deadline]);
   } catch (err) {
-    reserving.then((late) => late.release(), () => {});
+    reserving.then(
+      (late) => late.release(),
+      () => {},
+    );
     throw err;
   } finally {
     clearTimeout(timer);

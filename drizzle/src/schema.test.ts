@@ -51,10 +51,7 @@ describe('one reaction per user per item', () => {
     const user = await buildUser(db);
     const post = await buildPost(user.id);
     await db.insert(schema.postReactions).values({ postId: post.id, userId: user.id, reactionType: 'like' });
-    await expectRefused(
-      () => db.insert(schema.postReactions).values({ postId: post.id, userId: user.id, reactionType: 'love' }),
-      UNIQUE,
-    );
+    await expectRefused(() => db.insert(schema.postReactions).values({ postId: post.id, userId: user.id, reactionType: 'love' }), UNIQUE);
     // Another user may react to the same post.
     const other = await buildUser(db);
     await db.insert(schema.postReactions).values({ postId: post.id, userId: other.id, reactionType: 'love' });
@@ -65,10 +62,7 @@ describe('one reaction per user per item', () => {
     const post = await buildPost(user.id);
     const [comment] = await db.insert(schema.comments).values({ postId: post.id, userId: user.id, content: '¡Sí!' }).returning();
     await db.insert(schema.commentReactions).values({ commentId: comment!.id, userId: user.id, reactionType: 'haha' });
-    await expectRefused(
-      () => db.insert(schema.commentReactions).values({ commentId: comment!.id, userId: user.id, reactionType: 'wow' }),
-      UNIQUE,
-    );
+    await expectRefused(() => db.insert(schema.commentReactions).values({ commentId: comment!.id, userId: user.id, reactionType: 'wow' }), UNIQUE);
   });
 
   it('keeps reaction counters only for items that exist, summed over their shards, and drops them with the item', async () => {
@@ -77,7 +71,10 @@ describe('one reaction per user per item', () => {
     const [comment] = await db.insert(schema.comments).values({ postId: post.id, userId: user.id, content: '¡Sí!' }).returning();
     const missing = '00000000-0000-4000-8000-000000000000';
     await expectRefused(() => db.insert(schema.postReactionCounts).values({ postId: missing, reactionType: 'like', shard: 0, reactions: 1 }), FOREIGN_KEY);
-    await expectRefused(() => db.insert(schema.commentReactionCounts).values({ commentId: missing, reactionType: 'like', shard: 0, reactions: 1 }), FOREIGN_KEY);
+    await expectRefused(
+      () => db.insert(schema.commentReactionCounts).values({ commentId: missing, reactionType: 'like', shard: 0, reactions: 1 }),
+      FOREIGN_KEY,
+    );
     // The triggers write one row per (item, type) of the writing connection's shard.
     await db.insert(schema.postReactions).values({ postId: post.id, userId: user.id, reactionType: 'like' });
     await db.insert(schema.commentReactions).values({ commentId: comment!.id, userId: user.id, reactionType: 'wow' });
@@ -171,16 +168,8 @@ describe('polls and seasons', () => {
 
   it('refuses a poll status outside draft/active/closed and a season year before 2000', async () => {
     const { season, reality } = await buildSeason(db);
-    await expectRefused(
-      () => db.insert(schema.polls).values({ title: 'X', seasonId: season.id, status: 'open' as never }),
-      CHECK,
-      'polls_status',
-    );
-    await expectRefused(
-      () => db.insert(schema.seasons).values({ realityId: reality.id, number: 5, year: 1999 }),
-      CHECK,
-      'seasons_year_range',
-    );
+    await expectRefused(() => db.insert(schema.polls).values({ title: 'X', seasonId: season.id, status: 'open' as never }), CHECK, 'polls_status');
+    await expectRefused(() => db.insert(schema.seasons).values({ realityId: reality.id, number: 5, year: 1999 }), CHECK, 'seasons_year_range');
   });
 
   it('refuses an option that is both a contestant and a text', async () => {
@@ -202,7 +191,12 @@ describe('polls and seasons', () => {
     await db.delete(schema.polls).where(eq(schema.polls.id, poll.id));
 
     const count = async (table: typeof schema.pollOptions | typeof schema.votes | typeof schema.pollPointsConfig | typeof schema.shareHistory) =>
-      (await db.select({ n: sql<number>`count(*)::int` }).from(table).where(eq(table.pollId, poll.id)))[0]!.n;
+      (
+        await db
+          .select({ n: sql<number>`count(*)::int` })
+          .from(table)
+          .where(eq(table.pollId, poll.id))
+      )[0]!.n;
     expect(await count(schema.pollOptions)).toBe(0);
     expect(await count(schema.votes)).toBe(0);
     expect(await count(schema.pollPointsConfig)).toBe(0);
@@ -258,11 +252,7 @@ describe('votes, shares and points', () => {
     const adjustment = { userId: user.id, points: -3, reason: 'admin_adjustment' as const, referenceId: null };
     await db.insert(schema.userPointsHistory).values(adjustment);
     await db.insert(schema.userPointsHistory).values(adjustment);
-    await expectRefused(
-      () => db.insert(schema.userPointsHistory).values({ ...adjustment, points: 0 }),
-      CHECK,
-      'user_points_history_points_nonzero',
-    );
+    await expectRefused(() => db.insert(schema.userPointsHistory).values({ ...adjustment, points: 0 }), CHECK, 'user_points_history_points_nonzero');
   });
 });
 
@@ -272,26 +262,17 @@ describe('wall and analytics', () => {
     await db.insert(schema.posts).values({ userId: user.id, content: 'x'.repeat(2000) });
     await expectRefused(() => db.insert(schema.posts).values({ userId: user.id, content: 'x'.repeat(2001) }), CHECK, 'posts_content_len');
     const post = await buildPost(user.id);
-    await expectRefused(
-      () => db.insert(schema.comments).values({ postId: post.id, userId: user.id, content: '' }),
-      CHECK,
-      'comments_content_len',
-    );
+    await expectRefused(() => db.insert(schema.comments).values({ postId: post.id, userId: user.id, content: '' }), CHECK, 'comments_content_len');
   });
 
   it('refuses a group-only post without a group', async () => {
     const user = await buildUser(db);
-    await expectRefused(
-      () => db.insert(schema.posts).values({ userId: user.id, content: 'Solo grupo', visibility: 'group' }),
-      CHECK,
-      'posts_group_visibility',
-    );
+    await expectRefused(() => db.insert(schema.posts).values({ userId: user.id, content: 'Solo grupo', visibility: 'group' }), CHECK, 'posts_group_visibility');
   });
 
   it('refuses a page view from a device type other than mobile or desktop', async () => {
     await expectRefused(
-      () =>
-        db.insert(schema.pageViews).values({ pagePath: '/', sessionId: 'session-0001', deviceType: 'tablet' as never }),
+      () => db.insert(schema.pageViews).values({ pagePath: '/', sessionId: 'session-0001', deviceType: 'tablet' as never }),
       CHECK,
       'page_views_device_type',
     );

@@ -26,7 +26,8 @@ export const domainBoundaries = {
     docs: { description: "Another domain's repository is private to it: go through its service" },
     schema: [],
     messages: {
-      foreignRepository: "'{{target}}' is the {{domain}} domain's repository: reach {{domain}} through its service.ts (or another public module), never its SQL.",
+      foreignRepository:
+        "'{{target}}' is the {{domain}} domain's repository: reach {{domain}} through its service.ts (or another public module), never its SQL.",
     },
   },
   create(context) {

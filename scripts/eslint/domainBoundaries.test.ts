@@ -31,7 +31,11 @@ tester.run('tribuna/domain-boundaries', domainBoundaries, {
     { code: code('../../votes/repository.ts'), filename: file('server/src/admin/abuse/service.ts'), errors: [{ messageId: 'foreignRepository' }] },
     { code: code('../../wall/repository.ts'), filename: file('server/src/identity/profiles/tabsRepository.ts'), errors: [{ messageId: 'foreignRepository' }] },
     { code: code('./media/repository.ts'), filename: file('server/src/app.ts'), errors: [{ messageId: 'foreignRepository' }] },
-    { code: "export { insertMedia } from '../media/repository.ts';", filename: file('server/src/wall/service.ts'), errors: [{ messageId: 'foreignRepository' }] },
+    {
+      code: "export { insertMedia } from '../media/repository.ts';",
+      filename: file('server/src/wall/service.ts'),
+      errors: [{ messageId: 'foreignRepository' }],
+    },
     { code: code('../points/repository.ts'), filename: file('worker/src/reports/jobs.ts'), errors: [{ messageId: 'foreignRepository' }] },
   ],
 });

@@ -206,7 +206,10 @@ describe('every web page under the Content-Security-Policy', () => {
     const page = await context.newPage();
     await page.route('**/assets/*.js', (route) => route.abort());
     await page.goto(server.url, { waitUntil: 'domcontentloaded' });
-    expect(await page.evaluate(() => [document.documentElement.classList.contains('dark'), document.documentElement.style.colorScheme])).toEqual([true, 'dark']);
+    expect(await page.evaluate(() => [document.documentElement.classList.contains('dark'), document.documentElement.style.colorScheme])).toEqual([
+      true,
+      'dark',
+    ]);
     await context.close();
   });
 });

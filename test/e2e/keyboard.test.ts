@@ -45,10 +45,14 @@ describe('keyboard only', () => {
       const candidates = [active, active.closest('label')].filter((el): el is HTMLElement => el !== null);
       for (const el of candidates) {
         const style = getComputedStyle(el);
-        if (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) return { focusVisible: active.matches(':focus-visible'), indicator: 'outline' };
+        if (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0)
+          return { focusVisible: active.matches(':focus-visible'), indicator: 'outline' };
         if (style.boxShadow !== 'none') return { focusVisible: active.matches(':focus-visible'), indicator: 'box-shadow' };
       }
-      return { focusVisible: active.matches(':focus-visible'), indicator: `none on <${active.tagName.toLowerCase()}> ${active.getAttribute('aria-label') ?? active.textContent?.slice(0, 40)}` };
+      return {
+        focusVisible: active.matches(':focus-visible'),
+        indicator: `none on <${active.tagName.toLowerCase()}> ${active.getAttribute('aria-label') ?? active.textContent?.slice(0, 40)}`,
+      };
     });
     expect(focus.focusVisible).toBe(true);
     expect(['outline', 'box-shadow']).toContain(focus.indicator);
@@ -154,7 +158,9 @@ describe('keyboard only', () => {
     await tabTo(page, picker.getByRole('button', { name: 'Me asombra' }));
     await page.keyboard.press('Enter');
     await other.getByRole('button', { name: /Tu reacción: Me asombra/ }).waitFor();
-    await expect.poll(async () => database.sql<{ reaction_type: string }[]>`SELECT reaction_type FROM post_reactions WHERE user_id = ${fanId} AND post_id = ${postId}`).toEqual([{ reaction_type: 'wow' }]);
+    await expect
+      .poll(async () => database.sql<{ reaction_type: string }[]>`SELECT reaction_type FROM post_reactions WHERE user_id = ${fanId} AND post_id = ${postId}`)
+      .toEqual([{ reaction_type: 'wow' }]);
 
     // A comment: open the comments, type, send.
     await tabTo(page, other.getByRole('button', { name: /comentarios?$/ }));
@@ -165,7 +171,9 @@ describe('keyboard only', () => {
     await page.keyboard.press('Enter');
     await other.getByRole('article', { name: 'Comentario de Fan Teclado' }).waitFor();
     await expect
-      .poll(async () => database.sql`SELECT 1 FROM comments WHERE user_id = ${fanId} AND post_id = ${postId} AND content = 'Comentario con teclado'`.then((r) => r.length))
+      .poll(async () =>
+        database.sql`SELECT 1 FROM comments WHERE user_id = ${fanId} AND post_id = ${postId} AND content = 'Comentario con teclado'`.then((r) => r.length),
+      )
       .toBe(1);
   });
 
@@ -213,6 +221,8 @@ describe('keyboard only', () => {
     await tabTo(page, dialog.getByRole('button', { name: 'Ajustar puntos' }));
     await page.keyboard.press('Enter');
     await dialog.waitFor({ state: 'detached' });
-    await expect.poll(async () => database.sql<{ total_points: number }[]>`SELECT total_points FROM profiles WHERE id = ${targetId}`).toEqual([{ total_points: 25 }]);
+    await expect
+      .poll(async () => database.sql<{ total_points: number }[]>`SELECT total_points FROM profiles WHERE id = ${targetId}`)
+      .toEqual([{ total_points: 25 }]);
   });
 });

@@ -72,7 +72,9 @@ describe('profiles in the browser', () => {
 
     await page.getByRole('button', { name: 'Editar Perfil' }).click();
     const dialog = page.getByRole('dialog', { name: 'Editar Perfil' });
-    const avatar = await sharp({ create: { width: 800, height: 600, channels: 3, background: { r: 220, g: 40, b: 120 } } }).png().toBuffer();
+    const avatar = await sharp({ create: { width: 800, height: 600, channels: 3, background: { r: 220, g: 40, b: 120 } } })
+      .png()
+      .toBuffer();
     await dialog.getByLabel('Cambiar foto de perfil').setInputFiles({ name: 'yo.png', mimeType: 'image/png', buffer: avatar });
     await dialog.getByLabel('Nombre', { exact: true }).fill('Ana Editada');
     await dialog.getByLabel('Usuario').fill('Ana_Nueva');
@@ -89,7 +91,7 @@ describe('profiles in the browser', () => {
     await shot(page, 'own-after-edit-dark');
   });
 
-  it("shows another user the public profile without the voting history", async () => {
+  it('shows another user the public profile without the voting history', async () => {
     const page = await signedIn((await buildUser(database.db, { displayName: 'Visita' })).id, 'light');
     await page.goto(`${server.url}/perfil/${ownerId}`);
     await page.getByRole('heading', { level: 1, name: 'Ana Editada' }).waitFor();

@@ -56,7 +56,7 @@ describe('public shell in a real browser', () => {
     expect(await headings.first().innerText()).toMatch(/^1\./);
   });
 
-  it("gives a visitor who opens a shared profile link on a phone a way home and to sign in", async () => {
+  it('gives a visitor who opens a shared profile link on a phone a way home and to sign in', async () => {
     const database = testDatabase();
     const [other] = await database.sql<{ id: string; display_name: string }[]>`SELECT id, display_name FROM profiles WHERE username = 'vale_fan'`;
     await database.close();

@@ -95,7 +95,13 @@ describe('the walk of a visitor and an admin after issue 25, phone size, both th
   async function check(page: Page, step: string, theme: string): Promise<string[]> {
     expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(theme === 'dark');
     if (SCREENSHOTS) await page.screenshot({ path: path.join(SCREENSHOTS, `walk-${step}-${theme}.png`), fullPage: true });
-    return seriousOrCritical(await axeViolations(page)).map((v) => `${step} (${theme}): ${v.impact} ${v.id} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
+    return seriousOrCritical(await axeViolations(page)).map(
+      (v) =>
+        `${step} (${theme}): ${v.impact} ${v.id} — ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(' | ')}`,
+    );
   }
 
   for (const theme of THEMES) {
@@ -127,17 +133,35 @@ describe('the walk of a visitor and an admin after issue 25, phone size, both th
       const admin = await newPage(theme, 'admin');
       await admin.goto(`${server.url}/admin/temporadas`, { waitUntil: 'networkidle' });
       await admin.getByRole('heading', { name: 'Temporadas', level: 2 }).waitFor();
-      await admin.getByRole('button', { name: `Editar ${ids.realityName} · Temporada 2` }).filter({ visible: true }).first().waitFor();
-      await expect(admin.getByRole('button', { name: `Restaurar ${ids.realityName} · Temporada 3` }).filter({ visible: true }).count()).resolves.toBe(0);
+      await admin
+        .getByRole('button', { name: `Editar ${ids.realityName} · Temporada 2` })
+        .filter({ visible: true })
+        .first()
+        .waitFor();
+      await expect(
+        admin
+          .getByRole('button', { name: `Restaurar ${ids.realityName} · Temporada 3` })
+          .filter({ visible: true })
+          .count(),
+      ).resolves.toBe(0);
       await admin.getByLabel('Mostrar eliminados').check();
-      await admin.getByRole('button', { name: `Restaurar ${ids.realityName} · Temporada 3` }).filter({ visible: true }).first().waitFor();
+      await admin
+        .getByRole('button', { name: `Restaurar ${ids.realityName} · Temporada 3` })
+        .filter({ visible: true })
+        .first()
+        .waitFor();
       failures.push(...(await check(admin, 'seasons-restored', theme)));
 
       // 4. The users list: the deleted account is marked 'Cuenta eliminada' and offers no Reactivar.
       await admin.goto(`${server.url}/admin/usuarios`, { waitUntil: 'networkidle' });
       await admin.getByRole('heading', { name: 'Usuarios', level: 2 }).waitFor();
       await admin.getByText('Cuenta eliminada').filter({ visible: true }).first().waitFor();
-      await expect(admin.getByRole('button', { name: /Reactivar/ }).filter({ visible: true }).count()).resolves.toBe(0);
+      await expect(
+        admin
+          .getByRole('button', { name: /Reactivar/ })
+          .filter({ visible: true })
+          .count(),
+      ).resolves.toBe(0);
       failures.push(...(await check(admin, 'users-deleted-account', theme)));
 
       expect(failures).toEqual([]);

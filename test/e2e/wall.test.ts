@@ -61,10 +61,13 @@ describe('the wall, live between two browsers', () => {
         .withExif({ IFD0: { Make: 'PhoneMaker', Model: 'Secret 1' } })
         .toBuffer();
     await author.getByRole('textbox', { name: '¿Qué está pasando?' }).fill('¡Miren estas fotos de la gala!');
-    await author.locator('input[type=file]').first().setInputFiles([
-      { name: 'gala-1.jpg', mimeType: 'image/jpeg', buffer: await photo(200) },
-      { name: 'gala-2.jpg', mimeType: 'image/jpeg', buffer: await photo(30) },
-    ]);
+    await author
+      .locator('input[type=file]')
+      .first()
+      .setInputFiles([
+        { name: 'gala-1.jpg', mimeType: 'image/jpeg', buffer: await photo(200) },
+        { name: 'gala-2.jpg', mimeType: 'image/jpeg', buffer: await photo(30) },
+      ]);
     await author.getByRole('textbox', { name: 'Texto alternativo (opcional) de la imagen 1' }).fill('El escenario iluminado');
     await author.getByRole('button', { name: 'Publicar' }).click();
     const mine = author.getByRole('article', { name: 'Publicación de Autora Activa' });

@@ -46,7 +46,10 @@ describe('PostgreSQL restarted under a vote load', () => {
     await stack.pg.stop();
     // Down long enough for the load to meet it.
     const unavailableBefore = load.progress.statuses.get(503) ?? 0;
-    await waitUntil(() => (load.progress.statuses.get(503) ?? 0) >= unavailableBefore + 20, { timeoutMs: 60_000, what: 'votes answered 503 while PostgreSQL is down' });
+    await waitUntil(() => (load.progress.statuses.get(503) ?? 0) >= unavailableBefore + 20, {
+      timeoutMs: 60_000,
+      what: 'votes answered 503 while PostgreSQL is down',
+    });
     // A vote made now, by hand: answered promptly (the fetch gives up after 15 s) with the vote message.
     const probe = await fetch(`${server.url}/api/polls/${poll.id}/votes`, {
       method: 'POST',

@@ -211,9 +211,7 @@ describe('Redis killed and started again (empty) under load', () => {
 
     const storedReactions = new Map(
       (
-        await db.execute<{ user_id: string; reaction_type: string }>(
-          sql`SELECT user_id, reaction_type FROM post_reactions WHERE post_id = ${targetPostId}`,
-        )
+        await db.execute<{ user_id: string; reaction_type: string }>(sql`SELECT user_id, reaction_type FROM post_reactions WHERE post_id = ${targetPostId}`)
       ).map((r) => [r.user_id, r.reaction_type]),
     );
     figures.reactions.finalStates = storedReactions.size;
@@ -277,7 +275,10 @@ describe('Redis killed and started again (empty) under load', () => {
     expect(awards.length).toBe(fans.length);
     expect(outageVoters.size).toBeGreaterThan(0);
     // The outage did cost award jobs (the server skips them while its queue connection is down).
-    figures.outageOnlyPoll.awardJobsSkipped = server.output().split('\n').filter((l) => l.includes('vote awards not enqueued')).length;
+    figures.outageOnlyPoll.awardJobsSkipped = server
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('vote awards not enqueued')).length;
     expect(figures.outageOnlyPoll.awardJobsSkipped).toBeGreaterThan(0);
     figures.outageOnlyPoll.awardsRepaired = (
       await db.execute(sql`SELECT 1 FROM user_points_history WHERE reason = 'vote' AND reference_id LIKE ${`vote:${outagePoll.poll.id}:%`}`)

@@ -115,7 +115,10 @@ describe('SIGTERM', () => {
       await waitUntil(() => votesRouted() === inFlight.length, { timeoutMs: 30_000, what: 'instance 1 to route the votes in flight' });
 
       first.child.kill('SIGTERM');
-      await waitUntil(() => closes.filter((c) => c.port === first.port).length === tabs.length, { timeoutMs: 20_000, what: 'the websockets of instance 1 to close' });
+      await waitUntil(() => closes.filter((c) => c.port === first.port).length === tabs.length, {
+        timeoutMs: 20_000,
+        what: 'the websockets of instance 1 to close',
+      });
       liveTarget = second;
       // Closed as a restart, not dropped.
       expect(closes.filter((c) => c.port === first.port).map((c) => c.code)).toEqual(tabs.map(() => LIVE_CLOSE_CODES.serviceRestart));
@@ -137,13 +140,19 @@ describe('SIGTERM', () => {
       await waitUntil(() => tabs.every((t) => t.connected && t.resyncs > 0), { timeoutMs: 30_000, what: 'the live clients to reconnect to instance 2' });
       const vote = await castVote(second.url, fans[5]!, poll.id, optionIds[0]!, 'faults-after-sigterm-0001');
       expect(vote.status).toBe(201);
-      await waitUntil(() => tabs.every((t) => t.results.some((r) => r.totalVotes === 5)), { timeoutMs: 30_000, what: 'the vote on instance 2 to reach every live client' });
+      await waitUntil(() => tabs.every((t) => t.results.some((r) => r.totalVotes === 5)), {
+        timeoutMs: 30_000,
+        what: 'the vote on instance 2 to reach every live client',
+      });
 
       const [stored] = await database.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM votes WHERE poll_id = ${poll.id}`;
       expect(stored!.n).toBe(5);
       console.log(
         `shutdown (server): ${answers.length} votes in flight at SIGTERM answered ${answers.map((a) => a.status).join(',')}, a new request got ${late || 'connection refused'}, ` +
-          `websockets closed with ${closes.filter((c) => c.port === first.port).map((c) => c.code).join(',')}, exit code 0; ${tabs.length} live clients resumed on instance 2`,
+          `websockets closed with ${closes
+            .filter((c) => c.port === first.port)
+            .map((c) => c.code)
+            .join(',')}, exit code 0; ${tabs.length} live clients resumed on instance 2`,
       );
     } finally {
       for (const tab of tabs) tab.client.dispose();
@@ -196,7 +205,9 @@ describe('SIGTERM', () => {
       const [profile] = await database.sql<{ total_points: number }[]>`SELECT total_points FROM profiles WHERE id = ${fan!.userId}`;
       expect(awards).toEqual([{ points: 1 }]);
       expect(profile!.total_points).toBe(1);
-      console.log(`shutdown (worker): the award job running at SIGTERM completed (${awards.length} award, total ${profile!.total_points} point), worker exit code 0`);
+      console.log(
+        `shutdown (worker): the award job running at SIGTERM completed (${awards.length} award, total ${profile!.total_points} point), worker exit code 0`,
+      );
     } finally {
       await queue.close();
       connection.disconnect();

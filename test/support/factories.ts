@@ -18,11 +18,11 @@ export async function buildUser(db: Db, overrides: Partial<typeof schema.profile
 }
 
 export async function buildSeason(db: Db) {
-  const [reality] = await db.insert(schema.realities).values({ name: `Reality ${unique()}` }).returning();
-  const [season] = await db
-    .insert(schema.seasons)
-    .values({ realityId: reality!.id, number: 1, year: 2025, active: true })
+  const [reality] = await db
+    .insert(schema.realities)
+    .values({ name: `Reality ${unique()}` })
     .returning();
+  const [season] = await db.insert(schema.seasons).values({ realityId: reality!.id, number: 1, year: 2025, active: true }).returning();
   return { reality: reality!, season: season! };
 }
 
@@ -56,10 +56,7 @@ export async function buildPoll(db: Db, opts: BuildPollOptions = {}) {
       .insert(schema.contestants)
       .values({ seasonId: season.id, fullName: `Concursante ${i + 1} ${unique()}` })
       .returning();
-    const [option] = await db
-      .insert(schema.pollOptions)
-      .values({ pollId: poll!.id, contestantId: contestant!.id, order: i })
-      .returning();
+    const [option] = await db.insert(schema.pollOptions).values({ pollId: poll!.id, contestantId: contestant!.id, order: i }).returning();
     options.push(option!);
   }
   await db.insert(schema.pollPointsConfig).values({
@@ -71,7 +68,8 @@ export async function buildPoll(db: Db, opts: BuildPollOptions = {}) {
 }
 
 type VoteRow = typeof schema.votes.$inferSelect;
-export type VoteInput = Pick<typeof schema.votes.$inferInsert, 'pollId' | 'optionId' | 'userId'> & Partial<Pick<typeof schema.votes.$inferInsert, 'points' | 'createdAt'>>;
+export type VoteInput = Pick<typeof schema.votes.$inferInsert, 'pollId' | 'optionId' | 'userId'> &
+  Partial<Pick<typeof schema.votes.$inferInsert, 'points' | 'createdAt'>>;
 
 /**
  * Vote rows written straight to PostgreSQL (1 point each unless said), for tests that need votes
@@ -89,11 +87,7 @@ type SessionRow = typeof schema.sessions.$inferSelect;
  * live for 14 days unless `expiresAt` / `revokedAt` say otherwise. Tests that need the cookie sign
  * in through the API instead (test/support/server/sessions.ts).
  */
-export async function buildSession(
-  db: Db,
-  userId: string,
-  overrides: Partial<Omit<typeof schema.sessions.$inferInsert, 'userId'>> = {},
-): Promise<SessionRow> {
+export async function buildSession(db: Db, userId: string, overrides: Partial<Omit<typeof schema.sessions.$inferInsert, 'userId'>> = {}): Promise<SessionRow> {
   const [row] = await db
     .insert(schema.sessions)
     .values({ id: `test-session-${unique()}${unique()}`, userId, expiresAt: new Date(Date.now() + 14 * 86_400_000), ...overrides })
@@ -114,12 +108,7 @@ export async function buildPost(db: Db, userId: string, overrides: Partial<typeo
 }
 
 /** A comment of `userId` on `postId` (a reply when parentCommentId is given). */
-export async function buildComment(
-  db: Db,
-  postId: string,
-  userId: string,
-  overrides: Partial<typeof schema.comments.$inferInsert> = {},
-): Promise<CommentRow> {
+export async function buildComment(db: Db, postId: string, userId: string, overrides: Partial<typeof schema.comments.$inferInsert> = {}): Promise<CommentRow> {
   const [row] = await db
     .insert(schema.comments)
     .values({ postId, userId, content: `Comentario ${unique()}`, ...overrides })

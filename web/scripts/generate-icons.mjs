@@ -50,8 +50,7 @@ const to = [219, 39, 119]; // pink-600
 /** Coverage (0..1) of a pixel by the shape, supersampled 4x4 for smooth edges. */
 function coverage(x, y, inside) {
   let hits = 0;
-  for (let sy = 0; sy < 4; sy++)
-    for (let sx = 0; sx < 4; sx++) if (inside(x + (sx + 0.5) / 4, y + (sy + 0.5) / 4)) hits++;
+  for (let sy = 0; sy < 4; sy++) for (let sx = 0; sx < 4; sx++) if (inside(x + (sx + 0.5) / 4, y + (sy + 0.5) / 4)) hits++;
   return hits / 16;
 }
 
@@ -65,9 +64,7 @@ function draw(size, { rounded }) {
     return (x - cx) ** 2 + (y - cy) ** 2 <= radius ** 2;
   };
   // The "T": a bar and a stem, kept inside the maskable safe zone (central 80%).
-  const inT = (x, y) =>
-    (x >= 136 * s && x <= 376 * s && y >= 132 * s && y <= 196 * s) ||
-    (x >= 224 * s && x <= 288 * s && y >= 132 * s && y <= 384 * s);
+  const inT = (x, y) => (x >= 136 * s && x <= 376 * s && y >= 132 * s && y <= 196 * s) || (x >= 224 * s && x <= 288 * s && y >= 132 * s && y <= 384 * s);
   const inDot = (x, y) => (x - 352 * s) ** 2 + (y - 352 * s) ** 2 <= (32 * s) ** 2;
 
   const rgba = Buffer.alloc(size * size * 4);

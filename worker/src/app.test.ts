@@ -19,9 +19,9 @@ afterAll(async () => {
 describe('startWorker', () => {
   it('refuses to start when a job has no handler', async () => {
     const { ['reports.aggregate-recent-days']: _missing, ...incomplete } = handlers;
-    await expect(
-      startWorker({ config, db: database.db, logger: pino({ level: 'silent' }), handlers: incomplete, schedules: false }),
-    ).rejects.toThrow(/no handler for "reports\.aggregate-recent-days"/);
+    await expect(startWorker({ config, db: database.db, logger: pino({ level: 'silent' }), handlers: incomplete, schedules: false })).rejects.toThrow(
+      /no handler for "reports\.aggregate-recent-days"/,
+    );
   });
 
   it('lets the running job finish before close() resolves', async () => {

@@ -52,7 +52,13 @@ describe('job registry', () => {
       await expect(dispatch).rejects.toBeInstanceOf(InvalidJobPayloadError);
       await expect(registry.dispatch('points.award-votes', bad, ctx)).rejects.toBeInstanceOf(UnrecoverableError);
     }
-    await expect(registry.dispatch('points.award-votes', { day: '2025-01-15', voters: [{ userId: '123e4567-e89b-42d3-a456-426614174000', pollId: '123e4567-e89b-42d3-a456-426614174001' }] }, ctx)).resolves.toBe('ran');
+    await expect(
+      registry.dispatch(
+        'points.award-votes',
+        { day: '2025-01-15', voters: [{ userId: '123e4567-e89b-42d3-a456-426614174000', pollId: '123e4567-e89b-42d3-a456-426614174001' }] },
+        ctx,
+      ),
+    ).resolves.toBe('ran');
     expect(ran).toHaveBeenCalledTimes(1);
   });
 });

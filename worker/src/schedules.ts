@@ -92,11 +92,7 @@ export function scheduleDefinitions(config: Config): ScheduleDefinition[] {
  * Upserts every schedule on its queue and removes schedulers we no longer define, so a renamed
  * or dropped schedule does not keep firing from Redis. Safe to run from every worker instance.
  */
-export async function registerSchedules(
-  queues: ReadonlyMap<QueueName, Queue>,
-  config: Config,
-  logger: Logger,
-): Promise<ScheduleDefinition[]> {
+export async function registerSchedules(queues: ReadonlyMap<QueueName, Queue>, config: Config, logger: Logger): Promise<ScheduleDefinition[]> {
   const definitions = scheduleDefinitions(config);
   for (const schedule of definitions) {
     const queue = queueFor(queues, schedule.name);

@@ -22,13 +22,11 @@ export async function advanceWatermark(db: DbOrTx, name: string, value: string):
 }
 
 /** The watermark `name` (a timestamptz; NULL when there is none yet), as a scalar subquery. */
-export const watermark = (name: string): SQL =>
-  sql`(SELECT w.value FROM ${schema.maintenanceWatermarks} w WHERE w.name = ${name})`;
+export const watermark = (name: string): SQL => sql`(SELECT w.value FROM ${schema.maintenanceWatermarks} w WHERE w.name = ${name})`;
 
 /**
  * Where an incremental run starts reading: the watermark `name` minus `overlapMinutes` (rows are
  * stamped with their transaction's start, so a late commit may be a little older than the last
  * run), as PostgreSQL writes a timestamptz so it goes back unchanged; NULL when there is none yet.
  */
-export const watermarkSince = (name: string, overlapMinutes: number): SQL =>
-  sql`(${watermark(name)} - make_interval(mins => ${overlapMinutes}::int))::text`;
+export const watermarkSince = (name: string, overlapMinutes: number): SQL => sql`(${watermark(name)} - make_interval(mins => ${overlapMinutes}::int))::text`;

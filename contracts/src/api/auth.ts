@@ -50,10 +50,7 @@ export type Challenge = Static<typeof Challenge>;
 export const TotpCode = Type.String({ pattern: '^[0-9]{6}$' });
 
 /** POST /api/auth/factors/:id/verify; DELETE /api/auth/factors/:id takes { code } too. */
-export const VerifyFactorInput = Type.Object(
-  { challengeId: Uuid, code: TotpCode },
-  { additionalProperties: false },
-);
+export const VerifyFactorInput = Type.Object({ challengeId: Uuid, code: TotpCode }, { additionalProperties: false });
 export type VerifyFactorInput = Static<typeof VerifyFactorInput>;
 
 export const UnenrolFactorInput = Type.Object({ code: TotpCode }, { additionalProperties: false });

@@ -35,5 +35,4 @@ export const SAFE_TEXT_MESSAGES: Record<string, string> = {
 export const SafeText = (options: Omit<StringOptions, 'pattern'> = {}) => Type.String({ ...options, pattern: SAFE_TEXT_PATTERN });
 
 /** SafeText allowing line breaks and tabs: the text of posts and comments. */
-export const SafeMultilineText = (options: Omit<StringOptions, 'pattern'> = {}) =>
-  Type.String({ ...options, pattern: SAFE_MULTILINE_PATTERN });
+export const SafeMultilineText = (options: Omit<StringOptions, 'pattern'> = {}) => Type.String({ ...options, pattern: SAFE_MULTILINE_PATTERN });

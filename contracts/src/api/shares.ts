@@ -5,10 +5,7 @@ export const SHARE_PLATFORMS = ['native', 'whatsapp', 'facebook', 'x', 'telegram
 export type SharePlatform = (typeof SHARE_PLATFORMS)[number];
 
 /** POST /api/polls/:pollId/shares: once per poll per day ('You have already shared this poll today'). */
-export const ShareInput = Type.Object(
-  { platform: Type.Union(SHARE_PLATFORMS.map((p) => Type.Literal(p))) },
-  { additionalProperties: false },
-);
+export const ShareInput = Type.Object({ platform: Type.Union(SHARE_PLATFORMS.map((p) => Type.Literal(p))) }, { additionalProperties: false });
 export type ShareInput = Static<typeof ShareInput>;
 
 /** Why a recorded share earns nothing: the poll no longer takes votes, or its sharing bonus is 0. */

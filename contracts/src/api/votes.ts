@@ -12,10 +12,10 @@ export const CastVoteInput = Type.Union([
   Type.Object({ optionId: Uuid, deviceFingerprint: DeviceFingerprint }, { additionalProperties: false }),
   Type.Object(
     {
-      allocations: Type.Array(
-        Type.Object({ optionId: Uuid, points: Type.Integer({ minimum: 0, maximum: 1000 }) }, { additionalProperties: false }),
-        { minItems: 1, maxItems: 50 },
-      ),
+      allocations: Type.Array(Type.Object({ optionId: Uuid, points: Type.Integer({ minimum: 0, maximum: 1000 }) }, { additionalProperties: false }), {
+        minItems: 1,
+        maxItems: 50,
+      }),
       deviceFingerprint: DeviceFingerprint,
     },
     { additionalProperties: false },

@@ -2,12 +2,9 @@ import { Type, type Static } from '@sinclair/typebox';
 import { FEED_SORTS, POST_VISIBILITIES, REACTION_TYPES, WALL_LIMITS } from '../wallRules.ts';
 import { IsoDate, SafeMultilineText, Uuid } from './common.ts';
 
-
-
 export const ReactionTypeSchema = Type.Union(REACTION_TYPES.map((t) => Type.Literal(t)));
 export const PostVisibilitySchema = Type.Union(POST_VISIBILITIES.map((v) => Type.Literal(v)));
 export const FeedSortSchema = Type.Union(FEED_SORTS.map((s) => Type.Literal(s)));
-
 
 /** Reaction counts of a post or comment: every type, zero included. */
 export const ReactionCounts = Type.Object({
@@ -93,17 +90,11 @@ export const PostParams = Type.Object({ postId: Uuid }, { additionalProperties: 
 export const CommentParams = Type.Object({ commentId: Uuid }, { additionalProperties: false });
 
 /** PATCH /api/posts/:postId: the new text (trimmed; non-empty, at most 2000). */
-export const EditPostInput = Type.Object(
-  { content: SafeMultilineText({ maxLength: WALL_LIMITS.postText * 2 }) },
-  { additionalProperties: false },
-);
+export const EditPostInput = Type.Object({ content: SafeMultilineText({ maxLength: WALL_LIMITS.postText * 2 }) }, { additionalProperties: false });
 export type EditPostInput = Static<typeof EditPostInput>;
 
 /** PATCH /api/comments/:commentId */
-export const EditCommentInput = Type.Object(
-  { content: SafeMultilineText({ maxLength: WALL_LIMITS.commentText * 2 }) },
-  { additionalProperties: false },
-);
+export const EditCommentInput = Type.Object({ content: SafeMultilineText({ maxLength: WALL_LIMITS.commentText * 2 }) }, { additionalProperties: false });
 export type EditCommentInput = Static<typeof EditCommentInput>;
 
 /** POST …/reactions: choosing a type replaces the viewer's reaction; choosing the same one again removes it. */

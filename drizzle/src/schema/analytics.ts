@@ -38,12 +38,7 @@ export const reportDaily = pgTable(
     pageViews: integer('page_views').notNull().default(0),
     computedAt: timestamp('computed_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    check(
-      'report_daily_non_negative',
-      sql`${t.activeUsers} >= 0 AND ${t.newUsers} >= 0 AND ${t.totalVotes} >= 0 AND ${t.pageViews} >= 0`,
-    ),
-  ],
+  (t) => [check('report_daily_non_negative', sql`${t.activeUsers} >= 0 AND ${t.newUsers} >= 0 AND ${t.totalVotes} >= 0 AND ${t.pageViews} >= 0`)],
 );
 
 /**

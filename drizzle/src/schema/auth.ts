@@ -26,11 +26,7 @@ export const sessions = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
   },
-  (t) => [
-    check('sessions_level', oneOf(t.level, SESSION_LEVELS)),
-    index('sessions_user_idx').on(t.userId),
-    index('sessions_expires_idx').on(t.expiresAt),
-  ],
+  (t) => [check('sessions_level', oneOf(t.level, SESSION_LEVELS)), index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
 );
 
 export const FACTOR_STATUSES = ['unverified', 'verified'] as const;

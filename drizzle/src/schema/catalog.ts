@@ -39,7 +39,9 @@ export const seasons = pgTable(
     check('seasons_dates_order', sql`${t.startDate} IS NULL OR ${t.endDate} IS NULL OR ${t.startDate} <= ${t.endDate}`),
     uniqueIndex('seasons_reality_number_uq').on(t.realityId, t.number),
     // Activating a season deactivates the others of the same reality: at most one active each.
-    uniqueIndex('seasons_one_active_per_reality_uq').on(t.realityId).where(sql`${t.active}`),
+    uniqueIndex('seasons_one_active_per_reality_uq')
+      .on(t.realityId)
+      .where(sql`${t.active}`),
   ],
 );
 

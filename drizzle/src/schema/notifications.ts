@@ -46,7 +46,9 @@ export const notifications = pgTable(
     index('notifications_user_created_idx').on(t.userId, t.createdAt.desc()),
     // The badge counts a user's unread groups by skipping from one group key to the next
     // (notifications/repository.ts unreadCount): a viral post's thousands of reactors are one step.
-    index('notifications_user_unread_idx').on(t.userId, t.groupKey).where(sql`${t.readAt} IS NULL`),
+    index('notifications_user_unread_idx')
+      .on(t.userId, t.groupKey)
+      .where(sql`${t.readAt} IS NULL`),
     index('notifications_actor_idx').on(t.actorId),
     index('notifications_post_idx').on(t.postId),
     index('notifications_comment_idx').on(t.commentId),

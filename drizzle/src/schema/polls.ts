@@ -31,7 +31,9 @@ export const polls = pgTable(
     check('polls_mode', oneOf(t.pollMode, POLL_MODES)),
     check('polls_dates_order', sql`${t.startDate} IS NULL OR ${t.endDate} IS NULL OR ${t.startDate} <= ${t.endDate}`),
     // "Fijar en Landing" makes a poll the single featured one.
-    uniqueIndex('polls_one_featured_uq').on(t.isFeatured).where(sql`${t.isFeatured}`),
+    uniqueIndex('polls_one_featured_uq')
+      .on(t.isFeatured)
+      .where(sql`${t.isFeatured}`),
     // The home page shows the featured poll whatever its status, and a draft is never public.
     check('polls_featured_not_draft', sql`NOT (${t.isFeatured} AND ${t.status} = 'draft')`),
     index('polls_status_created_idx').on(t.status, t.createdAt),

@@ -80,9 +80,7 @@ export const adminUserSearch = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     doc: text('doc')
       .notNull()
-      .generatedAlwaysAs(
-        sql`coalesce(lower(display_name), '') || E'\\n' || coalesce(lower(username), '') || E'\\n' || coalesce(lower(email), '')`,
-      ),
+      .generatedAlwaysAs(sql`coalesce(lower(display_name), '') || E'\\n' || coalesce(lower(username), '') || E'\\n' || coalesce(lower(email), '')`),
   },
   (t) => [
     index('admin_user_search_doc_trgm_idx').using('gin', sql`${t.doc} gin_trgm_ops`),

@@ -86,8 +86,12 @@ export const posts = pgTable(
     check('posts_visibility', oneOf(t.visibility, POST_VISIBILITY)),
     check('posts_group_visibility', sql`${t.visibility} <> 'group' OR ${t.groupId} IS NOT NULL`),
     // Keyset paging of the global feed: (sort key, id) descending, visible posts without a group.
-    index('posts_feed_recent_idx').on(t.createdAt.desc(), t.id.desc()).where(sql`NOT ${t.isHidden} AND ${t.groupId} IS NULL`),
-    index('posts_feed_activity_idx').on(t.lastActivityAt.desc(), t.id.desc()).where(sql`NOT ${t.isHidden} AND ${t.groupId} IS NULL`),
+    index('posts_feed_recent_idx')
+      .on(t.createdAt.desc(), t.id.desc())
+      .where(sql`NOT ${t.isHidden} AND ${t.groupId} IS NULL`),
+    index('posts_feed_activity_idx')
+      .on(t.lastActivityAt.desc(), t.id.desc())
+      .where(sql`NOT ${t.isHidden} AND ${t.groupId} IS NULL`),
     index('posts_user_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
     index('posts_group_idx').on(t.groupId, t.createdAt.desc(), t.id.desc()),
   ],

@@ -17,6 +17,9 @@ export function holdsAdminPowers(user: { role: string; level?: string; isSuspend
  * The viewer a signed-in user (or a visitor: null) reads as: an admin only with the powers of one
  * (holdsAdminPowers: not suspended, the second factor when REQUIRE_ADMIN_MFA).
  */
-export function viewerOf(user: { id: string; role: string; level?: string; isSuspended?: boolean } | null | undefined, requireAdminMfa: boolean): Viewer | null {
+export function viewerOf(
+  user: { id: string; role: string; level?: string; isSuspended?: boolean } | null | undefined,
+  requireAdminMfa: boolean,
+): Viewer | null {
   return user ? { id: user.id, isAdmin: holdsAdminPowers(user, requireAdminMfa) } : null;
 }

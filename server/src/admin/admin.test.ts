@@ -26,8 +26,7 @@ describe('/api/admin/*', () => {
   let database: Database;
   useTestApp({}, (ready) => ({ app, database } = ready));
 
-  const suspend = (userId: string, headers: Record<string, string>) =>
-    app.inject({ method: 'POST', url: `/api/admin/users/${userId}/suspend`, headers });
+  const suspend = (userId: string, headers: Record<string, string>) => app.inject({ method: 'POST', url: `/api/admin/users/${userId}/suspend`, headers });
   const me = (cookie: string) => app.inject({ method: 'GET', url: '/api/me', headers: { cookie } });
 
   it('answers 401 to a visitor', async () => {
@@ -127,8 +126,7 @@ describe('/api/admin/* with REQUIRE_ADMIN_MFA', () => {
   let database: Database;
   useTestApp({ REQUIRE_ADMIN_MFA: '1' }, (ready) => ({ app, database } = ready));
 
-  const unsuspend = (userId: string, headers: Record<string, string>) =>
-    app.inject({ method: 'POST', url: `/api/admin/users/${userId}/unsuspend`, headers });
+  const unsuspend = (userId: string, headers: Record<string, string>) => app.inject({ method: 'POST', url: `/api/admin/users/${userId}/unsuspend`, headers });
 
   it('refuses an admin session not verified with a second factor', async () => {
     const admin = await buildUser(database.db, { role: 'admin' });

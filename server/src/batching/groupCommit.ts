@@ -45,7 +45,10 @@ export interface GroupCommitOptions<C, R> {
 }
 
 /** The queue's figures a writer passes through from its own options. */
-export type GroupCommitTuning = Pick<GroupCommitOptions<unknown, unknown>, 'maxBatchSize' | 'maxWaitMs' | 'maxConcurrentFlushes' | 'maxQueuedCommands' | 'maxQueueWaitMs'>;
+export type GroupCommitTuning = Pick<
+  GroupCommitOptions<unknown, unknown>,
+  'maxBatchSize' | 'maxWaitMs' | 'maxConcurrentFlushes' | 'maxQueuedCommands' | 'maxQueueWaitMs'
+>;
 
 export function tuningOf(options: GroupCommitTuning): GroupCommitTuning {
   const { maxBatchSize, maxWaitMs, maxConcurrentFlushes, maxQueuedCommands, maxQueueWaitMs } = options;

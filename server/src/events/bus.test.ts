@@ -140,7 +140,8 @@ describe('event bus across server instances', () => {
     const { poll, options } = await buildPoll(database.db);
     const user = await buildUser(database.db);
     const headers = asUser(await signIn(b, user));
-    const vote = (optionId: string) => b.inject({ method: 'POST', url: `/api/polls/${poll.id}/votes`, headers, payload: { optionId, deviceFingerprint: 'bus_test_fp' } });
+    const vote = (optionId: string) =>
+      b.inject({ method: 'POST', url: `/api/polls/${poll.id}/votes`, headers, payload: { optionId, deviceFingerprint: 'bus_test_fp' } });
     const first = await vote(options[0]!.id);
     expect(first.statusCode, first.body).toBe(201); // B caches the poll as active
 

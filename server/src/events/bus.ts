@@ -78,7 +78,11 @@ export class EventBus {
     this.handlers.set(name, list);
     return () => {
       const current = this.handlers.get(name);
-      if (current) this.handlers.set(name, current.filter((h) => h !== handler));
+      if (current)
+        this.handlers.set(
+          name,
+          current.filter((h) => h !== handler),
+        );
     };
   }
 
@@ -89,7 +93,11 @@ export class EventBus {
     this.transactional.set(name, list);
     return () => {
       const current = this.transactional.get(name);
-      if (current) this.transactional.set(name, current.filter((h) => h !== handler));
+      if (current)
+        this.transactional.set(
+          name,
+          current.filter((h) => h !== handler),
+        );
     };
   }
 

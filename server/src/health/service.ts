@@ -29,10 +29,7 @@ async function check(name: string, probe: () => Promise<void>, log: FastifyBaseL
 
 /** Both dependencies are checked in parallel, each bounded by CHECK_TIMEOUT_MS. */
 export async function checkHealth({ db, redis, log }: HealthDeps): Promise<HealthResponse> {
-  const [postgres, redisStatus] = await Promise.all([
-    check('postgres', () => pingPostgres(db), log),
-    check('redis', () => pingRedis(redis), log),
-  ]);
+  const [postgres, redisStatus] = await Promise.all([check('postgres', () => pingPostgres(db), log), check('redis', () => pingRedis(redis), log)]);
   const checks = { postgres, redis: redisStatus };
   const down = Object.entries(checks)
     .filter(([, c]) => c.status === 'down')

@@ -72,13 +72,7 @@ export class LocalBuckets {
  * Takes one request from up to two buckets, all or nothing: a request refused by one bucket is not
  * counted by the other. Returns 0 when let through, else the ms to wait.
  */
-export function takeLocal(
-  first: LocalBuckets | null,
-  firstKey: string,
-  second: LocalBuckets | null,
-  secondKey: string,
-  now: number,
-): number {
+export function takeLocal(first: LocalBuckets | null, firstKey: string, second: LocalBuckets | null, secondKey: string, now: number): number {
   const firstNext = first ? first.next(firstKey, now) : 0;
   const secondNext = second ? second.next(secondKey, now) : 0;
   const wait = Math.max(first ? first.excess(firstNext, now) : 0, second ? second.excess(secondNext, now) : 0);

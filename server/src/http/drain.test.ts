@@ -18,7 +18,9 @@ describe('connectionDrainer', () => {
     const agent = new Agent({ keepAlive: true });
     try {
       const response = new Promise<IncomingMessage>((resolve, reject) => {
-        request({ port: (server.address() as AddressInfo).port, host: '127.0.0.1', agent }, resolve).on('error', reject).end();
+        request({ port: (server.address() as AddressInfo).port, host: '127.0.0.1', agent }, resolve)
+          .on('error', reject)
+          .end();
       });
       await arrived;
 

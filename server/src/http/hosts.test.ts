@@ -54,7 +54,8 @@ describe('which Host headers are this site', () => {
     for (const host of ['tribuna-server', 'tribuna-server:3000', 'Tribuna-Server:1', 'proxy.internal:8080', '[fd00::2]:3000', 'tribuna.example']) {
       expect(accepts(env, host), host).toBe(true);
     }
-    for (const host of ['proxy.internal', 'proxy.internal:8081', 'other-server:3000', 'tribuna-server.attacker.test']) expect(accepts(env, host), host).toBe(false);
+    for (const host of ['proxy.internal', 'proxy.internal:8081', 'other-server:3000', 'tribuna-server.attacker.test'])
+      expect(accepts(env, host), host).toBe(false);
   });
 });
 
@@ -174,7 +175,8 @@ describe('the Host check on the real server (npm start defaults: development sig
     }
     // A path that looks like another site's address stays a path of ours.
     expect((await send(port, { path: '//evil.example/', headers: { host: `127.0.0.1:${port}` } })).headers.location).toBe(`${PUBLIC_URL}//evil.example/`);
-    for (const path of ['/api/site', '/auth/google', '/ws']) expect((await send(port, { path, headers: { host: `127.0.0.1:${port}` } })).status, path).toBe(421);
+    for (const path of ['/api/site', '/auth/google', '/ws'])
+      expect((await send(port, { path, headers: { host: `127.0.0.1:${port}` } })).status, path).toBe(421);
     expect((await send(port, { method: 'POST', path: '/api/page-views', headers: { host: `127.0.0.1:${port}`, ...XHR }, body: {} })).status).toBe(421);
     // A rebound name is never redirected: only loopback names are.
     expect((await send(port, { path: '/', headers: { host: REBOUND.host } })).status).toBe(421);
@@ -182,7 +184,12 @@ describe('the Host check on the real server (npm start defaults: development sig
 
   it('refuses a foreign Origin even with the right Host', async () => {
     for (const origin of ['https://evil.example', REBOUND.origin, `http://127.0.0.1:${port}`, 'http://localhost:3001', 'null']) {
-      const res = await send(port, { method: 'POST', path: '/api/auth/dev/login', headers: { host: OWN.host, origin, ...XHR }, body: { displayName: 'Intrusa' } });
+      const res = await send(port, {
+        method: 'POST',
+        path: '/api/auth/dev/login',
+        headers: { host: OWN.host, origin, ...XHR },
+        body: { displayName: 'Intrusa' },
+      });
       expect(res.status, origin).toBe(403);
       expect(JSON.parse(res.body).message).toBe('Cross-site request refused');
     }
@@ -214,7 +221,8 @@ describe('the Host check with an https PUBLIC_URL and ALLOWED_HOSTS', () => {
   const site = (host: string) => app.inject({ method: 'GET', url: '/api/site', headers: { host } });
 
   it("answers PUBLIC_URL's host (with or without :443) and the names of ALLOWED_HOSTS at any port", async () => {
-    for (const host of ['tribuna.example', 'tribuna.example:443', 'tribuna-server:3000', 'tribuna-server']) expect((await site(host)).statusCode, host).toBe(200);
+    for (const host of ['tribuna.example', 'tribuna.example:443', 'tribuna-server:3000', 'tribuna-server'])
+      expect((await site(host)).statusCode, host).toBe(200);
     for (const host of ['tribuna.example:80', 'localhost:80', 'attacker.test']) expect((await site(host)).statusCode, host).toBe(421);
   });
 

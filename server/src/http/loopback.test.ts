@@ -7,7 +7,21 @@ describe('isLoopbackAddress', () => {
     for (const address of ['127.0.0.1', '127.0.0.2', '127.255.255.254', '::1', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1', '::FFFF:127.3.2.1']) {
       expect(isLoopbackAddress(address), address).toBe(true);
     }
-    for (const address of ['192.0.2.2', '10.0.0.1', '0.0.0.0', '128.0.0.1', '::', '::2', 'fd00::2', '::ffff:10.0.0.1', '1::1', 'localhost', 'unknown', '', undefined]) {
+    for (const address of [
+      '192.0.2.2',
+      '10.0.0.1',
+      '0.0.0.0',
+      '128.0.0.1',
+      '::',
+      '::2',
+      'fd00::2',
+      '::ffff:10.0.0.1',
+      '1::1',
+      'localhost',
+      'unknown',
+      '',
+      undefined,
+    ]) {
       expect(isLoopbackAddress(address), String(address)).toBe(false);
     }
   });
@@ -21,7 +35,8 @@ describe('isLocalRequest', () => {
     expect(isLocalRequest(request('::1', '::1'), false)).toBe(true);
     expect(isLocalRequest(request('192.0.2.2', '192.0.2.2'), false)).toBe(false);
     expect(isLocalRequest(request(undefined, ''), false)).toBe(false);
-    for (const name of ['x-forwarded-for', 'forwarded', 'x-real-ip']) expect(isLocalRequest(request('127.0.0.1', '127.0.0.1', { [name]: '127.0.0.1' }), false), name).toBe(false);
+    for (const name of ['x-forwarded-for', 'forwarded', 'x-real-ip'])
+      expect(isLocalRequest(request('127.0.0.1', '127.0.0.1', { [name]: '127.0.0.1' }), false), name).toBe(false);
   });
 
   it('with TRUST_PROXY: a loopback peer and a loopback client as the proxies report it', () => {

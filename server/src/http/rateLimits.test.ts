@@ -23,10 +23,7 @@ const FINGERPRINT = 'device_fp_0123456789';
 const VIEW = { path: '/terminos', referrer: null, sessionId: 'sess_abc12345', deviceType: 'mobile' };
 
 /** 429 with the Spanish message and a Retry-After of whole seconds, from 1 up to `maxRetryAfter`. */
-function expectTooManyRequests(
-  res: { statusCode: number; headers: Record<string, unknown>; json(): unknown; body: string },
-  maxRetryAfter = 3600,
-) {
+function expectTooManyRequests(res: { statusCode: number; headers: Record<string, unknown>; json(): unknown; body: string }, maxRetryAfter = 3600) {
   expect(res.statusCode, res.body).toBe(429);
   expect(res.json()).toEqual({ statusCode: 429, error: 'Too Many Requests', message: TOO_MANY_REQUESTS_MESSAGE });
   const retryAfter = String(res.headers['retry-after']);
@@ -75,9 +72,7 @@ describe('rate limits with their real numbers', () => {
   });
 
   it('lets an address start 30 Google sign-ins a minute; beyond, JSON for scripts and a page for browsers', async () => {
-    const started = await Promise.all(
-      Array.from({ length: 31 }, () => fetch(`${baseUrl}/auth/google`, { redirect: 'manual' }).then(fetched)),
-    );
+    const started = await Promise.all(Array.from({ length: 31 }, () => fetch(`${baseUrl}/auth/google`, { redirect: 'manual' }).then(fetched)));
     expect(statuses(started)).toEqual({ 302: 30, 429: 1 });
     const refused = started.find((r) => r.statusCode === 429)!;
     // One start every 2 s comes back.

@@ -28,7 +28,15 @@ describe('HTTP timeouts', () => {
 
   const pageView = JSON.stringify({ path: '/', referrer: null, sessionId: 'slow_loris_session', deviceType: 'mobile' });
   const headers = (length: number) =>
-    ['POST /api/page-views HTTP/1.1', 'Host: 127.0.0.1', 'Content-Type: application/json', 'X-Requested-With: tribuna', `Content-Length: ${length}`, '', ''].join('\r\n');
+    [
+      'POST /api/page-views HTTP/1.1',
+      'Host: 127.0.0.1',
+      'Content-Type: application/json',
+      'X-Requested-With: tribuna',
+      `Content-Length: ${length}`,
+      '',
+      '',
+    ].join('\r\n');
 
   /**
    * Sends the page view's bytes from `from` on, one every 50 ms, never the last one, until the

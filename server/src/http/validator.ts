@@ -5,8 +5,7 @@ import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
 // ajv and ajv-formats are the validators Fastify itself runs on (through @fastify/ajv-compiler).
 
 /** ajv-formats is CommonJS; depending on the loader its plugin is the default export or its `.default`. */
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
-  addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
 
 /** Fastify's defaults, except that unknown properties are an error rather than silently removed. */
 const BASE_OPTIONS: Options = {

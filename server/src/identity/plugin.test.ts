@@ -25,7 +25,12 @@ describe('route audiences: the caller is checked before the body', () => {
       expect([res.statusCode, res.json().message]).toEqual([401, NOT_AUTHENTICATED]);
     }
     // Not even parsed: broken JSON, a bad path parameter.
-    const broken = await send({ method: 'POST', url: `/api/polls/${poll.id}/votes`, headers: { ...XHR, 'content-type': 'application/json' }, payload: '{"optionId":' });
+    const broken = await send({
+      method: 'POST',
+      url: `/api/polls/${poll.id}/votes`,
+      headers: { ...XHR, 'content-type': 'application/json' },
+      payload: '{"optionId":',
+    });
     expect([broken.statusCode, broken.json().message]).toEqual([401, NOT_AUTHENTICATED]);
     const badId = await send({ method: 'POST', url: '/api/polls/not-a-poll/votes', headers: XHR, payload: {} });
     expect([badId.statusCode, badId.json().message]).toEqual([401, NOT_AUTHENTICATED]);

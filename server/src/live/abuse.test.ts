@@ -217,7 +217,12 @@ describe('websocket abuse', () => {
       try {
         for (let i = 0; i < 100 && app.live.stats().overflowClosed === overflowBefore; i++) {
           const changes = await Promise.all(users.map((user, k) => insertVote(db, poll.id, options[k % 2]!.id, user)));
-          await app.pollsLive.store.recordVotes(batch(poll.id, changes.map((change) => ({ ...change, displayName: bigName }))));
+          await app.pollsLive.store.recordVotes(
+            batch(
+              poll.id,
+              changes.map((change) => ({ ...change, displayName: bigName })),
+            ),
+          );
           await sleep(30);
         }
       } finally {
@@ -330,7 +335,17 @@ describe('frame budget over a long session (virtual clock)', () => {
     vi.useFakeTimers();
     const hub = new LiveHub({ log: silent });
     hub.registerTopic(
-      testPollTopic(async (pollId) => ({ type: 'results', topic: pollTopic(pollId), pollId, seq: 1, totalVotes: 0, totalPoints: 0, totalVoters: 0, options: [], committedAt: 0 })),
+      testPollTopic(async (pollId) => ({
+        type: 'results',
+        topic: pollTopic(pollId),
+        pollId,
+        seq: 1,
+        totalVotes: 0,
+        totalPoints: 0,
+        totalVoters: 0,
+        options: [],
+        committedAt: 0,
+      })),
     );
     try {
       const socket = new ClientSocket();

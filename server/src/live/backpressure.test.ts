@@ -66,7 +66,17 @@ function hubWithFakeTotals(settings: Partial<LiveHub['settings']> = {}, cost?: (
   hub.registerTopic(
     testPollTopic(async (pollId) => {
       state.reads++;
-      return { type: 'results', topic: pollTopic(pollId), pollId, seq: state.seq, totalVotes: state.votes, totalPoints: state.votes, totalVoters: state.votes, options: [], committedAt: 0 };
+      return {
+        type: 'results',
+        topic: pollTopic(pollId),
+        pollId,
+        seq: state.seq,
+        totalVotes: state.votes,
+        totalPoints: state.votes,
+        totalVoters: state.votes,
+        options: [],
+        committedAt: 0,
+      };
     }),
   );
   const vote = (added: VoterChange[] = []) => {
@@ -173,7 +183,17 @@ describe('live hub backpressure (fake sockets, fake clock)', () => {
     const state = { seq: 1 };
     hub = new LiveHub({ log: silent }, { snapshotsPerSecond: 50, minSnapshotGapMs: 5, owedRetryMs: 10 });
     hub.registerTopic({
-      ...testPollTopic(async (pollId) => ({ type: 'results', topic: pollTopic(pollId), pollId, seq: state.seq, totalVotes: state.seq, totalPoints: 0, totalVoters: 0, options: [], committedAt: 0 })),
+      ...testPollTopic(async (pollId) => ({
+        type: 'results',
+        topic: pollTopic(pollId),
+        pollId,
+        seq: state.seq,
+        totalVotes: state.seq,
+        totalPoints: 0,
+        totalVoters: 0,
+        options: [],
+        committedAt: 0,
+      })),
       pacing: { snapshotsPerSecond: 4, snapshotBurst: 1 },
     });
     const [socket] = (await viewers(hub, 1)) as [FakeSocket];
@@ -255,7 +275,10 @@ describe('live hub backpressure (fake sockets, fake clock)', () => {
     }
     await advance(1000);
     expect(socket.snapshots().at(-1)?.seq).toBe(fake.state.seq);
-    const sent = socket.timesOf('results').map((t) => t - floodStart).filter((t) => t >= 0);
+    const sent = socket
+      .timesOf('results')
+      .map((t) => t - floodStart)
+      .filter((t) => t >= 0);
     // The burst goes out as the events come (10 ms apart), then one snapshot per 100 ms: by every
     // send, no more than burst + rate × elapsed; over the second, that many.
     expect(sent.slice(0, 3)).toEqual([0, 10, 20]);

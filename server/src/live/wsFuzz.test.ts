@@ -85,7 +85,12 @@ const UNKNOWN_TYPES = ['Subscribe', 'SUBSCRIBE', 'sub', 'pong', 'hello', 'error'
 function topicArbitrary(rows: Rows): fc.Arbitrary<unknown> {
   return fc.oneof(
     { weight: 6, arbitrary: fc.constantFrom(...rows.topics) },
-    { weight: 3, arbitrary: fc.tuple(fc.constantFrom(...LIVE_TOPIC_FAMILIES, 'polls', 'Poll', 'feed ', 'x'), fc.constantFrom(':', '', '::', ': '), nastyString).map(([f, sep, key]) => `${f}${sep}${key}`) },
+    {
+      weight: 3,
+      arbitrary: fc
+        .tuple(fc.constantFrom(...LIVE_TOPIC_FAMILIES, 'polls', 'Poll', 'feed ', 'x'), fc.constantFrom(':', '', '::', ': '), nastyString)
+        .map(([f, sep, key]) => `${f}${sep}${key}`),
+    },
     { weight: 2, arbitrary: nastyString },
     { weight: 1, arbitrary: fc.constantFrom(101, 1_000, 3_000).map((n) => `poll:${'a'.repeat(n)}`) },
     { weight: 1, arbitrary: fc.constantFrom(null, 1, true, [], {}, ['feed'], { toString: 'feed' }) },
@@ -96,13 +101,30 @@ function topicArbitrary(rows: Rows): fc.Arbitrary<unknown> {
 /** A JSON text message: the protocol's own messages with garbage inside, unknown types, junk JSON. */
 function messageArbitrary(rows: Rows): fc.Arbitrary<string> {
   const topic = topicArbitrary(rows);
-  const type = fc.oneof({ weight: 6, arbitrary: fc.constantFrom('subscribe', 'unsubscribe', 'ping') }, { weight: 2, arbitrary: fc.constantFrom(...UNKNOWN_TYPES) }, { weight: 1, arbitrary: nastyString });
-  const extra = fc.dictionary(fc.oneof(fc.constantFrom('__proto__', 'constructor', 'topic', 'type', 'id'), fc.string({ maxLength: 8 })), junkJson, { maxKeys: 3 });
+  const type = fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom('subscribe', 'unsubscribe', 'ping') },
+    { weight: 2, arbitrary: fc.constantFrom(...UNKNOWN_TYPES) },
+    { weight: 1, arbitrary: nastyString },
+  );
+  const extra = fc.dictionary(fc.oneof(fc.constantFrom('__proto__', 'constructor', 'topic', 'type', 'id'), fc.string({ maxLength: 8 })), junkJson, {
+    maxKeys: 3,
+  });
   return fc.oneof(
     { weight: 8, arbitrary: fc.record({ type, topic }).map((m) => toJsonText(m)) },
     { weight: 2, arbitrary: fc.tuple(type, topic, extra).map(([t, tp, x]) => toJsonText({ ...x, type: t, topic: tp })) },
     { weight: 2, arbitrary: junkJson.map(toJsonText) },
-    { weight: 1, arbitrary: fc.constantFrom('{"type":"subscribe","topic":"feed","__proto__":{"polluted":1}}', '{"type":"ping","type":"subscribe"}', `${'['.repeat(1_000)}${']'.repeat(1_000)}`, '{"type":"subscribe"', 'null', '"ping"', '') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '{"type":"subscribe","topic":"feed","__proto__":{"polluted":1}}',
+        '{"type":"ping","type":"subscribe"}',
+        `${'['.repeat(1_000)}${']'.repeat(1_000)}`,
+        '{"type":"subscribe"',
+        'null',
+        '"ping"',
+        '',
+      ),
+    },
     { weight: 2, arbitrary: nastyString },
   );
 }
@@ -114,7 +136,12 @@ const fits = (text: string) => Buffer.byteLength(text) <= MAX_CLIENT_FRAME_BYTES
 function stepArbitraries(rows: Rows): { survivable: fc.Arbitrary<Step>; fatal: fc.Arbitrary<Step> } {
   const message = messageArbitrary(rows).filter(fits);
   const bytes = (max: number) => fc.uint8Array({ maxLength: max }).map((b) => Buffer.from(b));
-  const invalidUtf8 = fc.constantFrom(Buffer.from([0xff, 0xfe]), Buffer.from([0xc0, 0xaf]), Buffer.from('{"type":"ping"}\xed\xa0\x80', 'latin1'), Buffer.from([0xe2, 0x82]));
+  const invalidUtf8 = fc.constantFrom(
+    Buffer.from([0xff, 0xfe]),
+    Buffer.from([0xc0, 0xaf]),
+    Buffer.from('{"type":"ping"}\xed\xa0\x80', 'latin1'),
+    Buffer.from([0xe2, 0x82]),
+  );
   const raw = (name: string, frame: Buffer, fatal: boolean, desyncs = false): Step => ({ kind: 'raw', name, frame, fatal, desyncs });
   const ping = Buffer.from('{"type":"ping"}');
   const survivable = fc.oneof(
@@ -152,7 +179,13 @@ function stepArbitraries(rows: Rows): { survivable: fc.Arbitrary<Step>; fatal: f
         fc.constant(raw('control frame over 125 bytes', rawFrame({ opcode: 9, payload: Buffer.alloc(126, 1) }), true)),
         fc.constant(raw('fragmented control frame', rawFrame({ opcode: 9, payload: Buffer.from('x'), fin: false }), true)),
         fc.constant(raw('continuation without a start', rawFrame({ opcode: 0, payload: ping }), true)),
-        fc.constant(raw('new message inside a fragmented one', Buffer.concat([rawFrame({ opcode: 1, payload: Buffer.from('{"ty'), fin: false }), rawFrame({ opcode: 1, payload: ping })]), true)),
+        fc.constant(
+          raw(
+            'new message inside a fragmented one',
+            Buffer.concat([rawFrame({ opcode: 1, payload: Buffer.from('{"ty'), fin: false }), rawFrame({ opcode: 1, payload: ping })]),
+            true,
+          ),
+        ),
         fc.constant(raw('length of 2^53', rawFrame({ opcode: 1, payload: Buffer.alloc(0), claimedLength: 2 ** 53 }), true)),
         fc.constant(raw('close frame with a 1-byte payload', rawFrame({ opcode: 8, payload: Buffer.from([3]) }), true)),
         fc.constant(raw('close frame with an invalid code', rawFrame({ opcode: 8, payload: Buffer.from([0x03, 0xe7]) }), true)),
@@ -226,187 +259,211 @@ describe('fuzzing the live websocket', () => {
   const logger = pino({ level: 'warn' }, { write: (line: string) => void logs.push(line) });
   useListeningTestApp({ DEV_LOGIN: '1' }, (ready) => ({ app, database, baseUrl } = ready), { build: () => ({ logger }) });
 
-  it(`answers or closes on every malformed frame, keeps serving others, and keeps nothing of closed sockets (${CASES} cases)`, { timeout: 600_000 }, async () => {
-    const gc = collectGarbage();
-    const db = database.db;
-    // The frame budget has its own tests (abuse.test.ts): widened here, so that one socket meets
-    // many frames instead of being closed for its rate after 50.
-    Object.assign(app.live.hub.settings, { frameBurst: 1_000_000, frameRefillPerSecond: 1_000_000 });
-    const { poll } = await buildPoll(db);
-    const closed = (await buildPoll(db, { status: 'closed' })).poll;
-    const draft = (await buildPoll(db, { status: 'draft' })).poll;
-    const fan = await buildUser(db);
-    const someoneElse = await buildUser(db);
-    const admin = await buildUser(db, { role: 'admin' });
-    const post = await buildPost(db, someoneElse.id);
-    const cookies = { visitor: undefined, fan: (await signIn(app, fan)).cookie, admin: (await signIn(app, admin, { level: 'aal2' })).cookie };
-    const rows: Rows = {
-      topics: [`poll:${poll.id}`, `poll:${closed.id}`, `poll:${draft.id}`, 'feed', 'admin', `post:${post.id}`, `user:${fan.id}`, `user:${someoneElse.id}`, `user:${admin.id}`],
-    };
-    const url = `${baseUrl.replace(/^http/, 'ws')}/ws`;
-
-    // Every server-side socket, weakly: once closed, each must be collectable (nothing keeps it).
-    const serverSockets: WeakRef<object>[] = [];
-    app.websocketServer.on('connection', (socket: object) => serverSockets.push(new WeakRef(socket)));
-
-    // A bystander watching a poll and the feed the whole time.
-    const bystander = await openWs(url, { cookie: cookies.fan });
-    bystander.send({ type: 'subscribe', topic: `poll:${poll.id}` });
-    bystander.send({ type: 'subscribe', topic: 'feed' });
-    await vi.waitFor(() => expect(app.live.stats().subscriptions).toBe(2));
-    const baseline = { connections: 1, sockets: 1, subscriptions: 2, topics: 2, owing: 0 };
-
-    const problems = new Map<string, { count: number; example: string }>();
-    const problem = (kind: string, example: unknown) => {
-      const known = problems.get(kind);
-      if (known) known.count++;
-      else problems.set(kind, { count: 1, example: JSON.stringify(example, (_k, v: unknown) => (typeof v === 'string' && v.length > 200 ? `${v.slice(0, 80)}…(${v.length})` : v)).slice(0, 600) });
-    };
-    const counts = { cases: 0, frames: 0, closedByServer: 0, errorsAnswered: 0, pongs: 0, invalidTopicsAnswered: 0 };
-
-    async function runCase(fuzzCase: Case): Promise<void> {
-      const cookie = cookies[fuzzCase.as];
-      const client: WsTestClient = await openWs(url, cookie ? { cookie } : {});
-      const tcp = client.tcp();
-      let desynced = false;
-      let fatal = false;
-      let clientError: Error | null = null;
-      // Subscribes of the contract naming no topic family: each is answered invalid-message (junk is ignored by design).
-      const invalidTopics: string[] = [];
-      const expectAnswer = (text: string) => {
-        const message = parseClientMessage(Buffer.from(text), false);
-        if (message?.type === 'subscribe' && parseTopic(message.topic) === null) invalidTopics.push(message.topic);
+  it(
+    `answers or closes on every malformed frame, keeps serving others, and keeps nothing of closed sockets (${CASES} cases)`,
+    { timeout: 600_000 },
+    async () => {
+      const gc = collectGarbage();
+      const db = database.db;
+      // The frame budget has its own tests (abuse.test.ts): widened here, so that one socket meets
+      // many frames instead of being closed for its rate after 50.
+      Object.assign(app.live.hub.settings, { frameBurst: 1_000_000, frameRefillPerSecond: 1_000_000 });
+      const { poll } = await buildPoll(db);
+      const closed = (await buildPoll(db, { status: 'closed' })).poll;
+      const draft = (await buildPoll(db, { status: 'draft' })).poll;
+      const fan = await buildUser(db);
+      const someoneElse = await buildUser(db);
+      const admin = await buildUser(db, { role: 'admin' });
+      const post = await buildPost(db, someoneElse.id);
+      const cookies = { visitor: undefined, fan: (await signIn(app, fan)).cookie, admin: (await signIn(app, admin, { level: 'aal2' })).cookie };
+      const rows: Rows = {
+        topics: [
+          `poll:${poll.id}`,
+          `poll:${closed.id}`,
+          `poll:${draft.id}`,
+          'feed',
+          'admin',
+          `post:${post.id}`,
+          `user:${fan.id}`,
+          `user:${someoneElse.id}`,
+          `user:${admin.id}`,
+        ],
       };
-      client.socket.on('error', (err) => (clientError = err));
-      const send = (step: Step) => {
-        counts.frames++;
-        if (client.socket.readyState !== WebSocket.OPEN) return;
-        switch (step.kind) {
-          case 'text':
-            if (!fits(step.text)) fatal = true;
-            else expectAnswer(step.text);
-            client.socket.send(step.text);
-            return;
-          case 'bytes-as-text':
-            fatal = true;
-            client.socket.send(step.bytes, { binary: false });
-            return;
-          case 'binary':
-            client.socket.send(step.bytes, { binary: true });
-            return;
-          case 'fragmented':
-            if (Buffer.byteLength(step.parts.join('')) > MAX_CLIENT_FRAME_BYTES) fatal = true;
-            else expectAnswer(step.parts.join(''));
-            step.parts.forEach((part, i) => client.socket.send(part, { fin: i === step.parts.length - 1 }));
-            counts.frames += step.parts.length - 1;
-            return;
-          case 'ping-frame':
-            client.socket.ping(step.bytes);
-            return;
-          case 'raw':
-            if (desynced) return;
-            if (step.fatal) fatal = true;
-            if (step.desyncs) desynced = true;
-            tcp.write(step.frame);
-            return;
-        }
+      const url = `${baseUrl.replace(/^http/, 'ws')}/ws`;
+
+      // Every server-side socket, weakly: once closed, each must be collectable (nothing keeps it).
+      const serverSockets: WeakRef<object>[] = [];
+      app.websocketServer.on('connection', (socket: object) => serverSockets.push(new WeakRef(socket)));
+
+      // A bystander watching a poll and the feed the whole time.
+      const bystander = await openWs(url, { cookie: cookies.fan });
+      bystander.send({ type: 'subscribe', topic: `poll:${poll.id}` });
+      bystander.send({ type: 'subscribe', topic: 'feed' });
+      await vi.waitFor(() => expect(app.live.stats().subscriptions).toBe(2));
+      const baseline = { connections: 1, sockets: 1, subscriptions: 2, topics: 2, owing: 0 };
+
+      const problems = new Map<string, { count: number; example: string }>();
+      const problem = (kind: string, example: unknown) => {
+        const known = problems.get(kind);
+        if (known) known.count++;
+        else
+          problems.set(kind, {
+            count: 1,
+            example: JSON.stringify(example, (_k, v: unknown) => (typeof v === 'string' && v.length > 200 ? `${v.slice(0, 80)}…(${v.length})` : v)).slice(
+              0,
+              600,
+            ),
+          });
       };
-      for (const step of fuzzCase.steps) send(step);
-      for (let i = 0; i < fuzzCase.churn; i++) {
-        const topic = rows.topics[i % rows.topics.length]!;
-        send({ kind: 'text', text: JSON.stringify({ type: 'subscribe', topic }) });
-        send({ kind: 'text', text: JSON.stringify({ type: 'unsubscribe', topic }) });
+      const counts = { cases: 0, frames: 0, closedByServer: 0, errorsAnswered: 0, pongs: 0, invalidTopicsAnswered: 0 };
+
+      async function runCase(fuzzCase: Case): Promise<void> {
+        const cookie = cookies[fuzzCase.as];
+        const client: WsTestClient = await openWs(url, cookie ? { cookie } : {});
+        const tcp = client.tcp();
+        let desynced = false;
+        let fatal = false;
+        let clientError: Error | null = null;
+        // Subscribes of the contract naming no topic family: each is answered invalid-message (junk is ignored by design).
+        const invalidTopics: string[] = [];
+        const expectAnswer = (text: string) => {
+          const message = parseClientMessage(Buffer.from(text), false);
+          if (message?.type === 'subscribe' && parseTopic(message.topic) === null) invalidTopics.push(message.topic);
+        };
+        client.socket.on('error', (err) => (clientError = err));
+        const send = (step: Step) => {
+          counts.frames++;
+          if (client.socket.readyState !== WebSocket.OPEN) return;
+          switch (step.kind) {
+            case 'text':
+              if (!fits(step.text)) fatal = true;
+              else expectAnswer(step.text);
+              client.socket.send(step.text);
+              return;
+            case 'bytes-as-text':
+              fatal = true;
+              client.socket.send(step.bytes, { binary: false });
+              return;
+            case 'binary':
+              client.socket.send(step.bytes, { binary: true });
+              return;
+            case 'fragmented':
+              if (Buffer.byteLength(step.parts.join('')) > MAX_CLIENT_FRAME_BYTES) fatal = true;
+              else expectAnswer(step.parts.join(''));
+              step.parts.forEach((part, i) => client.socket.send(part, { fin: i === step.parts.length - 1 }));
+              counts.frames += step.parts.length - 1;
+              return;
+            case 'ping-frame':
+              client.socket.ping(step.bytes);
+              return;
+            case 'raw':
+              if (desynced) return;
+              if (step.fatal) fatal = true;
+              if (step.desyncs) desynced = true;
+              tcp.write(step.frame);
+              return;
+          }
+        };
+        for (const step of fuzzCase.steps) send(step);
+        for (let i = 0; i < fuzzCase.churn; i++) {
+          const topic = rows.topics[i % rows.topics.length]!;
+          send({ kind: 'text', text: JSON.stringify({ type: 'subscribe', topic }) });
+          send({ kind: 'text', text: JSON.stringify({ type: 'unsubscribe', topic }) });
+        }
+
+        if (!desynced && !fatal) {
+          // Still open and answering: a ping sent after everything gets its pong (frames are handled in order).
+          const from = client.messages.length;
+          client.send({ type: 'ping' });
+          counts.frames++;
+          const answered = await Promise.race([
+            client.waitFor((m) => m.type === 'pong', { from, timeoutMs: 20_000 }).then(() => true),
+            client.closed.then(() => false),
+          ]).catch(() => false);
+          if (answered) {
+            counts.pongs++;
+            const refused = new Set(client.messages.flatMap((m) => (m.type === 'error' && m.code === 'invalid-message' ? [m.topic] : [])));
+            const unanswered = invalidTopics.filter((topic) => !refused.has(topic));
+            if (unanswered.length > 0) problem('a subscribe to a malformed topic was not answered invalid-message', unanswered);
+            counts.invalidTopicsAnswered += invalidTopics.length;
+          } else problem('no pong after frames that are not fatal', { steps: fuzzCase.steps, close: client.socket.readyState });
+        }
+        if (fatal && !desynced) {
+          const close = await Promise.race([client.closed, new Promise<null>((resolve) => setTimeout(() => resolve(null), 20_000))]);
+          if (close === null) problem('a fatal frame did not close the socket', fuzzCase.steps);
+          else if (!PROTOCOL_CLOSES.has(close.code)) problem(`closed with ${close.code} ${close.reason}`, fuzzCase.steps);
+          else counts.closedByServer++;
+        }
+        // A socket left inside a frame would wait for the rest (and ws's close handshake for its 30 s timeout).
+        if (desynced) {
+          client.socket.terminate();
+          await client.closed;
+        } else await client.close();
+
+        for (const message of client.messages) {
+          const type = (message as { type?: unknown }).type;
+          if (typeof type !== 'string' || !KNOWN_SERVER_TYPES.has(type)) problem(`unknown server message ${String(type)}`, message);
+          if (message.type === 'error') {
+            counts.errorsAnswered++;
+            if (!(LIVE_ERROR_CODES as readonly string[]).includes(message.code)) problem(`error code ${message.code}`, message);
+          }
+        }
+        if (clientError) problem(`client saw a protocol error from the server: ${(clientError as Error).message}`, fuzzCase.steps);
+
+        // Others keep working: the bystander answers a ping.
+        const from = bystander.messages.length;
+        bystander.send({ type: 'ping' });
+        await bystander.waitFor((m) => m.type === 'pong', { from, timeoutMs: 20_000 });
+        counts.cases++;
       }
 
-      if (!desynced && !fatal) {
-        // Still open and answering: a ping sent after everything gets its pong (frames are handled in order).
-        const from = client.messages.length;
-        client.send({ type: 'ping' });
-        counts.frames++;
-        const answered = await Promise.race([client.waitFor((m) => m.type === 'pong', { from, timeoutMs: 20_000 }).then(() => true), client.closed.then(() => false)]).catch(() => false);
-        if (answered) {
-          counts.pongs++;
-          const refused = new Set(client.messages.flatMap((m) => (m.type === 'error' && m.code === 'invalid-message' ? [m.topic] : [])));
-          const unanswered = invalidTopics.filter((topic) => !refused.has(topic));
-          if (unanswered.length > 0) problem('a subscribe to a malformed topic was not answered invalid-message', unanswered);
-          counts.invalidTopicsAnswered += invalidTopics.length;
-        } else problem('no pong after frames that are not fatal', { steps: fuzzCase.steps, close: client.socket.readyState });
-      }
-      if (fatal && !desynced) {
-        const close = await Promise.race([client.closed, new Promise<null>((resolve) => setTimeout(() => resolve(null), 20_000))]);
-        if (close === null) problem('a fatal frame did not close the socket', fuzzCase.steps);
-        else if (!PROTOCOL_CLOSES.has(close.code)) problem(`closed with ${close.code} ${close.reason}`, fuzzCase.steps);
-        else counts.closedByServer++;
-      }
-      // A socket left inside a frame would wait for the rest (and ws's close handshake for its 30 s timeout).
-      if (desynced) {
-        client.socket.terminate();
-        await client.closed;
-      } else await client.close();
-
-      for (const message of client.messages) {
-        const type = (message as { type?: unknown }).type;
-        if (typeof type !== 'string' || !KNOWN_SERVER_TYPES.has(type)) problem(`unknown server message ${String(type)}`, message);
-        if (message.type === 'error') {
-          counts.errorsAnswered++;
-          if (!(LIVE_ERROR_CODES as readonly string[]).includes(message.code)) problem(`error code ${message.code}`, message);
+      const cases = fc.sample(caseArbitrary(rows), { seed: SEED, numRuns: CASES });
+      const warmUp = Math.min(40, Math.floor(CASES / 4));
+      let heapAfterWarmUp = 0;
+      for (const [index, fuzzCase] of cases.entries()) {
+        if (index % 20 === 0) await app.resetRateLimits();
+        await runCase(fuzzCase);
+        if (index + 1 === warmUp) {
+          await vi.waitFor(() => expect(app.live.stats()).toMatchObject(baseline), { timeout: 20_000 });
+          gc();
+          heapAfterWarmUp = process.memoryUsage().heapUsed;
         }
       }
-      if (clientError) problem(`client saw a protocol error from the server: ${(clientError as Error).message}`, fuzzCase.steps);
 
-      // Others keep working: the bystander answers a ping.
-      const from = bystander.messages.length;
-      bystander.send({ type: 'ping' });
-      await bystander.waitFor((m) => m.type === 'pong', { from, timeoutMs: 20_000 });
-      counts.cases++;
-    }
+      // The server is alive and serving HTTP, the bystander still gets what its topics publish.
+      expect((await app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+      app.live.hub.publish('feed', { type: 'fuzz-probe', topic: 'feed' });
+      await bystander.waitFor((m) => (m as { type: string }).type === 'fuzz-probe');
 
-    const cases = fc.sample(caseArbitrary(rows), { seed: SEED, numRuns: CASES });
-    const warmUp = Math.min(40, Math.floor(CASES / 4));
-    let heapAfterWarmUp = 0;
-    for (const [index, fuzzCase] of cases.entries()) {
-      if (index % 20 === 0) await app.resetRateLimits();
-      await runCase(fuzzCase);
-      if (index + 1 === warmUp) {
-        await vi.waitFor(() => expect(app.live.stats()).toMatchObject(baseline), { timeout: 20_000 });
+      // Nothing of the fuzz sockets is left: counters back to the bystander alone, and every socket collectable.
+      await vi.waitFor(() => expect(app.live.stats()).toMatchObject(baseline), { timeout: 20_000 });
+      expect(app.websocketServer.clients.size).toBe(1);
+      expect(app.live.connections.count()).toBe(1);
+      let alive = serverSockets.length;
+      for (let round = 0; round < 20 && alive > 1; round++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
         gc();
-        heapAfterWarmUp = process.memoryUsage().heapUsed;
+        alive = serverSockets.filter((ref) => ref.deref() !== undefined).length;
       }
-    }
+      const heapAtEnd = process.memoryUsage().heapUsed;
+      const growthMiB = (heapAtEnd - heapAfterWarmUp) / 2 ** 20;
 
-    // The server is alive and serving HTTP, the bystander still gets what its topics publish.
-    expect((await app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
-    app.live.hub.publish('feed', { type: 'fuzz-probe', topic: 'feed' });
-    await bystander.waitFor((m) => (m as { type: string }).type === 'fuzz-probe');
+      console.info(
+        `websocket fuzz (WS_FUZZ_SEED=${SEED}): ${counts.cases} cases (sockets), ${counts.frames} frames, ${counts.closedByServer} closed by the server for a protocol error, ` +
+          `${counts.errorsAnswered} error answers (${counts.invalidTopicsAnswered} checked against malformed topics), ${counts.pongs} pongs after fuzzing; server sockets still reachable ${alive}/${serverSockets.length}; ` +
+          `heap after warm-up ${(heapAfterWarmUp / 2 ** 20).toFixed(1)} MiB, at the end ${(heapAtEnd / 2 ** 20).toFixed(1)} MiB`,
+      );
+      const serverErrors = logs.filter((line) => (JSON.parse(line) as { level: number }).level >= 50);
+      await bystander.close();
 
-    // Nothing of the fuzz sockets is left: counters back to the bystander alone, and every socket collectable.
-    await vi.waitFor(() => expect(app.live.stats()).toMatchObject(baseline), { timeout: 20_000 });
-    expect(app.websocketServer.clients.size).toBe(1);
-    expect(app.live.connections.count()).toBe(1);
-    let alive = serverSockets.length;
-    for (let round = 0; round < 20 && alive > 1; round++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      gc();
-      alive = serverSockets.filter((ref) => ref.deref() !== undefined).length;
-    }
-    const heapAtEnd = process.memoryUsage().heapUsed;
-    const growthMiB = (heapAtEnd - heapAfterWarmUp) / 2 ** 20;
-
-    console.info(
-      `websocket fuzz (WS_FUZZ_SEED=${SEED}): ${counts.cases} cases (sockets), ${counts.frames} frames, ${counts.closedByServer} closed by the server for a protocol error, ` +
-        `${counts.errorsAnswered} error answers (${counts.invalidTopicsAnswered} checked against malformed topics), ${counts.pongs} pongs after fuzzing; server sockets still reachable ${alive}/${serverSockets.length}; ` +
-        `heap after warm-up ${(heapAfterWarmUp / 2 ** 20).toFixed(1)} MiB, at the end ${(heapAtEnd / 2 ** 20).toFixed(1)} MiB`,
-    );
-    const serverErrors = logs.filter((line) => (JSON.parse(line) as { level: number }).level >= 50);
-    await bystander.close();
-
-    expect([...problems.entries()].map(([kind, { count, example }]) => `${kind} ×${count}: ${example}`)).toEqual([]);
-    expect(serverErrors).toEqual([]);
-    // Only the bystander's socket may still be reachable.
-    expect(alive).toBeLessThanOrEqual(1);
-    // Memory: a leak of per-socket state over hundreds of sockets and thousands of frames shows as
-    // sockets kept alive above; the heap itself stays within a bound far below what went through.
-    expect(growthMiB).toBeLessThan(24);
-    expect(counts.cases).toBe(CASES);
-  });
+      expect([...problems.entries()].map(([kind, { count, example }]) => `${kind} ×${count}: ${example}`)).toEqual([]);
+      expect(serverErrors).toEqual([]);
+      // Only the bystander's socket may still be reachable.
+      expect(alive).toBeLessThanOrEqual(1);
+      // Memory: a leak of per-socket state over hundreds of sockets and thousands of frames shows as
+      // sockets kept alive above; the heap itself stays within a bound far below what went through.
+      expect(growthMiB).toBeLessThan(24);
+      expect(counts.cases).toBe(CASES);
+    },
+  );
 });

@@ -17,11 +17,15 @@ let database: Database;
 useTestApp({}, (ready) => ({ app, database } = ready));
 
 const HTML = '<!doctype html><html><body><script>alert(document.domain)</script><img src=x onerror=alert(1)></body></html>';
-const SVG = '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(document.domain)</script><rect width="10" height="10"/></svg>';
+const SVG =
+  '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(document.domain)</script><rect width="10" height="10"/></svg>';
 /** The first bytes of a JFIF JPEG (SOI, APP0) and then a web page: a sniffer's "image", a browser's page. */
 const JPEG_HEADER = Buffer.from('ffd8ffe000104a46494600010100000100010000', 'hex');
 
-const realJpeg = (red = 40) => sharp({ create: { width: 64, height: 64, channels: 3, background: { r: red, g: 128, b: 185 } } }).jpeg().toBuffer();
+const realJpeg = (red = 40) =>
+  sharp({ create: { width: 64, height: 64, channels: 3, background: { r: red, g: 128, b: 185 } } })
+    .jpeg()
+    .toBuffer();
 
 interface HostileFile {
   name: string;
@@ -67,7 +71,11 @@ const imageRefusals = [WALL_MESSAGES.imagesOnly, WALL_MESSAGES.typeMismatch, WAL
 const ROUTES: UploadRoute[] = [
   {
     name: 'a wall post',
-    send: (file) => post('user', async () => '/api/posts', [{ name: 'content', value: 'Mi foto' }, { ...file, name: 'images' }]),
+    send: (file) =>
+      post('user', async () => '/api/posts', [
+        { name: 'content', value: 'Mi foto' },
+        { ...file, name: 'images' },
+      ]),
     urls: (body) => body.media.flatMap((m: { url: string; thumbnailUrl: string | null }) => [m.url, m.thumbnailUrl].filter(Boolean)),
     refusals: imageRefusals,
   },
@@ -81,14 +89,12 @@ const ROUTES: UploadRoute[] = [
     urls: (body) => [body.comment.media?.url, body.comment.media?.thumbnailUrl].filter(Boolean),
     refusals: imageRefusals,
   },
-  ...(['avatar', 'banner'] as const).map(
-    (kind): UploadRoute => ({
-      name: `a profile ${kind}`,
-      send: (file) => post('user', async () => `/api/me/${kind}`, [{ ...file, name: 'image' }]),
-      urls: (body) => [body.url, body.thumbnailUrl],
-      refusals: [PROFILE_MESSAGES.imageTypeApi, WALL_MESSAGES.imageUnreadable],
-    }),
-  ),
+  ...(['avatar', 'banner'] as const).map((kind): UploadRoute => ({
+    name: `a profile ${kind}`,
+    send: (file) => post('user', async () => `/api/me/${kind}`, [{ ...file, name: 'image' }]),
+    urls: (body) => [body.url, body.thumbnailUrl],
+    refusals: [PROFILE_MESSAGES.imageTypeApi, WALL_MESSAGES.imageUnreadable],
+  })),
   {
     name: 'a contestant photo',
     send: (file) => post('admin', async () => '/api/admin/contestant-photos', [{ ...file, name: 'image' }]),

@@ -96,7 +96,9 @@ describe('processImage', () => {
     expect([rotated.width, rotated.height]).toEqual([20, 20]);
 
     const frames = await Promise.all(['red', 'blue'].map((c) => solid(10, 30, c).png().toBuffer()));
-    const gif = await sharp(frames, { join: { animated: true } }).gif().toBuffer();
+    const gif = await sharp(frames, { join: { animated: true } })
+      .gif()
+      .toBuffer();
     const animated = await processImage(gif, { square: 800 });
     expect([animated.width, animated.height]).toEqual([10, 10]);
   });
@@ -117,7 +119,9 @@ describe('processImage', () => {
 
   it('keeps only the first frame of an animated GIF', async () => {
     const frames = await Promise.all(['red', 'blue'].map((c) => solid(10, 10, c).png().toBuffer()));
-    const gif = await sharp(frames, { join: { animated: true } }).gif().toBuffer();
+    const gif = await sharp(frames, { join: { animated: true } })
+      .gif()
+      .toBuffer();
     expect((await sharp(gif).metadata()).pages).toBe(2);
     const image = await processImage(gif, { declaredType: 'image/gif' });
     expect([image.width, image.height]).toEqual([10, 10]);
@@ -164,7 +168,9 @@ describe('processImage', () => {
 
   it('refuses a truncated JPEG instead of padding it', async () => {
     const noise = Buffer.from(Array.from({ length: 300 * 200 * 3 }, (_, i) => (i * 7919) % 251));
-    const jpeg = await sharp(noise, { raw: { width: 300, height: 200, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
+    const jpeg = await sharp(noise, { raw: { width: 300, height: 200, channels: 3 } })
+      .jpeg({ quality: 90 })
+      .toBuffer();
     const truncated = jpeg.subarray(0, Math.floor(jpeg.length * 0.6));
     expect(await refusal(processImage(truncated, { declaredType: 'image/jpeg' }))).toEqual({ status: 400, message: WALL_MESSAGES.imageUnreadable });
   });

@@ -13,7 +13,10 @@ import { insertMedia, referencedKeys } from './repository.ts';
 import { createMediaService, type MediaService } from './service.ts';
 import { assertValidKey, contentKey, LocalDiskStorage } from './storage.ts';
 
-const png = (background: string) => sharp({ create: { width: 32, height: 24, channels: 3, background } }).png().toBuffer();
+const png = (background: string) =>
+  sharp({ create: { width: 32, height: 24, channels: 3, background } })
+    .png()
+    .toBuffer();
 
 let root: string;
 let database: Database;

@@ -28,7 +28,10 @@ const MIB = 1024 * 1024;
 const BUDGET = 2 * MIB;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const png = (background: string) => sharp({ create: { width: 24, height: 24, channels: 3, background } }).png().toBuffer();
+const png = (background: string) =>
+  sharp({ create: { width: 24, height: 24, channels: 3, background } })
+    .png()
+    .toBuffer();
 
 /** A raw HTTP/1.1 client on one connection: what it received, and a promise settled when the server closes it. */
 function rawClient(port: number) {

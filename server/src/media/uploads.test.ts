@@ -60,7 +60,10 @@ function multipart(parts: Part[]): { payload: Buffer; headers: Record<string, st
   return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-requested-with': 'fetch' } };
 }
 
-const png = (background = 'red') => sharp({ create: { width: 16, height: 16, channels: 3, background } }).png().toBuffer();
+const png = (background = 'red') =>
+  sharp({ create: { width: 16, height: 16, channels: 3, background } })
+    .png()
+    .toBuffer();
 
 describe('readUploads and the media routes', () => {
   let app: App;
@@ -134,7 +137,14 @@ describe('readUploads and the media routes', () => {
       ['/api/test/images', [{ name: 'images', filename: 'a.png', type: 'image/png', data: image }], 200],
       ['/api/test/uploads', [{ name: 'images', filename: 'big.jpg', data: Buffer.alloc(WALL_LIMITS.postImageBytes + 1) }], 413],
       // Refused after the file was written: by a field, then by the pipeline.
-      ['/api/test/uploads', [{ name: 'images', filename: 'a.png', data: image }, { name: 'role', value: 'admin' }], 400],
+      [
+        '/api/test/uploads',
+        [
+          { name: 'images', filename: 'a.png', data: image },
+          { name: 'role', value: 'admin' },
+        ],
+        400,
+      ],
       ['/api/test/images', [{ name: 'images', filename: 'a.gif', type: 'image/gif', data: image }], 400],
     ];
     for (const [url, parts, status] of sent) {
@@ -214,7 +224,9 @@ describe('readUploads and the media routes', () => {
     const lie = await post('/api/test/images', [{ name: 'images', filename: 'a.gif', type: 'image/gif', data: await png() }]);
     expect(lie.statusCode).toBe(400);
     expect(lie.json()).toMatchObject({ message: WALL_MESSAGES.typeMismatch });
-    const exe = await post('/api/test/images', [{ name: 'images', filename: 'a.jpg', type: 'image/jpeg', data: Buffer.concat([Buffer.from('MZ'), Buffer.alloc(100)]) }]);
+    const exe = await post('/api/test/images', [
+      { name: 'images', filename: 'a.jpg', type: 'image/jpeg', data: Buffer.concat([Buffer.from('MZ'), Buffer.alloc(100)]) },
+    ]);
     expect(exe.statusCode).toBe(400);
     expect(exe.json()).toMatchObject({ message: WALL_MESSAGES.imagesOnly });
   });

@@ -105,7 +105,12 @@ describe('notifications', () => {
   }
 
   const text = (entry: NotificationEntry) =>
-    notificationText({ type: entry.type, actorName: entry.actor.displayName ?? entry.actor.username ?? 'Usuario', othersCount: entry.othersCount, reactionTypes: entry.reactionTypes });
+    notificationText({
+      type: entry.type,
+      actorName: entry.actor.displayName ?? entry.actor.username ?? 'Usuario',
+      othersCount: entry.othersCount,
+      reactionTypes: entry.reactionTypes,
+    });
 
   const rowCount = async () => Number((await database.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM notifications`))[0]!.n);
 
@@ -387,12 +392,14 @@ describe('notifications', () => {
         groupKey: `r:p:${postId}`,
         readAt,
       });
-      await database.db.insert(schema.notifications).values([
-        ...reactors.map((r) => row(viral!, r.id)),
-        ...reactors.slice(0, 3).map((r) => row(quiet!, r.id)),
-        ...reactors.slice(0, 5).map((r) => row(read!, r.id, new Date('2026-11-01T12:00:00Z'))),
-        ...reactors.slice(0, 5).map((r) => row(hidden!, r.id)),
-      ]);
+      await database.db
+        .insert(schema.notifications)
+        .values([
+          ...reactors.map((r) => row(viral!, r.id)),
+          ...reactors.slice(0, 3).map((r) => row(quiet!, r.id)),
+          ...reactors.slice(0, 5).map((r) => row(read!, r.id, new Date('2026-11-01T12:00:00Z'))),
+          ...reactors.slice(0, 5).map((r) => row(hidden!, r.id)),
+        ]);
       await database.db.execute(sql`UPDATE posts SET is_hidden = true WHERE id = ${hidden!}`);
       expect(await unread(author)).toBe(2);
       expect((await list(author)).unreadCount).toBe(2);

@@ -219,13 +219,7 @@ export type EntryRow = {
  * types, whether anything in it is unread, and the text it quotes (the comment's, else the post's)
  * cut to `excerptLength` characters. One statement.
  */
-export async function entryPage(
-  db: SqlRunner,
-  userId: string,
-  after: EntryPosition | null,
-  limit: number,
-  excerptLength: number,
-): Promise<EntryRow[]> {
+export async function entryPage(db: SqlRunner, userId: string, after: EntryPosition | null, limit: number, excerptLength: number): Promise<EntryRow[]> {
   const position = after
     ? sql`HAVING (max(s.created_at), s.group_key) < (timestamptz 'epoch' + ${after.atMicros.toString()}::bigint * interval '1 microsecond', ${after.groupKey}::text)`
     : sql``;

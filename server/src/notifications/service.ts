@@ -79,18 +79,16 @@ async function commentRows(tx: SqlRunner, commentId: string, actorId: string, co
 }
 
 async function postMentionRows(tx: SqlRunner, postId: string, actorId: string, content: string): Promise<repo.NewNotification[]> {
-  return (await mentionRecipients(tx, content, postId, new Set([actorId]))).map(
-    (userId): repo.NewNotification => ({
-      userId,
-      actorId,
-      type: 'post_mention',
-      postId,
-      commentId: null,
-      reactionType: null,
-      dedupeKey: `m:p:${postId}`,
-      groupKey: `m:p:${postId}`,
-    }),
-  );
+  return (await mentionRecipients(tx, content, postId, new Set([actorId]))).map((userId): repo.NewNotification => ({
+    userId,
+    actorId,
+    type: 'post_mention',
+    postId,
+    commentId: null,
+    reactionType: null,
+    dedupeKey: `m:p:${postId}`,
+    groupKey: `m:p:${postId}`,
+  }));
 }
 
 /** The users a text mentions who exist, are not suspended, are not `excluded` and may see the post. */

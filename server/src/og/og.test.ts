@@ -56,7 +56,10 @@ describe('link previews of shared polls (/?encuesta=<id>)', () => {
   it('puts the poll, its leader and the leader photo in Open Graph and Twitter tags', async () => {
     const { poll, options } = await buildPoll(database.db, { title: 'Eliminación semana 5' });
     const leader = await database.db.select().from(schema.pollOptions).where(eq(schema.pollOptions.id, options[1]!.id));
-    await database.db.update(schema.contestants).set({ fullName: 'Ximena Valdés', photoUrl: '/media/contestants/ximena.webp' }).where(eq(schema.contestants.id, leader[0]!.contestantId!));
+    await database.db
+      .update(schema.contestants)
+      .set({ fullName: 'Ximena Valdés', photoUrl: '/media/contestants/ximena.webp' })
+      .where(eq(schema.contestants.id, leader[0]!.contestantId!));
     await voteRows(poll.id, options[1]!.id, 2);
     await voteRows(poll.id, options[0]!.id, 1);
 
@@ -163,7 +166,12 @@ describe('link previews under a burst of crawlers', () => {
   });
 
   const preview = (pollId: string, remoteAddress = '203.0.113.7') =>
-    app.inject({ method: 'GET', url: `/?encuesta=${pollId}`, headers: { accept: 'text/html', host: HOST, 'user-agent': 'facebookexternalhit/1.1' }, remoteAddress });
+    app.inject({
+      method: 'GET',
+      url: `/?encuesta=${pollId}`,
+      headers: { accept: 'text/html', host: HOST, 'user-agent': 'facebookexternalhit/1.1' },
+      remoteAddress,
+    });
 
   it('describes the poll from the caches: after the first preview, no SQL at all', async () => {
     const { poll, options } = await buildPoll(database.db, { title: 'Nominados' });

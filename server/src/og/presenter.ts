@@ -88,8 +88,7 @@ function absoluteUrl(url: string, publicUrl: string): string {
 
 /** The <head> tags of a shared poll's page, every value escaped. */
 export function renderPreviewTags(preview: SharePreview): string {
-  const meta = (attr: 'property' | 'name', key: string, value: string) =>
-    `<meta ${attr}="${key}" content="${escapeHtml(value)}" />`;
+  const meta = (attr: 'property' | 'name', key: string, value: string) => `<meta ${attr}="${key}" content="${escapeHtml(value)}" />`;
   return [
     `<title>${escapeHtml(`${preview.title} · ${SITE_NAME}`)}</title>`,
     meta('property', 'og:type', 'website'),

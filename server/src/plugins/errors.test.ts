@@ -45,7 +45,12 @@ describe('error handler on the real app', () => {
 
   it('answers a body it cannot take (unsupported type, beyond the limit) with 415/413, documented on the route', async () => {
     const headers = { 'x-requested-with': 'tribuna' };
-    const unsupported = await app.inject({ method: 'POST', url: '/api/page-views', headers: { ...headers, 'content-type': 'application/xml' }, payload: '<a/>' });
+    const unsupported = await app.inject({
+      method: 'POST',
+      url: '/api/page-views',
+      headers: { ...headers, 'content-type': 'application/xml' },
+      payload: '<a/>',
+    });
     expect(unsupported.statusCode).toBe(415);
     expect(unsupported.json()).toMatchObject({ statusCode: 415, error: 'Unsupported Media Type' });
     const huge = await app.inject({

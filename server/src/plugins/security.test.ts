@@ -11,7 +11,8 @@ import { useTestApp } from '../../../test/support/server/harness.ts';
 import { SWAGGER_LOGO_STYLE } from './docs.ts';
 
 const HTML = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
-const INDEX = '<!doctype html><html lang="es"><head><title>Tribuna SPA</title><script src="/theme-init.js"></script></head><body><div id="root"></div></body></html>';
+const INDEX =
+  '<!doctype html><html lang="es"><head><title>Tribuna SPA</title><script src="/theme-init.js"></script></head><body><div id="root"></div></body></html>';
 
 /** The Content-Security-Policy of a response as directive name → sources. */
 function csp(res: LightMyRequestResponse): Map<string, string[]> {

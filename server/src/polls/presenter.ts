@@ -7,10 +7,7 @@ export function presentOption(row: OptionRow): PollOption {
     id: row.id,
     text: row.text,
     order: row.order,
-    contestant:
-      row.contestantId === null
-        ? null
-        : { id: row.contestantId, fullName: row.contestantName ?? '', photoUrl: row.contestantPhotoUrl },
+    contestant: row.contestantId === null ? null : { id: row.contestantId, fullName: row.contestantName ?? '', photoUrl: row.contestantPhotoUrl },
   };
 }
 
@@ -40,7 +37,6 @@ export function presentPoll(row: PollRow, options: OptionRow[], now: Date): Poll
     options: options.map(presentOption),
   };
 }
-
 
 export function presentVoter(row: VoterRow): Voter {
   return {

@@ -1,6 +1,17 @@
 import { and, asc, desc, eq, gt, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@tribuna/drizzle/client';
-import { contestants, pollOptions, pollPointsConfig, polls, pollVoteCounts, profiles, realities, seasons, voidedVotes, voteTallies } from '@tribuna/drizzle/schema/index';
+import {
+  contestants,
+  pollOptions,
+  pollPointsConfig,
+  polls,
+  pollVoteCounts,
+  profiles,
+  realities,
+  seasons,
+  voidedVotes,
+  voteTallies,
+} from '@tribuna/drizzle/schema/index';
 
 /** A poll with its season, reality and (possibly missing) points config, in one row. */
 const pollColumns = {
@@ -51,10 +62,7 @@ export async function findPublicPoll(db: DbOrTx, pollId: string) {
 export async function findHomePoll(db: DbOrTx, now: Date) {
   const open = and(eq(polls.status, 'active'), or(isNull(polls.endDate), gt(polls.endDate, now)));
   const featured = and(eq(polls.isFeatured, true), ne(polls.status, 'draft'));
-  const [row] = await selectPolls(db)
-    .where(or(featured, open))
-    .orderBy(desc(polls.isFeatured), desc(polls.createdAt), desc(polls.id))
-    .limit(1);
+  const [row] = await selectPolls(db).where(or(featured, open)).orderBy(desc(polls.isFeatured), desc(polls.createdAt), desc(polls.id)).limit(1);
   return row ?? null;
 }
 
@@ -149,10 +157,12 @@ export async function countVotes(db: DbOrTx, pollId: string): Promise<VoteCountR
   });
 }
 
-
 /** Votes of the poll an admin voided after review (index voided_votes_poll_idx). */
 export async function countVoidedVotes(db: DbOrTx, pollId: string): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(voidedVotes).where(eq(voidedVotes.pollId, pollId));
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(voidedVotes)
+    .where(eq(voidedVotes.pollId, pollId));
   return row?.n ?? 0;
 }
 
@@ -169,15 +179,11 @@ export async function listVoters(db: DbOrTx, pollId: string, perOption: number) 
       userId: voteTallies.userId,
       displayName: profiles.displayName,
       avatarUrl: profiles.avatarUrl,
-      rank: sql<number>`row_number() over (partition by ${voteTallies.optionId} order by ${voteTallies.lastVotedAt} desc, ${voteTallies.userId})`.as(
-        'rank',
-      ),
+      rank: sql<number>`row_number() over (partition by ${voteTallies.optionId} order by ${voteTallies.lastVotedAt} desc, ${voteTallies.userId})`.as('rank'),
     })
     .from(voteTallies)
     .innerJoin(profiles, eq(profiles.id, voteTallies.userId))
-    .where(
-      and(eq(voteTallies.pollId, pollId), inArray(voteTallies.optionId, ballotOptionIds(db, pollId)), eq(profiles.showInVoterLists, true)),
-    )
+    .where(and(eq(voteTallies.pollId, pollId), inArray(voteTallies.optionId, ballotOptionIds(db, pollId)), eq(profiles.showInVoterLists, true)))
     .as('per_user');
 
   return db

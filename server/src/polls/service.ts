@@ -34,7 +34,15 @@ async function loadOptionsAndResults(db: DbOrTx, pollId: string, reader: Results
     mayListVoters(reader) ? repo.listVoters(db, pollId, VOTERS_PER_OPTION) : null,
     repo.countVoidedVotes(db, pollId),
   ]);
-  const results = { ...presentResults(pollId, options.map((o) => o.id), counts, voters), voidedVotes };
+  const results = {
+    ...presentResults(
+      pollId,
+      options.map((o) => o.id),
+      counts,
+      voters,
+    ),
+    voidedVotes,
+  };
   return { options, results };
 }
 
@@ -51,12 +59,7 @@ export function sharedPollId(value: string | string[] | undefined): string | nul
  * poll whatever its status (a closed one with its final results), else the newest open one, with
  * its results.
  */
-export async function getHomePoll(
-  db: DbOrTx,
-  reader: ResultsReader,
-  now = new Date(),
-  encuesta?: string | string[],
-): Promise<HomePollResponse> {
+export async function getHomePoll(db: DbOrTx, reader: ResultsReader, now = new Date(), encuesta?: string | string[]): Promise<HomePollResponse> {
   const sharedId = sharedPollId(encuesta);
   const row = (sharedId ? await repo.findPublicPoll(db, sharedId) : null) ?? (await repo.findHomePoll(db, now));
   if (!row) return { poll: null, results: null };
@@ -67,7 +70,12 @@ export async function getHomePoll(
 
 export async function listPolls(db: DbOrTx, now = new Date()): Promise<PollListResponse> {
   const rows = await repo.listPublicPolls(db, POLL_LIST_LIMIT);
-  const options = groupByPoll(await repo.listOptions(db, rows.map((r) => r.id)));
+  const options = groupByPoll(
+    await repo.listOptions(
+      db,
+      rows.map((r) => r.id),
+    ),
+  );
   return { polls: rows.map((row) => presentPoll(row, options.get(row.id) ?? [], now)) };
 }
 

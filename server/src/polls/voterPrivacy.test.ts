@@ -79,7 +79,7 @@ describe('voters lists and the voting history', () => {
     expect(own.options[0]!.voters.map((v) => v.userId)).not.toContain(cora.id);
   });
 
-  it('the choice is the own profile\'s: shown by default, saved by PATCH /api/me, refused when not a boolean', async () => {
+  it("the choice is the own profile's: shown by default, saved by PATCH /api/me, refused when not a boolean", async () => {
     const fan = asUser(await signIn(app, await buildUser(database.db)));
     const me = await app.inject({ method: 'GET', url: '/api/me', headers: fan });
     expect(me.json<Profile>().showInVoterLists).toBe(true);

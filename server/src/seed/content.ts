@@ -249,9 +249,7 @@ export const POSTS: DemoPost[] = [
     by: 'dieguito_mx',
     hoursAgo: 52,
     content: '¿Alguien más vio la fiesta de anoche? La coreografía de Emiliano y Paola estuvo increíble 💃🕺',
-    images: [
-      { kind: 'party', caption: 'La fiesta del sábado', width: 2400, height: 1000, alt: 'Panorámica de la fiesta del sábado con confeti y globos' },
-    ],
+    images: [{ kind: 'party', caption: 'La fiesta del sábado', width: 2400, height: 1000, alt: 'Panorámica de la fiesta del sábado con confeti y globos' }],
     comments: [
       { by: 'sofi_estrellas', text: 'Esos dos ya tienen alianza, se los digo 👀', hoursAfterPost: 1 },
       { by: 'carlitos_mty', text: '¡Lo mejor de la semana!', hoursAfterPost: 6 },
@@ -315,9 +313,7 @@ export const POSTS: DemoPost[] = [
     by: 'carlitos_mty',
     hoursAgo: 8,
     content: 'Dato curioso: esta semana ya llevamos más votos que en toda la semana pasada 🔥 ¡A seguir votando y compartiendo!',
-    images: [
-      { kind: 'city', caption: 'Récord de votos', width: 800, height: 1400, alt: 'Ciudad iluminada con el texto «Récord de votos»' },
-    ],
+    images: [{ kind: 'city', caption: 'Récord de votos', width: 800, height: 1400, alt: 'Ciudad iluminada con el texto «Récord de votos»' }],
     comments: [],
   },
   {

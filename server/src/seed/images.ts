@@ -127,7 +127,10 @@ export function sceneSvg(kind: SceneKind, caption: string, index: number, width 
         .join('');
       scene = `${beams}<rect y="${h * 0.78}" width="${w}" height="${h * 0.22}" fill="#1b1033" opacity="0.85"/>
         ${[0.15, 0.35, 0.55, 0.75]
-          .map((x) => `<circle cx="${w * x + 60}" cy="${h * 0.62}" r="34" fill="#1b1033"/><rect x="${w * x + 26}" y="${h * 0.66}" width="68" height="${h * 0.14}" rx="30" fill="#1b1033"/>`)
+          .map(
+            (x) =>
+              `<circle cx="${w * x + 60}" cy="${h * 0.62}" r="34" fill="#1b1033"/><rect x="${w * x + 26}" y="${h * 0.66}" width="68" height="${h * 0.14}" rx="30" fill="#1b1033"/>`,
+          )
           .join('')}`;
       break;
     }
@@ -146,8 +149,10 @@ export function sceneSvg(kind: SceneKind, caption: string, index: number, width 
       const buildings = Array.from({ length: 14 }, (_, i) => {
         const bw = w / 14;
         const bh = h * (0.25 + ((i * 53) % 40) / 100);
-        const windows = Array.from({ length: Math.floor(bh / 60) }, (_, j) =>
-          `<rect x="${i * bw + bw * 0.3}" y="${h - bh + 20 + j * 60}" width="${bw * 0.4}" height="24" fill="#ffe66d" opacity="${(i + j) % 3 === 0 ? 0.9 : 0.25}"/>`,
+        const windows = Array.from(
+          { length: Math.floor(bh / 60) },
+          (_, j) =>
+            `<rect x="${i * bw + bw * 0.3}" y="${h - bh + 20 + j * 60}" width="${bw * 0.4}" height="24" fill="#ffe66d" opacity="${(i + j) % 3 === 0 ? 0.9 : 0.25}"/>`,
         ).join('');
         return `<rect x="${i * bw}" y="${h - bh}" width="${bw - 4}" height="${bh}" fill="#1b1033" opacity="0.8"/>${windows}`;
       }).join('');
@@ -193,7 +198,9 @@ export async function writeWebp(mediaDir: string, name: string, svgText: string)
   if (!/^[a-z0-9_-]+$/.test(name)) throw new Error(`Bad demo image name "${name}"`);
   const dir = path.resolve(mediaDir, 'demo');
   await mkdir(dir, { recursive: true });
-  const info = await sharp(Buffer.from(svgText)).webp({ quality: 82 }).toFile(path.join(dir, `${name}.webp`));
+  const info = await sharp(Buffer.from(svgText))
+    .webp({ quality: 82 })
+    .toFile(path.join(dir, `${name}.webp`));
   return { url: `/media/demo/${name}.webp`, width: info.width, height: info.height };
 }
 

@@ -96,9 +96,7 @@ export function buildDemoData(now: Date, timeZone: string): DemoData {
   const realityId = randomUUID();
   const seasonId = randomUUID();
   const seasonStart = clock.daysAgo(35);
-  const realities: DemoData['realities'] = [
-    { id: realityId, name: REALITY_NAME, active: true, createdAt: clock.daysAgo(60), updatedAt: clock.daysAgo(60) },
-  ];
+  const realities: DemoData['realities'] = [{ id: realityId, name: REALITY_NAME, active: true, createdAt: clock.daysAgo(60), updatedAt: clock.daysAgo(60) }];
   const seasons: DemoData['seasons'] = [
     {
       id: seasonId,

@@ -56,7 +56,8 @@ function specs(ctx: PlanContext): PollSpec[] {
     {
       key: 'featured',
       title: '¿Quién debe salvarse de la eliminación esta semana?',
-      description: 'Cuatro habitantes están nominados. Vota por quien quieres que se quede en la casa: un voto por persona, y puedes cambiarlo hasta el cierre.',
+      description:
+        'Cuatro habitantes están nominados. Vota por quien quieres que se quede en la casa: un voto por persona, y puedes cambiarlo hasta el cierre.',
       status: 'active',
       featured: true,
       mode: 'countdown',

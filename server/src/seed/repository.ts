@@ -14,9 +14,7 @@ export interface StoredPostImage {
 
 /** Demo data goes only into a database nobody has used: no profile and no reality yet. */
 export async function hasProfilesOrRealities(db: DbOrTx): Promise<boolean> {
-  const rows = await db.execute<{ used: boolean }>(
-    sql`SELECT EXISTS (SELECT 1 FROM ${schema.profiles}) OR EXISTS (SELECT 1 FROM ${schema.realities}) AS used`,
-  );
+  const rows = await db.execute<{ used: boolean }>(sql`SELECT EXISTS (SELECT 1 FROM ${schema.profiles}) OR EXISTS (SELECT 1 FROM ${schema.realities}) AS used`);
   return rows[0]?.used === true;
 }
 

@@ -90,7 +90,10 @@ describe('seedIfEmpty on an empty database', () => {
     expect(config.maxPointsPerUser).toBe(1);
     expect(poll.endDate!.getTime()).toBeGreaterThan(Date.now() + 2 * 24 * 3600_000);
     expect(poll.endDate!.getTime()).toBeLessThan(Date.now() + 4 * 24 * 3600_000);
-    const options = await db.select().from(schema.pollOptions).where(sql`${schema.pollOptions.pollId} = ${poll.id}`);
+    const options = await db
+      .select()
+      .from(schema.pollOptions)
+      .where(sql`${schema.pollOptions.pollId} = ${poll.id}`);
     expect(options.length).toBeGreaterThanOrEqual(2);
     expect(options.every((o) => o.contestantId !== null)).toBe(true);
   });
@@ -105,7 +108,10 @@ describe('seedIfEmpty on an empty database', () => {
     expect(points[0]!.config).toMatchObject({ maxPointsPerUser: 10, dailyReset: true, bonusForSharing: 5 });
     expect(rows.filter((r) => r.poll.status === 'closed').length).toBeGreaterThanOrEqual(1);
 
-    const textOptions = await db.select().from(schema.pollOptions).where(sql`${schema.pollOptions.text} IS NOT NULL`);
+    const textOptions = await db
+      .select()
+      .from(schema.pollOptions)
+      .where(sql`${schema.pollOptions.text} IS NOT NULL`);
     expect(textOptions.length).toBeGreaterThanOrEqual(2);
   });
 

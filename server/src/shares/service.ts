@@ -25,13 +25,7 @@ export interface SharesContext {
  * (`points.award-share`, which checks the poll was active too), enqueued after the insert
  * committed; when Redis is down the worker's sweep credits them later.
  */
-export async function sharePoll(
-  ctx: SharesContext,
-  userId: string,
-  pollId: string,
-  platform: SharePlatform,
-  now = new Date(),
-): Promise<ShareResponse> {
+export async function sharePoll(ctx: SharesContext, userId: string, pollId: string, platform: SharePlatform, now = new Date()): Promise<ShareResponse> {
   const poll = await findPublicPoll(ctx.db, pollId);
   if (!poll) throw notFound(VOTE_MESSAGES.pollNotFound);
   const active = effectiveStatus(poll, now) === 'active';

@@ -100,10 +100,7 @@ describe('VoteBatcher', () => {
     const { poll, a, b } = await pointsPoll(10);
     const [ana, luis] = [await buildUser(db), await buildUser(db)];
     await db.delete(schema.pollOptions).where(eq(schema.pollOptions.id, a));
-    const results = await settleAll([
-      batcher.submit(command(ana.id, poll, [[a, 1]])),
-      batcher.submit(command(luis.id, poll, [[b, 3]])),
-    ]);
+    const results = await settleAll([batcher.submit(command(ana.id, poll, [[a, 1]])), batcher.submit(command(luis.id, poll, [[b, 3]]))]);
     await batcher.close();
     expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled']);
     // PostgreSQL refuses the deleted option like the poll cache would have.

@@ -230,10 +230,7 @@ export class VoteBatcher {
   }
 
   /** Stores the answers of the keys this batch claimed, then answers their voters; replays the others. */
-  private async answerKeyed(
-    claimed: { pending: Pending; outcome: Outcome }[],
-    replays: { pending: Pending; earlier: repo.EarlierRequest }[],
-  ): Promise<void> {
+  private async answerKeyed(claimed: { pending: Pending; outcome: Outcome }[], replays: { pending: Pending; earlier: repo.EarlierRequest }[]): Promise<void> {
     const db = repo.poolRunner(this.sql);
     const store = async () => {
       if (claimed.length === 0) return;
@@ -327,13 +324,7 @@ function settleStored(pending: Pending, answer: repo.StoredVoteAnswer): void {
 }
 
 /** Applies a batch of commands in one transaction; answers one outcome per command, in order. */
-export async function applyBatch(
-  client: postgres.Sql,
-  commands: VoteCommand[],
-  timeZone: string,
-  now: Date,
-  lockTimeoutMs?: number,
-): Promise<BatchResult> {
+export async function applyBatch(client: postgres.Sql, commands: VoteCommand[], timeZone: string, now: Date, lockTimeoutMs?: number): Promise<BatchResult> {
   const ledgers = new Map<string, Ledger>();
   for (const command of commands) {
     const id = keyOf(command.userId, command.poll.id);
@@ -426,11 +417,7 @@ export function spentOf(state: repo.VoterState): number {
   return state.windowSpent ?? state.options.reduce((sum, o) => sum + o.points, 0);
 }
 
-function changesByPoll(
-  added: repo.VoteRow[],
-  removed: repo.VoteRow[],
-  profiles: Map<string, repo.VoterProfile>,
-): CommittedVotes[] {
+function changesByPoll(added: repo.VoteRow[], removed: repo.VoteRow[], profiles: Map<string, repo.VoterProfile>): CommittedVotes[] {
   const byPoll = new Map<string, CommittedVotes>();
   const entry = (pollId: string) => {
     let change = byPoll.get(pollId);
@@ -450,7 +437,6 @@ function changesByPoll(
   }
   return [...byPoll.values()];
 }
-
 
 /** Deadlock, serialization failure, or an idempotency key claimed by a concurrent transaction. */
 function isRetryable(err: unknown): boolean {

@@ -67,9 +67,7 @@ const batchBlocked = () =>
 /** Every submission settled, as [status, message] (201 for an accepted vote). */
 async function outcomes(submissions: Promise<unknown>[]) {
   const settled = await Promise.allSettled(submissions);
-  return settled.map((r) =>
-    r.status === 'fulfilled' ? [201, ''] : [(r.reason as { statusCode: number }).statusCode, (r.reason as Error).message],
-  );
+  return settled.map((r) => (r.status === 'fulfilled' ? [201, ''] : [(r.reason as { statusCode: number }).statusCode, (r.reason as Error).message]));
 }
 
 const storedUsers = async (pollId: string) =>
@@ -100,7 +98,12 @@ describe('vote writer bounds', () => {
       [201, ''],
     ]);
     await batcher.close();
-    expect(await storedUsers(poll.id)).toEqual(voters.slice(0, 4).map((v) => v.id).sort());
+    expect(await storedUsers(poll.id)).toEqual(
+      voters
+        .slice(0, 4)
+        .map((v) => v.id)
+        .sort(),
+    );
     expect(batcher.stats.refused).toBe(2);
   });
 

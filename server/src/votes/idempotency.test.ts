@@ -99,9 +99,7 @@ describe('idempotent votes (Idempotency-Key)', () => {
   it('writes once when the same key reaches two server instances at once', async () => {
     const { user, headers } = await signedIn();
     const { poll, options } = await buildPoll(database.db, { maxPointsPerUser: 10 });
-    const results = await Promise.all(
-      [app, other, app, other].map((server) => vote(server, poll.id, headers, points(options[0]!.id, 4), 'two-servers-key')),
-    );
+    const results = await Promise.all([app, other, app, other].map((server) => vote(server, poll.id, headers, points(options[0]!.id, 4), 'two-servers-key')));
     expect(results[0]!.statusCode, results[0]!.body).toBe(201);
     for (const res of results) expect(answer(res)).toEqual(answer(results[0]!));
     expect(await storedVotes(poll.id)).toHaveLength(1);

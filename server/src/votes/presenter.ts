@@ -31,13 +31,7 @@ export function presentAvailablePoints(poll: VotingPoll, spent: number, timeZone
 }
 
 /** The user's current votes on a poll, one entry per option (points summed), newest first. */
-export function presentMyVotes(
-  poll: VotingPoll,
-  standings: Iterable<OptionStanding>,
-  spent: number,
-  timeZone: string,
-  now: Date,
-): MyVotesResponse {
+export function presentMyVotes(poll: VotingPoll, standings: Iterable<OptionStanding>, spent: number, timeZone: string, now: Date): MyVotesResponse {
   const votes = [...standings]
     // Votes on options an admin removed stay in the database (and count as spent), not on the ballot.
     .filter((s) => poll.optionIds.has(s.optionId))

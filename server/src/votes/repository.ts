@@ -14,8 +14,6 @@ import { voterLockKey, xactLock } from '@tribuna/drizzle/locks';
 type Runner = DbOrTx | SqlRunner;
 const run = <T extends Record<string, unknown>>(db: Runner, query: SQL): PromiseLike<T[]> => (db as SqlRunner).execute<T>(query);
 
-
-
 export interface VoterKey {
   userId: string;
   pollId: string;
@@ -30,14 +28,17 @@ export interface VoterKey {
 export async function lockVoters(db: Runner, keys: VoterKey[]): Promise<void> {
   if (keys.length === 0) return;
   const json = JSON.stringify(keys.map((k) => ({ u: k.userId, p: k.pollId })));
-  await run(db, sql`
+  await run(
+    db,
+    sql`
     SELECT ${xactLock(sql`ordered.k`)}
     FROM (
       SELECT DISTINCT ${voterLockKey(sql`t.u`, sql`t.p`)} AS k
       FROM json_to_recordset(${json}::json) AS t(u text, p text)
       ORDER BY k
       OFFSET 0
-    ) AS ordered`);
+    ) AS ordered`,
+  );
 }
 
 export interface OptionTally {
@@ -81,7 +82,9 @@ const sinceWindowStart = (start: SQL) => sql`${votesUtcDay(sql`v.created_at`)} >
 export async function readVoterState(db: Runner, keys: (VoterKey & { since: Date | null })[]): Promise<VoterState[]> {
   if (keys.length === 0) return [];
   const json = JSON.stringify(keys.map((k) => ({ u: k.userId, p: k.pollId, s: k.since?.toISOString() ?? null })));
-  const rows = await run<VoterStateRow>(db, sql`
+  const rows = await run<VoterStateRow>(
+    db,
+    sql`
     SELECT k.u AS user_id, k.p AS poll_id, w.window_spent, t.option_id, t.points, t.last_voted_ms
     FROM (SELECT DISTINCT * FROM json_to_recordset(${json}::json) AS r(u uuid, p uuid, s timestamptz)) AS k
     CROSS JOIN LATERAL (
@@ -95,7 +98,8 @@ export async function readVoterState(db: Runner, keys: (VoterKey & { since: Date
       FROM ${voteTallies}
       WHERE user_id = k.u AND poll_id = k.p
       OFFSET 0
-    ) AS t ON true`);
+    ) AS t ON true`,
+  );
   const byKey = new Map<string, VoterState>();
   for (const row of rows) {
     const id = `${row.user_id}|${row.poll_id}`;
@@ -323,10 +327,10 @@ export async function writeVoteBatch(db: Runner, commands: VoteCommandRow[]): Pr
       RETURNING v.poll_id, v.option_id, v.user_id, v.points
     ),`
     : sql``;
-  const removedJson = replacing
-    ? sql`(SELECT json_agg(json_build_array(user_id, poll_id, option_id, points)) FROM removed)`
-    : sql`NULL::json`;
-  const [row] = await run<BatchWriteRow>(db, sql`
+  const removedJson = replacing ? sql`(SELECT json_agg(json_build_array(user_id, poll_id, option_id, points)) FROM removed)` : sql`NULL::json`;
+  const [row] = await run<BatchWriteRow>(
+    db,
+    sql`
     WITH RECURSIVE ${commandsCte}
     pair AS (
       SELECT DISTINCT ON (u, p) u, p, single, max, s FROM cmd ORDER BY u, p
@@ -388,7 +392,8 @@ export async function writeVoteBatch(db: Runner, commands: VoteCommandRow[]): Pr
       ${removedJson} AS removed,
       (SELECT json_agg(json_build_array(pr.id, pr.display_name, pr.avatar_url, pr.show_in_voter_lists))
         FROM (SELECT DISTINCT u FROM pair) AS ids
-        JOIN LATERAL (SELECT id, display_name, avatar_url, show_in_voter_lists FROM ${profiles} WHERE id = ids.u LIMIT 1) AS pr ON true) AS profiles`);
+        JOIN LATERAL (SELECT id, display_name, avatar_url, show_in_voter_lists FROM ${profiles} WHERE id = ids.u LIMIT 1) AS pr ON true) AS profiles`,
+  );
   if (!row) throw new Error('vote batch statement answered no row');
 
   const standing = new Map<string, VoterState>();
@@ -415,7 +420,6 @@ export async function writeVoteBatch(db: Runner, commands: VoteCommandRow[]): Pr
   };
 }
 
-
 export interface VoteRequestKey {
   userId: string;
   key: string;
@@ -425,22 +429,26 @@ export interface VoteRequestKey {
 export async function storeVoteAnswers(db: Runner, answers: (VoteRequestKey & { answer: StoredVoteAnswer })[]): Promise<void> {
   if (answers.length === 0) return;
   const json = JSON.stringify(answers.map((a) => ({ u: a.userId, k: a.key, r: a.answer })));
-  await run(db, sql`
+  await run(
+    db,
+    sql`
     UPDATE ${voteRequests} AS r SET response = x.r
     FROM json_to_recordset(${json}::json) AS x(u uuid, k text, r jsonb)
-    WHERE r.user_id = x.u AND r.key = x.k`);
+    WHERE r.user_id = x.u AND r.key = x.k`,
+  );
 }
 
 /** The stored answers of claimed keys, by `${userId}|${key}` (keys without one yet are absent). */
 export async function findVoteAnswers(db: Runner, keys: VoteRequestKey[]): Promise<Map<string, StoredVoteAnswer>> {
   if (keys.length === 0) return new Map();
   const json = JSON.stringify(keys.map((k) => ({ u: k.userId, k: k.key })));
-  const rows = await run<{ user_id: string; key: string; response: StoredVoteAnswer | string }>(db, sql`
+  const rows = await run<{ user_id: string; key: string; response: StoredVoteAnswer | string }>(
+    db,
+    sql`
     SELECT r.user_id, r.key, r.response
     FROM json_to_recordset(${json}::json) AS x(u uuid, k text)
     JOIN ${voteRequests} r ON r.user_id = x.u AND r.key = x.k
-    WHERE r.response IS NOT NULL`);
-  return new Map(
-    rows.map((r) => [`${r.user_id}|${r.key}`, typeof r.response === 'string' ? (JSON.parse(r.response) as StoredVoteAnswer) : r.response]),
+    WHERE r.response IS NOT NULL`,
   );
+  return new Map(rows.map((r) => [`${r.user_id}|${r.key}`, typeof r.response === 'string' ? (JSON.parse(r.response) as StoredVoteAnswer) : r.response]));
 }

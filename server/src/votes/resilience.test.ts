@@ -61,9 +61,7 @@ describe('votes when a dependency is down', () => {
     try {
       await vi.waitFor(() => expect(app.queuesReady()).toBe(false));
       // Every enqueue (shares' awards too) is refused at once rather than kept for later.
-      await expect(app.enqueue('points.award-share', { shareId: '123e4567-e89b-42d3-a456-426614174000' })).rejects.toBeInstanceOf(
-        QueueUnavailableError,
-      );
+      await expect(app.enqueue('points.award-share', { shareId: '123e4567-e89b-42d3-a456-426614174000' })).rejects.toBeInstanceOf(QueueUnavailableError);
       for (const headers of voters) {
         const res = await app.inject({
           method: 'POST',

@@ -54,8 +54,7 @@ describe('votes API', () => {
     deviceFingerprint: FINGERPRINT,
   });
 
-  const storedVotes = (pollId: string) =>
-    database.db.select().from(schema.votes).where(eq(schema.votes.pollId, pollId)).orderBy(schema.votes.id);
+  const storedVotes = (pollId: string) => database.db.select().from(schema.votes).where(eq(schema.votes.pollId, pollId)).orderBy(schema.votes.id);
 
   function expectError(res: { statusCode: number; json(): unknown; body: string }, status: number, message: string) {
     expect(res.statusCode, res.body).toBe(status);
@@ -85,11 +84,7 @@ describe('votes API', () => {
       const { headers } = await signedInUser();
       const draft = await buildPoll(database.db, { status: 'draft' });
       expectError(await vote(draft.poll.id, headers, single(draft.options[0]!.id)), 404, VOTE_MESSAGES.pollNotFound);
-      expectError(
-        await vote('123e4567-e89b-42d3-a456-426614174000', headers, single(draft.options[0]!.id)),
-        404,
-        VOTE_MESSAGES.pollNotFound,
-      );
+      expectError(await vote('123e4567-e89b-42d3-a456-426614174000', headers, single(draft.options[0]!.id)), 404, VOTE_MESSAGES.pollNotFound);
       expect(await storedVotes(draft.poll.id)).toHaveLength(0);
     });
 
@@ -110,11 +105,7 @@ describe('votes API', () => {
       const other = await buildPoll(database.db);
       const foreign = other.options[0]!.id;
       expectError(await vote(target.poll.id, headers, single(foreign)), 400, VOTE_MESSAGES.foreignOption);
-      expectError(
-        await vote(pointsPoll.poll.id, headers, points([pointsPoll.options[0]!.id, 2], [foreign, 1])),
-        400,
-        VOTE_MESSAGES.foreignOption,
-      );
+      expectError(await vote(pointsPoll.poll.id, headers, points([pointsPoll.options[0]!.id, 2], [foreign, 1])), 400, VOTE_MESSAGES.foreignOption);
       expect(await database.db.select().from(schema.votes)).toHaveLength(0);
     });
 
@@ -215,10 +206,20 @@ describe('votes API', () => {
       expect(body.availablePoints).toMatchObject({ maxPoints: 10, spent: 7, available: 3, dailyReset: true });
       // The server's midnight, whichever side of a midnight in SHOW_TIMEZONE the vote fell on.
       expect([before, after].map((at) => nextMidnight(TZ, at).toISOString())).toContain(body.availablePoints.resetsAt);
-      expect(new Map(body.votes.map((v) => [v.optionId, v.points]))).toEqual(new Map([[a, 5], [c, 2]]));
+      expect(new Map(body.votes.map((v) => [v.optionId, v.points]))).toEqual(
+        new Map([
+          [a, 5],
+          [c, 2],
+        ]),
+      );
 
       const rows = await storedVotes(poll.id);
-      expect(rows.map((r) => [r.optionId, r.points]).sort()).toEqual([[a, 5], [c, 2]].sort());
+      expect(rows.map((r) => [r.optionId, r.points]).sort()).toEqual(
+        [
+          [a, 5],
+          [c, 2],
+        ].sort(),
+      );
       expect(rows.every((r) => r.userId === user.id && r.deviceFingerprint === FINGERPRINT)).toBe(true);
 
       // A second vote adds to what the user has; my-votes shows one entry per option.
@@ -226,7 +227,13 @@ describe('votes API', () => {
       const mine = await app.inject({ method: 'GET', url: `/api/polls/${poll.id}/my-votes`, headers });
       expect(mine.statusCode).toBe(200);
       const my = mine.json<MyVotesResponse>();
-      expect(new Map(my.votes.map((v) => [v.optionId, v.points]))).toEqual(new Map([[a, 5], [b, 3], [c, 2]]));
+      expect(new Map(my.votes.map((v) => [v.optionId, v.points]))).toEqual(
+        new Map([
+          [a, 5],
+          [b, 3],
+          [c, 2],
+        ]),
+      );
       expect(my.availablePoints).toMatchObject({ spent: 10, available: 0 });
     });
 
@@ -311,9 +318,7 @@ describe('votes API', () => {
     it('never lets 20 parallel points votes of one user overspend', async () => {
       const { user, headers } = await signedInUser();
       const { poll, options } = await buildPoll(database.db, { options: 3, maxPointsPerUser: 10 });
-      const responses = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => vote(poll.id, headers, points([options[i % 3]!.id, 3]))),
-      );
+      const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => vote(poll.id, headers, points([options[i % 3]!.id, 3]))));
       const accepted = responses.filter((r) => r.statusCode === 201);
       const refused = responses.filter((r) => r.statusCode !== 201);
       expect(accepted).toHaveLength(3);

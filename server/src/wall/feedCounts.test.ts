@@ -53,7 +53,10 @@ describe('feed_counts', () => {
     await db.update(schema.posts).set({ isHidden: false }).where(eq(schema.posts.id, post.id));
     await db.update(schema.posts).set({ visibility: 'public' }).where(eq(schema.posts.content, 'tres'));
     expect(await counts()).toEqual({ kept: 4, counted: 4 });
-    await db.update(schema.posts).set({ visibility: 'followers' }).where(inArray(schema.posts.content, ['uno', 'dos', 'tres']));
+    await db
+      .update(schema.posts)
+      .set({ visibility: 'followers' })
+      .where(inArray(schema.posts.content, ['uno', 'dos', 'tres']));
     expect(await counts()).toEqual({ kept: 1, counted: 1 });
 
     // A deleted author or group takes its posts with it.

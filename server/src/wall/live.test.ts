@@ -86,7 +86,10 @@ describe('the wall, live across instances', () => {
   it('does not announce posts outside the public wall, and refuses to watch a hidden or private post', async () => {
     const author = await fan();
     const feedViewer = await watch('feed');
-    const body = multipart([{ name: 'content', value: 'Solo seguidores' }, { name: 'visibility', value: 'followers' }]);
+    const body = multipart([
+      { name: 'content', value: 'Solo seguidores' },
+      { name: 'visibility', value: 'followers' },
+    ]);
     const created = await writer.inject({ method: 'POST', url: '/api/posts', headers: { ...author.headers, ...body.headers }, payload: body.payload });
     expect(created.statusCode).toBe(201);
 
@@ -211,7 +214,9 @@ describe('paced reaction counts on post:{id}', () => {
     ]);
 
     const answers = await Promise.all(
-      tappers.map((fan, i) => app.inject({ method: 'POST', url: `/api/posts/${post.id}/reactions`, headers: fan.headers, payload: { type: TYPES[i % TYPES.length] } })),
+      tappers.map((fan, i) =>
+        app.inject({ method: 'POST', url: `/api/posts/${post.id}/reactions`, headers: fan.headers, payload: { type: TYPES[i % TYPES.length] } }),
+      ),
     );
     expect(answers.map((a) => a.statusCode)).toEqual(tappers.map(() => 200));
     const stored = await storedCounts('post_reactions', 'post_id', post.id);
@@ -258,7 +263,14 @@ describe('paced reaction counts on post:{id}', () => {
     await manual.flush();
     await settled(viewer);
     expect(viewer.ofType('comment-reactions')).toEqual([
-      { type: 'comment-reactions', topic, postId: post.id, commentId: comment.id, reactions: await storedCounts('comment_reactions', 'comment_id', comment.id), seq: expect.any(Number) },
+      {
+        type: 'comment-reactions',
+        topic,
+        postId: post.id,
+        commentId: comment.id,
+        reactions: await storedCounts('comment_reactions', 'comment_id', comment.id),
+        seq: expect.any(Number),
+      },
     ]);
     expect(viewer.ofType('comment-reactions')[0]!.reactions.like).toBe(5);
 

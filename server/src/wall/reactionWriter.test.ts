@@ -45,9 +45,10 @@ describe('the reaction writer', () => {
   const tap = (kind: 'post' | 'comment', itemId: string, userId: string, type: ReactionType, isAdmin = false) =>
     writer.tap(kind, { itemId, userId, isAdmin, type });
   const stored = async (table: 'post_reactions' | 'comment_reactions') =>
-    (await database.sql.unsafe<{ user_id: string; reaction_type: string }[]>(`SELECT user_id::text, reaction_type FROM ${table} ORDER BY 1, 2`)).map(
-      (r) => [r.user_id, r.reaction_type],
-    );
+    (await database.sql.unsafe<{ user_id: string; reaction_type: string }[]>(`SELECT user_id::text, reaction_type FROM ${table} ORDER BY 1, 2`)).map((r) => [
+      r.user_id,
+      r.reaction_type,
+    ]);
 
   it("writes the same instant's taps of many fans on several posts as one batch, each answered", async () => {
     const author = await buildUser(db);
@@ -65,7 +66,15 @@ describe('the reaction writer', () => {
     // The other domains joined the batch's transaction once, with each pair; live viewers hear of each item once.
     expect(joined).toEqual([{ kind: 'post', taps: [...fans.map((f) => ({ itemId: viral.id, userId: f.id })), { itemId: quiet.id, userId: fans[0]!.id }] }]);
     await writer.close();
-    expect(committed).toEqual([{ kind: 'post', items: [{ itemId: viral.id, postId: viral.id }, { itemId: quiet.id, postId: quiet.id }] }]);
+    expect(committed).toEqual([
+      {
+        kind: 'post',
+        items: [
+          { itemId: viral.id, postId: viral.id },
+          { itemId: quiet.id, postId: quiet.id },
+        ],
+      },
+    ]);
   });
 
   it("keeps one fan's taps on one item in order, each in a batch of its own", async () => {

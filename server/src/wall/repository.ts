@@ -201,8 +201,7 @@ export async function insertPost(tx: Tx, post: NewPost, media: NewPostMedia[]): 
   const postId = row!.id;
   if (media.length > 0) {
     const values = media.map(
-      (m, order) =>
-        sql`(${postId}, 'image', ${m.url}, ${m.thumbnailUrl}, ${m.width}, ${m.height}, ${order}, ${m.mediaId}, ${m.altText})`,
+      (m, order) => sql`(${postId}, 'image', ${m.url}, ${m.thumbnailUrl}, ${m.width}, ${m.height}, ${order}, ${m.mediaId}, ${m.altText})`,
     );
     await tx.execute(sql`
       INSERT INTO post_media (post_id, media_type, url, thumbnail_url, width, height, "order", media_id, alt_text)

@@ -41,8 +41,7 @@ function writerOf(request: FastifyRequest): wall.Writer {
   return access.viewerOf(user, request.server.config.requireAdminMfa)!;
 }
 
-const MULTIPART_NOTE =
-  'multipart/form-data, read while streaming with its limits enforced as the parts arrive; the image types are sniffed from the bytes.';
+const MULTIPART_NOTE = 'multipart/form-data, read while streaming with its limits enforced as the parts arrive; the image types are sniffed from the bytes.';
 
 export interface WallRoutesOptions {
   /** How long the public wall's total is reused (default 10 s; 0: counted on every page). */
@@ -52,7 +51,10 @@ export interface WallRoutesOptions {
   /** Pacing of live reaction counts (cadence, and a scheduler tests fire by hand). */
   reactionFlush?: ReactionFlushOptions;
   /** Batching of reaction taps (defaults: the votes' figures). */
-  reactionWriter?: Pick<ReactionWriterOptions, 'maxBatchSize' | 'maxWaitMs' | 'maxConcurrentFlushes' | 'maxQueuedCommands' | 'maxQueueWaitMs' | 'lockTimeoutMs'>;
+  reactionWriter?: Pick<
+    ReactionWriterOptions,
+    'maxBatchSize' | 'maxWaitMs' | 'maxConcurrentFlushes' | 'maxQueuedCommands' | 'maxQueueWaitMs' | 'lockTimeoutMs'
+  >;
 }
 
 const wallRoutes: FastifyPluginAsyncTypebox<WallRoutesOptions> = async (app, options) => {
@@ -77,7 +79,16 @@ const wallRoutes: FastifyPluginAsyncTypebox<WallRoutesOptions> = async (app, opt
     await reactions.close();
     app.log.info({ stats: reactions.stats }, 'reaction writer closed');
   });
-  const ctx: wall.WallContext = { db: app.database.db, reader: poolRunner(app.database.sql), reactions, media: app.media, publish: live.publish, cache, joinTransaction: (tx, event) => app.events.inTransaction('wall.written', tx, event), log: app.log };
+  const ctx: wall.WallContext = {
+    db: app.database.db,
+    reader: poolRunner(app.database.sql),
+    reactions,
+    media: app.media,
+    publish: live.publish,
+    cache,
+    joinTransaction: (tx, event) => app.events.inTransaction('wall.written', tx, event),
+    log: app.log,
+  };
 
   app.get(
     '/api/posts',

@@ -146,7 +146,11 @@ async function publicWallPage(
     repo.feedPage(ctx.reader, { sort, visibility: 'public' }, null, after, WALL_LIMITS.feedPageSize + 1),
   );
   if (!viewer || rows.length === 0) return rows;
-  const mine = await repo.myPostReactions(ctx.reader, viewer.id, rows.map((row) => row.id));
+  const mine = await repo.myPostReactions(
+    ctx.reader,
+    viewer.id,
+    rows.map((row) => row.id),
+  );
   return rows.map((row) => ({ ...row, my_reaction: mine.get(row.id) ?? null }));
 }
 

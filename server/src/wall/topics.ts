@@ -42,7 +42,13 @@ export function postTopicHandler(db: SqlRunner, requireAdminMfa: boolean): Topic
     readSnapshot: async (key) => {
       const postId = key!;
       const counts = await reactionCountsOf(db, POST_REACTIONS, [postId]);
-      const snapshot: PostReactionsMessage = { type: 'post-reactions', topic: postTopic(postId), postId, reactions: presentReactions(counts.get(postId) ?? {}), seq: ++seq };
+      const snapshot: PostReactionsMessage = {
+        type: 'post-reactions',
+        topic: postTopic(postId),
+        postId,
+        reactions: presentReactions(counts.get(postId) ?? {}),
+        seq: ++seq,
+      };
       return snapshot;
     },
     pacing: { snapshotsPerSecond: POST_REACTIONS_PER_SECOND, snapshotBurst: 1 },

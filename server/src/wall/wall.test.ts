@@ -24,7 +24,9 @@ async function listFiles(dir: string): Promise<string[]> {
 }
 
 const jpeg = (width = 64, height = 48, r = 200) =>
-  sharp({ create: { width, height, channels: 3, background: { r, g: 40, b: 90 } } }).jpeg().toBuffer();
+  sharp({ create: { width, height, channels: 3, background: { r, g: 40, b: 90 } } })
+    .jpeg()
+    .toBuffer();
 
 describe('the wall API', () => {
   let app: App;
@@ -34,7 +36,15 @@ describe('the wall API', () => {
 
   beforeAll(async () => {
     // No shared pages or totals: every test empties the tables, so nothing cached may outlive one.
-    app = await buildApp(config, { wall: { totalsTtlMs: 0, pageTtlMs: 0 }, onQuery: (query) => void statements.push(query), rateLimits: { 'wall.post-create': { store: 'local', perUser: { max: 1000, windowSeconds: 1 } }, 'wall.react': { store: 'local', perUser: { max: 1000, windowSeconds: 1 } }, 'wall.comment-create': { store: 'local', perUser: { max: 1000, windowSeconds: 1 } } } });
+    app = await buildApp(config, {
+      wall: { totalsTtlMs: 0, pageTtlMs: 0 },
+      onQuery: (query) => void statements.push(query),
+      rateLimits: {
+        'wall.post-create': { store: 'local', perUser: { max: 1000, windowSeconds: 1 } },
+        'wall.react': { store: 'local', perUser: { max: 1000, windowSeconds: 1 } },
+        'wall.comment-create': { store: 'local', perUser: { max: 1000, windowSeconds: 1 } },
+      },
+    });
     database = testDatabase();
   });
   beforeEach(async () => {
@@ -91,8 +101,22 @@ describe('the wall API', () => {
         [[{ name: 'content', value: '   ' }], 400, WALL_MESSAGES.empty],
         [[], 400, WALL_MESSAGES.empty],
         [[{ name: 'content', value: 'a'.repeat(2001) }], 400, WALL_MESSAGES.postTooLong],
-        [[{ name: 'content', value: 'hola' }, { name: 'visibility', value: 'group' }], 400, WALL_MESSAGES.groupRequired],
-        [[{ name: 'content', value: 'hola' }, { name: 'visibility', value: 'friends' }], 400, 'visibility must be one of public, followers, group'],
+        [
+          [
+            { name: 'content', value: 'hola' },
+            { name: 'visibility', value: 'group' },
+          ],
+          400,
+          WALL_MESSAGES.groupRequired,
+        ],
+        [
+          [
+            { name: 'content', value: 'hola' },
+            { name: 'visibility', value: 'friends' },
+          ],
+          400,
+          'visibility must be one of public, followers, group',
+        ],
       ];
       for (const [parts, status, message] of cases) {
         const res = await publish(headers, parts);
@@ -155,18 +179,35 @@ describe('the wall API', () => {
     it('answers every bad image with a clear 4xx and stores nothing', async () => {
       const { headers } = await fan();
       const goodJpeg = await jpeg(200, 150);
-      const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#0af' } }).png().toBuffer();
+      const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#0af' } })
+        .png()
+        .toBuffer();
       const huge = hugePng(20_000, 20_000);
       const cases: [string, Buffer, string, number, string][] = [
-        ['an executable renamed .jpg', Buffer.concat([Buffer.from('\x7fELF\x02\x01\x01', 'latin1'), Buffer.alloc(4096, 1)]), 'image/jpeg', 400, WALL_MESSAGES.imagesOnly],
+        [
+          'an executable renamed .jpg',
+          Buffer.concat([Buffer.from('\x7fELF\x02\x01\x01', 'latin1'), Buffer.alloc(4096, 1)]),
+          'image/jpeg',
+          400,
+          WALL_MESSAGES.imagesOnly,
+        ],
         ['a PNG sent as image/gif', png, 'image/gif', 400, WALL_MESSAGES.typeMismatch],
         ['a 20000×20000 image', huge, 'image/png', 400, WALL_MESSAGES.imageTooManyPixels],
         ['a truncated JPEG', goodJpeg.subarray(0, Math.floor(goodJpeg.length * 0.6)), 'image/jpeg', 400, WALL_MESSAGES.imageUnreadable],
-        ['a GIF/JavaScript polyglot', Buffer.from('GIF89a/*\x01\x00\x01\x00\x00\x00\x00*/=alert(document.domain)//;', 'latin1'), 'image/gif', 400, WALL_MESSAGES.imageUnreadable],
+        [
+          'a GIF/JavaScript polyglot',
+          Buffer.from('GIF89a/*\x01\x00\x01\x00\x00\x00\x00*/=alert(document.domain)//;', 'latin1'),
+          'image/gif',
+          400,
+          WALL_MESSAGES.imageUnreadable,
+        ],
       ];
       const before = await listFiles(mediaDir());
       for (const [name, data, type, status, message] of cases) {
-        const res = await publish(headers, [{ name: 'content', value: name }, { name: 'images', filename: 'x.jpg', type, data }]);
+        const res = await publish(headers, [
+          { name: 'content', value: name },
+          { name: 'images', filename: 'x.jpg', type, data },
+        ]);
         expect(res.statusCode, name).toBe(status);
         expect(res.json().message, name).toBe(message);
       }
@@ -181,7 +222,9 @@ describe('the wall API', () => {
       const tooMany = await publish(headers, [{ name: 'content', value: 'x' }, ...eleven]);
       expect(tooMany.statusCode).toBe(400);
       expect(tooMany.json().message).toBe(WALL_MESSAGES.tooManyFiles);
-      const big = await publish(headers, [{ name: 'images', filename: 'big.jpg', type: 'image/jpeg', data: Buffer.concat([small, Buffer.alloc(12 * 1024 * 1024)]) }]);
+      const big = await publish(headers, [
+        { name: 'images', filename: 'big.jpg', type: 'image/jpeg', data: Buffer.concat([small, Buffer.alloc(12 * 1024 * 1024)]) },
+      ]);
       expect(big.statusCode).toBe(413);
       expect(big.json().message).toBe(WALL_MESSAGES.postImageTooLarge);
       expect(await count(sql`SELECT count(*)::int AS n FROM posts`)).toBe(0);
@@ -192,7 +235,8 @@ describe('the wall API', () => {
     it('pages 10 at a time with a keyset cursor: a post arriving meanwhile neither repeats nor hides a card', async () => {
       const { user, headers } = await fan();
       const base = Date.now() - 3_600_000;
-      for (let i = 0; i < 25; i++) await buildPost(database.db, user.id, { content: `p${i}`, createdAt: new Date(base + i * 1000), lastActivityAt: new Date(base + i * 1000) });
+      for (let i = 0; i < 25; i++)
+        await buildPost(database.db, user.id, { content: `p${i}`, createdAt: new Date(base + i * 1000), lastActivityAt: new Date(base + i * 1000) });
       const first = (await feed('?sort=recent')).json<FeedPage>();
       expect(first.posts.map((p) => p.content)).toEqual(Array.from({ length: 10 }, (_, i) => `p${24 - i}`));
       expect(first).toMatchObject({ total: 25, hasMore: true });
@@ -207,7 +251,11 @@ describe('the wall API', () => {
 
     it('sorts by activity by default: a new comment brings an old post to the top, not in the recent order', async () => {
       const { user, headers } = await fan();
-      const old = await buildPost(database.db, user.id, { content: 'old', createdAt: new Date(Date.now() - 60_000), lastActivityAt: new Date(Date.now() - 60_000) });
+      const old = await buildPost(database.db, user.id, {
+        content: 'old',
+        createdAt: new Date(Date.now() - 60_000),
+        lastActivityAt: new Date(Date.now() - 60_000),
+      });
       await buildPost(database.db, user.id, { content: 'new' });
       expect((await comment(headers, old.id, [{ name: 'content', value: 'revive' }])).statusCode).toBe(201);
       expect((await feed()).json<FeedPage>().posts.map((p) => p.content)).toEqual(['old', 'new']);
@@ -235,7 +283,11 @@ describe('the wall API', () => {
       await database.db.insert(schema.groupMembers).values({ groupId: group!.id, userId: a.user.id });
       await buildPost(database.db, a.user.id, { content: 'in group', groupId: group!.id, visibility: 'group' });
 
-      const contents = async (query: string, headers: Record<string, string> = {}) => (await feed(query, headers)).json<FeedPage>().posts.map((p) => p.content).sort();
+      const contents = async (query: string, headers: Record<string, string> = {}) =>
+        (await feed(query, headers))
+          .json<FeedPage>()
+          .posts.map((p) => p.content)
+          .sort();
       expect(await contents('')).toEqual(['public']);
       expect(await contents('', b.headers)).toEqual(['public']);
       // The wall is the public one for everybody; followers-only posts show on their author's list.
@@ -257,7 +309,9 @@ describe('the wall API', () => {
       const others = await Promise.all(Array.from({ length: 5 }, () => buildUser(database.db)));
       for (let i = 0; i < 12; i++) {
         const post = await buildPost(database.db, others[i % 5]!.id);
-        await database.db.insert(schema.postReactions).values(others.map((o, j) => ({ postId: post.id, userId: o.id, reactionType: j % 2 ? 'like' as const : 'wow' as const })));
+        await database.db
+          .insert(schema.postReactions)
+          .values(others.map((o, j) => ({ postId: post.id, userId: o.id, reactionType: j % 2 ? ('like' as const) : ('wow' as const) })));
         await buildComment(database.db, post.id, user.id);
       }
       const counted = async (query: string) => {
@@ -316,7 +370,8 @@ describe('the wall API', () => {
       const other = await fan();
       const admin = await fan({ role: 'admin' });
       const post = await buildPost(database.db, owner.user.id, { content: 'antes' });
-      const edit = (headers: Record<string, string>, content: string) => app.inject({ method: 'PATCH', url: `/api/posts/${post.id}`, headers, payload: { content } });
+      const edit = (headers: Record<string, string>, content: string) =>
+        app.inject({ method: 'PATCH', url: `/api/posts/${post.id}`, headers, payload: { content } });
 
       for (const headers of [other.headers, admin.headers]) {
         const res = await edit(headers, 'hack');
@@ -329,7 +384,12 @@ describe('the wall API', () => {
       const ok = await edit(owner.headers, '  después \n ');
       expect(ok.statusCode, ok.body).toBe(200);
       expect(ok.json<PostView>()).toMatchObject({ content: 'después', editedAt: expect.any(String) });
-      const visitor = await app.inject({ method: 'PATCH', url: `/api/posts/${post.id}`, headers: { 'x-requested-with': 'tribuna' }, payload: { content: 'x' } });
+      const visitor = await app.inject({
+        method: 'PATCH',
+        url: `/api/posts/${post.id}`,
+        headers: { 'x-requested-with': 'tribuna' },
+        payload: { content: 'x' },
+      });
       expect(visitor.statusCode).toBe(401);
     });
 
@@ -418,7 +478,10 @@ describe('the wall API', () => {
       // Nor do the post page, the comment list and a feed page.
       statements = [];
       expect((await app.inject({ method: 'GET', url: `/api/posts/${post.id}`, headers })).json<PostView>().reactions).toMatchObject({ wow: 6, love: 1 });
-      expect((await app.inject({ method: 'GET', url: `/api/posts/${post.id}/comments`, headers })).json<CommentList>().comments[0]!.reactions).toMatchObject({ sad: 6, haha: 1 });
+      expect((await app.inject({ method: 'GET', url: `/api/posts/${post.id}/comments`, headers })).json<CommentList>().comments[0]!.reactions).toMatchObject({
+        sad: 6,
+        haha: 1,
+      });
       expect((await feed('', headers)).json<FeedPage>().posts[0]!.reactions).toMatchObject({ wow: 6, love: 1 });
       expect(statements.filter((q) => /count\(\*\)(::int)?( AS \w+)? FROM (post|comment)_reactions\b/.test(q))).toEqual([]);
     });
@@ -441,9 +504,15 @@ describe('the wall API', () => {
       const post = await buildPost(database.db, user.id);
       const first = (await comment(headers, post.id, [{ name: 'content', value: ' primero ' }])).json<CreatedComment>();
       expect(first).toMatchObject({ commentCount: 1, comment: { content: 'primero', parentCommentId: null } });
-      const reply = await comment(headers, post.id, [{ name: 'content', value: 'respuesta' }, { name: 'parentCommentId', value: first.comment.id }]);
+      const reply = await comment(headers, post.id, [
+        { name: 'content', value: 'respuesta' },
+        { name: 'parentCommentId', value: first.comment.id },
+      ]);
       expect(reply.statusCode, reply.body).toBe(201);
-      const deep = await comment(headers, post.id, [{ name: 'content', value: 'nivel 3' }, { name: 'parentCommentId', value: reply.json<CreatedComment>().comment.id }]);
+      const deep = await comment(headers, post.id, [
+        { name: 'content', value: 'nivel 3' },
+        { name: 'parentCommentId', value: reply.json<CreatedComment>().comment.id },
+      ]);
       expect(deep.statusCode).toBe(400);
       expect(deep.json().message).toBe(WALL_MESSAGES.replyDepth);
       await comment(headers, post.id, [{ name: 'content', value: 'segundo' }]);
@@ -462,8 +531,24 @@ describe('the wall API', () => {
       const cases: [string, MultipartPart[], number, string][] = [
         [post.id, [{ name: 'content', value: '  ' }], 400, WALL_MESSAGES.commentEmpty],
         [post.id, [{ name: 'content', value: 'x'.repeat(501) }], 400, WALL_MESSAGES.commentTooLong],
-        [post.id, [{ name: 'content', value: 'x' }, { name: 'image', filename: 'a.txt', type: 'text/plain', data: Buffer.from('hola mundo, no soy una imagen') }], 400, WALL_MESSAGES.imagesOnly],
-        [post.id, [{ name: 'content', value: 'x' }, { name: 'image', filename: 'big.jpg', type: 'image/jpeg', data: Buffer.alloc(5 * 1024 * 1024 + 10) }], 413, WALL_MESSAGES.commentImageTooLarge],
+        [
+          post.id,
+          [
+            { name: 'content', value: 'x' },
+            { name: 'image', filename: 'a.txt', type: 'text/plain', data: Buffer.from('hola mundo, no soy una imagen') },
+          ],
+          400,
+          WALL_MESSAGES.imagesOnly,
+        ],
+        [
+          post.id,
+          [
+            { name: 'content', value: 'x' },
+            { name: 'image', filename: 'big.jpg', type: 'image/jpeg', data: Buffer.alloc(5 * 1024 * 1024 + 10) },
+          ],
+          413,
+          WALL_MESSAGES.commentImageTooLarge,
+        ],
         ['00000000-0000-4000-8000-000000000000', [{ name: 'content', value: 'x' }], 404, WALL_MESSAGES.postNotFound],
       ];
       for (const [postId, parts, status, message] of cases) {
@@ -471,7 +556,10 @@ describe('the wall API', () => {
         expect(res.statusCode, res.body).toBe(status);
         expect(res.json().message).toBe(message);
       }
-      const withImage = await comment(headers, post.id, [{ name: 'content', value: 'foto' }, { name: 'image', filename: 'a.jpg', type: 'image/jpeg', data: await jpeg() }]);
+      const withImage = await comment(headers, post.id, [
+        { name: 'content', value: 'foto' },
+        { name: 'image', filename: 'a.jpg', type: 'image/jpeg', data: await jpeg() },
+      ]);
       expect(withImage.statusCode, withImage.body).toBe(201);
       expect(withImage.json<CreatedComment>().comment.media).toMatchObject({ mediaType: 'image', width: 64, height: 48 });
     });
@@ -484,7 +572,8 @@ describe('the wall API', () => {
       const top = await buildComment(database.db, post.id, owner.user.id);
       await buildComment(database.db, post.id, other.user.id, { parentCommentId: top.id });
 
-      const edit = (headers: Record<string, string>) => app.inject({ method: 'PATCH', url: `/api/comments/${top.id}`, headers, payload: { content: ' nuevo ' } });
+      const edit = (headers: Record<string, string>) =>
+        app.inject({ method: 'PATCH', url: `/api/comments/${top.id}`, headers, payload: { content: ' nuevo ' } });
       const refused = await edit(other.headers);
       expect(refused.statusCode).toBe(403);
       expect(refused.json().message).toBe(WALL_MESSAGES.notAuthorizedEditComment);

@@ -42,7 +42,10 @@ interface SeedIds {
 }
 
 const heading = (page: Page, name: string | RegExp, level?: number) =>
-  page.getByRole('heading', { name, ...(level ? { level } : {}) }).first().waitFor();
+  page
+    .getByRole('heading', { name, ...(level ? { level } : {}) })
+    .first()
+    .waitFor();
 /** Waits for visible text (the phone and desktop layouts of a screen both exist, one of them hidden). */
 const text = (page: Page, value: string | RegExp) => page.getByText(value).filter({ visible: true }).first().waitFor();
 
@@ -57,13 +60,29 @@ const adminScreen = (title: string, content: string | RegExp) => async (page: Pa
  * results, a wall with posts, images, reactions and comments, notifications, users).
  */
 const PAGES: PageCheck[] = [
-  { name: 'home (visitor)', as: 'visitor', path: () => '/', ready: async (p) => { await heading(p, /.+/, 1); await text(p, 'En vivo'); } },
+  {
+    name: 'home (visitor)',
+    as: 'visitor',
+    path: () => '/',
+    ready: async (p) => {
+      await heading(p, /.+/, 1);
+      await text(p, 'En vivo');
+    },
+  },
   { name: 'login', as: 'visitor', path: () => '/login', ready: (p) => heading(p, 'Iniciar sesión') },
   { name: 'terms', as: 'visitor', path: () => '/terminos', ready: (p) => heading(p, 'Términos y Condiciones', 1) },
   { name: 'privacy', as: 'visitor', path: () => '/privacidad', ready: (p) => heading(p, 'Política de Privacidad', 1) },
   // A shared profile link opened by a visitor (with the site header: brand, theme, Iniciar sesión).
   { name: "a user's profile (visitor)", as: 'visitor', path: (ids) => `/perfil/${ids.otherId}`, ready: (p) => heading(p, 'Valeria Ríos', 1) },
-  { name: 'home (fan)', as: 'admin', path: () => '/', ready: async (p) => { await heading(p, /.+/, 1); await text(p, 'En vivo'); } },
+  {
+    name: 'home (fan)',
+    as: 'admin',
+    path: () => '/',
+    ready: async (p) => {
+      await heading(p, /.+/, 1);
+      await text(p, 'En vivo');
+    },
+  },
   {
     name: 'wall',
     as: 'admin',
@@ -74,11 +93,22 @@ const PAGES: PageCheck[] = [
     },
     // One post's comments open, so the comment list and its form are scanned too.
     then: async (p) => {
-      await p.getByRole('button', { name: /\d+ comentarios?/ }).first().click();
+      await p
+        .getByRole('button', { name: /\d+ comentarios?/ })
+        .first()
+        .click();
       await p.getByRole('textbox', { name: 'Escribe un comentario' }).first().waitFor();
     },
   },
-  { name: 'groups', as: 'admin', path: () => '/grupos', ready: async (p) => { await heading(p, 'Grupos', 1); await text(p, 'Próximamente'); } },
+  {
+    name: 'groups',
+    as: 'admin',
+    path: () => '/grupos',
+    ready: async (p) => {
+      await heading(p, 'Grupos', 1);
+      await text(p, 'Próximamente');
+    },
+  },
   { name: 'own profile', as: 'admin', path: () => '/perfil', ready: (p) => heading(p, 'Admin Tribuna', 1) },
   { name: "another user's profile", as: 'admin', path: (ids) => `/perfil/${ids.otherId}`, ready: (p) => heading(p, 'Valeria Ríos', 1) },
   {
@@ -117,11 +147,20 @@ const PAGES: PageCheck[] = [
     },
   },
   { name: 'admin reports', as: 'admin', path: () => '/admin/informes', ready: adminScreen('Informes', 'Totales del período') },
-  { name: 'admin abuse report', as: 'admin', path: () => '/admin/abuse-report', ready: async (p) => {
+  {
+    name: 'admin abuse report',
+    as: 'admin',
+    path: () => '/admin/abuse-report',
+    ready: async (p) => {
       await heading(p, 'Detección de abuso', 2);
       await p.getByText('Cargando reporte...').waitFor({ state: 'detached' });
-    } },
-  { name: 'admin audit', as: 'admin', path: () => '/admin/auditoria', ready: async (p) => {
+    },
+  },
+  {
+    name: 'admin audit',
+    as: 'admin',
+    path: () => '/admin/auditoria',
+    ready: async (p) => {
       await heading(p, 'Auditoría', 2);
       await p.getByRole('list', { name: 'Acciones registradas' }).getByRole('listitem').first().waitFor();
     },
@@ -129,11 +168,17 @@ const PAGES: PageCheck[] = [
     then: async (p) => {
       await p.getByRole('button', { name: 'Ver cambios' }).first().click();
       await text(p, 'Reality de Prueba');
-    } },
-  { name: 'admin queues', as: 'admin', path: () => '/admin/colas', ready: async (p) => {
+    },
+  },
+  {
+    name: 'admin queues',
+    as: 'admin',
+    path: () => '/admin/colas',
+    ready: async (p) => {
       await heading(p, 'Colas', 2);
       await p.getByRole('heading', { level: 3 }).first().waitFor();
-    }, },
+    },
+  },
 ];
 
 /**
@@ -179,7 +224,9 @@ export function describeAccessibility(size: Size, { probes }: { probes: boolean 
       await browser?.close();
       await server?.close();
       await database.close();
-      console.log(`accessibility: ${checked} scans = ${PAGES.length} pages × ${THEMES.length} themes at the ${size} size (${PAGES.filter((p) => p.then).length} of them with a dialog or panel opened)`);
+      console.log(
+        `accessibility: ${checked} scans = ${PAGES.length} pages × ${THEMES.length} themes at the ${size} size (${PAGES.filter((p) => p.then).length} of them with a dialog or panel opened)`,
+      );
     });
 
     async function contextFor(theme: string, size: keyof typeof SIZES, as: PageCheck['as']): Promise<BrowserContext> {
@@ -192,49 +239,57 @@ export function describeAccessibility(size: Size, { probes }: { probes: boolean 
 
     const scan = (page: Page) => axeViolations(page, { experimental: true });
 
-    if (probes) it('the scan can fail: axe reports a low-contrast text added to the home page', async () => {
-      const page = await (await contextFor('light', 'phone', 'visitor')).newPage();
-      await page.goto(server.url);
-      await heading(page, /.+/, 1);
-      await page.evaluate(() => {
-        const p = document.createElement('p');
-        p.textContent = 'Texto apenas visible';
-        p.style.cssText = 'color:#999;background:#aaa';
-        document.querySelector('main')?.append(p);
-      });
-      expect((await scan(page)).map((v) => v.id)).toContain('color-contrast');
-    });
-
-    if (probes) it('with reduced motion, the live dot, the result bars and the spinners neither animate nor transition', async () => {
-      const durations = async (reducedMotion: 'reduce' | 'no-preference') => {
-        const context = await browser.newContext({ viewport: SIZES.phone, reducedMotion });
-        contexts.push(context);
-        const page = await context.newPage();
+    if (probes)
+      it('the scan can fail: axe reports a low-contrast text added to the home page', async () => {
+        const page = await (await contextFor('light', 'phone', 'visitor')).newPage();
         await page.goto(server.url);
-        await text(page, 'En vivo');
-        return page.evaluate(() => {
-          const seconds = (value: string) => Math.max(...value.split(',').map((v) => (v.trim().endsWith('ms') ? parseFloat(v) / 1000 : parseFloat(v))));
-          const ping = document.querySelector('.animate-ping');
-          const bar = document.querySelector('[role="progressbar"] > div');
-          if (!ping || !bar) throw new Error('no live dot or result bar on the home page');
-          const all = [...document.querySelectorAll('*')].map((el) => getComputedStyle(el));
-          return {
-            ping: seconds(getComputedStyle(ping).animationDuration),
-            pingIterations: getComputedStyle(ping).animationIterationCount,
-            bar: seconds(getComputedStyle(bar).transitionDuration),
-            longestAnimation: Math.max(...all.map((style) => seconds(style.animationDuration))),
-            longestTransition: Math.max(...all.map((style) => seconds(style.transitionDuration))),
-          };
+        await heading(page, /.+/, 1);
+        await page.evaluate(() => {
+          const p = document.createElement('p');
+          p.textContent = 'Texto apenas visible';
+          p.style.cssText = 'color:#999;background:#aaa';
+          document.querySelector('main')?.append(p);
         });
-      };
-      // Without the preference, they do move (so the check below can fail).
-      const moving = await durations('no-preference');
-      expect(moving.ping).toBeGreaterThan(0.5);
-      expect(moving.longestTransition).toBeGreaterThan(0.1);
-      const still = await durations('reduce');
-      expect(still).toEqual({ ping: expect.any(Number), pingIterations: '1', bar: expect.any(Number), longestAnimation: expect.any(Number), longestTransition: expect.any(Number) });
-      for (const value of [still.ping, still.bar, still.longestAnimation, still.longestTransition]) expect(value).toBeLessThan(0.001);
-    });
+        expect((await scan(page)).map((v) => v.id)).toContain('color-contrast');
+      });
+
+    if (probes)
+      it('with reduced motion, the live dot, the result bars and the spinners neither animate nor transition', async () => {
+        const durations = async (reducedMotion: 'reduce' | 'no-preference') => {
+          const context = await browser.newContext({ viewport: SIZES.phone, reducedMotion });
+          contexts.push(context);
+          const page = await context.newPage();
+          await page.goto(server.url);
+          await text(page, 'En vivo');
+          return page.evaluate(() => {
+            const seconds = (value: string) => Math.max(...value.split(',').map((v) => (v.trim().endsWith('ms') ? parseFloat(v) / 1000 : parseFloat(v))));
+            const ping = document.querySelector('.animate-ping');
+            const bar = document.querySelector('[role="progressbar"] > div');
+            if (!ping || !bar) throw new Error('no live dot or result bar on the home page');
+            const all = [...document.querySelectorAll('*')].map((el) => getComputedStyle(el));
+            return {
+              ping: seconds(getComputedStyle(ping).animationDuration),
+              pingIterations: getComputedStyle(ping).animationIterationCount,
+              bar: seconds(getComputedStyle(bar).transitionDuration),
+              longestAnimation: Math.max(...all.map((style) => seconds(style.animationDuration))),
+              longestTransition: Math.max(...all.map((style) => seconds(style.transitionDuration))),
+            };
+          });
+        };
+        // Without the preference, they do move (so the check below can fail).
+        const moving = await durations('no-preference');
+        expect(moving.ping).toBeGreaterThan(0.5);
+        expect(moving.longestTransition).toBeGreaterThan(0.1);
+        const still = await durations('reduce');
+        expect(still).toEqual({
+          ping: expect.any(Number),
+          pingIterations: '1',
+          bar: expect.any(Number),
+          longestAnimation: expect.any(Number),
+          longestTransition: expect.any(Number),
+        });
+        for (const value of [still.ping, still.bar, still.longestAnimation, still.longestTransition]) expect(value).toBeLessThan(0.001);
+      });
 
     for (const theme of THEMES) {
       it(`${size}, ${theme} theme: no serious or critical violation on ${PAGES.length} pages`, { timeout: 600_000 }, async () => {
@@ -264,7 +319,10 @@ export function describeAccessibility(size: Size, { probes }: { probes: boolean 
           const serious = seriousOrCritical(await scan(page));
           checked += 1;
           for (const v of serious) {
-            const targets = v.nodes.map((n) => n.target.join(' ')).slice(0, 4).join(' | ');
+            const targets = v.nodes
+              .map((n) => n.target.join(' '))
+              .slice(0, 4)
+              .join(' | ');
             failures.push(`${check.name} (${size}, ${theme}): ${v.impact} ${v.id} ×${v.nodes.length}: ${v.help} — ${targets}`);
           }
         }

@@ -117,7 +117,10 @@ export function describeXss(part: XssPart): void {
       return done.body ? done.json() : null;
     }
 
-    const photo = (n: number) => sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 20 * n, g: 90, b: 140 } } }).jpeg().toBuffer();
+    const photo = (n: number) =>
+      sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 20 * n, g: 90, b: 140 } } })
+        .jpeg()
+        .toBuffer();
 
     beforeAll(async () => {
       await truncateAll(database);
@@ -161,7 +164,11 @@ export function describeXss(part: XssPart): void {
         const reality = await ok(call(admin, 'POST', '/api/admin/realities', { name: PAYLOADS[i]! }));
         const season = await ok(call(admin, 'POST', '/api/admin/seasons', { realityId: reality.id, year: 2025, active: true }));
         firstSeasonId ||= season.id;
-        const refused = await call(admin, 'POST', '/api/admin/contestants', { seasonId: season.id, fullName: PAYLOADS[i]!, photoUrl: 'javascript:window.__xss=1' });
+        const refused = await call(admin, 'POST', '/api/admin/contestants', {
+          seasonId: season.id,
+          fullName: PAYLOADS[i]!,
+          photoUrl: 'javascript:window.__xss=1',
+        });
         expect([refused.statusCode, refused.json().message]).toEqual([400, ADMIN_MESSAGES.photoUrlInvalid]);
         const star = await ok(call(admin, 'POST', '/api/admin/contestants', { seasonId: season.id, fullName: PAYLOADS[i]! }));
         const rival = await ok(call(admin, 'POST', '/api/admin/contestants', { seasonId: season.id, fullName: `Rival ${i}` }));
@@ -300,7 +307,11 @@ export function describeXss(part: XssPart): void {
           xss: w.__xss ?? null,
           violations: w.__cspViolations,
           // Markup a payload would have brought: inline scripts, event handlers, frames, javascript: links.
-          hostile: [...document.querySelectorAll('script:not([src]), iframe, [onload], [onerror], a[href^="javascript" i], [src^="javascript" i], [src^="data:text" i]')].map((e) => e.outerHTML.slice(0, 120)),
+          hostile: [
+            ...document.querySelectorAll(
+              'script:not([src]), iframe, [onload], [onerror], a[href^="javascript" i], [src^="javascript" i], [src^="data:text" i]',
+            ),
+          ].map((e) => e.outerHTML.slice(0, 120)),
         };
       });
       // A javascript: picture the page did render would be blocked by the policy (counted, and refused below
@@ -308,7 +319,12 @@ export function describeXss(part: XssPart): void {
       const others = (reports: string[]) => reports.filter((report) => !BLOCKED_PICTURE.test(report));
       blockedPictures += state.violations.length - others(state.violations).length;
       expect({ ...state, violations: others(state.violations) }, label).toEqual({ xss: null, violations: [], hostile: [] });
-      expect({ ...watch, violations: others(watch.violations), console: others(watch.console) }, label).toEqual({ dialogs: [], violations: [], console: [], errors: [] });
+      expect({ ...watch, violations: others(watch.violations), console: others(watch.console) }, label).toEqual({
+        dialogs: [],
+        violations: [],
+        console: [],
+        errors: [],
+      });
       watch.violations.length = 0;
       watch.console.length = 0;
       pagesChecked++;
@@ -321,249 +337,283 @@ export function describeXss(part: XssPart): void {
         await page.waitForLoadState('networkidle');
         if ((await more.count()) === 0) return;
         // The wall also loads the next page by itself when the button scrolls into view (and replaces it).
-        await more.first().click({ timeout: 5_000 }).catch(() => undefined);
+        await more
+          .first()
+          .click({ timeout: 5_000 })
+          .catch(() => undefined);
       }
     }
 
-    if (part === 'fan') it('sees a payload that does reach the DOM (the checks below can fail)', async () => {
-      const { page, watch } = await openPage(null);
-      await page.goto(`${server.url}/terminos`, { waitUntil: 'networkidle' });
-      await page.evaluate(() => {
-        const div = document.createElement('div');
-        div.innerHTML = '<img src=x onerror="window.__xss=1">';
-        document.body.append(div);
+    if (part === 'fan')
+      it('sees a payload that does reach the DOM (the checks below can fail)', async () => {
+        const { page, watch } = await openPage(null);
+        await page.goto(`${server.url}/terminos`, { waitUntil: 'networkidle' });
+        await page.evaluate(() => {
+          const div = document.createElement('div');
+          div.innerHTML = '<img src=x onerror="window.__xss=1">';
+          document.body.append(div);
+        });
+        await expect.poll(() => watch.violations.length).toBeGreaterThan(0);
+        expect(watch.violations[0]).toMatch(/^script-src/);
+        expect(await page.evaluate(() => document.querySelectorAll('[onerror]').length)).toBe(1);
       });
-      await expect.poll(() => watch.violations.length).toBeGreaterThan(0);
-      expect(watch.violations[0]).toMatch(/^script-src/);
-      expect(await page.evaluate(() => document.querySelectorAll('[onerror]').length)).toBe(1);
-    });
 
-    if (part === 'fan') it('home: each poll (title, description, contestant names), its voters dialog, and the text options', async () => {
-      const { page, watch } = await openPage(victim);
-      for (let i = 0; i < N; i++) {
-        await page.goto(`${server.url}/?encuesta=${contestantPolls[i]}`);
-        await page.getByRole('heading', { level: 1 }).waitFor();
-        await expectSafe(page, watch, `home poll ${i}`, [PAYLOADS[i]!, `Descripción ${PAYLOADS[i]!}`, `Rival ${i}`]);
-        await page.getByRole('button', { name: /^Ver votantes/ }).first().click();
-        const dialog = page.getByRole('dialog');
-        await dialog.waitFor();
-        await expectSafe(page, watch, `voters of poll ${i}`, [`Votantes de ${PAYLOADS[i]!}`]);
-        expect(await dialog.textContent()).toContain(PAYLOADS[i]!);
-        await page.keyboard.press('Escape');
-      }
-      // Poll 2's contestant photo and fan 1's avatar (a voter of poll 1) are javascript: URLs written past
-      // the API: they never reach the page (presentableImageUrl), so the policy has no picture to block.
-      expect(blockedPictures).toBe(0);
-      await page.goto(`${server.url}/?encuesta=${textPollId}`);
-      await expectSafe(page, watch, 'home text poll', PAYLOADS);
-      // As a visitor, too (no session: the ballot's signed-out state).
-      const visitor = await openPage(null);
-      await visitor.page.goto(`${server.url}/?encuesta=${contestantPolls[0]}`);
-      await expectSafe(visitor.page, visitor.watch, 'home as a visitor', [PAYLOADS[0]!]);
-    }, 300_000);
-
-    if (part === 'fan') it('serves the share preview of every poll with its title escaped in the head', async () => {
-      for (let i = 0; i < N; i++) {
-        const res = await fetch(`${server.url}/?encuesta=${contestantPolls[i]}`, { headers: { accept: 'text/html' } });
-        expect(res.status).toBe(200);
-        const html = await res.text();
-        const head = html.slice(0, html.search(/<\/head>/i));
-        const escaped = PAYLOADS[i]!.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-        expect(head).toContain(`<meta property="og:title" content="${escaped}" />`);
-        expect(head).toContain(`<title>${escaped} · Tribuna</title>`);
-        if (/[<>"']/.test(PAYLOADS[i]!)) expect(head).not.toContain(PAYLOADS[i]!);
-        expect(head.match(/<script\b/gi)?.length ?? 0).toBe((html.match(/<script\b[^>]*\bsrc=/gi) ?? []).length);
-      }
-    });
-
-    if (part === 'fan') it('wall: posts, authors, image alt texts and the comments', async () => {
-      const { page, watch } = await openPage(victim);
-      await page.goto(`${server.url}/wall`);
-      await page.getByRole('heading', { name: 'Muro' }).waitFor();
-      await page.getByRole('article').first().waitFor();
-      await loadAll(page, 'Cargar más publicaciones');
-      await expectSafe(page, watch, 'wall', PAYLOADS.map((p) => `${p} @${VICTIM_USERNAME}`));
-      const alts = await page.evaluate(() => [...document.querySelectorAll('article img[alt]')].map((img) => img.getAttribute('alt')));
-      for (const payload of PAYLOADS) expect(alts).toContain(payload);
-      for (const payload of PAYLOADS) expect(await page.getByRole('article', { name: `Publicación de ${payload}` }).count(), payload).toBe(1);
-
-      const post = page.getByRole('article', { name: 'Publicación de Víctima Fiel' });
-      await post.getByRole('button', { name: /comentarios?/ }).click();
-      await post.getByRole('button', { name: /^Ver más comentarios/ }).click();
-      await expectSafe(page, watch, 'wall comments', PAYLOADS.map((p) => `${p} @${VICTIM_USERNAME}`));
-      for (const payload of PAYLOADS) expect(await post.getByRole('article', { name: `Comentario de ${payload}` }).count(), payload).toBeGreaterThan(0);
-    }, 300_000);
-
-    if (part === 'fan') it('profiles: other users’ (every tab)', async () => {
-      const { page, watch } = await openPage(victim);
-      for (let i = 0; i < N; i++) {
-        await page.goto(`${server.url}/perfil/${fans[i]!.id}`);
-        await expectSafe(page, watch, `profile ${i}`, [PAYLOADS[i]!, `Bio ${PAYLOADS[i]!}`]);
-        await page.getByRole('tab', { name: 'Posts' }).click();
-        await expectSafe(page, watch, `profile ${i} posts`, [`${PAYLOADS[i]!} @${VICTIM_USERNAME}`]);
-        await page.getByRole('tab', { name: 'Comentarios' }).click();
-        await expectSafe(page, watch, `profile ${i} comments`, [`${PAYLOADS[i]!} @${VICTIM_USERNAME}`]);
-        await page.getByRole('tab', { name: 'Grupos' }).click();
-        await expectSafe(page, watch, `profile ${i} groups`, [PAYLOADS[i]!]);
-      }
-    }, 300_000);
-
-    if (part === 'own') it('profiles: one’s own (every tab, and the edit dialog)', async () => {
-      for (let i = 0; i < N; i++) {
-        const own = await openPage(fans[i]!);
-        await own.page.goto(`${server.url}/perfil`);
-        await expectSafe(own.page, own.watch, `own profile ${i}`, [PAYLOADS[i]!, `Bio ${PAYLOADS[i]!}`]);
-        // The voting history: the poll titles and the contestant voted for.
-        await own.page.getByRole('tab', { name: 'Votaciones' }).click();
-        await expectSafe(own.page, own.watch, `own votes ${i}`, [PAYLOADS[i]!, 'Opciones de texto']);
-        await own.page.getByRole('tab', { name: 'Posts' }).click();
-        await expectSafe(own.page, own.watch, `own posts ${i}`, [`${PAYLOADS[i]!} @${VICTIM_USERNAME}`]);
-        await own.page.getByRole('tab', { name: 'Comentarios' }).click();
-        await expectSafe(own.page, own.watch, `own comments ${i}`, [`${PAYLOADS[i]!} @${VICTIM_USERNAME}`, 'La gala de esta noche']);
-        await own.page.getByRole('button', { name: 'Editar Perfil' }).click();
-        const dialog = own.page.getByRole('dialog');
-        await dialog.waitFor();
-        expect(await dialog.getByRole('textbox').first().inputValue()).toBe(PAYLOADS[i]!);
-        expect(await dialog.locator('textarea').first().inputValue()).toBe(`Bio ${PAYLOADS[i]!}`);
-        await expectSafe(own.page, own.watch, `own profile edit dialog ${i}`, [PAYLOADS[i]!]);
-        if (i === 0) {
-          // The form refuses a payload as a username, with the spec's message.
-          await dialog.getByLabel('Usuario').fill(PAYLOADS[i]!);
-          await dialog.getByRole('button', { name: 'Guardar Cambios' }).click();
-          await dialog.getByText(PROFILE_MESSAGES.usernameChars).waitFor();
-          await expectSafe(own.page, own.watch, 'username refused in the edit dialog', [PAYLOADS[i]!]);
+    if (part === 'fan')
+      it('home: each poll (title, description, contestant names), its voters dialog, and the text options', async () => {
+        const { page, watch } = await openPage(victim);
+        for (let i = 0; i < N; i++) {
+          await page.goto(`${server.url}/?encuesta=${contestantPolls[i]}`);
+          await page.getByRole('heading', { level: 1 }).waitFor();
+          await expectSafe(page, watch, `home poll ${i}`, [PAYLOADS[i]!, `Descripción ${PAYLOADS[i]!}`, `Rival ${i}`]);
+          await page
+            .getByRole('button', { name: /^Ver votantes/ })
+            .first()
+            .click();
+          const dialog = page.getByRole('dialog');
+          await dialog.waitFor();
+          await expectSafe(page, watch, `voters of poll ${i}`, [`Votantes de ${PAYLOADS[i]!}`]);
+          expect(await dialog.textContent()).toContain(PAYLOADS[i]!);
+          await page.keyboard.press('Escape');
         }
-        await own.page.context().close();
-      }
-    }, 300_000);
+        // Poll 2's contestant photo and fan 1's avatar (a voter of poll 1) are javascript: URLs written past
+        // the API: they never reach the page (presentableImageUrl), so the policy has no picture to block.
+        expect(blockedPictures).toBe(0);
+        await page.goto(`${server.url}/?encuesta=${textPollId}`);
+        await expectSafe(page, watch, 'home text poll', PAYLOADS);
+        // As a visitor, too (no session: the ballot's signed-out state).
+        const visitor = await openPage(null);
+        await visitor.page.goto(`${server.url}/?encuesta=${contestantPolls[0]}`);
+        await expectSafe(visitor.page, visitor.watch, 'home as a visitor', [PAYLOADS[0]!]);
+      }, 300_000);
 
-    if (part === 'fan') it('notifications: the mentions, comments and reactions of fans named with payloads', async () => {
-      const { page, watch } = await openPage(victim);
-      await page.goto(`${server.url}/notificaciones`);
-      // 12 comments and 12 mentions (one entry each) and the reactions (one entry): two pages of 20.
-      await page.getByRole('button', { name: 'Cargar más', exact: true }).waitFor();
-      await loadAll(page, 'Cargar más');
-      await expectSafe(page, watch, 'notifications', PAYLOADS);
-      // Then the wall, with the notifications read (the badge and the navigation bar).
-      await page.goto(`${server.url}/wall`);
-      await expectSafe(page, watch, 'wall after notifications', [PAYLOADS[N - 1]!]);
-    }, 300_000);
+    if (part === 'fan')
+      it('serves the share preview of every poll with its title escaped in the head', async () => {
+        for (let i = 0; i < N; i++) {
+          const res = await fetch(`${server.url}/?encuesta=${contestantPolls[i]}`, { headers: { accept: 'text/html' } });
+          expect(res.status).toBe(200);
+          const html = await res.text();
+          const head = html.slice(0, html.search(/<\/head>/i));
+          const escaped = PAYLOADS[i]!.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+          expect(head).toContain(`<meta property="og:title" content="${escaped}" />`);
+          expect(head).toContain(`<title>${escaped} · Tribuna</title>`);
+          if (/[<>"']/.test(PAYLOADS[i]!)) expect(head).not.toContain(PAYLOADS[i]!);
+          expect(head.match(/<script\b/gi)?.length ?? 0).toBe((html.match(/<script\b[^>]*\bsrc=/gi) ?? []).length);
+        }
+      });
 
-    if (part === 'own') it('every admin screen, with its dialogs', async () => {
-      await server.app.resetRateLimits();
-      const { page, watch } = await openPage(admin);
-      const screen = async (path: string, heading: string, shown: readonly string[]) => {
-        await page.goto(`${server.url}${path}`);
-        await page.getByRole('heading', { level: 2, name: heading, exact: true }).waitFor();
-        await expectSafe(page, watch, path, shown);
-      };
-      const lastFive = PAYLOADS.slice(-5);
-      await screen('/admin', 'Dashboard', ['Encuesta para anular', 'Opciones de texto', PAYLOADS[N - 1]!]);
-      await screen('/admin/realitys', 'Realities', PAYLOADS);
-      await screen('/admin/temporadas', 'Temporadas', PAYLOADS);
-      await screen('/admin/concursantes', 'Concursantes', PAYLOADS);
-      await screen('/admin/encuestas', 'Encuestas', PAYLOADS);
-      // The edit form of a poll holds the payloads as values, never as markup.
-      await page.getByRole('button', { name: `Editar: ${PAYLOADS[1]!}` }).first().click();
-      await page.getByRole('dialog').waitFor();
-      const values = await page.getByRole('dialog').locator('input, textarea').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
-      expect(values).toContain(PAYLOADS[1]!);
-      expect(values).toContain(`Descripción ${PAYLOADS[1]!}`);
-      await expectSafe(page, watch, 'poll edit dialog', []);
-      await page.keyboard.press('Escape');
-      await screen('/admin/informes', 'Informes', []);
-      await screen('/admin/usuarios', 'Usuarios', lastFive);
-      for (const payload of PAYLOADS) {
-        await page.getByRole('searchbox').first().fill(payload.slice(0, 12));
-        await expectSafe(page, watch, `users search ${payload}`, [payload]);
-      }
-      await screen('/admin/abuse-report', 'Detección de abuso', []);
-      await page.getByRole('button', { name: /Ver votos del dispositivo/ }).first().click();
-      await page.getByRole('dialog').waitFor();
-      await expectSafe(page, watch, 'abuse votes dialog', PAYLOADS);
-      await page.keyboard.press('Escape');
-      await screen('/admin/auditoria', 'Auditoría', []);
-      // Each entry's before/after, opened.
-      const closed = page.getByRole('button', { name: 'Ver cambios', exact: true });
-      const opened = page.getByRole('button', { name: 'Ocultar cambios', exact: true });
-      await closed.first().waitFor();
-      for (let clicks = 0; clicks < 200 && (await closed.count()) > 0; clicks++) {
-        const before = await opened.count();
-        await closed.first().click();
-        await expect.poll(() => opened.count()).toBeGreaterThan(before);
-      }
-      expect(await closed.count()).toBe(0);
-      await expectSafe(page, watch, 'audit log', lastFive);
-      await screen('/admin/colas', 'Colas', []);
-    }, 300_000);
+    if (part === 'fan')
+      it('wall: posts, authors, image alt texts and the comments', async () => {
+        const { page, watch } = await openPage(victim);
+        await page.goto(`${server.url}/wall`);
+        await page.getByRole('heading', { name: 'Muro' }).waitFor();
+        await page.getByRole('article').first().waitFor();
+        await loadAll(page, 'Cargar más publicaciones');
+        await expectSafe(
+          page,
+          watch,
+          'wall',
+          PAYLOADS.map((p) => `${p} @${VICTIM_USERNAME}`),
+        );
+        const alts = await page.evaluate(() => [...document.querySelectorAll('article img[alt]')].map((img) => img.getAttribute('alt')));
+        for (const payload of PAYLOADS) expect(alts).toContain(payload);
+        for (const payload of PAYLOADS) expect(await page.getByRole('article', { name: `Publicación de ${payload}` }).count(), payload).toBe(1);
 
-    if (part === 'fan') it('keeps every search and filter parameter out of the SQL: 200 or 400, never 500, and nothing changes', async () => {
-      await server.app.resetRateLimits();
-      const injections = [
-        "'; DROP TABLE votes; --",
-        "' OR '1'='1",
-        "1' OR 1=1 --",
-        "admin'--",
-        '%',
-        '_',
-        '\\',
-        "' UNION SELECT email, NULL FROM accounts --",
-        "1; SELECT pg_sleep(5)",
-        '$1',
-        '"',
-        "%' AND 1=(SELECT count(*) FROM pg_tables) --",
-        '<script>alert(1)</script>',
-        '\u0000',
-        '2026-01-01\' OR \'1\'=\'1',
-        '../../etc/passwd',
-      ];
-      const snapshot = () =>
-        database.sql<{ tables: number; votes: number; profiles: number; posts: number; audit: number }[]>`
+        const post = page.getByRole('article', { name: 'Publicación de Víctima Fiel' });
+        await post.getByRole('button', { name: /comentarios?/ }).click();
+        await post.getByRole('button', { name: /^Ver más comentarios/ }).click();
+        await expectSafe(
+          page,
+          watch,
+          'wall comments',
+          PAYLOADS.map((p) => `${p} @${VICTIM_USERNAME}`),
+        );
+        for (const payload of PAYLOADS) expect(await post.getByRole('article', { name: `Comentario de ${payload}` }).count(), payload).toBeGreaterThan(0);
+      }, 300_000);
+
+    if (part === 'fan')
+      it('profiles: other users’ (every tab)', async () => {
+        const { page, watch } = await openPage(victim);
+        for (let i = 0; i < N; i++) {
+          await page.goto(`${server.url}/perfil/${fans[i]!.id}`);
+          await expectSafe(page, watch, `profile ${i}`, [PAYLOADS[i]!, `Bio ${PAYLOADS[i]!}`]);
+          await page.getByRole('tab', { name: 'Posts' }).click();
+          await expectSafe(page, watch, `profile ${i} posts`, [`${PAYLOADS[i]!} @${VICTIM_USERNAME}`]);
+          await page.getByRole('tab', { name: 'Comentarios' }).click();
+          await expectSafe(page, watch, `profile ${i} comments`, [`${PAYLOADS[i]!} @${VICTIM_USERNAME}`]);
+          await page.getByRole('tab', { name: 'Grupos' }).click();
+          await expectSafe(page, watch, `profile ${i} groups`, [PAYLOADS[i]!]);
+        }
+      }, 300_000);
+
+    if (part === 'own')
+      it('profiles: one’s own (every tab, and the edit dialog)', async () => {
+        for (let i = 0; i < N; i++) {
+          const own = await openPage(fans[i]!);
+          await own.page.goto(`${server.url}/perfil`);
+          await expectSafe(own.page, own.watch, `own profile ${i}`, [PAYLOADS[i]!, `Bio ${PAYLOADS[i]!}`]);
+          // The voting history: the poll titles and the contestant voted for.
+          await own.page.getByRole('tab', { name: 'Votaciones' }).click();
+          await expectSafe(own.page, own.watch, `own votes ${i}`, [PAYLOADS[i]!, 'Opciones de texto']);
+          await own.page.getByRole('tab', { name: 'Posts' }).click();
+          await expectSafe(own.page, own.watch, `own posts ${i}`, [`${PAYLOADS[i]!} @${VICTIM_USERNAME}`]);
+          await own.page.getByRole('tab', { name: 'Comentarios' }).click();
+          await expectSafe(own.page, own.watch, `own comments ${i}`, [`${PAYLOADS[i]!} @${VICTIM_USERNAME}`, 'La gala de esta noche']);
+          await own.page.getByRole('button', { name: 'Editar Perfil' }).click();
+          const dialog = own.page.getByRole('dialog');
+          await dialog.waitFor();
+          expect(await dialog.getByRole('textbox').first().inputValue()).toBe(PAYLOADS[i]!);
+          expect(await dialog.locator('textarea').first().inputValue()).toBe(`Bio ${PAYLOADS[i]!}`);
+          await expectSafe(own.page, own.watch, `own profile edit dialog ${i}`, [PAYLOADS[i]!]);
+          if (i === 0) {
+            // The form refuses a payload as a username, with the spec's message.
+            await dialog.getByLabel('Usuario').fill(PAYLOADS[i]!);
+            await dialog.getByRole('button', { name: 'Guardar Cambios' }).click();
+            await dialog.getByText(PROFILE_MESSAGES.usernameChars).waitFor();
+            await expectSafe(own.page, own.watch, 'username refused in the edit dialog', [PAYLOADS[i]!]);
+          }
+          await own.page.context().close();
+        }
+      }, 300_000);
+
+    if (part === 'fan')
+      it('notifications: the mentions, comments and reactions of fans named with payloads', async () => {
+        const { page, watch } = await openPage(victim);
+        await page.goto(`${server.url}/notificaciones`);
+        // 12 comments and 12 mentions (one entry each) and the reactions (one entry): two pages of 20.
+        await page.getByRole('button', { name: 'Cargar más', exact: true }).waitFor();
+        await loadAll(page, 'Cargar más');
+        await expectSafe(page, watch, 'notifications', PAYLOADS);
+        // Then the wall, with the notifications read (the badge and the navigation bar).
+        await page.goto(`${server.url}/wall`);
+        await expectSafe(page, watch, 'wall after notifications', [PAYLOADS[N - 1]!]);
+      }, 300_000);
+
+    if (part === 'own')
+      it('every admin screen, with its dialogs', async () => {
+        await server.app.resetRateLimits();
+        const { page, watch } = await openPage(admin);
+        const screen = async (path: string, heading: string, shown: readonly string[]) => {
+          await page.goto(`${server.url}${path}`);
+          await page.getByRole('heading', { level: 2, name: heading, exact: true }).waitFor();
+          await expectSafe(page, watch, path, shown);
+        };
+        const lastFive = PAYLOADS.slice(-5);
+        await screen('/admin', 'Dashboard', ['Encuesta para anular', 'Opciones de texto', PAYLOADS[N - 1]!]);
+        await screen('/admin/realitys', 'Realities', PAYLOADS);
+        await screen('/admin/temporadas', 'Temporadas', PAYLOADS);
+        await screen('/admin/concursantes', 'Concursantes', PAYLOADS);
+        await screen('/admin/encuestas', 'Encuestas', PAYLOADS);
+        // The edit form of a poll holds the payloads as values, never as markup.
+        await page
+          .getByRole('button', { name: `Editar: ${PAYLOADS[1]!}` })
+          .first()
+          .click();
+        await page.getByRole('dialog').waitFor();
+        const values = await page
+          .getByRole('dialog')
+          .locator('input, textarea')
+          .evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
+        expect(values).toContain(PAYLOADS[1]!);
+        expect(values).toContain(`Descripción ${PAYLOADS[1]!}`);
+        await expectSafe(page, watch, 'poll edit dialog', []);
+        await page.keyboard.press('Escape');
+        await screen('/admin/informes', 'Informes', []);
+        await screen('/admin/usuarios', 'Usuarios', lastFive);
+        for (const payload of PAYLOADS) {
+          await page.getByRole('searchbox').first().fill(payload.slice(0, 12));
+          await expectSafe(page, watch, `users search ${payload}`, [payload]);
+        }
+        await screen('/admin/abuse-report', 'Detección de abuso', []);
+        await page
+          .getByRole('button', { name: /Ver votos del dispositivo/ })
+          .first()
+          .click();
+        await page.getByRole('dialog').waitFor();
+        await expectSafe(page, watch, 'abuse votes dialog', PAYLOADS);
+        await page.keyboard.press('Escape');
+        await screen('/admin/auditoria', 'Auditoría', []);
+        // Each entry's before/after, opened.
+        const closed = page.getByRole('button', { name: 'Ver cambios', exact: true });
+        const opened = page.getByRole('button', { name: 'Ocultar cambios', exact: true });
+        await closed.first().waitFor();
+        for (let clicks = 0; clicks < 200 && (await closed.count()) > 0; clicks++) {
+          const before = await opened.count();
+          await closed.first().click();
+          await expect.poll(() => opened.count()).toBeGreaterThan(before);
+        }
+        expect(await closed.count()).toBe(0);
+        await expectSafe(page, watch, 'audit log', lastFive);
+        await screen('/admin/colas', 'Colas', []);
+      }, 300_000);
+
+    if (part === 'fan')
+      it('keeps every search and filter parameter out of the SQL: 200 or 400, never 500, and nothing changes', async () => {
+        await server.app.resetRateLimits();
+        const injections = [
+          "'; DROP TABLE votes; --",
+          "' OR '1'='1",
+          "1' OR 1=1 --",
+          "admin'--",
+          '%',
+          '_',
+          '\\',
+          "' UNION SELECT email, NULL FROM accounts --",
+          '1; SELECT pg_sleep(5)',
+          '$1',
+          '"',
+          "%' AND 1=(SELECT count(*) FROM pg_tables) --",
+          '<script>alert(1)</script>',
+          '\u0000',
+          "2026-01-01' OR '1'='1",
+          '../../etc/passwd',
+        ];
+        const snapshot = () =>
+          database.sql<{ tables: number; votes: number; profiles: number; posts: number; audit: number }[]>`
           SELECT (SELECT count(*)::int FROM pg_tables WHERE schemaname = 'public') AS tables,
                  (SELECT count(*)::int FROM votes) AS votes, (SELECT count(*)::int FROM profiles) AS profiles,
                  (SELECT count(*)::int FROM posts) AS posts, (SELECT count(*)::int FROM admin_audit_log) AS audit`;
-      const [before] = await snapshot();
-      const q = (value: string) => encodeURIComponent(value);
-      const urls = (searcher: Caller, reader: Caller, value: string): [Caller, string][] => [
-        [searcher, `/api/admin/users?q=${q(value)}`],
-        [searcher, `/api/admin/users?q=${q(value)}&role=${q(value)}&status=${q(value)}&page=${q(value)}`],
-        [searcher, `/api/admin/audit?action=${q(value)}`],
-        [searcher, `/api/admin/audit?adminId=${q(value)}&from=${q(value)}&to=${q(value)}&cursor=${q(value)}`],
-        [searcher, `/api/admin/reports?period=custom&from=${q(value)}&to=${q(value)}`],
-        [searcher, `/api/admin/reports?period=${q(value)}`],
-        [searcher, `/api/admin/abuse/votes?fingerprint=${q(value)}`],
-        [searcher, `/api/admin/contestants?seasonId=${q(value)}`],
-        [searcher, `/api/admin/polls?seasonId=${q(value)}`],
-        [searcher, `/api/admin/seasons?realityId=${q(value)}`],
-        [reader, `/api/posts?sort=${q(value)}`],
-        [reader, `/api/posts?cursor=${q(value)}&userId=${q(value)}&groupId=${q(value)}&visibility=${q(value)}`],
-        [reader, `/api/notifications?cursor=${q(value)}`],
-        [reader, `/api/profiles/${fans[0]!.id}/comments?cursor=${q(value)}`],
-        [reader, `/api/polls/home?encuesta=${q(value)}`],
-        [reader, `/?encuesta=${q(value)}`],
-      ];
-      const statuses = new Map<number, number>();
-      let requests = 0;
-      for (const [n, value] of injections.entries()) {
-        const searcher = await caller({ role: 'admin', displayName: `Admin Buscador ${n}` });
-        const reader = await caller({ displayName: `Lectora de filtros ${n}` });
-        for (const [who, url] of urls(searcher, reader, value)) {
-          const res = await call(who, 'GET', url);
-          requests++;
-          statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
-          expect([200, 400], `${url} → ${res.statusCode} ${res.body.slice(0, 200)}`).toContain(res.statusCode);
-          if (res.statusCode === 200 && url.startsWith('/api/admin/users?q=') && !url.includes('&')) {
-            // A search finds the users whose name, username or e-mail contains the text as typed, no more.
-            const [expected] = await database.sql<{ n: number }[]>`
+        const [before] = await snapshot();
+        const q = (value: string) => encodeURIComponent(value);
+        const urls = (searcher: Caller, reader: Caller, value: string): [Caller, string][] => [
+          [searcher, `/api/admin/users?q=${q(value)}`],
+          [searcher, `/api/admin/users?q=${q(value)}&role=${q(value)}&status=${q(value)}&page=${q(value)}`],
+          [searcher, `/api/admin/audit?action=${q(value)}`],
+          [searcher, `/api/admin/audit?adminId=${q(value)}&from=${q(value)}&to=${q(value)}&cursor=${q(value)}`],
+          [searcher, `/api/admin/reports?period=custom&from=${q(value)}&to=${q(value)}`],
+          [searcher, `/api/admin/reports?period=${q(value)}`],
+          [searcher, `/api/admin/abuse/votes?fingerprint=${q(value)}`],
+          [searcher, `/api/admin/contestants?seasonId=${q(value)}`],
+          [searcher, `/api/admin/polls?seasonId=${q(value)}`],
+          [searcher, `/api/admin/seasons?realityId=${q(value)}`],
+          [reader, `/api/posts?sort=${q(value)}`],
+          [reader, `/api/posts?cursor=${q(value)}&userId=${q(value)}&groupId=${q(value)}&visibility=${q(value)}`],
+          [reader, `/api/notifications?cursor=${q(value)}`],
+          [reader, `/api/profiles/${fans[0]!.id}/comments?cursor=${q(value)}`],
+          [reader, `/api/polls/home?encuesta=${q(value)}`],
+          [reader, `/?encuesta=${q(value)}`],
+        ];
+        const statuses = new Map<number, number>();
+        let requests = 0;
+        for (const [n, value] of injections.entries()) {
+          const searcher = await caller({ role: 'admin', displayName: `Admin Buscador ${n}` });
+          const reader = await caller({ displayName: `Lectora de filtros ${n}` });
+          for (const [who, url] of urls(searcher, reader, value)) {
+            const res = await call(who, 'GET', url);
+            requests++;
+            statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
+            expect([200, 400], `${url} → ${res.statusCode} ${res.body.slice(0, 200)}`).toContain(res.statusCode);
+            if (res.statusCode === 200 && url.startsWith('/api/admin/users?q=') && !url.includes('&')) {
+              // A search finds the users whose name, username or e-mail contains the text as typed, no more.
+              const [expected] = await database.sql<{ n: number }[]>`
               SELECT count(*)::int AS n FROM profiles p LEFT JOIN accounts a ON a.user_id = p.id
               WHERE strpos(lower(concat_ws(E'\n', p.display_name, p.username, a.email)), lower(${value.trim()})) > 0`;
-            expect(res.json().total, url).toBe(expected!.n);
+              expect(res.json().total, url).toBe(expected!.n);
+            }
           }
         }
-      }
-      expect(requests).toBe(injections.length * urls(admin, victim, '').length);
-      expect((await snapshot())[0]).toEqual({ ...before, profiles: before!.profiles + 2 * injections.length });
-    }, 120_000);
+        expect(requests).toBe(injections.length * urls(admin, victim, '').length);
+        expect((await snapshot())[0]).toEqual({ ...before, profiles: before!.profiles + 2 * injections.length });
+      }, 120_000);
 
     afterAll(() => {
       console.info(`xss (${part}): ${N} payloads; ${pagesChecked} page states checked in Chromium`);

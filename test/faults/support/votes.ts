@@ -160,7 +160,13 @@ export async function readStoredVotes(sql: Database['sql'], pollId: string, reco
     points,
     lostKeys,
     usersOff,
-    perOption: perOption.map((o) => ({ optionId: o.option_id, rows: o.rows, points: o.points, counterVotes: o.counter_votes, counterPoints: o.counter_points })),
+    perOption: perOption.map((o) => ({
+      optionId: o.option_id,
+      rows: o.rows,
+      points: o.points,
+      counterVotes: o.counter_votes,
+      counterPoints: o.counter_points,
+    })),
   };
 }
 

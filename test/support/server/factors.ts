@@ -13,11 +13,7 @@ export function totpCode(secret: string, steps = 0): string {
 }
 
 /** A TOTP factor row as enrolment stores it: `secret` (base32) encrypted with the app's key. */
-export async function insertTotpFactor(
-  db: Db,
-  config: Config,
-  values: { userId: string; secret: string; status?: 'verified' | 'unverified' },
-) {
+export async function insertTotpFactor(db: Db, config: Config, values: { userId: string; secret: string; status?: 'verified' | 'unverified' }) {
   const id = randomUUID();
   const sealed = SecretBox.fromConfig(config).seal(values.secret, factorSecretAad({ id, userId: values.userId }));
   const [row] = await db

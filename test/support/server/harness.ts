@@ -24,12 +24,7 @@ export interface TestAppOptions {
   build?: () => BuildAppOptions;
 }
 
-function setUp(
-  env: TestEnv | (() => TestEnv),
-  options: TestAppOptions,
-  start: (app: App) => Promise<void>,
-  onReady: (ready: TestApp) => void,
-): void {
+function setUp(env: TestEnv | (() => TestEnv), options: TestAppOptions, start: (app: App) => Promise<void>, onReady: (ready: TestApp) => void): void {
   let ready: TestApp | undefined;
   beforeAll(async () => {
     const app = await buildApp(testConfig(typeof env === 'function' ? env() : env), options.build?.());
@@ -57,20 +52,12 @@ function setUp(
  *   let database: Database;
  *   useTestApp({ DEV_LOGIN: '1' }, (ready) => ({ app, database } = ready));
  */
-export function useTestApp(
-  env: TestEnv | (() => TestEnv),
-  onReady: (ready: TestApp) => void,
-  options: TestAppOptions = {},
-): void {
+export function useTestApp(env: TestEnv | (() => TestEnv), onReady: (ready: TestApp) => void, options: TestAppOptions = {}): void {
   setUp(env, options, async () => {}, onReady);
 }
 
 /** useTestApp, with the app also listening on an ephemeral 127.0.0.1 port (for fetch and websockets). */
-export function useListeningTestApp(
-  env: TestEnv | (() => TestEnv),
-  onReady: (ready: ListeningTestApp) => void,
-  options: TestAppOptions = {},
-): void {
+export function useListeningTestApp(env: TestEnv | (() => TestEnv), onReady: (ready: ListeningTestApp) => void, options: TestAppOptions = {}): void {
   let port = 0;
   setUp(
     env,

@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-export type MultipartPart =
-  | { name: string; value: string }
-  | { name: string; filename: string; type?: string; data: Buffer };
+export type MultipartPart = { name: string; value: string } | { name: string; filename: string; type?: string; data: Buffer };
 
 /** A multipart/form-data body and its content-type header, for app.inject or fetch. */
 export function multipart(parts: MultipartPart[]): { payload: Buffer; headers: { 'content-type': string } } {

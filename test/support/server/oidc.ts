@@ -97,7 +97,11 @@ export function useOidcTestApp(env: TestEnv, onReady: (ready: OidcTestApp) => vo
   afterAll(async () => {
     await provider?.stop();
   });
-  useListeningTestApp(() => provider!.env(env), (ready) => onReady({ ...ready, provider: provider! }), options);
+  useListeningTestApp(
+    () => provider!.env(env),
+    (ready) => onReady({ ...ready, provider: provider! }),
+    options,
+  );
 }
 
 export type CookieJar = Map<string, string>;

@@ -11,10 +11,7 @@ export interface WsTestClient {
   messages: AnyServerMessage[];
   send(message: unknown): void;
   /** Resolves with the first message (already received or to come) after index `from` that matches. */
-  waitFor<T extends AnyServerMessage = AnyServerMessage>(
-    match: (m: AnyServerMessage) => boolean,
-    options?: { timeoutMs?: number; from?: number },
-  ): Promise<T>;
+  waitFor<T extends AnyServerMessage = AnyServerMessage>(match: (m: AnyServerMessage) => boolean, options?: { timeoutMs?: number; from?: number }): Promise<T>;
   /** Messages of one type received so far. */
   ofType<K extends AnyServerMessage['type']>(type: K): Extract<AnyServerMessage, { type: K }>[];
   /** The TCP socket under the websocket (pause() it to play a viewer that stops reading). */
@@ -83,8 +80,7 @@ export async function connectWs(url: string, headers: Record<string, string> = {
         listeners.add(check);
         check();
       }),
-    ofType: <K extends AnyServerMessage['type']>(type: K) =>
-      messages.filter((m): m is Extract<AnyServerMessage, { type: K }> => m.type === type),
+    ofType: <K extends AnyServerMessage['type']>(type: K) => messages.filter((m): m is Extract<AnyServerMessage, { type: K }> => m.type === type),
     tcp: () => (socket as unknown as { _socket: Socket })._socket,
     closed,
     close: () =>

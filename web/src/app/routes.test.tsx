@@ -53,14 +53,11 @@ describe('app routes', () => {
     expect(JSON.parse((call?.[1] as RequestInit).body as string)).toMatchObject({ path: '/terminos' });
   });
 
-  it.each(['/wall', '/grupos', '/notificaciones', '/perfil', '/admin', '/admin/encuestas'])(
-    'sends a visitor from %s to /login',
-    async (path) => {
-      const router = renderApp(path);
-      expect(router.state.location.pathname).toBe('/login');
-      expect(await screen.findByRole('heading', { name: 'Iniciar sesión' })).toBeTruthy();
-    },
-  );
+  it.each(['/wall', '/grupos', '/notificaciones', '/perfil', '/admin', '/admin/encuestas'])('sends a visitor from %s to /login', async (path) => {
+    const router = renderApp(path);
+    expect(router.state.location.pathname).toBe('/login');
+    expect(await screen.findByRole('heading', { name: 'Iniciar sesión' })).toBeTruthy();
+  });
 
   it('lets a visitor see a public profile', async () => {
     const router = renderApp('/perfil/123');

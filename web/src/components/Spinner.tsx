@@ -9,10 +9,7 @@ interface SpinnerProps {
 export function Spinner({ label = 'Cargando…', hideLabel = false, className = '' }: SpinnerProps) {
   return (
     <div role="status" aria-live="polite" className={`flex flex-col items-center justify-center gap-3 ${className}`}>
-      <span
-        aria-hidden="true"
-        className="size-10 animate-spin rounded-full border-4 border-fuchsia-500/25 border-t-fuchsia-500"
-      />
+      <span aria-hidden="true" className="size-10 animate-spin rounded-full border-4 border-fuchsia-500/25 border-t-fuchsia-500" />
       <span className={hideLabel ? 'sr-only' : 'text-sm font-medium text-slate-500 dark:text-slate-400'}>{label}</span>
     </div>
   );

@@ -47,10 +47,7 @@ describe('api client', () => {
   });
 
   it("throws an ApiError carrying the status and the server's message", async () => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn().mockResolvedValue(jsonResponse(403, { statusCode: 403, error: 'Forbidden', message: 'Unauthorized' })),
-    );
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(jsonResponse(403, { statusCode: 403, error: 'Forbidden', message: 'Unauthorized' })));
 
     const error = await apiPost('/api/votes', {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
@@ -89,9 +86,7 @@ describe('errorMessage', () => {
   it("uses the server's message when it sent an error body, or the network message", () => {
     const body = { statusCode: 400, error: 'Bad Request', message: 'Código inválido' };
     expect(errorMessage(new ApiError(400, 'Código inválido', body), 'Algo falló')).toBe('Código inválido');
-    expect(errorMessage(new ApiError(0, 'No se pudo conectar con el servidor'), 'Algo falló')).toBe(
-      'No se pudo conectar con el servidor',
-    );
+    expect(errorMessage(new ApiError(0, 'No se pudo conectar con el servidor'), 'Algo falló')).toBe('No se pudo conectar con el servidor');
   });
 
   it('falls back for bare status texts and unknown errors', () => {

@@ -25,12 +25,7 @@ export interface RequestOptions {
 }
 
 export function isErrorBody(value: unknown): value is ErrorBody {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as ErrorBody).message === 'string' &&
-    typeof (value as ErrorBody).statusCode === 'number'
-  );
+  return typeof value === 'object' && value !== null && typeof (value as ErrorBody).message === 'string' && typeof (value as ErrorBody).statusCode === 'number';
 }
 
 async function readJson(response: Response): Promise<unknown> {
@@ -113,8 +108,15 @@ export function endpointPath<N extends EndpointName>(name: N, params?: Record<st
  * Calls an endpoint of the contracts by name, typed by its schemas (contracts/src/endpoints.ts,
  * checked against the server's routes): `callApi('castVote', { params: { pollId }, body })`.
  */
-export function callApi<N extends EndpointName>(name: N, ...[args]: keyof PathParams<Route<N>['path']> extends never ? [BodyOf<N>] extends [never] ? [CallArgs<N>?] : [CallArgs<N>] : [CallArgs<N>]): Promise<ResponseOf<N>> {
-  const { params, body, query, ...options } = (args ?? {}) as { params?: Record<string, string>; body?: unknown; query?: Record<string, string | undefined> } & RequestOptions;
+export function callApi<N extends EndpointName>(
+  name: N,
+  ...[args]: keyof PathParams<Route<N>['path']> extends never ? ([BodyOf<N>] extends [never] ? [CallArgs<N>?] : [CallArgs<N>]) : [CallArgs<N>]
+): Promise<ResponseOf<N>> {
+  const { params, body, query, ...options } = (args ?? {}) as {
+    params?: Record<string, string>;
+    body?: unknown;
+    query?: Record<string, string | undefined>;
+  } & RequestOptions;
   return request<ResponseOf<N>>(ENDPOINT_ROUTES[name].method, endpointPath(name, params, query), body, options);
 }
 

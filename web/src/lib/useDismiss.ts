@@ -6,11 +6,7 @@ export type DismissReason = 'outside' | 'escape';
  * While `active`, calls `onDismiss` when the user presses outside `containerRef` or hits Escape.
  * Used by menus and pickers that float over the page.
  */
-export function useDismiss(
-  active: boolean,
-  containerRef: RefObject<HTMLElement | null>,
-  onDismiss: (reason: DismissReason) => void,
-): void {
+export function useDismiss(active: boolean, containerRef: RefObject<HTMLElement | null>, onDismiss: (reason: DismissReason) => void): void {
   const onDismissRef = useRef(onDismiss);
   useEffect(() => {
     onDismissRef.current = onDismiss;

@@ -54,7 +54,15 @@ export class FakeIntersectionObserver {
 
   private report(element: Element, isIntersecting: boolean) {
     const rect = element.getBoundingClientRect();
-    const entry = { target: element, isIntersecting, intersectionRatio: isIntersecting ? 1 : 0, boundingClientRect: rect, intersectionRect: rect, rootBounds: null, time: 0 };
+    const entry = {
+      target: element,
+      isIntersecting,
+      intersectionRatio: isIntersecting ? 1 : 0,
+      boundingClientRect: rect,
+      intersectionRect: rect,
+      rootBounds: null,
+      time: 0,
+    };
     this.callback([entry as IntersectionObserverEntry], this as unknown as IntersectionObserver);
   }
 

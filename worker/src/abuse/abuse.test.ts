@@ -27,9 +27,7 @@ type Poll = Awaited<ReturnType<typeof buildPoll>>;
 async function votesFrom(poll: Poll, entries: { userId: string; device: string | null; option?: number }[]) {
   return db
     .insert(schema.votes)
-    .values(
-      entries.map((e) => ({ pollId: poll.poll.id, optionId: poll.options[e.option ?? 0]!.id, userId: e.userId, deviceFingerprint: e.device })),
-    )
+    .values(entries.map((e) => ({ pollId: poll.poll.id, optionId: poll.options[e.option ?? 0]!.id, userId: e.userId, deviceFingerprint: e.device })))
     .returning();
 }
 

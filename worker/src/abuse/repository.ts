@@ -25,10 +25,7 @@ export async function createRunningScan(db: Db): Promise<ScanRow> {
       .update(abuseScans)
       .set({ status: 'failed', error: ABUSE_MESSAGES.scanInterrupted, finishedAt: sql`now()` })
       .where(sql`${abuseScans.requestedBy} IS NULL AND ${abuseScans.status} = 'running'`);
-    const [row] = await tx
-      .insert(abuseScans)
-      .values({ status: 'running', progress: 0 })
-      .returning({ id: abuseScans.id, status: abuseScans.status });
+    const [row] = await tx.insert(abuseScans).values({ status: 'running', progress: 0 }).returning({ id: abuseScans.id, status: abuseScans.status });
     return row!;
   });
 }

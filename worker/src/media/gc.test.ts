@@ -62,7 +62,7 @@ describe('media.gc', () => {
     expect((await stat(join(root, 'demo', 'poster.webp'))).isFile()).toBe(true);
   });
 
-  it("keeps old files a profile names as its avatar or banner, even without a media row", async () => {
+  it('keeps old files a profile names as its avatar or banner, even without a media row', async () => {
     const key = (name: string) => contentKey(Buffer.from(name), 'webp');
     const avatar = await file(key('avatar'), 5);
     const banner = await file(key('banner'), 5);

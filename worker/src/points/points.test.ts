@@ -88,8 +88,12 @@ describe('points.award-vote', () => {
   it('skips a poll or user that no longer exists and refuses malformed payloads without retrying', async () => {
     const user = await buildUser(db);
     expect(await pointsJobs['points.award-vote']({ userId: user.id, pollId: '123e4567-e89b-42d3-a456-426614174000', day: '2025-01-15' }, ctx)).toBe('skipped');
-    await expect(registry.dispatch('points.award-vote', { userId: user.id, pollId: 'x', day: '2025-01-15' }, ctx)).rejects.toBeInstanceOf(InvalidJobPayloadError);
-    await expect(registry.dispatch('points.award-vote', { userId: user.id, pollId: user.id, day: '2025-02-30' }, ctx)).rejects.toBeInstanceOf(InvalidJobPayloadError);
+    await expect(registry.dispatch('points.award-vote', { userId: user.id, pollId: 'x', day: '2025-01-15' }, ctx)).rejects.toBeInstanceOf(
+      InvalidJobPayloadError,
+    );
+    await expect(registry.dispatch('points.award-vote', { userId: user.id, pollId: user.id, day: '2025-02-30' }, ctx)).rejects.toBeInstanceOf(
+      InvalidJobPayloadError,
+    );
     await expect(registry.dispatch('points.award-share', { shareId: 'nope' }, ctx)).rejects.toBeInstanceOf(InvalidJobPayloadError);
     expect(await history(user.id)).toHaveLength(0);
   });
@@ -169,7 +173,15 @@ describe('points.award-share', () => {
     // Recorded with a bonus anyway (as the server did before it checked): the worker refuses it.
     const shares = await db
       .insert(schema.shareHistory)
-      .values([closed, ended].map(({ poll }) => ({ pollId: poll.id, userId: user.id, platform: 'copy' as const, pointsEarned: 5, shareDay: showDayOf(TZ, new Date()) })))
+      .values(
+        [closed, ended].map(({ poll }) => ({
+          pollId: poll.id,
+          userId: user.id,
+          platform: 'copy' as const,
+          pointsEarned: 5,
+          shareDay: showDayOf(TZ, new Date()),
+        })),
+      )
       .returning();
     for (const share of shares) {
       expect(await run(harness.app.enqueue('points.award-share', { shareId: share.id }, pointsJobIds.awardShare({ shareId: share.id })))).toBe('skipped');
@@ -260,7 +272,14 @@ describe('points.sweep watermarks', () => {
     const within = minutesBefore(WATERMARK_OVERLAP_MINUTES / 2);
     const vote = (userId: string, createdAt: Date) => ({ pollId: poll.id, optionId: options[0]!.id, userId, points: 1, createdAt });
     await db.insert(schema.votes).values([vote(behind.id, before), vote(inOverlap.id, within)]);
-    const share = (userId: string, sharedAt: Date) => ({ pollId: poll.id, userId, platform: 'copy' as const, pointsEarned: 5, shareDay: showDayOf(TZ, sharedAt), sharedAt });
+    const share = (userId: string, sharedAt: Date) => ({
+      pollId: poll.id,
+      userId,
+      platform: 'copy' as const,
+      pointsEarned: 5,
+      shareDay: showDayOf(TZ, sharedAt),
+      sharedAt,
+    });
     await db.insert(schema.shareHistory).values([share(shareBehind.id, before), share(shareInOverlap.id, within)]);
 
     // Incremental: only what is within the overlap.

@@ -93,8 +93,7 @@ export async function grantShareAward(db: DbOrTx, shareId: string): Promise<Awar
 }
 
 /** Start of the calendar day `days - 1` days before today in `timeZone` (days = 3: today and the 2 before). */
-const windowStart = (timeZone: string, days: number) =>
-  sql`(((now() AT TIME ZONE ${timeZone})::date - ${days - 1}::int)::timestamp AT TIME ZONE ${timeZone})`;
+const windowStart = (timeZone: string, days: number) => sql`(((now() AT TIME ZONE ${timeZone})::date - ${days - 1}::int)::timestamp AT TIME ZONE ${timeZone})`;
 
 /**
  * Where a sweep's scan starts: the window's start, or `since` (a timestamptz as PostgreSQL writes
@@ -123,9 +122,7 @@ export type FindMissing<K> = (db: DbOrTx, timeZone: string, days: number, limit:
 /** (user, poll, day in timeZone) that have votes in the window but no vote award, in (day, poll, user) order. */
 export const findMissingVoteAwards: FindMissing<MissingVoteAward> = async (db, timeZone, days, limit, { since, after } = {}) => {
   // Past a previous round's last key, the votes of the days before its day are not read again.
-  const from = after
-    ? scanStart(timeZone, days, since, sql`(${after.day}::date::timestamp AT TIME ZONE ${timeZone})`)
-    : scanStart(timeZone, days, since);
+  const from = after ? scanStart(timeZone, days, since, sql`(${after.day}::date::timestamp AT TIME ZONE ${timeZone})`) : scanStart(timeZone, days, since);
   const rows = await db.execute<{ user_id: string; poll_id: string; day: string }>(sql`
     WITH voted AS (
       SELECT v.user_id, v.poll_id, to_char(v.created_at AT TIME ZONE ${timeZone}, 'YYYY-MM-DD') AS day

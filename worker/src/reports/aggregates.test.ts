@@ -47,7 +47,6 @@ async function allRows() {
   return { daily: [...daily], active: [...active] };
 }
 
-
 describe('day boundaries in SHOW_TIMEZONE (America/Mexico_City)', () => {
   // Fixed dates, so the product's own zone: a worker of its own, on its own pool and Redis prefix.
   const mexico = useQueueWorker(
@@ -159,9 +158,11 @@ describe('aggregates against the raw rows', () => {
     }
     // The activity bitmaps count each person once over any span of days, exactly as the raw rows do.
     const bitsCount = async (from: string, to: string) =>
-      (await db.execute<{ n: number }>(sql`
+      (
+        await db.execute<{ n: number }>(sql`
         SELECT coalesce(sum(bit_count(b)), 0)::int AS n FROM (
-          SELECT bit_or(bits) AS b FROM report_active_bits WHERE day BETWEEN ${from}::date AND ${to}::date GROUP BY block) AS blocks`))[0]!.n;
+          SELECT bit_or(bits) AS b FROM report_active_bits WHERE day BETWEEN ${from}::date AND ${to}::date GROUP BY block) AS blocks`)
+      )[0]!.n;
     const distinctOver = (span: string[]) => new Set(span.flatMap((day) => [...expected.get(day)!.active])).size;
     expect(await bitsCount(days[0]!, days.at(-1)!)).toBe(distinctOver(days));
     expect(await bitsCount(days[1]!, days[3]!)).toBe(distinctOver(days.slice(1, 4)));
@@ -240,9 +241,9 @@ describe('aggregates against the raw rows', () => {
       const [reader] = await db.execute<{ id: string }>(sql`SELECT id FROM profiles WHERE id <> ${newcomer.id} ORDER BY id LIMIT 1`);
       await voteAt(newcomer.id, now);
       e.totalVotes++;
-      await db.insert(schema.pageViews).values(
-        [reader!.id, null].map((userId) => ({ userId, pagePath: '/', sessionId: 'session-0002', deviceType: 'mobile' as const, createdAt: now })),
-      );
+      await db
+        .insert(schema.pageViews)
+        .values([reader!.id, null].map((userId) => ({ userId, pagePath: '/', sessionId: 'session-0002', deviceType: 'mobile' as const, createdAt: now })));
       e.pageViews += 2;
       e.active.add(newcomer.id).add(reader!.id);
 
@@ -281,7 +282,7 @@ describe('aggregates against the raw rows', () => {
       expect((await findDailyReport(db, today))!.activeUsers).toBe(active.length);
     });
 
-    it("a watermark of another day makes the run a full recompute of today (a stale active user is dropped)", async () => {
+    it('a watermark of another day makes the run a full recompute of today (a stale active user is dropped)', async () => {
       const expected = await seedRandom(35);
       const today = localDay(new Date());
       const stranger = await buildUser(db, { createdAt: new Date('2024-01-01T12:00:00Z') });

@@ -19,14 +19,11 @@ const run = harness.run;
 
 /** Today in the show's time zone, as the database would say it. */
 function dayIn(timeZone: string, daysAgo: number): string {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-    new Date(),
-  );
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
   const d = new Date(`${parts}T12:00:00Z`);
   d.setUTCDate(d.getUTCDate() - daysAgo);
   return d.toISOString().slice(0, 10);
 }
-
 
 /**
  * 2025-01-15 in America/Mexico_City (UTC-6 in winter) runs from 06:00 UTC on the 15th to
@@ -47,13 +44,15 @@ async function insertAroundJanuary15() {
     points,
     createdAt: at(createdAt),
   });
-  await db.insert(schema.votes).values([
-    vote(a.id, '2025-01-15T06:00:00Z'),
-    vote(b.id, '2025-01-15T05:59:00Z'),
-    vote(c.id, '2025-01-15T12:00:00Z', 4),
-    vote(c.id, '2025-01-16T05:59:59Z', 6),
-    vote(d.id, '2025-01-16T06:00:00Z'),
-  ]);
+  await db
+    .insert(schema.votes)
+    .values([
+      vote(a.id, '2025-01-15T06:00:00Z'),
+      vote(b.id, '2025-01-15T05:59:00Z'),
+      vote(c.id, '2025-01-15T12:00:00Z', 4),
+      vote(c.id, '2025-01-16T05:59:59Z', 6),
+      vote(d.id, '2025-01-16T06:00:00Z'),
+    ]);
   const view = (userId: string | null, createdAt: string) => ({
     userId,
     pagePath: '/',

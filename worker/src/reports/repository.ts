@@ -247,9 +247,7 @@ export async function findDailyReport(db: DbOrTx, day: string): Promise<DailyRep
 
 /** The users counted active on `day` (report_active_users), sorted. */
 export async function listActiveUsers(db: DbOrTx, day: string): Promise<string[]> {
-  const rows = await db.execute<{ user_id: string }>(
-    sql`SELECT user_id FROM ${reportActiveUsers} WHERE day = ${day}::date ORDER BY user_id`,
-  );
+  const rows = await db.execute<{ user_id: string }>(sql`SELECT user_id FROM ${reportActiveUsers} WHERE day = ${day}::date ORDER BY user_id`);
   return rows.map((r) => r.user_id);
 }
 

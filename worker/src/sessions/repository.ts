@@ -13,13 +13,7 @@ export async function deleteSessionsEndedBefore(db: DbOrTx, cutoff: Date): Promi
   const signedInBefore = new Date(cutoff.getTime() - SESSION_MAX_LIFETIME_MS);
   const rows = await db
     .delete(sessions)
-    .where(
-      or(
-        lt(sessions.expiresAt, cutoff),
-        and(isNotNull(sessions.revokedAt), lt(sessions.revokedAt, cutoff)),
-        lt(sessions.createdAt, signedInBefore),
-      ),
-    )
+    .where(or(lt(sessions.expiresAt, cutoff), and(isNotNull(sessions.revokedAt), lt(sessions.revokedAt, cutoff)), lt(sessions.createdAt, signedInBefore)))
     .returning({ id: sessions.id });
   return rows.length;
 }

@@ -89,10 +89,7 @@ export type AbuseVoteList = Static<typeof AbuseVoteList>;
 const VoteIds = Type.Array(Type.String({ pattern: '^[0-9]{1,19}$' }), { minItems: 1, maxItems: ABUSE_LIMITS.voidBatch, uniqueItems: true });
 
 /** POST /api/admin/abuse/votes/void: after review, with a reason (3-500 characters). */
-export const VoidVotesInput = Type.Object(
-  { voteIds: VoteIds, reason: SafeText({ maxLength: ABUSE_LIMITS.voidReason * 2 }) },
-  { additionalProperties: false },
-);
+export const VoidVotesInput = Type.Object({ voteIds: VoteIds, reason: SafeText({ maxLength: ABUSE_LIMITS.voidReason * 2 }) }, { additionalProperties: false });
 export type VoidVotesInput = Static<typeof VoidVotesInput>;
 
 /** POST /api/admin/abuse/votes/restore */

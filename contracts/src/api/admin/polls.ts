@@ -96,10 +96,7 @@ export const UpdatePollInput = Type.Object(pollFields, { additionalProperties: f
 export type UpdatePollInput = Static<typeof UpdatePollInput>;
 
 /** POST /api/admin/polls/:pollId/status: Cerrar (active → closed), Reabrir (closed → active), activate a draft. */
-export const PollStatusInput = Type.Object(
-  { status: Type.Union([Type.Literal('active'), Type.Literal('closed')]) },
-  { additionalProperties: false },
-);
+export const PollStatusInput = Type.Object({ status: Type.Union([Type.Literal('active'), Type.Literal('closed')]) }, { additionalProperties: false });
 export type PollStatusInput = Static<typeof PollStatusInput>;
 
 // --- Dashboard ---------------------------------------------------------------------------------------

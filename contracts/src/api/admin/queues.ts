@@ -31,7 +31,10 @@ export const QueueHealthList = Type.Object({ queues: Type.Array(QueueHealth), ch
 export type QueueHealthList = Static<typeof QueueHealthList>;
 
 export const RetryJobParams = Type.Object(
-  { queue: Type.String({ minLength: 1, maxLength: 50, pattern: '^[a-z-]+$' }), jobId: Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9._:-]+$' }) },
+  {
+    queue: Type.String({ minLength: 1, maxLength: 50, pattern: '^[a-z-]+$' }),
+    jobId: Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9._:-]+$' }),
+  },
   { additionalProperties: false },
 );
 export type RetryJobParams = Static<typeof RetryJobParams>;

@@ -64,7 +64,8 @@ describe('abuse report: scans, the votes behind a flag, void and restore', () =>
     expect(res.statusCode, res.body).toBe(200);
     return res.json<PollResults>();
   };
-  const post = (url: string, headers: Record<string, string>, payload?: object) => app.inject({ method: 'POST', url, headers, ...(payload ? { payload } : {}) });
+  const post = (url: string, headers: Record<string, string>, payload?: object) =>
+    app.inject({ method: 'POST', url, headers, ...(payload ? { payload } : {}) });
 
   it('refuses visitors (401) and non-admins (403) on every abuse route, and writes nothing', async () => {
     const fan = await buildUser(db());
@@ -174,7 +175,9 @@ describe('abuse report: scans, the votes behind a flag, void and restore', () =>
     const home = (await app.inject({ method: 'GET', url: `/api/polls/home?encuesta=${poll.poll.id}` })).json<{ results: PollResults }>();
     expect(home.results).toMatchObject({ totalVotes: 1, voidedVotes: 2 });
     // The stored counters and tallies follow (triggers on votes).
-    const [counts] = await db().execute<{ votes: number }>(sql`SELECT coalesce(sum(votes), 0)::int AS votes FROM poll_vote_counts WHERE poll_id = ${poll.poll.id}`);
+    const [counts] = await db().execute<{ votes: number }>(
+      sql`SELECT coalesce(sum(votes), 0)::int AS votes FROM poll_vote_counts WHERE poll_id = ${poll.poll.id}`,
+    );
     expect(counts!.votes).toBe(1);
     expect(await db().select().from(schema.voteTallies).where(eq(schema.voteTallies.userId, ana.id))).toEqual([]);
     const kept = await db().select().from(schema.voidedVotes).where(eq(schema.voidedVotes.pollId, poll.poll.id));
@@ -188,7 +191,10 @@ describe('abuse report: scans, the votes behind a flag, void and restore', () =>
     expect(await app.pollsLive.store.compare(poll.poll.id)).toBe('ok');
 
     // Voiding again changes nothing.
-    expect((await post('/api/admin/abuse/votes/void', headers, { voteIds: farmIds, reason: 'otra vez' })).json<VoidResult>()).toMatchObject({ changed: 0, skipped: 2 });
+    expect((await post('/api/admin/abuse/votes/void', headers, { voteIds: farmIds, reason: 'otra vez' })).json<VoidResult>()).toMatchObject({
+      changed: 0,
+      skipped: 2,
+    });
 
     const restored = await post('/api/admin/abuse/votes/restore', headers, { voteIds: farmIds });
     expect(restored.statusCode, restored.body).toBe(200);

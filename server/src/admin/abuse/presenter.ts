@@ -32,9 +32,6 @@ export function presentAbuseVote(row: AbuseVoteRow): AbuseVote {
     points: row.points,
     deviceFingerprint: row.device_fingerprint,
     createdAt: iso(row.created_at),
-    voided:
-      row.voided_at === null
-        ? null
-        : { at: iso(row.voided_at), byId: row.voided_by, byName: row.voided_by_name, reason: row.void_reason ?? '' },
+    voided: row.voided_at === null ? null : { at: iso(row.voided_at), byId: row.voided_by, byName: row.voided_by_name, reason: row.void_reason ?? '' },
   };
 }

@@ -40,7 +40,11 @@ const scanColumns = {
 
 /** The newest scan, whatever its status (index abuse_scans_started_idx). */
 export async function findLatestScan(db: DbOrTx): Promise<ScanRow | null> {
-  const [row] = await db.select(scanColumns).from(abuseScans).orderBy(sql`${abuseScans.startedAt} DESC, ${abuseScans.id} DESC`).limit(1);
+  const [row] = await db
+    .select(scanColumns)
+    .from(abuseScans)
+    .orderBy(sql`${abuseScans.startedAt} DESC, ${abuseScans.id} DESC`)
+    .limit(1);
   return row ?? null;
 }
 
@@ -157,7 +161,14 @@ interface MovedRow extends Record<string, unknown> {
   on_ballot: boolean;
 }
 
-const toMoved = (r: MovedRow): MovedVote => ({ id: r.id, pollId: r.poll_id, optionId: r.option_id, userId: r.user_id, points: r.points, onBallot: r.on_ballot });
+const toMoved = (r: MovedRow): MovedVote => ({
+  id: r.id,
+  pollId: r.poll_id,
+  optionId: r.option_id,
+  userId: r.user_id,
+  points: r.points,
+  onBallot: r.on_ballot,
+});
 
 /** The (user, poll) pairs of the given votes in `table` (to lock them as the vote writer does). */
 export async function voterKeysOf(tx: Tx, table: 'votes' | 'voided_votes', ids: readonly string[]) {

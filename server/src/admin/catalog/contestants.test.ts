@@ -136,7 +136,11 @@ describe('contestants', () => {
 
     const audit = (await auditRows(database)).filter((a) => a.action === 'contestant.update');
     expect(audit).toHaveLength(4);
-    expect(audit[0]).toMatchObject({ admin_id: admin.id, before: expect.objectContaining({ status: 'winner' }), after: expect.objectContaining({ status: 'active' }) });
+    expect(audit[0]).toMatchObject({
+      admin_id: admin.id,
+      before: expect.objectContaining({ status: 'winner' }),
+      after: expect.objectContaining({ status: 'active' }),
+    });
   });
 
   it('refuses bad edits with their messages and leaves the row and audit log alone', async () => {
@@ -206,7 +210,10 @@ describe('contestants', () => {
     const publicPoll = await app.inject({ method: 'GET', url: `/api/polls/${poll.id}` });
     expect(publicPoll.statusCode).toBe(200);
 
-    for (const again of [await admin.call('DELETE', `/api/admin/contestants/${contestantId}`), await admin.call('PATCH', `/api/admin/contestants/${contestantId}`, { fullName: 'X' })]) {
+    for (const again of [
+      await admin.call('DELETE', `/api/admin/contestants/${contestantId}`),
+      await admin.call('PATCH', `/api/admin/contestants/${contestantId}`, { fullName: 'X' }),
+    ]) {
       expect(again.statusCode).toBe(404);
       expect(again.json()).toEqual(error(ADMIN_MESSAGES.contestantNotFound));
     }

@@ -22,7 +22,10 @@ const upload = (admin: AdminCaller, parts: MultipartPart[]) => {
   return app.inject({ method: 'POST', url: '/api/admin/contestant-photos', headers: { ...admin.headers, ...body.headers }, payload: body.payload });
 };
 
-const jpeg = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: '#c0392b' } }).jpeg().toBuffer();
+const jpeg = (width: number, height: number) =>
+  sharp({ create: { width, height, channels: 3, background: '#c0392b' } })
+    .jpeg()
+    .toBuffer();
 
 describe('contestant photos', () => {
   it('turns a JPEG into a square WebP under /media/ with a thumbnail and a placeholder, usable as a contestant photo', async () => {

@@ -112,7 +112,10 @@ describe('realities', () => {
     expect(row!.active).toBe(false);
     expect(row!.deleted_at).not.toBeNull();
     expect((await admin.call('GET', '/api/admin/realities')).json().realities).toEqual([]);
-    for (const again of [admin.call('DELETE', `/api/admin/realities/${reality.id}`), admin.call('PATCH', `/api/admin/realities/${reality.id}`, { active: true })]) {
+    for (const again of [
+      admin.call('DELETE', `/api/admin/realities/${reality.id}`),
+      admin.call('PATCH', `/api/admin/realities/${reality.id}`, { active: true }),
+    ]) {
       const answer = await again;
       expect(answer.statusCode).toBe(404);
       expect(answer.json()).toEqual(error(ADMIN_MESSAGES.realityNotFound));

@@ -180,12 +180,7 @@ export async function insertSeason(tx: Tx, values: SeasonValues): Promise<Season
   return row!;
 }
 
-export async function updateSeason(
-  tx: Tx,
-  seasonId: string,
-  set: Partial<SeasonValues> & { deletedAt?: Date },
-  now: Date,
-): Promise<SeasonRow | undefined> {
+export async function updateSeason(tx: Tx, seasonId: string, set: Partial<SeasonValues> & { deletedAt?: Date }, now: Date): Promise<SeasonRow | undefined> {
   const [row] = await tx
     .update(seasons)
     .set({ ...set, updatedAt: now })

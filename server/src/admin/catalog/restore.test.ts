@@ -33,7 +33,8 @@ async function remove(admin: AdminCaller, url: string) {
   expect(res.statusCode, res.body).toBe(204);
 }
 
-const realitiesOf = async (admin: AdminCaller, query = '') => (await admin.call('GET', `/api/admin/realities${query}`)).json<{ realities: RealityView[] }>().realities;
+const realitiesOf = async (admin: AdminCaller, query = '') =>
+  (await admin.call('GET', `/api/admin/realities${query}`)).json<{ realities: RealityView[] }>().realities;
 const seasonsOf = async (admin: AdminCaller, query = '') => (await admin.call('GET', `/api/admin/seasons${query}`)).json<{ seasons: SeasonView[] }>().seasons;
 
 describe('Mostrar eliminados', () => {
@@ -264,7 +265,15 @@ describe('contestants: Mostrar eliminados and restoring', () => {
 
     const res = await admin.call('POST', `/api/admin/contestants/${ana.id}/restore`);
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({ id: ana.id, fullName: 'Ana', status: 'finalist', finalPosition: 2, eliminationDate: '2025-03-01', deletedAt: null, seasonDeleted: false });
+    expect(res.json()).toMatchObject({
+      id: ana.id,
+      fullName: 'Ana',
+      status: 'finalist',
+      finalPosition: 2,
+      eliminationDate: '2025-03-01',
+      deletedAt: null,
+      seasonDeleted: false,
+    });
     expect((await contestantsOf(admin)).map((c) => c.id)).toEqual([ana.id]);
     const audit = (await auditRows(database)).filter((a) => a.action === 'contestant.restore');
     expect(audit).toEqual([expect.objectContaining({ admin_id: admin.id, entity_type: 'contestant', entity_id: ana.id })]);

@@ -62,7 +62,9 @@ function describeDashboard(title: string, env: Record<string, string>) {
         { pollId: last.poll.id, optionId: last.options[1]!.id, userId: voters[1]!.id, createdAt: new Date(now - HOUR) },
         { pollId: polls[0]!.poll.id, optionId: polls[0]!.options[0]!.id, userId: voters[1]!.id, createdAt: new Date(now - 48 * HOUR) },
       ]);
-      await db().insert(schema.pageViews).values([pageView(new Date(now - HOUR)), pageView(new Date(now - 23 * HOUR)), pageView(new Date(now - 25 * HOUR))]);
+      await db()
+        .insert(schema.pageViews)
+        .values([pageView(new Date(now - HOUR)), pageView(new Date(now - 23 * HOUR)), pageView(new Date(now - 25 * HOUR))]);
 
       const res = await app.inject({ method: 'GET', url: '/api/admin/dashboard', headers });
       expect(res.statusCode, res.body).toBe(200);

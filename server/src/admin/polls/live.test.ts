@@ -84,7 +84,10 @@ describe('an option removed from a poll that has votes', () => {
       payload: { optionId: options[2]!.id, deviceFingerprint: 'device-fingerprint-1' },
     });
     expect(again.statusCode, again.body).toBe(201);
-    const aVotes = await db().select().from(schema.votes).where(and(eq(schema.votes.pollId, poll.id), eq(schema.votes.userId, a.id)));
+    const aVotes = await db()
+      .select()
+      .from(schema.votes)
+      .where(and(eq(schema.votes.pollId, poll.id), eq(schema.votes.userId, a.id)));
     expect(aVotes.map((v) => v.optionId).sort()).toEqual([options[0]!.id, options[2]!.id].sort());
     await expect.poll(async () => (await app.pollsLive.store.readSnapshot(poll.id)).totalVotes).toBe(2);
     expect(await app.pollsLive.reconcileNow()).toBeDefined();

@@ -29,13 +29,21 @@ async function asAdmin() {
 async function contestants(seasonId: string, n: number, status: 'active' | 'eliminated' | 'finalist' | 'winner' = 'active') {
   const rows = [];
   for (let i = 0; i < n; i++) {
-    const [row] = await db().insert(schema.contestants).values({ seasonId, fullName: `Concursante ${i + 1}`, status }).returning();
+    const [row] = await db()
+      .insert(schema.contestants)
+      .values({ seasonId, fullName: `Concursante ${i + 1}`, status })
+      .returning();
     rows.push(row!);
   }
   return rows;
 }
 
-const pollCount = async () => (await db().select({ n: sql<number>`count(*)::int` }).from(schema.polls))[0]!.n;
+const pollCount = async () =>
+  (
+    await db()
+      .select({ n: sql<number>`count(*)::int` })
+      .from(schema.polls)
+  )[0]!.n;
 const auditActions = async () => (await db().select({ action: schema.adminAuditLog.action }).from(schema.adminAuditLog)).map((r) => r.action);
 
 describe('POST /api/admin/polls', () => {
@@ -94,7 +102,15 @@ describe('POST /api/admin/polls', () => {
     });
     expect(res.statusCode, res.body).toBe(201);
     const poll = res.json<AdminPollView>();
-    expect(poll).toMatchObject({ status: 'draft', voteMode: 'points', optionType: 'custom', maxPointsPerUser: 10, dailyReset: true, description: 'La gala', endDate });
+    expect(poll).toMatchObject({
+      status: 'draft',
+      voteMode: 'points',
+      optionType: 'custom',
+      maxPointsPerUser: 10,
+      dailyReset: true,
+      description: 'La gala',
+      endDate,
+    });
     expect(poll.options.map((o) => o.label)).toEqual(['Sí', 'No']);
     const [stored] = await db().select().from(schema.polls).where(eq(schema.polls.id, poll.id));
     expect(stored!.pollMode).toBe('countdown');
@@ -107,10 +123,7 @@ describe('POST /api/admin/polls', () => {
     const [a, b] = await contestants(season.id, 2);
     const [foreign] = await contestants(other.season.id, 1);
     const [finalist] = await contestants(season.id, 1, 'finalist');
-    const [deletedSeason] = await db()
-      .insert(schema.seasons)
-      .values({ realityId: other.reality.id, number: 2, year: 2025, deletedAt: new Date() })
-      .returning();
+    const [deletedSeason] = await db().insert(schema.seasons).values({ realityId: other.reality.id, number: 2, year: 2025, deletedAt: new Date() }).returning();
     const base = {
       title: 'Encuesta',
       seasonId: season.id,
@@ -169,7 +182,14 @@ describe('GET /api/admin/polls', () => {
     };
     const { body, count } = await countStatements('/api/admin/polls');
     expect(body.polls.map((p) => p.id)).toEqual([newer.poll.id, older.poll.id]);
-    expect(body.polls[0]).toMatchObject({ status: 'active', effectiveStatus: 'closed', isFeatured: false, voteCount: 1, realityName: newer.reality.name, seasonNumber: 1 });
+    expect(body.polls[0]).toMatchObject({
+      status: 'active',
+      effectiveStatus: 'closed',
+      isFeatured: false,
+      voteCount: 1,
+      realityName: newer.reality.name,
+      seasonNumber: 1,
+    });
     expect(body.polls[1]).toMatchObject({ isFeatured: true, voteCount: 3 });
     expect(body.polls[1]!.options.map((o) => o.voteCount)).toEqual([2, 0, 1]);
     expect(count).toBeLessThanOrEqual(2);
@@ -196,7 +216,11 @@ describe('PUT /api/admin/polls/:pollId', () => {
     const res = await call('PUT', `/api/admin/polls/${poll.id}`, {
       title: 'Editada',
       description: 'Nueva descripción',
-      options: [{ id: options[2]!.id, contestantId: options[2]!.contestantId! }, { contestantId: fresh!.id }, { id: options[0]!.id, contestantId: options[0]!.contestantId! }],
+      options: [
+        { id: options[2]!.id, contestantId: options[2]!.contestantId! },
+        { contestantId: fresh!.id },
+        { id: options[0]!.id, contestantId: options[0]!.contestantId! },
+      ],
     });
     expect(res.statusCode, res.body).toBe(200);
     const view = res.json<AdminPollView>();
@@ -239,10 +263,20 @@ describe('PUT /api/admin/polls/:pollId', () => {
       [poll.id, { title: 'x', options: keep, voteMode: 'points' }, 400, ADMIN_MESSAGES.pollLocked],
       [poll.id, { title: ' ', options: keep }, 400, ADMIN_MESSAGES.pollTitleRequired],
       [poll.id, { title: 'x', options: [keep[0]!] }, 400, ADMIN_MESSAGES.minContestants],
-      [poll.id, { title: 'x', options: [keep[0]!, { id: other.options[0]!.id, contestantId: other.options[0]!.contestantId! }] }, 400, ADMIN_MESSAGES.optionNotInPoll],
+      [
+        poll.id,
+        { title: 'x', options: [keep[0]!, { id: other.options[0]!.id, contestantId: other.options[0]!.contestantId! }] },
+        400,
+        ADMIN_MESSAGES.optionNotInPoll,
+      ],
       [poll.id, { title: 'x', options: [keep[0]!, { id: keep[1]!.id, contestantId: other.options[0]!.contestantId! }] }, 400, CONTESTANT_OPTION_CHANGED],
       [poll.id, { title: 'x', options: [keep[0]!, { contestantId: other.options[0]!.contestantId! }] }, 400, ADMIN_MESSAGES.contestantNotInSeason],
-      [points.poll.id, { title: 'x', options: points.options.map((o) => ({ id: o.id, contestantId: o.contestantId! })), maxPointsPerUser: 1 }, 400, ADMIN_MESSAGES.totalPointsMin],
+      [
+        points.poll.id,
+        { title: 'x', options: points.options.map((o) => ({ id: o.id, contestantId: o.contestantId! })), maxPointsPerUser: 1 },
+        400,
+        ADMIN_MESSAGES.totalPointsMin,
+      ],
       ['123e4567-e89b-42d3-a456-426614174000', { title: 'x', options: keep }, 404, ADMIN_MESSAGES.pollNotFound],
     ];
     for (const [id, payload, status, message] of cases) {

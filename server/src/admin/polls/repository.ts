@@ -1,16 +1,6 @@
 import { and, asc, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '@tribuna/drizzle/client';
-import {
-  contestants,
-  pollOptions,
-  pollPointsConfig,
-  polls,
-  pollVoteCounts,
-  realities,
-  seasons,
-  voidedVotes,
-  votes,
-} from '@tribuna/drizzle/schema/index';
+import { contestants, pollOptions, pollPointsConfig, polls, pollVoteCounts, realities, seasons, voidedVotes, votes } from '@tribuna/drizzle/schema/index';
 import { LOCK_KEYS, xactLock } from '@tribuna/drizzle/locks';
 
 // Vote counts come from poll_vote_counts (a few rows per option, kept by triggers on `votes`, see
@@ -50,10 +40,9 @@ const adminPollColumns = {
 
 /** Polls with their season, reality and points config, newest first (one statement for the whole list). */
 export async function listAdminPolls(db: DbOrTx, filter: { seasonId?: string; pollId?: string } = {}) {
-  const conditions = [
-    filter.seasonId ? eq(polls.seasonId, filter.seasonId) : undefined,
-    filter.pollId ? eq(polls.id, filter.pollId) : undefined,
-  ].filter((c) => c !== undefined);
+  const conditions = [filter.seasonId ? eq(polls.seasonId, filter.seasonId) : undefined, filter.pollId ? eq(polls.id, filter.pollId) : undefined].filter(
+    (c) => c !== undefined,
+  );
   return db
     .select(adminPollColumns)
     .from(polls)
@@ -174,7 +163,10 @@ export async function updatePollFields(
   fields: Partial<Pick<typeof polls.$inferInsert, 'title' | 'description' | 'endDate' | 'pollMode' | 'status'>>,
   now: Date,
 ): Promise<void> {
-  await tx.update(polls).set({ ...fields, updatedAt: now }).where(eq(polls.id, pollId));
+  await tx
+    .update(polls)
+    .set({ ...fields, updatedAt: now })
+    .where(eq(polls.id, pollId));
 }
 
 export async function upsertPointsConfig(tx: Tx, pollId: string, maxPointsPerUser: number, dailyReset: boolean): Promise<void> {
@@ -196,10 +188,7 @@ export async function lockOptionsWithVotes(tx: Tx, pollId: string): Promise<Map<
     .select({ optionId: pollOptions.id })
     .from(pollOptions)
     .where(
-      and(
-        eq(pollOptions.pollId, pollId),
-        sql`EXISTS (SELECT 1 FROM ${votes} v WHERE v.poll_id = ${pollOptions.pollId} AND v.option_id = ${pollOptions.id})`,
-      ),
+      and(eq(pollOptions.pollId, pollId), sql`EXISTS (SELECT 1 FROM ${votes} v WHERE v.poll_id = ${pollOptions.pollId} AND v.option_id = ${pollOptions.id})`),
     );
   const withVotes = new Set(voted.map((v) => v.optionId));
   return new Map(locked.map((o) => [o.id, withVotes.has(o.id)]));

@@ -55,8 +55,7 @@ export function pointsConfig(
 /** An option of the form after cleaning: a contestant or a non-blank trimmed text, maybe an existing id. */
 export type CleanOption = { id?: string; contestantId: string; text: null } | { id?: string; contestantId: null; text: string };
 
-export const minOptionsMessage = (type: AdminPollView['optionType']) =>
-  type === 'contestants' ? ADMIN_MESSAGES.minContestants : ADMIN_MESSAGES.minOptions;
+export const minOptionsMessage = (type: AdminPollView['optionType']) => (type === 'contestants' ? ADMIN_MESSAGES.minContestants : ADMIN_MESSAGES.minOptions);
 
 /**
  * The form's options as they will be stored, in order: custom texts trimmed with blanks left out

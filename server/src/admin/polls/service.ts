@@ -1,11 +1,5 @@
 import { ADMIN_MESSAGES, VOTABLE_CONTESTANT_STATUSES } from '@tribuna/contracts/adminRules';
-import type {
-  AdminPollList,
-  AdminPollView,
-  CreatePollInput,
-  PollStatusInput,
-  UpdatePollInput,
-} from '@tribuna/contracts/api/admin/polls';
+import type { AdminPollList, AdminPollView, CreatePollInput, PollStatusInput, UpdatePollInput } from '@tribuna/contracts/api/admin/polls';
 import type { PollStatus } from '@tribuna/contracts/api/polls';
 import type { Db, Tx } from '@tribuna/drizzle/client';
 import { findHomePoll } from '../../polls/service.ts';
@@ -135,13 +129,7 @@ export async function createPoll(ctx: AdminPollsContext, actor: Actor, input: Cr
  * an option left out is deleted when it has no votes, else it leaves the ballot (removed_at) with
  * its votes kept. One transaction with the audit row (before and after).
  */
-export async function updatePoll(
-  ctx: AdminPollsContext,
-  actor: Actor,
-  pollId: string,
-  input: UpdatePollInput,
-  now = new Date(),
-): Promise<AdminPollView> {
+export async function updatePoll(ctx: AdminPollsContext, actor: Actor, pollId: string, input: UpdatePollInput, now = new Date()): Promise<AdminPollView> {
   const title = cleanTitle(input.title);
   let ballotChanged = false;
   const view = await ctx.db.transaction(async (tx) => {
@@ -220,13 +208,7 @@ function orderChanged(stored: repo.AdminOptionRow[], wanted: CleanOption[]): boo
  * last two need at least 2 options on the ballot. Reopening a poll whose countdown ran out drops
  * the countdown (it would still be closed). Anything else: 409.
  */
-export async function setPollStatus(
-  ctx: AdminPollsContext,
-  actor: Actor,
-  pollId: string,
-  input: PollStatusInput,
-  now = new Date(),
-): Promise<AdminPollView> {
+export async function setPollStatus(ctx: AdminPollsContext, actor: Actor, pollId: string, input: PollStatusInput, now = new Date()): Promise<AdminPollView> {
   const view = await ctx.db.transaction(async (tx) => {
     if (!(await repo.lockPoll(tx, pollId))) throw notFound(ADMIN_MESSAGES.pollNotFound);
     const before = await requireView(tx, pollId, now);

@@ -33,7 +33,8 @@ describe('/api/admin/queues', () => {
     const admin = await signInAdmin(app, database);
     const empty = await health(admin);
     expect(empty.queues.map((q) => q.name)).toEqual(Object.values(QUEUE_NAMES));
-    for (const q of empty.queues) expect(q).toEqual({ name: q.name, counts: { waiting: 0, active: 0, failed: 0, delayed: 0, completed: 0 }, workers: 0, failures: [] });
+    for (const q of empty.queues)
+      expect(q).toEqual({ name: q.name, counts: { waiting: 0, active: 0, failed: 0, delayed: 0, completed: 0 }, workers: 0, failures: [] });
 
     await app.enqueue('media.gc', { olderThanMinutes: 60 });
     await app.enqueue('sessions.purge', { olderThanDays: 30 }, { delay: 60_000 });
@@ -58,7 +59,13 @@ describe('/api/admin/queues', () => {
     expect(maintenance.workers).toBe(0);
     // The latest 20, newest first.
     expect(maintenance.failures).toHaveLength(20);
-    expect(maintenance.failures[0]).toEqual({ id: failures[21]!.id, name: 'media.gc', failedReason: 'fallo 21', attemptsMade: 1, failedAt: expect.any(String) });
+    expect(maintenance.failures[0]).toEqual({
+      id: failures[21]!.id,
+      name: 'media.gc',
+      failedReason: 'fallo 21',
+      attemptsMade: 1,
+      failedAt: expect.any(String),
+    });
     expect(maintenance.failures.map((f) => f.failedReason)).toEqual(Array.from({ length: 20 }, (_, i) => `fallo ${21 - i}`));
   });
 

@@ -45,22 +45,26 @@ describe('GET /api/admin/reports reads the aggregates only', () => {
   it('lists every day of the range newest first with zeros for days without a row, sums the totals, exact active users', async () => {
     const { get } = await asAdmin();
     const [ana, bea, carl] = [await buildUser(db()), await buildUser(db()), await buildUser(db())];
-    await db().insert(schema.reportDaily).values([
-      daily('2025-01-10', { activeUsers: 2, newUsers: 3, totalVotes: 10, pageViews: 100 }, new Date('2025-01-11T06:10:00Z')),
-      daily('2025-01-12', { activeUsers: 2, newUsers: 1, totalVotes: 5, pageViews: 50 }, new Date('2025-01-13T06:05:00Z')),
-      daily('2025-01-13', { activeUsers: 1, totalVotes: 1, pageViews: 7 }, new Date('2025-01-14T06:05:00Z')),
-      // Outside the range: neither its figures nor its computed_at count.
-      daily('2025-01-15', { activeUsers: 9, totalVotes: 99, pageViews: 999 }, new Date('2025-02-01T00:00:00Z')),
-    ]);
+    await db()
+      .insert(schema.reportDaily)
+      .values([
+        daily('2025-01-10', { activeUsers: 2, newUsers: 3, totalVotes: 10, pageViews: 100 }, new Date('2025-01-11T06:10:00Z')),
+        daily('2025-01-12', { activeUsers: 2, newUsers: 1, totalVotes: 5, pageViews: 50 }, new Date('2025-01-13T06:05:00Z')),
+        daily('2025-01-13', { activeUsers: 1, totalVotes: 1, pageViews: 7 }, new Date('2025-01-14T06:05:00Z')),
+        // Outside the range: neither its figures nor its computed_at count.
+        daily('2025-01-15', { activeUsers: 9, totalVotes: 99, pageViews: 999 }, new Date('2025-02-01T00:00:00Z')),
+      ]);
     // Ana is active on all three days with activity: she counts once over the range.
-    await db().insert(schema.reportActiveUsers).values([
-      { day: '2025-01-10', userId: ana.id },
-      { day: '2025-01-10', userId: bea.id },
-      { day: '2025-01-12', userId: ana.id },
-      { day: '2025-01-12', userId: bea.id },
-      { day: '2025-01-13', userId: ana.id },
-      { day: '2025-01-15', userId: carl.id },
-    ]);
+    await db()
+      .insert(schema.reportActiveUsers)
+      .values([
+        { day: '2025-01-10', userId: ana.id },
+        { day: '2025-01-10', userId: bea.id },
+        { day: '2025-01-12', userId: ana.id },
+        { day: '2025-01-12', userId: bea.id },
+        { day: '2025-01-13', userId: ana.id },
+        { day: '2025-01-15', userId: carl.id },
+      ]);
     // …and the same days as the worker's activity bitmaps (worker/src/reports/repository.ts).
     await db().execute(sql`INSERT INTO report_user_numbers (user_id) SELECT DISTINCT user_id FROM report_active_users ORDER BY user_id`);
     await db().execute(sql`
@@ -69,7 +73,9 @@ describe('GET /api/admin/reports reads the aggregates only', () => {
       FROM report_active_users a JOIN report_user_numbers n USING (user_id) GROUP BY 1, 2`);
     // Raw rows the worker has not aggregated are not read.
     const { poll, options } = await buildPoll(db());
-    await db().insert(schema.votes).values({ pollId: poll.id, optionId: options[0]!.id, userId: carl.id, createdAt: new Date('2025-01-11T18:00:00Z') });
+    await db()
+      .insert(schema.votes)
+      .values({ pollId: poll.id, optionId: options[0]!.id, userId: carl.id, createdAt: new Date('2025-01-11T18:00:00Z') });
 
     const res = await get('?period=custom&from=2025-01-10&to=2025-01-14');
     expect(res.statusCode, res.body).toBe(200);
@@ -103,7 +109,9 @@ describe('GET /api/admin/reports reads the aggregates only', () => {
 
   it('named periods are resolved on the server in SHOW_TIMEZONE (service at a fixed now; the route at the real now)', async () => {
     const now = new Date('2025-03-01T05:30:00Z'); // 2025-02-28 23:30 in Mexico City
-    await db().insert(schema.reportDaily).values([daily('2025-02-28', { totalVotes: 4 }), daily('2025-03-01', { totalVotes: 50 })]);
+    await db()
+      .insert(schema.reportDaily)
+      .values([daily('2025-02-28', { totalVotes: 4 }), daily('2025-03-01', { totalVotes: 50 })]);
     const today = await getReport(db(), { period: 'today' }, TIME_ZONE, now);
     expect(today).toMatchObject({ from: '2025-02-28', to: '2025-02-28', totals: { totalVotes: 4 } });
     const week = await getReport(db(), { period: 'week' }, TIME_ZONE, now);
@@ -147,13 +155,17 @@ describe('worker aggregates read through the route', () => {
     const other = await buildUser(db(), { createdAt: new Date('2025-01-01T12:00:00Z') });
     const { poll, options } = await buildPoll(db());
     const vote = (userId: string, at: string) => ({ pollId: poll.id, optionId: options[0]!.id, userId, createdAt: new Date(at) });
-    await db().insert(schema.votes).values([
-      vote(fan.id, '2025-03-11T05:59:00Z'), // 2025-03-10 23:59 in Mexico City
-      vote(other.id, '2025-03-11T06:01:00Z'), // 2025-03-11 00:01
-      vote(fan.id, '2025-03-11T20:00:00Z'), // the 11th again
-      vote(fan.id, '2025-03-12T18:00:00Z'), // the 12th
-    ]);
-    await db().insert(schema.pageViews).values({ userId: other.id, pagePath: '/', sessionId: 'session-0001', deviceType: 'mobile', createdAt: new Date('2025-03-12T05:00:00Z') });
+    await db()
+      .insert(schema.votes)
+      .values([
+        vote(fan.id, '2025-03-11T05:59:00Z'), // 2025-03-10 23:59 in Mexico City
+        vote(other.id, '2025-03-11T06:01:00Z'), // 2025-03-11 00:01
+        vote(fan.id, '2025-03-11T20:00:00Z'), // the 11th again
+        vote(fan.id, '2025-03-12T18:00:00Z'), // the 12th
+      ]);
+    await db()
+      .insert(schema.pageViews)
+      .values({ userId: other.id, pagePath: '/', sessionId: 'session-0001', deviceType: 'mobile', createdAt: new Date('2025-03-12T05:00:00Z') });
     await recomputeDays(db(), '2025-03-09', '2025-03-13', TIME_ZONE);
 
     const res = await get('?period=custom&from=2025-03-10&to=2025-03-12');
@@ -181,7 +193,14 @@ describe('the report cache follows the aggregates version', () => {
 
     let seen = await version();
     const changes: [string, () => Promise<unknown>, Partial<Report['totals']>][] = [
-      ['insert', () => db().insert(schema.reportDaily).values(daily('2025-05-02', { totalVotes: 3, pageViews: 9 })), { totalVotes: 3, pageViews: 9 }],
+      [
+        'insert',
+        () =>
+          db()
+            .insert(schema.reportDaily)
+            .values(daily('2025-05-02', { totalVotes: 3, pageViews: 9 })),
+        { totalVotes: 3, pageViews: 9 },
+      ],
       ['update', () => db().execute(sql`UPDATE report_daily SET total_votes = 7 WHERE day = '2025-05-02'`), { totalVotes: 7 }],
       ['bits only', () => db().execute(sql`INSERT INTO report_active_bits (day, block, bits) VALUES ('2025-05-01', 0, B'11'::bit(8192))`), { activeUsers: 2 }],
       ['delete', () => db().execute(sql`DELETE FROM report_daily WHERE day = '2025-05-02'`), { totalVotes: 0, pageViews: 0 }],
@@ -204,7 +223,9 @@ describe('the report cache follows the aggregates version', () => {
     const { poll, options } = await buildPoll(db());
     const query = '?period=custom&from=2025-06-10&to=2025-06-10';
     expect((await get(query)).json<Report>().totals.totalVotes).toBe(0);
-    await db().insert(schema.votes).values({ pollId: poll.id, optionId: options[0]!.id, userId: fan.id, createdAt: new Date('2025-06-10T18:00:00Z') });
+    await db()
+      .insert(schema.votes)
+      .values({ pollId: poll.id, optionId: options[0]!.id, userId: fan.id, createdAt: new Date('2025-06-10T18:00:00Z') });
     // Raw rows alone do not move the report (it reads the aggregates only)…
     expect((await get(query)).json<Report>().totals.totalVotes).toBe(0);
     // …the worker's run does, on the very next read.

@@ -65,6 +65,9 @@ export async function countActiveUsers(db: DbOrTx, range: DayRange): Promise<num
  * report_daily or report_active_bits; null before the first change (nothing to cache under).
  */
 export async function readVersion(db: DbOrTx): Promise<number | null> {
-  const [row] = await db.select({ version: reportVersion.version }).from(reportVersion).where(sql`${reportVersion.id} = 1`);
+  const [row] = await db
+    .select({ version: reportVersion.version })
+    .from(reportVersion)
+    .where(sql`${reportVersion.id} = 1`);
   return row?.version ?? null;
 }

@@ -141,7 +141,13 @@ export async function suspendUser(db: Db, admin: AuthUser, userId: string, now =
     if (!current) throw notFound(USER_NOT_FOUND);
     await profiles.setSuspended(tx, userId, true, now);
     await sessions.endAllSessions(tx, userId, now);
-    await recordAudit(tx, admin.id, { action: 'user.suspend', entityType: 'user', entityId: userId, before: { isSuspended: current.isSuspended }, after: { isSuspended: true } });
+    await recordAudit(tx, admin.id, {
+      action: 'user.suspend',
+      entityType: 'user',
+      entityId: userId,
+      before: { isSuspended: current.isSuspended },
+      after: { isSuspended: true },
+    });
     return adminUser(tx, userId);
   });
 }
@@ -152,7 +158,13 @@ export async function unsuspendUser(db: Db, admin: AuthUser, userId: string, now
     if (!current) throw notFound(USER_NOT_FOUND);
     if (current.isDeleted) throw conflict(CANNOT_UNSUSPEND_DELETED);
     await profiles.setSuspended(tx, userId, false, now);
-    await recordAudit(tx, admin.id, { action: 'user.unsuspend', entityType: 'user', entityId: userId, before: { isSuspended: current.isSuspended }, after: { isSuspended: false } });
+    await recordAudit(tx, admin.id, {
+      action: 'user.unsuspend',
+      entityType: 'user',
+      entityId: userId,
+      before: { isSuspended: current.isSuspended },
+      after: { isSuspended: false },
+    });
     return adminUser(tx, userId);
   });
 }

@@ -169,9 +169,21 @@ describe('/api/admin/users', () => {
       expect(first).toMatchObject({ total: 27, page: 1, pageSize: 20 });
       expect(first.items).toHaveLength(20);
       // The admin was created last (now), then the fans newest first.
-      expect(first.items.map((u) => u.id)).toEqual([admin.id, ...fans.slice(6).reverse().map((f) => f.id)]);
+      expect(first.items.map((u) => u.id)).toEqual([
+        admin.id,
+        ...fans
+          .slice(6)
+          .reverse()
+          .map((f) => f.id),
+      ]);
       const second = await list(admin, '?page=2');
-      expect(second.items.map((u) => u.id)).toEqual([...fans.slice(0, 6).reverse().map((f) => f.id), mod.id]);
+      expect(second.items.map((u) => u.id)).toEqual([
+        ...fans
+          .slice(0, 6)
+          .reverse()
+          .map((f) => f.id),
+        mod.id,
+      ]);
       expect(await list(admin, '?page=3')).toMatchObject({ items: [], total: 27 });
 
       expect((await list(admin, '?role=moderator')).items.map((u) => u.id)).toEqual([mod.id]);
@@ -273,7 +285,8 @@ describe('/api/admin/users', () => {
   });
 
   describe('points', () => {
-    const adjust = (admin: Awaited<ReturnType<typeof signInAdmin>>, userId: string, body: object) => admin.call('POST', `/api/admin/users/${userId}/points`, body);
+    const adjust = (admin: Awaited<ReturnType<typeof signInAdmin>>, userId: string, body: object) =>
+      admin.call('POST', `/api/admin/users/${userId}/points`, body);
 
     it('adds and subtracts with a history row and an audit row', async () => {
       const admin = await signInAdmin(app, database);
@@ -298,16 +311,13 @@ describe('/api/admin/users', () => {
       ]);
     });
 
-    it.each([[{ points: 0 }], [{}], [{ points: 1.5 }], [{ points: 'diez' }], [{ points: null }]])(
-      'refuses %j with the Spanish message',
-      async (body) => {
-        const admin = await signInAdmin(app, database);
-        const fan = await buildUser(database.db);
-        const res = await adjust(admin, fan.id, body);
-        expect(res.statusCode).toBe(400);
-        expect(res.json().message).toBe('Debes especificar una cantidad de puntos');
-      },
-    );
+    it.each([[{ points: 0 }], [{}], [{ points: 1.5 }], [{ points: 'diez' }], [{ points: null }]])('refuses %j with the Spanish message', async (body) => {
+      const admin = await signInAdmin(app, database);
+      const fan = await buildUser(database.db);
+      const res = await adjust(admin, fan.id, body);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe('Debes especificar una cantidad de puntos');
+    });
 
     it('answers 404 for an unknown user and 400 when the total would overflow', async () => {
       const admin = await signInAdmin(app, database);

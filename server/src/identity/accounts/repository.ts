@@ -38,11 +38,7 @@ export async function insertAccount(db: DbOrTx, values: NewAccountRow): Promise<
   return row ?? null;
 }
 
-export async function recordSignIn(
-  db: DbOrTx,
-  userId: string,
-  values: { email: string | null; emailVerified: boolean; lastSignInAt: Date },
-): Promise<void> {
+export async function recordSignIn(db: DbOrTx, userId: string, values: { email: string | null; emailVerified: boolean; lastSignInAt: Date }): Promise<void> {
   await db.update(accounts).set(values).where(eq(accounts.userId, userId));
 }
 

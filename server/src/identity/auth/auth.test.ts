@@ -49,8 +49,7 @@ describe('DELETE /api/me (account deletion)', () => {
     return { user, post: post[0]! };
   }
 
-  const remove = (headers: Record<string, string>, payload: unknown) =>
-    app.inject({ method: 'DELETE', url: '/api/me', headers, payload: payload as object });
+  const remove = (headers: Record<string, string>, payload: unknown) => app.inject({ method: 'DELETE', url: '/api/me', headers, payload: payload as object });
 
   it('anonymises the profile, forgets the account, revokes every session and clears the cookie', async () => {
     const { user, post } = await userWithEverything();

@@ -23,18 +23,11 @@ export interface ClientContext {
 export async function openSession(db: DbOrTx, userId: string, context: ClientContext, now = new Date()): Promise<IssuedSession> {
   const factor = await factors.findVerifiedFactor(db, userId);
   if (context.previousSessionId) await sessions.endSession(db, context.previousSessionId, now);
-  return sessions.startSession(
-    db,
-    { userId, mfaPending: factor !== null, userAgent: context.userAgent, ip: context.ip },
-    now,
-  );
+  return sessions.startSession(db, { userId, mfaPending: factor !== null, userAgent: context.userAgent, ip: context.ip }, now);
 }
 
 /** GET /api/auth/session: where this browser stands in the sign-in flow. */
-export async function describeSession(
-  db: DbOrTx,
-  session: { userId: string; mfaPending: boolean } | null,
-): Promise<AuthSession> {
+export async function describeSession(db: DbOrTx, session: { userId: string; mfaPending: boolean } | null): Promise<AuthSession> {
   if (!session) return SIGNED_OUT;
   if (session.mfaPending) {
     const factor = await factors.findVerifiedFactor(db, session.userId);

@@ -78,21 +78,22 @@ describe('development sign-in (DEV_LOGIN on)', () => {
     expect((await login({ userId: 'nope' })).statusCode).toBe(400);
   });
 
-  it.each([['NUL', '\u0000'], ['a C0 control', '\u001b'], ['a lone surrogate', '\ud83d']])(
-    'refuses a display name with %s (400) and creates nobody',
-    async (_, bad) => {
-      const res = await app.inject({
-        method: 'POST',
-        url: '/api/auth/dev/login',
-        headers: { ...XHR, 'content-type': 'application/json' },
-        payload: JSON.stringify({ displayName: `Ana${bad}` }),
-      });
-      expect(res.statusCode).toBe(400);
-      expect(res.json().message).toContain('body/displayName must not contain control characters or invalid Unicode');
-      expect(await database.db.select().from(schema.profiles)).toHaveLength(0);
-      expect(await database.db.select().from(schema.sessions)).toHaveLength(0);
-    },
-  );
+  it.each([
+    ['NUL', '\u0000'],
+    ['a C0 control', '\u001b'],
+    ['a lone surrogate', '\ud83d'],
+  ])('refuses a display name with %s (400) and creates nobody', async (_, bad) => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/auth/dev/login',
+      headers: { ...XHR, 'content-type': 'application/json' },
+      payload: JSON.stringify({ displayName: `Ana${bad}` }),
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toContain('body/displayName must not contain control characters or invalid Unicode');
+    expect(await database.db.select().from(schema.profiles)).toHaveLength(0);
+    expect(await database.db.select().from(schema.sessions)).toHaveLength(0);
+  });
 });
 
 describe('development sign-in (DEV_LOGIN off)', () => {

@@ -41,11 +41,7 @@ async function createDevUser(db: DbOrTx, displayName: string): Promise<string> {
  * session is a real one, second factor included: a user with a verified factor gets a sign-in
  * owing its code, exactly as with Google.
  */
-export async function devLogin(
-  db: DbOrTx,
-  input: DevLoginInput,
-  context: ClientContext,
-): Promise<{ authSession: AuthSession; issued: IssuedSession }> {
+export async function devLogin(db: DbOrTx, input: DevLoginInput, context: ClientContext): Promise<{ authSession: AuthSession; issued: IssuedSession }> {
   let userId: string;
   if ('userId' in input) {
     const profile = await profiles.findProfile(db, input.userId);

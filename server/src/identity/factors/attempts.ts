@@ -63,9 +63,7 @@ export async function orUnavailable<T>(redisCall: Promise<T>): Promise<T> {
  * the window) once MAX_FAILED_CODES are counted, 503 while Redis cannot count.
  */
 export async function takeAttempt(redis: Redis, key: KeyFn, userId: string): Promise<void> {
-  const [taken, value] = await orUnavailable(
-    commands(redis).mfaTakeAttempt(attemptsKey(key, userId), MAX_FAILED_CODES, FAILED_CODES_WINDOW_SECONDS),
-  );
+  const [taken, value] = await orUnavailable(commands(redis).mfaTakeAttempt(attemptsKey(key, userId), MAX_FAILED_CODES, FAILED_CODES_WINDOW_SECONDS));
   if (taken !== 1) throw tooManyRequests(TOO_MANY_ATTEMPTS, value);
 }
 

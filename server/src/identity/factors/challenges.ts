@@ -15,12 +15,7 @@ export type KeyFn = (...parts: string[]) => string;
 
 const challengeKey = (key: KeyFn, id: string) => key('mfa', 'challenge', id);
 
-export async function storeChallenge(
-  redis: Redis,
-  key: KeyFn,
-  challenge: StoredChallenge,
-  now = Date.now(),
-): Promise<{ id: string; expiresAt: Date }> {
+export async function storeChallenge(redis: Redis, key: KeyFn, challenge: StoredChallenge, now = Date.now()): Promise<{ id: string; expiresAt: Date }> {
   const id = randomUUID();
   await redis.set(challengeKey(key, id), JSON.stringify(challenge), 'EX', CHALLENGE_TTL_SECONDS);
   return { id, expiresAt: new Date(now + CHALLENGE_TTL_SECONDS * 1000) };

@@ -67,8 +67,7 @@ describe('TOTP second factor', () => {
     return { user, factor, cookie: sessionCookieHeader(res) };
   }
 
-  const devLogin = (userId: string) =>
-    app.inject({ method: 'POST', url: '/api/auth/dev/login', headers: XHR, payload: { userId } });
+  const devLogin = (userId: string) => app.inject({ method: 'POST', url: '/api/auth/dev/login', headers: XHR, payload: { userId } });
 
   it('enrols a factor: otpauth URI (SHA1, 6 digits, 30 s, issuer Tribuna, username label), secret and SVG QR code', async () => {
     const user = await buildUser(database.db, { username: 'ana_fan' });
@@ -176,19 +175,14 @@ describe('TOTP second factor', () => {
     expect(login.json()).toEqual({ status: 'mfa_required', user: null, factorId: factor.id });
     const pending = sessionCookieHeader(login);
 
-    const [row] = await database.db
-      .select()
-      .from(schema.sessions)
-      .where(eq(schema.sessions.mfaPending, true));
+    const [row] = await database.db.select().from(schema.sessions).where(eq(schema.sessions.mfaPending, true));
     expect(row).toMatchObject({ level: 'aal1', userId: user.id });
     expect(Math.abs(row!.expiresAt.getTime() - (Date.now() + MFA_PENDING_TTL_MS))).toBeLessThan(60_000);
 
     expect((await app.inject({ method: 'GET', url: '/api/me', headers: { cookie: pending } })).statusCode).toBe(401);
     expect((await call('GET', '/api/auth/factors', pending)).statusCode).toBe(401);
     expect((await call('POST', '/api/auth/factors', pending)).statusCode).toBe(401);
-    expect((await app.inject({ method: 'GET', url: '/api/auth/session', headers: { cookie: pending } })).json().status).toBe(
-      'mfa_required',
-    );
+    expect((await app.inject({ method: 'GET', url: '/api/auth/session', headers: { cookie: pending } })).json().status).toBe('mfa_required');
   });
 
   it('never completes a pending sign-in with a wrong code; a correct code completes it', async () => {
@@ -198,9 +192,7 @@ describe('TOTP second factor', () => {
     const wrong = await verify(pending, factor.id, wrongCode(factor.secret));
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().message).toBe('Código inválido');
-    expect((await app.inject({ method: 'GET', url: '/api/auth/session', headers: { cookie: pending } })).json().status).toBe(
-      'mfa_required',
-    );
+    expect((await app.inject({ method: 'GET', url: '/api/auth/session', headers: { cookie: pending } })).json().status).toBe('mfa_required');
     expect((await app.inject({ method: 'GET', url: '/api/me', headers: { cookie: pending } })).statusCode).toBe(401);
 
     // The step of the enrolment code is used up: the next step's code completes the sign-in.
@@ -272,10 +264,7 @@ describe('TOTP second factor', () => {
   it('does not let a pending sign-in challenge an unverified factor', async () => {
     const { user, factor } = await userWithFactor();
     const pending = sessionCookieHeader(await devLogin(user.id));
-    const [unverified] = await database.db
-      .insert(schema.authFactors)
-      .values({ userId: user.id, secret: factor.secret, status: 'unverified' })
-      .returning();
+    const [unverified] = await database.db.insert(schema.authFactors).values({ userId: user.id, secret: factor.secret, status: 'unverified' }).returning();
     const res = await call('POST', `/api/auth/factors/${unverified!.id}/challenge`, pending);
     expect(res.statusCode).toBe(403);
   });

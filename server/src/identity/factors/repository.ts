@@ -29,11 +29,11 @@ export async function deleteUnverifiedFactors(db: DbOrTx, userId: string): Promi
 }
 
 /** `secret` is the encrypted value (see secretBox.ts). */
-export async function insertFactor(
-  db: DbOrTx,
-  values: { id: string; userId: string; secret: string; createdAt: Date },
-): Promise<FactorRow> {
-  const [row] = await db.insert(authFactors).values({ ...values, factorType: 'totp', status: 'unverified' }).returning();
+export async function insertFactor(db: DbOrTx, values: { id: string; userId: string; secret: string; createdAt: Date }): Promise<FactorRow> {
+  const [row] = await db
+    .insert(authFactors)
+    .values({ ...values, factorType: 'totp', status: 'unverified' })
+    .returning();
   return row!;
 }
 
@@ -68,12 +68,7 @@ export async function lockSecretSealing(tx: Tx): Promise<void> {
  * Up to `limit` factors after `afterId` (in id order) whose secret does not start with
  * `sealedPrefix` (plaintext, or sealed with another key), locked until the transaction ends.
  */
-export async function factorsToSeal(
-  tx: Tx,
-  sealedPrefix: string,
-  afterId: string,
-  limit: number,
-): Promise<Pick<FactorRow, 'id' | 'userId' | 'secret'>[]> {
+export async function factorsToSeal(tx: Tx, sealedPrefix: string, afterId: string, limit: number): Promise<Pick<FactorRow, 'id' | 'userId' | 'secret'>[]> {
   return tx
     .select({ id: authFactors.id, userId: authFactors.userId, secret: authFactors.secret })
     .from(authFactors)

@@ -1,13 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@fastify/type-provider-typebox';
-import {
-  AuthSession,
-  Challenge,
-  FactorEnrolment,
-  FactorList,
-  UnenrolFactorInput,
-  VerifyFactorInput,
-} from '@tribuna/contracts/api/auth';
+import { AuthSession, Challenge, FactorEnrolment, FactorList, UnenrolFactorInput, VerifyFactorInput } from '@tribuna/contracts/api/auth';
 import { errorResponses } from '../../http/errors.ts';
 import { requireSession, requireUser } from '../plugin.ts';
 import { setSessionCookie } from '../sessions/cookies.ts';
@@ -79,13 +72,10 @@ const factorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { rateLimit: 'factors.verify', audience: 'session' },
     },
     async (request, reply) => {
-      const { authSession, issued } = await factors.verifyFactor(
-        context,
-        requireSession(request),
-        request.params.id,
-        request.body,
-        { userAgent: request.headers['user-agent'], ip: request.ip },
-      );
+      const { authSession, issued } = await factors.verifyFactor(context, requireSession(request), request.params.id, request.body, {
+        userAgent: request.headers['user-agent'],
+        ip: request.ip,
+      });
       setSessionCookie(reply, app.config.publicUrl, issued.token, issued.expiresAt);
       return authSession;
     },

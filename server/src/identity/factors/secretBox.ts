@@ -85,8 +85,7 @@ export class SecretBox {
     const key = this.keys.get(keyId);
     if (!key) {
       throw new SecretBoxError(
-        `the stored TOTP secret was encrypted with an unknown key (id ${keyId}); ` +
-          'set that key in TOTP_ENCRYPTION_KEY or TOTP_ENCRYPTION_PREVIOUS_KEYS',
+        `the stored TOTP secret was encrypted with an unknown key (id ${keyId}); ` + 'set that key in TOTP_ENCRYPTION_KEY or TOTP_ENCRYPTION_PREVIOUS_KEYS',
       );
     }
     try {

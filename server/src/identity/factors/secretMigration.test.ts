@@ -94,10 +94,7 @@ describe('encrypting stored TOTP secrets at start', () => {
   it('is safe when two instances start at once: every row encrypted once, all readable', async () => {
     const factors = await plaintextFactors(6);
     const box = SecretBox.fromConfig(app.config);
-    const [a, b] = await Promise.all([
-      sealTotpSecrets(app.database.db, box, app.log, 2),
-      sealTotpSecrets(database.db, box, app.log, 2),
-    ]);
+    const [a, b] = await Promise.all([sealTotpSecrets(app.database.db, box, app.log, 2), sealTotpSecrets(database.db, box, app.log, 2)]);
     expect(a.encrypted + b.encrypted).toBe(6);
     expect(a.reencrypted + b.reencrypted).toBe(0);
     const stored = await storedSecrets();

@@ -21,12 +21,7 @@ export interface SealingReport {
  * already sealed with the current key are not touched. One transaction per batch, serialised
  * between instances starting together by an advisory lock.
  */
-export async function sealTotpSecrets(
-  db: Db,
-  box: SecretBox,
-  log: Pick<FastifyBaseLogger, 'info' | 'error'>,
-  batchSize = BATCH_SIZE,
-): Promise<SealingReport> {
+export async function sealTotpSecrets(db: Db, box: SecretBox, log: Pick<FastifyBaseLogger, 'info' | 'error'>, batchSize = BATCH_SIZE): Promise<SealingReport> {
   const report: SealingReport = { encrypted: 0, reencrypted: 0, unreadable: [] };
   let afterId = BEFORE_EVERY_UUID;
   for (;;) {

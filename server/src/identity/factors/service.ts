@@ -91,9 +91,7 @@ export async function enrolFactor(context: FactorContext, user: AuthUser, now = 
 /** POST /api/auth/factors/:id/challenge: valid five minutes, for this session only. */
 export async function challengeFactor(context: FactorContext, session: SessionInfo, factorId: string): Promise<Challenge> {
   const factor = await factorForSession(context.db, session, factorId);
-  const challenge = await orUnavailable(
-    storeChallenge(context.redis, context.key, { factorId: factor.id, userId: session.userId, sessionId: session.id }),
-  );
+  const challenge = await orUnavailable(storeChallenge(context.redis, context.key, { factorId: factor.id, userId: session.userId, sessionId: session.id }));
   return { challengeId: challenge.id, expiresAt: challenge.expiresAt.toISOString() };
 }
 
@@ -157,13 +155,7 @@ export async function verifyFactor(
  * sessions drop to aal1 and sign-ins waiting for that factor are cancelled. An unverified factor
  * (an abandoned enrolment) goes without one.
  */
-export async function unenrolFactor(
-  context: FactorContext,
-  user: AuthUser,
-  factorId: string,
-  code: string,
-  now = new Date(),
-): Promise<void> {
+export async function unenrolFactor(context: FactorContext, user: AuthUser, factorId: string, code: string, now = new Date()): Promise<void> {
   const factor = await ownedFactor(context.db, user.id, factorId);
   if (factor.status !== 'verified') {
     await repo.deleteFactor(context.db, factor.id);

@@ -33,11 +33,9 @@ describe('first and later Google sign-ins', () => {
   let app: App;
   let baseUrl: string;
   let database: Database;
-  useOidcTestApp(
-    { ADMIN_EMAILS: 'jefa@tribuna.mx, otro@tribuna.mx' },
-    (ready) => ({ provider, app, baseUrl, database } = ready),
-    { build: () => ({ extraRoutes: writeRoute }) },
-  );
+  useOidcTestApp({ ADMIN_EMAILS: 'jefa@tribuna.mx, otro@tribuna.mx' }, (ready) => ({ provider, app, baseUrl, database } = ready), {
+    build: () => ({ extraRoutes: writeRoute }),
+  });
 
   async function me(cookie: string | null) {
     const res = await app.inject({ method: 'GET', url: '/api/me', headers: cookie ? { cookie } : {} });
@@ -63,7 +61,7 @@ describe('first and later Google sign-ins', () => {
     const flow = await googleSignIn(baseUrl);
     const profile = (await me(flow.sessionCookie)).json();
     expect(Array.from(profile.displayName as string)).toHaveLength(50);
-    expect(profile.displayName).toBe(('Ñandú '.repeat(20).trim()).slice(0, 50).trim());
+    expect(profile.displayName).toBe('Ñandú '.repeat(20).trim().slice(0, 50).trim());
     expect(profile.username).toMatch(/^[a-z0-9_]{3,20}$/);
     expect(profile.username).toBe('nandu_nandu_nandu_na');
   });
@@ -136,10 +134,7 @@ describe('first and later Google sign-ins', () => {
       const [callbackA, callbackB] = await Promise.all([authorizeAtProvider(a.authorizeUrl), authorizeAtProvider(b.authorizeUrl)]);
       provider.nextIdToken({ sub: subject, name: 'Carrera' });
       provider.nextIdToken({ sub: subject, name: 'Carrera' });
-      const [flowA, flowB] = await Promise.all([
-        finishGoogleFlow(baseUrl, callbackA, a.jar),
-        finishGoogleFlow(baseUrl, callbackB, b.jar),
-      ]);
+      const [flowA, flowB] = await Promise.all([finishGoogleFlow(baseUrl, callbackA, a.jar), finishGoogleFlow(baseUrl, callbackB, b.jar)]);
       expect([flowA.location, flowB.location]).toEqual(['/auth/callback', '/auth/callback']);
       const [meA, meB] = await Promise.all([me(flowA.sessionCookie), me(flowB.sessionCookie)]);
       expect(meA.json().id).toBe(meB.json().id);
@@ -153,8 +148,7 @@ describe('first and later Google sign-ins', () => {
     provider.nextIdToken({ sub: 'suspendido' });
     const before = await googleSignIn(baseUrl);
     const { id } = (await me(before.sessionCookie)).json();
-    const write = (cookie: string | null) =>
-      app.inject({ method: 'POST', url: '/api/test/write', headers: { ...XHR, ...(cookie ? { cookie } : {}) } });
+    const write = (cookie: string | null) => app.inject({ method: 'POST', url: '/api/test/write', headers: { ...XHR, ...(cookie ? { cookie } : {}) } });
     expect((await write(before.sessionCookie)).statusCode).toBe(200);
 
     await database.db.update(schema.profiles).set({ isSuspended: true }).where(eq(schema.profiles.id, id));

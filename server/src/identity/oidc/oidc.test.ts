@@ -240,9 +240,7 @@ describe('Google sign-in when GOOGLE_CLIENT_ID is not set', () => {
 
 describe('Google sign-in when the issuer cannot be discovered at start', () => {
   it('starts anyway (the rest of the site works) and fails sign-in with ?error=1', async () => {
-    const app = await buildApp(
-      testConfig({ OIDC_ISSUER: 'http://127.0.0.1:1', GOOGLE_CLIENT_ID: TEST_CLIENT_ID, GOOGLE_CLIENT_SECRET: 's' }),
-    );
+    const app = await buildApp(testConfig({ OIDC_ISSUER: 'http://127.0.0.1:1', GOOGLE_CLIENT_ID: TEST_CLIENT_ID, GOOGLE_CLIENT_SECRET: 's' }));
     try {
       const res = await app.inject({ method: 'GET', url: '/auth/google' });
       expect(res.statusCode).toBe(302);

@@ -38,12 +38,7 @@ export function grantsAdmin(identity: Pick<OidcIdentity, 'email' | 'emailVerifie
  * (an advisory lock on issuer + subject): two racing first sign-ins create exactly one profile.
  * The e-mail and its verification are refreshed on every sign-in, and so is the ADMIN_EMAILS grant.
  */
-export async function signInWithIdentity(
-  db: DbOrTx,
-  identity: OidcIdentity,
-  adminEmails: readonly string[],
-  now = new Date(),
-): Promise<SignInResult> {
+export async function signInWithIdentity(db: DbOrTx, identity: OidcIdentity, adminEmails: readonly string[], now = new Date()): Promise<SignInResult> {
   const email = emailFrom(identity.email);
   return db.transaction(async (tx) => {
     await accounts.lockIdentity(tx, identity.issuer, identity.subject);

@@ -21,7 +21,9 @@ import { asUser, signIn, XHR } from '../../../../test/support/server/sessions.ts
 const WIDE = { store: 'local', perUser: { max: 10_000, windowSeconds: 1 }, perAddress: { max: 10_000, windowSeconds: 1 } } as const;
 
 const image = (format: 'jpeg' | 'png' | 'webp' | 'gif', width: number, height: number) =>
-  sharp({ create: { width, height, channels: 3, background: { r: 30, g: 140, b: 200 } } })[format]().toBuffer();
+  sharp({ create: { width, height, channels: 3, background: { r: 30, g: 140, b: 200 } } })
+    [format]()
+    .toBuffer();
 
 describe('editing the own profile', () => {
   let app: App;
@@ -114,9 +116,10 @@ describe('editing the own profile', () => {
     describe('avatar and banner URLs', () => {
       const site = () => new URL(app.config.publicUrl).origin;
       const refused = (kind: 'avatar' | 'banner') => {
-        const m = kind === 'avatar'
-          ? { https: PROFILE_MESSAGES.avatarHttps, host: PROFILE_MESSAGES.avatarHost, invalid: PROFILE_MESSAGES.avatarInvalid }
-          : { https: PROFILE_MESSAGES.bannerHttps, host: PROFILE_MESSAGES.bannerHost, invalid: PROFILE_MESSAGES.bannerInvalid };
+        const m =
+          kind === 'avatar'
+            ? { https: PROFILE_MESSAGES.avatarHttps, host: PROFILE_MESSAGES.avatarHost, invalid: PROFILE_MESSAGES.avatarInvalid }
+            : { https: PROFILE_MESSAGES.bannerHttps, host: PROFILE_MESSAGES.bannerHost, invalid: PROFILE_MESSAGES.bannerInvalid };
         return [
           ['javascript:alert(1)', m.https],
           ['JavaScript:alert(document.cookie)', m.https],
@@ -145,7 +148,7 @@ describe('editing the own profile', () => {
         expect((await row(user.id))[field]).toBe('/media/aa/bb/keep.webp');
       });
 
-      it('accepts this site\'s own /media/ uploads (stored as the path) and the Google user-content host; null or empty clears', async () => {
+      it("accepts this site's own /media/ uploads (stored as the path) and the Google user-content host; null or empty clears", async () => {
         const { headers } = await fan();
         const ok = async (payload: object) => {
           const res = await patch(headers, payload);
@@ -186,7 +189,12 @@ describe('editing the own profile', () => {
       const res = await upload(headers, kind, await image('jpeg', width, height));
       expect(res.statusCode).toBe(201);
       const body = res.json<UploadedProfileImage>();
-      expect(body).toMatchObject({ width: outWidth, height: outHeight, url: expect.stringMatching(/^\/media\/.+\.webp$/), thumbnailUrl: expect.stringMatching(/^\/media\//) });
+      expect(body).toMatchObject({
+        width: outWidth,
+        height: outHeight,
+        url: expect.stringMatching(/^\/media\/.+\.webp$/),
+        thumbnailUrl: expect.stringMatching(/^\/media\//),
+      });
       const meta = await stored(body.url);
       expect([meta.format, meta.width, meta.height]).toEqual(['webp', outWidth, outHeight]);
       const key = body.url.slice('/media/'.length);

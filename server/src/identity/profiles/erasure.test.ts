@@ -31,9 +31,15 @@ const USER_AGENT = 'Mozilla/5.0 (ZQPhone 9f3) Borrable';
 
 /** A distinctive image (its own bytes, so its own content-addressed files). */
 const uniqueJpeg = (width: number, height: number) =>
-  sharp({ create: { width, height, channels: 3, background: { r: randomInt(256), g: randomInt(256), b: randomInt(256) } } }).jpeg().toBuffer();
+  sharp({ create: { width, height, channels: 3, background: { r: randomInt(256), g: randomInt(256), b: randomInt(256) } } })
+    .jpeg()
+    .toBuffer();
 
-const exists = (path: string) => stat(path).then(() => true, () => false);
+const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
 
 describe('deleting the own account', () => {
   let provider: MockOidcProvider;
@@ -112,7 +118,12 @@ describe('deleting the own account', () => {
       groupKey: `post_reaction:${post.id}`,
     });
     const { poll, options } = await buildPoll(db);
-    const vote = await app.inject({ method: 'POST', url: `/api/polls/${poll.id}/votes`, headers, payload: { optionId: options[0]!.id, deviceFingerprint: 'zq-device-9f3' } });
+    const vote = await app.inject({
+      method: 'POST',
+      url: `/api/polls/${poll.id}/votes`,
+      headers,
+      payload: { optionId: options[0]!.id, deviceFingerprint: 'zq-device-9f3' },
+    });
     expect(vote.statusCode).toBeLessThan(300);
     const share = await app.inject({ method: 'POST', url: `/api/polls/${poll.id}/shares`, headers, payload: { platform: 'whatsapp' } });
     expect(share.statusCode).toBeLessThan(300);
@@ -184,7 +195,12 @@ describe('deleting the own account', () => {
     expect(card.json().author).toEqual({ id, displayName: PROFILE_MESSAGES.deletedName, username: null, avatarUrl: null });
     // The avatar and banner: rows and files gone.
     for (const image of [avatar, banner]) {
-      expect(await db.select().from(schema.media).where(eq(schema.media.key, image.url.slice('/media/'.length)))).toEqual([]);
+      expect(
+        await db
+          .select()
+          .from(schema.media)
+          .where(eq(schema.media.key, image.url.slice('/media/'.length))),
+      ).toEqual([]);
       expect(await exists(mediaPath(image.url))).toBe(false);
       expect(await exists(mediaPath(image.thumbnailUrl))).toBe(false);
     }
@@ -247,7 +263,12 @@ describe('deleting the own account', () => {
     await buildUser(database.db, { avatarUrl: shared.url });
     expect((await app.inject({ method: 'DELETE', url: '/api/me', headers, payload: { confirm: 'ELIMINAR' } })).statusCode).toBe(204);
     expect(await exists(mediaPath(shared.url))).toBe(true);
-    expect(await database.db.select().from(schema.media).where(eq(schema.media.key, shared.url.slice('/media/'.length)))).toHaveLength(1);
+    expect(
+      await database.db
+        .select()
+        .from(schema.media)
+        .where(eq(schema.media.key, shared.url.slice('/media/'.length))),
+    ).toHaveLength(1);
     expect(await exists(mediaPath(unsaved.url))).toBe(false);
     expect(await database.db.select().from(schema.media).where(eq(schema.media.uploadedBy, id))).toHaveLength(1);
   });

@@ -18,7 +18,10 @@ function emailLocalPart(email: string | null | undefined): string {
 
 /** Control characters out, runs of whitespace as one space, trimmed. */
 function tidy(value: string): string {
-  return value.replace(/\p{Cc}/gu, ' ').replace(/\s+/g, ' ').trim();
+  return value
+    .replace(/\p{Cc}/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /**

@@ -1,10 +1,5 @@
 import type { Profile } from '@tribuna/contracts/api/me';
-import type {
-  ProfileComment,
-  ProfileGroup,
-  PublicProfile,
-  VoteHistoryItem,
-} from '@tribuna/contracts/api/profiles';
+import type { ProfileComment, ProfileGroup, PublicProfile, VoteHistoryItem } from '@tribuna/contracts/api/profiles';
 import type { ProfileCommentRow, ProfileGroupRow, PublicProfileRow, VoteHistoryRow } from './tabsRepository.ts';
 import { ANONYMISED_DISPLAY_NAME } from './repository.ts';
 import type { ProfileRow } from './repository.ts';
@@ -26,7 +21,6 @@ export function presentProfile(row: ProfileRow): Profile {
   };
 }
 
-
 export function presentPublicProfile(row: PublicProfileRow): PublicProfile {
   const deleted = row.is_deleted;
   return {
@@ -43,7 +37,8 @@ export function presentPublicProfile(row: PublicProfileRow): PublicProfile {
 
 export function presentVote(row: VoteHistoryRow): VoteHistoryItem {
   const removed = row.option_removed;
-  const pollStatus = row.poll_status === 'closed' || (row.poll_status === 'active' && row.poll_ended) ? 'closed' : row.poll_status === 'active' ? 'active' : 'draft';
+  const pollStatus =
+    row.poll_status === 'closed' || (row.poll_status === 'active' && row.poll_ended) ? 'closed' : row.poll_status === 'active' ? 'active' : 'draft';
   return {
     id: row.id,
     pollId: row.poll_id,

@@ -100,7 +100,10 @@ describe('profiles: header, counters and tabs', () => {
     it('counts every vote, and the posts and comments the caller may see', async () => {
       const { owner, secret } = await ownerWithEverything();
       const { poll, options } = await buildPoll(database.db);
-      await buildVotes(database.db, [0, 1, 0].map((i) => ({ pollId: poll.id, optionId: options[i]!.id, userId: owner.user.id })));
+      await buildVotes(
+        database.db,
+        [0, 1, 0].map((i) => ({ pollId: poll.id, optionId: options[i]!.id, userId: owner.user.id })),
+      );
       const other = await fan();
       const member = await fan();
       await join(secret.id, member.user.id);
@@ -163,7 +166,10 @@ describe('profiles: header, counters and tabs', () => {
       expect(items[1]).toMatchObject({ contestantName: null, contestantPhotoUrl: null });
       expect(items[0]).toMatchObject({ contestantName: null, contestantPhotoUrl: null });
 
-      await buildVotes(db, Array.from({ length: 55 }, (_, i) => ({ pollId: active.poll.id, optionId: active.options[1]!.id, userId: owner.user.id, createdAt: t(-i - 1) })));
+      await buildVotes(
+        db,
+        Array.from({ length: 55 }, (_, i) => ({ pollId: active.poll.id, optionId: active.options[1]!.id, userId: owner.user.id, createdAt: t(-i - 1) })),
+      );
       const latest = (await get(`/api/profiles/${owner.user.id}/votes`, owner.headers)).json<VoteHistory>().items;
       expect(latest).toHaveLength(50);
       const times = latest.map((i) => Date.parse(i.createdAt));
@@ -181,7 +187,10 @@ describe('profiles: header, counters and tabs', () => {
       const member = await fan();
       await join(secret.id, member.user.id);
       const contents = async (headers: Record<string, string> = {}) =>
-        (await get(`/api/profiles/${owner.user.id}/comments`, headers)).json<ProfileCommentPage>().items.map((c) => c.content).sort();
+        (await get(`/api/profiles/${owner.user.id}/comments`, headers))
+          .json<ProfileCommentPage>()
+          .items.map((c) => c.content)
+          .sort();
 
       expect(await contents(owner.headers)).toEqual(['c abierto', 'c ajeno', 'c publico', 'c secreto', 'c seguidores']);
       expect(await contents()).toEqual(['c abierto', 'c ajeno', 'c publico']);
@@ -237,7 +246,16 @@ describe('profiles: header, counters and tabs', () => {
       expect(await names()).toEqual(['Último:moderator:public', 'Primero:member:public']);
       expect(await names((await fan({ role: 'admin' })).headers)).toEqual(['Último:moderator:public', 'Primero:member:public']);
       const first = (await get(`/api/profiles/${owner.user.id}/groups`)).json<ProfileGroupList>().items[1]!;
-      expect(first).toEqual({ id: a.id, name: 'Primero', description: null, avatarUrl: null, coverUrl: null, privacy: 'public', role: 'member', joinedAt: '2025-01-01T00:00:00.000Z' });
+      expect(first).toEqual({
+        id: a.id,
+        name: 'Primero',
+        description: null,
+        avatarUrl: null,
+        coverUrl: null,
+        privacy: 'public',
+        role: 'member',
+        joinedAt: '2025-01-01T00:00:00.000Z',
+      });
     });
   });
 

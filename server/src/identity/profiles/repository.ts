@@ -33,7 +33,11 @@ export type ProfileEdit = Partial<Pick<NewProfileRow, 'displayName' | 'username'
  * holds (ignoring case) fails with the unique violation of profiles_username_lower_uq.
  */
 export async function updateProfileFields(db: DbOrTx, id: string, values: ProfileEdit, now: Date): Promise<ProfileRow | null> {
-  const [row] = await db.update(profiles).set({ ...values, updatedAt: now }).where(eq(profiles.id, id)).returning();
+  const [row] = await db
+    .update(profiles)
+    .set({ ...values, updatedAt: now })
+    .where(eq(profiles.id, id))
+    .returning();
   return row ?? null;
 }
 

@@ -62,7 +62,7 @@ const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Edit the own profile: only the fields sent change (name, username, bio, avatar and banner URLs, shown in voters lists)',
         description:
-          'Texts are trimmed; an empty username, bio, avatar or banner clears it. Usernames are 3-20 of a-z 0-9 _, lower-cased, unique ignoring case (409). Avatar and banner: this site\'s /media/ uploads or https Google user-content URLs.',
+          "Texts are trimmed; an empty username, bio, avatar or banner clears it. Usernames are 3-20 of a-z 0-9 _, lower-cased, unique ignoring case (409). Avatar and banner: this site's /media/ uploads or https Google user-content URLs.",
         body: UpdateProfileInput,
         response: { 200: Profile, ...errorResponses(400, 401, 403, 409, 429) },
       },

@@ -86,9 +86,6 @@ describe('session invalidation across server instances', () => {
 
     const res = await fetch(`${otherUrl}/auth/logout`, { method: 'POST', headers: { cookie, ...XHR } });
     expect(res.status).toBe(204);
-    await waitFor(
-      async () => (await app.inject({ method: 'GET', url: '/api/me', headers: { cookie } })).statusCode === 401,
-      'signed-out session refused here',
-    );
+    await waitFor(async () => (await app.inject({ method: 'GET', url: '/api/me', headers: { cookie } })).statusCode === 401, 'signed-out session refused here');
   });
 });

@@ -98,10 +98,13 @@ export class SessionChangeListener {
     const log = this.failures === 1 ? this.log.warn.bind(this.log) : this.log.debug.bind(this.log);
     log({ err, retryInMs: delay }, 'not listening for session changes; cached sessions are served only briefly until it is back');
     // Jitter, so that every instance does not reconnect at the same moment.
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = null;
-      void this.connect();
-    }, delay * (0.8 + Math.random() * 0.4));
+    this.retryTimer = setTimeout(
+      () => {
+        this.retryTimer = null;
+        void this.connect();
+      },
+      delay * (0.8 + Math.random() * 0.4),
+    );
     this.retryTimer.unref();
   }
 }

@@ -24,7 +24,10 @@ describe('session lookups', () => {
     const revoked = await newSession();
     const expired = await newSession();
     await database.db.update(schema.sessions).set({ revokedAt: new Date() }).where(eq(schema.sessions.id, revoked.id));
-    await database.db.update(schema.sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(schema.sessions.id, expired.id));
+    await database.db
+      .update(schema.sessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(schema.sessions.id, expired.id));
 
     const lookups = new SessionLookups(database.db);
     const select = vi.spyOn(database.db, 'select');
@@ -133,4 +136,3 @@ describe('session lookups', () => {
     await vi.waitFor(async () => expect(await lastSeen(session.id)).toBe(later.getTime()), { timeout: 5_000 });
   });
 });
-

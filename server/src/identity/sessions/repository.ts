@@ -38,7 +38,10 @@ export async function findActiveSessions(db: DbOrTx, ids: string[], now: Date) {
 export type ActiveSessionRow = Awaited<ReturnType<typeof findActiveSessions>>[number];
 
 export async function touchSession(db: DbOrTx, id: string, values: { lastSeenAt: Date; expiresAt?: Date }): Promise<void> {
-  await db.update(sessions).set(values).where(and(eq(sessions.id, id), isNull(sessions.revokedAt)));
+  await db
+    .update(sessions)
+    .set(values)
+    .where(and(eq(sessions.id, id), isNull(sessions.revokedAt)));
 }
 
 /** Moves last_seen_at forward for many live sessions in one statement (never backwards). */

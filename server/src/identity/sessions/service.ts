@@ -109,11 +109,7 @@ export interface ResolvedSession {
  * session with less than SESSION_REFRESH_THRESHOLD_MS left is extended to a full TTL (rolling
  * expiry), never past SESSION_MAX_LIFETIME_MS after its sign-in; an older session is refused.
  */
-export async function resolveSession(
-  lookups: Pick<SessionLookups, 'db' | 'find' | 'touch'>,
-  token: string,
-  now = new Date(),
-): Promise<ResolvedSession | null> {
+export async function resolveSession(lookups: Pick<SessionLookups, 'db' | 'find' | 'touch'>, token: string, now = new Date()): Promise<ResolvedSession | null> {
   if (!looksLikeSessionToken(token)) return null;
   const db = lookups.db;
   const id = sessionIdFor(token);
@@ -152,9 +148,7 @@ export async function resolveSession(
     expiresAt,
     createdAt: row.createdAt,
   };
-  const user: AuthUser | null = row.mfaPending
-    ? null
-    : { id: row.userId, role: row.role, isSuspended: row.isSuspended, sessionId: row.id, level: row.level };
+  const user: AuthUser | null = row.mfaPending ? null : { id: row.userId, role: row.role, isSuspended: row.isSuspended, sessionId: row.id, level: row.level };
   return { session, user, refreshedUntil };
 }
 

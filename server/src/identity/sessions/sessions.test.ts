@@ -69,13 +69,12 @@ describe('sessions', () => {
     const full = await get('/api/auth/session', (await signIn(app, user)).cookie);
     expect(full.json()).toMatchObject({ status: 'signed_in', user: { id: user.id, role: 'user' }, factorId: null, email: null });
     // The user's own e-mail comes with their session (the admin header shows it).
-    await database.db.insert(schema.accounts).values({ userId: user.id, email: 'fan@example.com', oidcIssuer: 'https://issuer.test', oidcSubject: `sub-${user.id}` });
+    await database.db
+      .insert(schema.accounts)
+      .values({ userId: user.id, email: 'fan@example.com', oidcIssuer: 'https://issuer.test', oidcSubject: `sub-${user.id}` });
     expect((await get('/api/auth/session', (await signIn(app, user)).cookie)).json()).toMatchObject({ status: 'signed_in', email: 'fan@example.com' });
 
-    const [factor] = await database.db
-      .insert(schema.authFactors)
-      .values({ userId: user.id, secret: 'JBSWY3DPEHPK3PXP', status: 'verified' })
-      .returning();
+    const [factor] = await database.db.insert(schema.authFactors).values({ userId: user.id, secret: 'JBSWY3DPEHPK3PXP', status: 'verified' }).returning();
     const pending = await signIn(app, user, { mfaPending: true });
     expect((await get('/api/auth/session', pending.cookie)).json()).toEqual({
       status: 'mfa_required',
@@ -140,7 +139,10 @@ describe('sessions', () => {
     const user = await buildUser(database.db);
     const { cookie, sessionId } = await signIn(app, user);
     const signedInAt = new Date(Date.now() - 25 * DAY);
-    await database.db.update(schema.sessions).set({ createdAt: signedInAt, expiresAt: new Date(Date.now() + 2 * DAY) }).where(eq(schema.sessions.id, sessionId));
+    await database.db
+      .update(schema.sessions)
+      .set({ createdAt: signedInAt, expiresAt: new Date(Date.now() + 2 * DAY) })
+      .where(eq(schema.sessions.id, sessionId));
 
     const refreshed = await get('/api/me', cookie);
     expect(refreshed.statusCode).toBe(200);
@@ -149,7 +151,7 @@ describe('sessions', () => {
     expect((await sessionRow(sessionId)).expiresAt.getTime()).toBe(end);
     const reset = sessionCookieOf(refreshed)!;
     expect(new Date(reset.attributes.expires as string).getTime()).toBe(Math.floor(end / 1000) * 1000);
-    expect(Number(reset.attributes['max-age'])).toBeLessThanOrEqual(5 * DAY / 1000);
+    expect(Number(reset.attributes['max-age'])).toBeLessThanOrEqual((5 * DAY) / 1000);
 
     // Less than 7 days left, but nothing left to extend: no write, no cookie.
     const again = await get('/api/me', cookie);

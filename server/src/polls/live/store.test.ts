@@ -147,9 +147,23 @@ describe('live totals in Redis', () => {
     const head = '{"kind":"votes","pollId":"' + poll.id + '","committedAt":0,"added":[],"removed":[],"seq":';
     const seq = await commands.liveFinishRebuild(
       ...keys,
-      'token-1', '1', 60_000, 1, ana.id, 1, // voters chunk
-      0, `${options[0]!.id},${options[1]!.id}`, channelName(prefix, LIVE_CHANNEL), head,
-      2, options[0]!.id, 1, 1, options[1]!.id, 0, 0,
+      'token-1',
+      '1',
+      60_000,
+      1,
+      ana.id,
+      1, // voters chunk
+      0,
+      `${options[0]!.id},${options[1]!.id}`,
+      channelName(prefix, LIVE_CHANNEL),
+      head,
+      2,
+      options[0]!.id,
+      1,
+      1,
+      options[1]!.id,
+      0,
+      0,
     );
     expect(seq).toBeGreaterThan(0);
     const totals = await totalsOf(poll.id);

@@ -72,15 +72,31 @@ function wtf8(code: number): number[] {
 }
 
 /** What HTTP lets a header value carry: tab, printable ASCII and obs-text (bytes 0x80–0xFF as latin1). */
-const headerChar = fc.oneof(
-  { weight: 20, arbitrary: fc.integer({ min: 0x20, max: 0x7e }) },
-  { weight: 1, arbitrary: fc.constant(0x09) },
-  { weight: 2, arbitrary: fc.integer({ min: 0x80, max: 0xff }) },
-).map((code) => String.fromCharCode(code));
+const headerChar = fc
+  .oneof(
+    { weight: 20, arbitrary: fc.integer({ min: 0x20, max: 0x7e }) },
+    { weight: 1, arbitrary: fc.constant(0x09) },
+    { weight: 2, arbitrary: fc.integer({ min: 0x80, max: 0xff }) },
+  )
+  .map((code) => String.fromCharCode(code));
 const headerValue = (maxLength = 60) => fc.string({ unit: headerChar, maxLength });
 const longHeaderValue = fc.constantFrom(1_000, 8_000).map((length) => 'a'.repeat(length));
 /** Headers the fuzzer sets on purpose, or that frame the request: random ones never take their names. */
-const RESERVED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'upgrade', 'expect', 'te', 'trailer', 'keep-alive', 'content-type', 'cookie', 'origin', 'x-requested-with']);
+const RESERVED_HEADERS = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'upgrade',
+  'expect',
+  'te',
+  'trailer',
+  'keep-alive',
+  'content-type',
+  'cookie',
+  'origin',
+  'x-requested-with',
+]);
 const headerName = fc.stringMatching(/^[a-z][a-z0-9-]{0,24}$/).filter((name) => !RESERVED_HEADERS.has(name));
 
 /** A value for one path parameter, already encoded for the request line. */
@@ -95,27 +111,29 @@ function pathSegment(schema: JsonSchema | undefined, context: FuzzContext): fc.A
     { weight: 1, arbitrary: fc.constantFrom('00000000-0000-0000-0000-000000000000', '1', '-1', 'NaN', 'null', 'me', 'index.html', 'sw.js') },
   ];
   if (context.uuids.length > 0) options.push({ weight: 6, arbitrary: fc.constantFrom(...context.uuids) });
-  if (schema) options.push({ weight: 2, arbitrary: validish(schema, context).map((value) => encodeComponent(typeof value === 'string' ? value : toJsonText(value))) });
+  if (schema)
+    options.push({ weight: 2, arbitrary: validish(schema, context).map((value) => encodeComponent(typeof value === 'string' ? value : toJsonText(value))) });
   return fc.oneof(...options);
 }
 
 /** The rest of a path for a wildcard (`/*`): file names, traversal attempts, nested junk. */
 const wildcardPath = fc.oneof(
   fc.constantFrom('', 'index.html', 'sw.js', 'manifest.webmanifest', 'assets/', '.env', '.git/config', 'terminos', 'api', 'favicon.ico', 'static/index.html'),
-  fc.array(fc.oneof(fc.stringMatching(/^[A-Za-z0-9._-]{1,12}$/), fc.constantFrom(...PERCENT_JUNK), nastyString.map(encodeComponent)), { minLength: 1, maxLength: 4 }).map((segments) =>
-    segments.join('/'),
-  ),
+  fc
+    .array(fc.oneof(fc.stringMatching(/^[A-Za-z0-9._-]{1,12}$/), fc.constantFrom(...PERCENT_JUNK), nastyString.map(encodeComponent)), {
+      minLength: 1,
+      maxLength: 4,
+    })
+    .map((segments) => segments.join('/')),
 );
 
 /** A fixed segment, sometimes with one character percent-encoded (`api` → `%61pi`): the router decodes it. */
 function staticSegment(segment: string): fc.Arbitrary<string> {
   if (segment === '') return fc.constant(segment);
-  const encoded = fc
-    .tuple(fc.nat({ max: segment.length - 1 }), fc.boolean())
-    .map(([index, lower]) => {
-      const hex = segment.charCodeAt(index).toString(16).padStart(2, '0');
-      return `${segment.slice(0, index)}%${lower ? hex : hex.toUpperCase()}${segment.slice(index + 1)}`;
-    });
+  const encoded = fc.tuple(fc.nat({ max: segment.length - 1 }), fc.boolean()).map(([index, lower]) => {
+    const hex = segment.charCodeAt(index).toString(16).padStart(2, '0');
+    return `${segment.slice(0, index)}%${lower ? hex : hex.toUpperCase()}${segment.slice(index + 1)}`;
+  });
   return fc.oneof({ weight: 12, arbitrary: fc.constant(segment) }, { weight: 1, arbitrary: encoded });
 }
 
@@ -149,14 +167,15 @@ function queryFor(route: CatalogueRoute, context: FuzzContext): fc.Arbitrary<str
       fc
         .tuple(validish(schema, context), junkPairs)
         .map(([value, junk]) => [
-          ...Object.entries(typeof value === 'object' && value !== null ? value : {}).map(([k, v]) => `${encodeComponent(k)}=${encodeComponent(typeof v === 'string' ? v : toJsonText(v))}`),
+          ...Object.entries(typeof value === 'object' && value !== null ? value : {}).map(
+            ([k, v]) => `${encodeComponent(k)}=${encodeComponent(typeof v === 'string' ? v : toJsonText(v))}`,
+          ),
           ...junk,
         ]),
       // The same key twice: parsed as an array.
-      fc.tuple(fc.constantFrom(...Object.keys(properties)), fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 })).map(([key, a, b]) => [
-        `${key}=${encodeComponent(a)}`,
-        `${key}=${encodeComponent(b)}`,
-      ]),
+      fc
+        .tuple(fc.constantFrom(...Object.keys(properties)), fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 }))
+        .map(([key, a, b]) => [`${key}=${encodeComponent(a)}`, `${key}=${encodeComponent(b)}`]),
     );
   }
   return fc.oneof(...options).map((pairs) => (pairs.length === 0 ? '' : `?${pairs.join('&')}`));
@@ -188,14 +207,38 @@ const PART_NAMES = ['content', 'groupId', 'visibility', 'alt', 'parentCommentId'
 const FILE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'text/html', 'image/svg+xml', 'application/x-msdownload', '', 'image/'] as const;
 /** Bytes that look like images, scripts or nothing (a body travels as text: ASCII and UTF-8 only). */
 const FILE_BODIES = fc.oneof(
-  fc.constantFrom('GIF89a/*\x00*/=alert(1)//', '\x89PNG\r\n\x1a\n', 'RIFF\x00\x00\x00\x00WEBPVP8 ', '<svg onload=alert(1)>', 'MZ\x90\x00', '<html><script>alert(1)</script>', ''),
+  fc.constantFrom(
+    'GIF89a/*\x00*/=alert(1)//',
+    '\x89PNG\r\n\x1a\n',
+    'RIFF\x00\x00\x00\x00WEBPVP8 ',
+    '<svg onload=alert(1)>',
+    'MZ\x90\x00',
+    '<html><script>alert(1)</script>',
+    '',
+  ),
   nastyString,
 );
 
 /** Filenames from the plain to the hostile: huge, traversing, control characters, RFC 5987 forms. */
 const FILENAMES = fc.oneof(
   { weight: 4, arbitrary: nastyString },
-  { weight: 2, arbitrary: fc.constantFrom('foto.png', 'foto.PNG', 'foto.png.exe', '.png', '..', '../../etc/passwd', 'C:\\Windows\\win.ini', 'a/b/c.jpg', 'foto\u0000.png', 'foto%00.png', 'CON', 'foto .jpg ') },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      'foto.png',
+      'foto.PNG',
+      'foto.png.exe',
+      '.png',
+      '..',
+      '../../etc/passwd',
+      'C:\\Windows\\win.ini',
+      'a/b/c.jpg',
+      'foto\u0000.png',
+      'foto%00.png',
+      'CON',
+      'foto .jpg ',
+    ),
+  },
   { weight: 1, arbitrary: fc.constantFrom(256, 1_024, 10_000, 60_000).map((length) => `${'a'.repeat(length)}.png`) },
 );
 
@@ -215,19 +258,26 @@ const ODD_PART_HEADERS = fc.oneof(
     'Content-Disposition: form-data; name="content"\r\n\tfolded: header',
   ),
   fc.constantFrom(1_000, 20_000).map((length) => `Content-Disposition: form-data; name="${'n'.repeat(length)}"`),
-  fc.integer({ min: 21, max: 60 }).map((count) => ['Content-Disposition: form-data; name="content"', ...Array.from({ length: count }, (_, i) => `X-Extra-${i}: ${i}`)].join('\r\n')),
+  fc
+    .integer({ min: 21, max: 60 })
+    .map((count) => ['Content-Disposition: form-data; name="content"', ...Array.from({ length: count }, (_, i) => `X-Extra-${i}: ${i}`)].join('\r\n')),
 );
 
 /** A multipart/form-data body: random fields and files, and broken framing (upload routes). */
 function multipartFor(context: FuzzContext): fc.Arbitrary<Payload> {
   const part = fc.oneof(
-    fc.record({ name: fc.oneof(fc.constantFrom(...PART_NAMES), nastyString), value: fc.oneof(nastyString, validish({ type: 'string', format: 'uuid' }, context).map(String)) }).map(
-      ({ name, value }) => `Content-Disposition: form-data; name="${name.replace(/["\r\n]/g, '')}"\r\n\r\n${value}`,
-    ),
-    fc.record({ name: fc.constantFrom(...PART_NAMES), filename: FILENAMES, type: fc.constantFrom(...FILE_TYPES), body: FILE_BODIES }).map(
-      ({ name, filename, type, body }) =>
-        `Content-Disposition: form-data; name="${name}"; filename="${filename.replace(/["\r\n]/g, '')}"\r\nContent-Type: ${type}\r\n\r\n${body}`,
-    ),
+    fc
+      .record({
+        name: fc.oneof(fc.constantFrom(...PART_NAMES), nastyString),
+        value: fc.oneof(nastyString, validish({ type: 'string', format: 'uuid' }, context).map(String)),
+      })
+      .map(({ name, value }) => `Content-Disposition: form-data; name="${name.replace(/["\r\n]/g, '')}"\r\n\r\n${value}`),
+    fc
+      .record({ name: fc.constantFrom(...PART_NAMES), filename: FILENAMES, type: fc.constantFrom(...FILE_TYPES), body: FILE_BODIES })
+      .map(
+        ({ name, filename, type, body }) =>
+          `Content-Disposition: form-data; name="${name}"; filename="${filename.replace(/["\r\n]/g, '')}"\r\nContent-Type: ${type}\r\n\r\n${body}`,
+      ),
   );
   const oddPart = fc.tuple(ODD_PART_HEADERS, fc.oneof(nastyString, FILE_BODIES)).map(([headers, body]) => `${headers}\r\n\r\n${body}`);
   const boundary = 'fuzzboundary';
@@ -244,7 +294,11 @@ function multipartFor(context: FuzzContext): fc.Arbitrary<Payload> {
     .map(([parts, tail, contentType]): Payload => ({ body: `${parts.map((p) => `--${boundary}\r\n${p}\r\n`).join('')}${tail}`, contentType }));
   // Parts with odd headers among ordinary ones, a preamble and an epilogue.
   const oddlyFramed = fc
-    .tuple(fc.array(fc.oneof(part, oddPart), { minLength: 1, maxLength: 6 }), fc.constantFrom('', 'preamble\r\n', '\r\n'), fc.constantFrom('', 'epilogue', '\r\n--fuzzboundary--\r\n'))
+    .tuple(
+      fc.array(fc.oneof(part, oddPart), { minLength: 1, maxLength: 6 }),
+      fc.constantFrom('', 'preamble\r\n', '\r\n'),
+      fc.constantFrom('', 'epilogue', '\r\n--fuzzboundary--\r\n'),
+    )
     .map(([parts, preamble, epilogue]): Payload => ({
       body: `${preamble}${parts.map((p) => `--${boundary}\r\n${p}\r\n`).join('')}--${boundary}--\r\n${epilogue}`,
       contentType: `multipart/form-data; boundary=${boundary}`,
@@ -364,7 +418,12 @@ const optional = <T>(arbitrary: fc.Arbitrary<T>, weight = 1) => fc.option(arbitr
 function headersFor(route: CatalogueRoute, context: FuzzContext): fc.Arbitrary<Record<string, string>> {
   const headerSchema = route.schema?.headers as { properties?: Record<string, JsonSchema> } | undefined;
   const declared = Object.entries(headerSchema?.properties ?? {}).map(([name, schema]) =>
-    fc.option(validish(schema, context).map((value) => [name.toLowerCase(), (typeof value === 'string' ? value : toJsonText(value)).replace(/[^\t\x20-\x7e\x80-\xff]/g, '?')] as const), { nil: undefined }),
+    fc.option(
+      validish(schema, context).map(
+        (value) => [name.toLowerCase(), (typeof value === 'string' ? value : toJsonText(value)).replace(/[^\t\x20-\x7e\x80-\xff]/g, '?')] as const,
+      ),
+      { nil: undefined },
+    ),
   );
   return fc
     .record({
@@ -381,7 +440,9 @@ function headersFor(route: CatalogueRoute, context: FuzzContext): fc.Arbitrary<R
         { weight: 1, arbitrary: headerValue(40) },
       ),
       'idempotency-key': optional(fc.oneof(fc.uuid(), headerValue(80), longHeaderValue, fc.constant(''))),
-      'x-forwarded-for': optional(fc.oneof(headerValue(40), fc.constantFrom('1.2.3.4', '1.2.3.4, 5.6.7.8', '::1', '999.999.999.999', 'unknown', ', , ,'), longHeaderValue)),
+      'x-forwarded-for': optional(
+        fc.oneof(headerValue(40), fc.constantFrom('1.2.3.4', '1.2.3.4, 5.6.7.8', '::1', '999.999.999.999', 'unknown', ', , ,'), longHeaderValue),
+      ),
       accept: optional(fc.oneof(fc.constantFrom('application/json', 'text/html', '*/*', 'text/html,application/xhtml+xml', 'image/png'), headerValue(30))),
       'user-agent': optional(fc.oneof(headerValue(60), longHeaderValue)),
       'accept-encoding': optional(fc.constantFrom('gzip', 'br', 'identity', '*;q=0', 'garbage')),
@@ -407,7 +468,9 @@ export function requestFor(route: CatalogueRoute, context: FuzzContext): fc.Arbi
       path: pathFor(route, context),
       query: queryFor(route, context),
       headers: headersFor(route, context),
-      payload: sendsBody ? payloadFor(route, context) : fc.oneof({ weight: 9, arbitrary: fc.constant<Payload>({}) }, { weight: 1, arbitrary: payloadFor(route, context) }),
+      payload: sendsBody
+        ? payloadFor(route, context)
+        : fc.oneof({ weight: 9, arbitrary: fc.constant<Payload>({}) }, { weight: 1, arbitrary: payloadFor(route, context) }),
     })
     .map(({ path, query, headers, payload }) => {
       const request: FuzzRequest = { method: route.method, url: `${path}${query}`, headers: { ...headers } };

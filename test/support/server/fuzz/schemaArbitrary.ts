@@ -124,10 +124,7 @@ type Schema = JsonSchema & {
 
 /** Mostly conforming values, sometimes mutated, at every depth. */
 export function validish(schema: JsonSchema, options: SchemaArbitraryOptions): fc.Arbitrary<unknown> {
-  return fc.oneof(
-    { weight: 6, arbitrary: conforming(schema as Schema, options) },
-    { weight: 1, arbitrary: mutated(schema as Schema, options) },
-  );
+  return fc.oneof({ weight: 6, arbitrary: conforming(schema as Schema, options) }, { weight: 1, arbitrary: mutated(schema as Schema, options) });
 }
 
 /** Values of the schema's own shape (children still validish, so mutations hide at any depth). */
@@ -212,8 +209,15 @@ function mutated(schema: Schema, options: SchemaArbitraryOptions): fc.Arbitrary<
   }
   if (type === 'string') {
     const maxLength = schema.maxLength ?? 200;
-    mutations.push(fc.constant('a'.repeat(maxLength + 1)), conforming(schema, options).map((text) => `${typeof text === 'string' ? text : ''}\u0000`));
-    if (schema.format === 'uuid') mutations.push(fc.uuid().map((id) => id.toUpperCase()), fc.constant('00000000-0000-0000-0000-000000000000'));
+    mutations.push(
+      fc.constant('a'.repeat(maxLength + 1)),
+      conforming(schema, options).map((text) => `${typeof text === 'string' ? text : ''}\u0000`),
+    );
+    if (schema.format === 'uuid')
+      mutations.push(
+        fc.uuid().map((id) => id.toUpperCase()),
+        fc.constant('00000000-0000-0000-0000-000000000000'),
+      );
   }
   if (type === 'integer' || type === 'number') {
     const bounds = [schema.minimum, schema.maximum].filter((bound): bound is number => bound !== undefined);

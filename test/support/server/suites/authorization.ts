@@ -79,7 +79,9 @@ async function factorOf(context: CallContext, withChallenge: boolean): Promise<{
   return { factorId: factor.id, challengeId: res.json<{ challengeId: string }>().challengeId };
 }
 
-const get = (url: string) => (context: CallContext): InjectOptions => ({ method: 'GET', url, headers: context.headers });
+const get =
+  (url: string) =>
+  (context: CallContext): InjectOptions => ({ method: 'GET', url, headers: context.headers });
 
 /** A multipart request (posts and comments with images) as the caller. */
 function upload(url: string, fields: Record<string, string>, context: CallContext): InjectOptions {
@@ -465,14 +467,24 @@ async function targetFactor(context: CallContext): Promise<string> {
 
 const OTHERS: Record<string, OtherAccess> = {
   'PATCH /api/posts/:postId': {
-    request: async (c) => ({ method: 'PATCH', url: `/api/posts/${(await targetPost(c)).post.id}`, headers: c.headers, payload: { content: 'Editado por otro' } }),
+    request: async (c) => ({
+      method: 'PATCH',
+      url: `/api/posts/${(await targetPost(c)).post.id}`,
+      headers: c.headers,
+      payload: { content: 'Editado por otro' },
+    }),
   },
   'DELETE /api/posts/:postId': {
     moderated: true,
     request: async (c) => ({ method: 'DELETE', url: `/api/posts/${(await targetPost(c)).post.id}`, headers: c.headers }),
   },
   'PATCH /api/comments/:commentId': {
-    request: async (c) => ({ method: 'PATCH', url: `/api/comments/${(await targetPost(c)).comment.id}`, headers: c.headers, payload: { content: 'Corregido por otro' } }),
+    request: async (c) => ({
+      method: 'PATCH',
+      url: `/api/comments/${(await targetPost(c)).comment.id}`,
+      headers: c.headers,
+      payload: { content: 'Corregido por otro' },
+    }),
   },
   'DELETE /api/comments/:commentId': {
     moderated: true,
@@ -492,7 +504,12 @@ const OTHERS: Record<string, OtherAccess> = {
     }),
   },
   'DELETE /api/auth/factors/:id': {
-    request: async (c) => ({ method: 'DELETE', url: `/api/auth/factors/${await targetFactor(c)}`, headers: c.headers, payload: { code: totpCode(TOTP_SECRET) } }),
+    request: async (c) => ({
+      method: 'DELETE',
+      url: `/api/auth/factors/${await targetFactor(c)}`,
+      headers: c.headers,
+      payload: { code: totpCode(TOTP_SECRET) },
+    }),
   },
   // Marks the caller's own notifications read; the owner's stay unread.
   'POST /api/notifications/read': {
@@ -510,8 +527,7 @@ const OTHERS: Record<string, OtherAccess> = {
       });
       return { method: 'POST', url: '/api/notifications/read', headers: c.headers, payload: {} };
     },
-    victim: async (world) =>
-      world.app.database.sql`SELECT id, read_at FROM notifications WHERE user_id = ${world.target.id} ORDER BY id`,
+    victim: async (world) => world.app.database.sql`SELECT id, read_at FROM notifications WHERE user_id = ${world.target.id} ORDER BY id`,
   },
 };
 
@@ -533,7 +549,10 @@ const NOT_OWNED = new Set([
 /** A post of the owner (world.target) in a private group nobody acting here belongs to, with a comment of theirs. */
 async function unseenPost(context: CallContext) {
   const db = context.world.app.database.db;
-  const [group] = await db.insert(schema.groups).values({ name: `Grupo privado ${Math.random()}`, privacy: 'private' }).returning();
+  const [group] = await db
+    .insert(schema.groups)
+    .values({ name: `Grupo privado ${Math.random()}`, privacy: 'private' })
+    .returning();
   const post = await buildPost(db, context.world.target.id, { groupId: group!.id, visibility: 'group' });
   return { post, comment: await buildComment(db, post.id, context.world.target.id) };
 }
@@ -545,14 +564,24 @@ async function unseenPost(context: CallContext) {
  */
 const UNSEEN: Record<string, Pick<OtherAccess, 'request' | 'moderated'>> = {
   'PATCH /api/posts/:postId': {
-    request: async (c) => ({ method: 'PATCH', url: `/api/posts/${(await unseenPost(c)).post.id}`, headers: c.headers, payload: { content: 'Editado a ciegas' } }),
+    request: async (c) => ({
+      method: 'PATCH',
+      url: `/api/posts/${(await unseenPost(c)).post.id}`,
+      headers: c.headers,
+      payload: { content: 'Editado a ciegas' },
+    }),
   },
   'DELETE /api/posts/:postId': {
     moderated: true,
     request: async (c) => ({ method: 'DELETE', url: `/api/posts/${(await unseenPost(c)).post.id}`, headers: c.headers }),
   },
   'PATCH /api/comments/:commentId': {
-    request: async (c) => ({ method: 'PATCH', url: `/api/comments/${(await unseenPost(c)).comment.id}`, headers: c.headers, payload: { content: 'Corregido a ciegas' } }),
+    request: async (c) => ({
+      method: 'PATCH',
+      url: `/api/comments/${(await unseenPost(c)).comment.id}`,
+      headers: c.headers,
+      payload: { content: 'Corregido a ciegas' },
+    }),
   },
   'DELETE /api/comments/:commentId': {
     moderated: true,
@@ -680,9 +709,10 @@ export function describeAccess(mode: keyof typeof MODES, parts: AccessParts): vo
 
     /** Opens the live socket as the caller: 101 once the hello arrived, else the refusal's status. */
     async function openSocket(who: Who, caller: Caller | null): Promise<number> {
-      const outcome = await connectWs(`${baseUrl.replace('http', 'ws')}/ws`, caller ? { cookie: caller.session.cookie } : {}).catch(
-        (err: Error) => ({ code: Number(/\d{3}/.exec(err.message)?.[0] ?? 0), reason: err.message }),
-      );
+      const outcome = await connectWs(`${baseUrl.replace('http', 'ws')}/ws`, caller ? { cookie: caller.session.cookie } : {}).catch((err: Error) => ({
+        code: Number(/\d{3}/.exec(err.message)?.[0] ?? 0),
+        reason: err.message,
+      }));
       if ('code' in outcome) return outcome.code;
       const hello = outcome.messages[0] ?? (await outcome.waitFor((message) => message.type === 'hello'));
       // Opened as the caller (a sign-in owing its second factor watches as a visitor).
@@ -753,83 +783,91 @@ export function describeAccess(mode: keyof typeof MODES, parts: AccessParts): vo
     }
 
     const routeCases = cases.filter(([, key]) => parts.routes?.(key));
-    if (routeCases.length > 0) it.each(routeCases)('%s: allowed callers pass, the others get 401/403 and write nothing', async (_name, key, method) => {
-      const world = await buildWorld();
-      const expected: Record<string, string> = {};
-      const actual: Record<string, string> = {};
-      for (const who of callers) {
-        const expectation = expectationFor(ACCESS[key]!.audience, who, requireAdminMfa);
-        const checked = expectation !== 'allowed';
-        const { status, wrote } = await callAs(world, key, who, method, checked);
-        const allowed = status === 101 || (status >= 200 && status < 400);
-        expected[who] = expectation === 'allowed' ? 'allowed' : `${expectation}, nothing written`;
-        actual[who] = allowed ? 'allowed' : refusal(status, checked, wrote);
-      }
-      expect(actual).toEqual(expected);
-    });
+    if (routeCases.length > 0)
+      it.each(routeCases)('%s: allowed callers pass, the others get 401/403 and write nothing', async (_name, key, method) => {
+        const world = await buildWorld();
+        const expected: Record<string, string> = {};
+        const actual: Record<string, string> = {};
+        for (const who of callers) {
+          const expectation = expectationFor(ACCESS[key]!.audience, who, requireAdminMfa);
+          const checked = expectation !== 'allowed';
+          const { status, wrote } = await callAs(world, key, who, method, checked);
+          const allowed = status === 101 || (status >= 200 && status < 400);
+          expected[who] = expectation === 'allowed' ? 'allowed' : `${expectation}, nothing written`;
+          actual[who] = allowed ? 'allowed' : refusal(status, checked, wrote);
+        }
+        expect(actual).toEqual(expected);
+      });
 
     const otherCases = Object.keys(OTHERS).map((key) => [`${key} (${ACCESS[key]?.audience})`, key] as const);
 
-    if (parts.others) it.each(otherCases)("%s on another user's rows: refused and nothing written, but for who moderates", async (_name, key) => {
-      const world = await buildWorld();
-      const access = OTHERS[key]!;
-      const [method = 'GET'] = key.split(' ');
-      const expected: Record<string, string> = {};
-      const actual: Record<string, string> = {};
-      for (const who of callers) {
-        if (who === 'visitor') continue;
-        const caller = world.callers[who];
-        const context: CallContext = { world, who, headers: asUser(caller.session), userId: caller.user.id };
-        const request = await access.request(context);
-        const victimBefore = JSON.stringify(await access.victim?.(world));
-        const expectation = otherExpectation(ACCESS[key]!.audience, access, who, requireAdminMfa);
-        const checked = expectation !== 'allowed';
-        const { result: status, wrote } = await watchWrites(checked, async () => (await app.inject({ ...request, method: method as 'GET' })).statusCode);
-        const victimTouched = JSON.stringify(await access.victim?.(world)) !== victimBefore;
-        expected[who] = expectation === 'allowed' ? 'allowed, owner untouched' : `${expectation}, nothing written`;
-        actual[who] =
-          status >= 200 && status < 400 ? `allowed, ${victimTouched ? "owner's rows changed" : 'owner untouched'}` : refusal(status, checked, wrote);
-      }
-      expect(actual).toEqual(expected);
-    });
+    if (parts.others)
+      it.each(otherCases)("%s on another user's rows: refused and nothing written, but for who moderates", async (_name, key) => {
+        const world = await buildWorld();
+        const access = OTHERS[key]!;
+        const [method = 'GET'] = key.split(' ');
+        const expected: Record<string, string> = {};
+        const actual: Record<string, string> = {};
+        for (const who of callers) {
+          if (who === 'visitor') continue;
+          const caller = world.callers[who];
+          const context: CallContext = { world, who, headers: asUser(caller.session), userId: caller.user.id };
+          const request = await access.request(context);
+          const victimBefore = JSON.stringify(await access.victim?.(world));
+          const expectation = otherExpectation(ACCESS[key]!.audience, access, who, requireAdminMfa);
+          const checked = expectation !== 'allowed';
+          const { result: status, wrote } = await watchWrites(checked, async () => (await app.inject({ ...request, method: method as 'GET' })).statusCode);
+          const victimTouched = JSON.stringify(await access.victim?.(world)) !== victimBefore;
+          expected[who] = expectation === 'allowed' ? 'allowed, owner untouched' : `${expectation}, nothing written`;
+          actual[who] =
+            status >= 200 && status < 400 ? `allowed, ${victimTouched ? "owner's rows changed" : 'owner untouched'}` : refusal(status, checked, wrote);
+        }
+        expect(actual).toEqual(expected);
+      });
 
     const unseenCases = Object.keys(UNSEEN).map((key) => [key, key] as const);
 
-    if (parts.others) it.each(unseenCases)('%s on a post the caller cannot see: 404 as if it did not exist (never 403), nothing written', async (_name, key) => {
-      const world = await buildWorld();
-      const access = UNSEEN[key]!;
-      const [method = 'GET'] = key.split(' ');
-      const expected: Record<string, string> = {};
-      const actual: Record<string, string> = {};
-      for (const who of callers) {
-        if (who === 'visitor') continue;
-        const caller = world.callers[who];
-        const request = await access.request({ world, who, headers: asUser(caller.session), userId: caller.user.id });
-        const expectation = unseenExpectation(access, who, requireAdminMfa);
-        const checked = expectation !== 'allowed';
-        const { result: status, wrote } = await watchWrites(checked, async () => (await app.inject({ ...request, method: method as 'GET' })).statusCode);
-        expected[who] = expectation === 'allowed' ? 'allowed' : `${expectation}, nothing written`;
-        actual[who] = status >= 200 && status < 400 ? 'allowed' : refusal(status, checked, wrote);
-      }
-      expect(actual).toEqual(expected);
-    });
+    if (parts.others)
+      it.each(unseenCases)('%s on a post the caller cannot see: 404 as if it did not exist (never 403), nothing written', async (_name, key) => {
+        const world = await buildWorld();
+        const access = UNSEEN[key]!;
+        const [method = 'GET'] = key.split(' ');
+        const expected: Record<string, string> = {};
+        const actual: Record<string, string> = {};
+        for (const who of callers) {
+          if (who === 'visitor') continue;
+          const caller = world.callers[who];
+          const request = await access.request({ world, who, headers: asUser(caller.session), userId: caller.user.id });
+          const expectation = unseenExpectation(access, who, requireAdminMfa);
+          const checked = expectation !== 'allowed';
+          const { result: status, wrote } = await watchWrites(checked, async () => (await app.inject({ ...request, method: method as 'GET' })).statusCode);
+          expected[who] = expectation === 'allowed' ? 'allowed' : `${expectation}, nothing written`;
+          actual[who] = status >= 200 && status < 400 ? 'allowed' : refusal(status, checked, wrote);
+        }
+        expect(actual).toEqual(expected);
+      });
 
-    if (parts.completeness) it('declares the audience of every signed-in route outside /api/admin in its config (checked before the body is read)', () => {
-      const signedIn = new Set<Audience>(['session', 'user', 'writer']);
-      const mismatched = Object.entries(ACCESS)
-        .filter(([key, access]) => declaredAudiences.get(key) !== (signedIn.has(access.audience) ? access.audience : undefined))
-        .map(([key, access]) => `${key}: table says ${access.audience}, route declares ${declaredAudiences.get(key) ?? 'none'}`);
-      expect(mismatched).toEqual([]);
-    });
+    if (parts.completeness)
+      it('declares the audience of every signed-in route outside /api/admin in its config (checked before the body is read)', () => {
+        const signedIn = new Set<Audience>(['session', 'user', 'writer']);
+        const mismatched = Object.entries(ACCESS)
+          .filter(([key, access]) => declaredAudiences.get(key) !== (signedIn.has(access.audience) ? access.audience : undefined))
+          .map(([key, access]) => `${key}: table says ${access.audience}, route declares ${declaredAudiences.get(key) ?? 'none'}`);
+        expect(mismatched).toEqual([]);
+      });
 
-    if (parts.completeness) it("checks every owner-only route as another user, and says why the other routes with a parameter are not owned", () => {
-      const withParameter = Object.entries(ACCESS)
-        .filter(([key, access]) => ['session', 'user', 'writer'].includes(access.audience) && key.includes('/:'))
-        .map(([key]) => key);
-      expect(withParameter.filter((key) => !(key in OTHERS) && !NOT_OWNED.has(key)), 'owner-only routes without an OTHERS entry').toEqual([]);
-      expect(Object.keys(OTHERS).filter((key) => !(key in ACCESS))).toEqual([]);
-      expect([...NOT_OWNED].filter((key) => !(key in ACCESS) || key in OTHERS)).toEqual([]);
-    });
+    if (parts.completeness)
+      it('checks every owner-only route as another user, and says why the other routes with a parameter are not owned', () => {
+        const withParameter = Object.entries(ACCESS)
+          .filter(([key, access]) => ['session', 'user', 'writer'].includes(access.audience) && key.includes('/:'))
+          .map(([key]) => key);
+        expect(
+          withParameter.filter((key) => !(key in OTHERS) && !NOT_OWNED.has(key)),
+          'owner-only routes without an OTHERS entry',
+        ).toEqual([]);
+        expect(Object.keys(OTHERS).filter((key) => !(key in ACCESS))).toEqual([]);
+        expect([...NOT_OWNED].filter((key) => !(key in ACCESS) || key in OTHERS)).toEqual([]);
+      });
 
     /**
      * Subscribes as the caller over a real socket: 'allowed' once the server counts the subscription
@@ -864,41 +902,44 @@ export function describeAccess(mode: keyof typeof MODES, parts: AccessParts): vo
       Object.entries(shapes).map(([shape, access]) => [`${shape} (${access.audience})`, family, access] as const),
     );
 
-    if (parts.topics) it.each(topicCases)('live topic %s: allowed callers subscribe, the others are refused and nothing is written', async (_name, _family, access) => {
-      const world = await buildWorld();
-      const db = database.db;
-      const [group] = await db.insert(schema.groups).values({ name: 'Grupo privado', privacy: 'private' }).returning();
-      const topicWorld: TopicWorld = {
-        ...world,
-        draftPoll: (await buildPoll(db, { status: 'draft' })).poll,
-        hiddenPost: await buildPost(db, world.target.id, { isHidden: true }),
-        privateGroupPost: await buildPost(db, world.target.id, { groupId: group!.id, visibility: 'group' }),
-      };
-      const expected: Record<string, string> = {};
-      const actual: Record<string, string> = {};
-      // Every kind of caller in both modes: the admin topic is where REQUIRE_ADMIN_MFA matters.
-      for (const who of WHO) {
-        const caller = who === 'visitor' ? null : world.callers[who];
-        const topic = access.topic(topicWorld, caller ? caller.user.id : world.callers.fan.user.id);
-        const expectation = topicExpectation(access, who, requireAdminMfa);
-        const checked = expectation !== 'allowed';
-        const { result: outcome, wrote } = await watchWrites(checked, () => subscribeAs(caller, topic));
-        expected[who] = expectation === 'allowed' ? 'allowed' : `${expectation}, nothing written`;
-        actual[who] = outcome === 'allowed' ? 'allowed' : refusal(outcome, checked, wrote);
-      }
-      expect(actual).toEqual(expected);
-    });
+    if (parts.topics)
+      it.each(topicCases)('live topic %s: allowed callers subscribe, the others are refused and nothing is written', async (_name, _family, access) => {
+        const world = await buildWorld();
+        const db = database.db;
+        const [group] = await db.insert(schema.groups).values({ name: 'Grupo privado', privacy: 'private' }).returning();
+        const topicWorld: TopicWorld = {
+          ...world,
+          draftPoll: (await buildPoll(db, { status: 'draft' })).poll,
+          hiddenPost: await buildPost(db, world.target.id, { isHidden: true }),
+          privateGroupPost: await buildPost(db, world.target.id, { groupId: group!.id, visibility: 'group' }),
+        };
+        const expected: Record<string, string> = {};
+        const actual: Record<string, string> = {};
+        // Every kind of caller in both modes: the admin topic is where REQUIRE_ADMIN_MFA matters.
+        for (const who of WHO) {
+          const caller = who === 'visitor' ? null : world.callers[who];
+          const topic = access.topic(topicWorld, caller ? caller.user.id : world.callers.fan.user.id);
+          const expectation = topicExpectation(access, who, requireAdminMfa);
+          const checked = expectation !== 'allowed';
+          const { result: outcome, wrote } = await watchWrites(checked, () => subscribeAs(caller, topic));
+          expected[who] = expectation === 'allowed' ? 'allowed' : `${expectation}, nothing written`;
+          actual[who] = outcome === 'allowed' ? 'allowed' : refusal(outcome, checked, wrote);
+        }
+        expect(actual).toEqual(expected);
+      });
 
-    if (parts.completeness) it('lists every topic family of the live registry in the topic table, and nothing else', () => {
-      expect(Object.keys(TOPICS).sort()).toEqual(app.live.hub.topics.families().sort());
-    });
+    if (parts.completeness)
+      it('lists every topic family of the live registry in the topic table, and nothing else', () => {
+        expect(Object.keys(TOPICS).sort()).toEqual(app.live.hub.topics.families().sort());
+      });
 
-    if (parts.completeness) it('lists every /api, /auth and /ws route of the app in the table, and nothing else', () => {
-      const guarded = new Set(registered.filter((key) => GUARDED_PATHS.test(key.split(' ')[1]!)));
-      // A HEAD route answers like its GET (Fastify makes it from the GET's handler and hooks).
-      const missing = [...guarded].filter((key) => !(key in ACCESS) && !(key.startsWith('HEAD ') && `GET${key.slice(4)}` in ACCESS));
-      expect(missing, 'routes without an authorization entry: add them to ACCESS').toEqual([]);
-      expect(Object.keys(ACCESS).filter((key) => !guarded.has(key))).toEqual([]);
-    });
+    if (parts.completeness)
+      it('lists every /api, /auth and /ws route of the app in the table, and nothing else', () => {
+        const guarded = new Set(registered.filter((key) => GUARDED_PATHS.test(key.split(' ')[1]!)));
+        // A HEAD route answers like its GET (Fastify makes it from the GET's handler and hooks).
+        const missing = [...guarded].filter((key) => !(key in ACCESS) && !(key.startsWith('HEAD ') && `GET${key.slice(4)}` in ACCESS));
+        expect(missing, 'routes without an authorization entry: add them to ACCESS').toEqual([]);
+        expect(Object.keys(ACCESS).filter((key) => !guarded.has(key))).toEqual([]);
+      });
   });
 }

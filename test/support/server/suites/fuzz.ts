@@ -57,7 +57,11 @@ const logger = pino({ level: 'warn' }, { write: (line: string) => void warnings.
 const provider = await MockOidcProvider.start();
 const catalogue = new RouteCatalogue();
 // TRUST_PROXY: the garbage X-Forwarded-For headers become request.ip (rate limit and connection keys).
-const app = await buildApp(testConfig(provider.env({ DEV_LOGIN: '1', TRUST_PROXY: '127.0.0.1' })), { logger, onRoute: catalogue.onRoute, rateLimits: widened(RATE_LIMITS) });
+const app = await buildApp(testConfig(provider.env({ DEV_LOGIN: '1', TRUST_PROXY: '127.0.0.1' })), {
+  logger,
+  onRoute: catalogue.onRoute,
+  rateLimits: widened(RATE_LIMITS),
+});
 await app.listen({ host: '127.0.0.1', port: 0 });
 const port = (app.server.address() as AddressInfo).port;
 const database = testDatabase();
@@ -65,7 +69,9 @@ const OWN_ORIGIN = new URL(app.config.publicUrl).origin;
 /** Requests sent, by transport (printed at the end: the figure of the fuzz run). */
 const sent = { inject: 0, http: 0, routes: 0, writeChecked: 0 };
 afterAll(async () => {
-  console.info(`HTTP fuzz (FUZZ_SEED=${SEED}): ${sent.inject + sent.http} requests to ${sent.routes} routes (${sent.inject} through app.inject, ${sent.http} over real sockets), ${sent.writeChecked} checked for writes`);
+  console.info(
+    `HTTP fuzz (FUZZ_SEED=${SEED}): ${sent.inject + sent.http} requests to ${sent.routes} routes (${sent.inject} through app.inject, ${sent.http} over real sockets), ${sent.writeChecked} checked for writes`,
+  );
   await app.close();
   await database.close();
   await provider.stop();

@@ -20,8 +20,7 @@ function renderAt(path: string) {
   );
 }
 
-const signIn = () =>
-  useSessionStore.setState({ user: buildProfile({ displayName: 'Ana López' }), status: 'ready' });
+const signIn = () => useSessionStore.setState({ user: buildProfile({ displayName: 'Ana López' }), status: 'ready' });
 
 /** Mobile and desktop bars are both in the DOM (CSS picks one); tests address one explicitly. */
 const desktopBar = () => within(screen.getByRole('banner'));

@@ -40,7 +40,11 @@ describe('AdminTable', () => {
   it('renders the rows as a table named by its caption, from the column definitions', () => {
     renderTable();
     const table = screen.getByRole('table', { name: 'Fans' });
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Fan', 'Puntos', 'Acciones']);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Fan', 'Puntos', 'Acciones']);
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows).toHaveLength(2);
     // The first column names its row; the others are cells, with their classes.
@@ -56,7 +60,11 @@ describe('AdminTable', () => {
   it('renders the same rows as a list of cards, shown below the breakpoint while the table is hidden', () => {
     renderTable();
     const list = screen.getByRole('list', { name: 'Fans' });
-    expect(within(list).getAllByRole('listitem').map((card) => card.textContent)).toEqual(['Ana López · 120 puntos', 'Bruno Díaz · 7 puntos']);
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((card) => card.textContent),
+    ).toEqual(['Ana López · 120 puntos', 'Bruno Díaz · 7 puntos']);
     expect(list.className).toContain('md:hidden');
     expect(screen.getByRole('table').parentElement!.className).toContain('hidden md:block');
   });

@@ -42,7 +42,17 @@ const TABLE_SHOWN = { md: 'hidden md:block', xl: 'hidden xl:block' } as const;
  * A back-office list as cards on a phone and as a table from `breakpoint` up. Both are in the page,
  * one of them hidden by CSS.
  */
-export function AdminTable<Row>({ label, rows, rowKey, columns, card, breakpoint = 'md', listClassName = 'space-y-3', cardClassName, compact = false }: AdminTableProps<Row>) {
+export function AdminTable<Row>({
+  label,
+  rows,
+  rowKey,
+  columns,
+  card,
+  breakpoint = 'md',
+  listClassName = 'space-y-3',
+  cardClassName,
+  compact = false,
+}: AdminTableProps<Row>) {
   const padding = compact ? 'px-3 py-3' : 'px-4 py-3';
   return (
     <>

@@ -23,7 +23,16 @@ interface ConfirmDialogProps {
  * A yes/no dialog for a destructive action (instead of window.confirm): Cancelar and the action,
  * which it runs itself: "Eliminando…" while it runs, the error in its banner if it fails.
  */
-export function ConfirmDialog({ title, message, confirmLabel = 'Eliminar', busyLabel = 'Eliminando…', action, errorFallback, onDone, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  title,
+  message,
+  confirmLabel = 'Eliminar',
+  busyLabel = 'Eliminando…',
+  action,
+  errorFallback,
+  onDone,
+  onCancel,
+}: ConfirmDialogProps) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
 

@@ -21,7 +21,17 @@ interface FormDialogProps {
  * A create/edit form in a Modal (focus trapped, Escape closes, focus returns to the opener). The
  * form validates on submit (noValidate: the screens show the spec's own messages, not the browser's).
  */
-export function FormDialog({ title, submitLabel = 'Guardar', busy = false, error = null, errorFallback = '', onSubmit, onClose, children, size }: FormDialogProps) {
+export function FormDialog({
+  title,
+  submitLabel = 'Guardar',
+  busy = false,
+  error = null,
+  errorFallback = '',
+  onSubmit,
+  onClose,
+  children,
+  size,
+}: FormDialogProps) {
   const formRef = useRef<HTMLFormElement>(null);
   // The first field takes the focus (Modal has moved it into the dialog already, and gives it
   // back to the opener on close).

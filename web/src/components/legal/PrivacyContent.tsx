@@ -48,9 +48,8 @@ const PRIVACY_SECTIONS: readonly LegalSection[] = [
     title: 'Compartir información',
     body: (
       <p>
-        No vendemos, alquilamos ni compartimos tus datos personales con terceros. Otros usuarios pueden ver lo que
-        decides hacer público en el Sitio: tu perfil público, tus publicaciones y comentarios, y tu nombre y puntos en la
-        lista de votantes de una encuesta.
+        No vendemos, alquilamos ni compartimos tus datos personales con terceros. Otros usuarios pueden ver lo que decides hacer público en el Sitio: tu perfil
+        público, tus publicaciones y comentarios, y tu nombre y puntos en la lista de votantes de una encuesta.
       </p>
     ),
   },
@@ -59,12 +58,11 @@ const PRIVACY_SECTIONS: readonly LegalSection[] = [
     body: (
       <>
         <p>
-          Tienes derecho a acceder a tus datos personales, corregirlos, solicitar su eliminación, oponerte a su
-          tratamiento y retirar tu consentimiento en cualquier momento.
+          Tienes derecho a acceder a tus datos personales, corregirlos, solicitar su eliminación, oponerte a su tratamiento y retirar tu consentimiento en
+          cualquier momento.
         </p>
         <p>
-          Puedes editar tu perfil o eliminar tu cuenta desde tu perfil. Para ejercer cualquier otro derecho, escríbenos a{' '}
-          <ContactEmail />.
+          Puedes editar tu perfil o eliminar tu cuenta desde tu perfil. Para ejercer cualquier otro derecho, escríbenos a <ContactEmail />.
         </p>
       </>
     ),
@@ -73,19 +71,14 @@ const PRIVACY_SECTIONS: readonly LegalSection[] = [
     title: 'Menores de edad',
     body: (
       <p>
-        El Sitio no está dirigido a menores de 13 años y no recopilamos conscientemente sus datos. Si crees que un menor
-        de 13 años nos ha proporcionado información, contáctanos y la eliminaremos.
+        El Sitio no está dirigido a menores de 13 años y no recopilamos conscientemente sus datos. Si crees que un menor de 13 años nos ha proporcionado
+        información, contáctanos y la eliminaremos.
       </p>
     ),
   },
   {
     title: 'Cambios a esta política',
-    body: (
-      <p>
-        Podemos actualizar esta política. Publicaremos la versión vigente en esta página junto con su fecha de última
-        actualización.
-      </p>
-    ),
+    body: <p>Podemos actualizar esta política. Publicaremos la versión vigente en esta página junto con su fecha de última actualización.</p>,
   },
   {
     title: 'Contacto',

@@ -110,7 +110,9 @@ export function AdminLayout() {
 
   return (
     <div className="md:flex md:min-h-dvh">
-      {open && <div data-testid="admin-overlay" aria-hidden="true" onClick={() => close()} className="fixed inset-0 z-40 bg-black/60 backdrop-blur-sm md:hidden" />}
+      {open && (
+        <div data-testid="admin-overlay" aria-hidden="true" onClick={() => close()} className="fixed inset-0 z-40 bg-black/60 backdrop-blur-sm md:hidden" />
+      )}
 
       {/* A div, not an aside: <aside> may not take role="dialog" while the phone panel is open. */}
       <div

@@ -86,8 +86,7 @@ describe('AuthCallbackPage', () => {
       const fetchMock = stubApi({
         'GET /api/auth/session': () => jsonResponse(200, mfaRequiredSession(factorId)),
         [`POST /api/auth/factors/${factorId}/challenge`]: challenge,
-        [`POST /api/auth/factors/${factorId}/verify`]: () =>
-          ++verifications === 1 ? badCode() : jsonResponse(200, signedInSession(member)),
+        [`POST /api/auth/factors/${factorId}/verify`]: () => (++verifications === 1 ? badCode() : jsonResponse(200, signedInSession(member))),
       });
       const router = renderCallback();
 

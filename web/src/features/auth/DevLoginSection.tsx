@@ -44,9 +44,7 @@ function DevUserButton({ user, disabled, busy, onSelect }: { user: DevUser; disa
         <span className="block truncate text-sm font-semibold">
           <span className="sr-only">Entrar como</span> {name}
         </span>
-        <span className="block truncate text-xs text-slate-500 dark:text-slate-400">
-          {user.username ? `@${user.username}` : 'sin usuario'}
-        </span>
+        <span className="block truncate text-xs text-slate-500 dark:text-slate-400">{user.username ? `@${user.username}` : 'sin usuario'}</span>
       </span>
       <RoleBadge role={user.role} />
       <span className="text-xs font-bold text-fuchsia-700 dark:text-fuchsia-400">{busy ? 'Entrando…' : 'Entrar'}</span>
@@ -122,9 +120,7 @@ export function DevLoginSection() {
 
       <div className="mt-4">
         {usersState.status === 'loading' && <Spinner label="Cargando usuarios de prueba…" className="py-4" />}
-        {usersState.status === 'error' && (
-          <p className="text-sm text-rose-700 dark:text-rose-300">No se pudieron cargar los usuarios de prueba.</p>
-        )}
+        {usersState.status === 'error' && <p className="text-sm text-rose-700 dark:text-rose-300">No se pudieron cargar los usuarios de prueba.</p>}
         {usersState.status === 'ready' &&
           (usersState.users.length === 0 ? (
             <p className="text-sm text-slate-600 dark:text-slate-400">No hay usuarios de demostración. Crea uno abajo.</p>

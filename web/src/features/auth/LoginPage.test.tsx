@@ -196,8 +196,7 @@ describe('LoginPage', () => {
       useSiteStore.setState({ config: siteConfig(true), status: 'ready' });
       stubApi({
         'GET /api/auth/dev/users': () => jsonResponse(200, devUsers),
-        'POST /api/auth/dev/login': () =>
-          jsonResponse(403, { statusCode: 403, error: 'Forbidden', message: 'Cuenta suspendida' }),
+        'POST /api/auth/dev/login': () => jsonResponse(403, { statusCode: 403, error: 'Forbidden', message: 'Cuenta suspendida' }),
       });
       renderLogin();
 

@@ -93,9 +93,7 @@ export function LoginPage() {
           <h1 id="login-title" className="mt-8 text-2xl font-extrabold tracking-tight">
             Iniciar sesión
           </h1>
-          <p className="mt-1.5 text-sm text-slate-500 dark:text-slate-400">
-            Entra con tu cuenta de Google para votar, sumar puntos y participar en el muro.
-          </p>
+          <p className="mt-1.5 text-sm text-slate-500 dark:text-slate-400">Entra con tu cuenta de Google para votar, sumar puntos y participar en el muro.</p>
 
           {error && (
             <Alert tone="error" className="mt-5 text-left">

@@ -11,8 +11,6 @@ const ROLE_STYLES: Record<Role, string> = {
 /** A user's role as a small pill: Admin, Moderador or Usuario. */
 export function RoleBadge({ role }: { role: Role }) {
   return (
-    <span className={`inline-flex shrink-0 items-center rounded-full px-2 py-0.5 text-[11px] font-bold ring-1 ${ROLE_STYLES[role]}`}>
-      {ROLE_LABELS[role]}
-    </span>
+    <span className={`inline-flex shrink-0 items-center rounded-full px-2 py-0.5 text-[11px] font-bold ring-1 ${ROLE_STYLES[role]}`}>{ROLE_LABELS[role]}</span>
   );
 }

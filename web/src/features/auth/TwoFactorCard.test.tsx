@@ -35,8 +35,7 @@ describe('TwoFactorCard', () => {
       'GET /api/auth/factors': () => jsonResponse(200, factors('unverified')),
       'POST /api/auth/factors': () => jsonResponse(201, enrolment),
       [`POST /api/auth/factors/${factorId}/challenge`]: challenge,
-      [`POST /api/auth/factors/${factorId}/verify`]: () =>
-        ++verifications === 1 ? badCode() : jsonResponse(200, signedInSession(buildProfile())),
+      [`POST /api/auth/factors/${factorId}/verify`]: () => (++verifications === 1 ? badCode() : jsonResponse(200, signedInSession(buildProfile()))),
     });
     render(<TwoFactorCard />);
 
@@ -111,8 +110,7 @@ describe('TwoFactorCard', () => {
     const user = userEvent.setup();
     stubApi({
       'GET /api/auth/factors': () => jsonResponse(200, factors()),
-      'POST /api/auth/factors': () =>
-        jsonResponse(409, { statusCode: 409, error: 'Conflict', message: 'Ya tienes un factor activo' }),
+      'POST /api/auth/factors': () => jsonResponse(409, { statusCode: 409, error: 'Conflict', message: 'Ya tienes un factor activo' }),
     });
     render(<TwoFactorCard />);
 
@@ -127,9 +125,7 @@ describe('TwoFactorCard', () => {
     let attempts = 0;
     stubApi({
       'GET /api/auth/factors': () =>
-        ++attempts === 1
-          ? jsonResponse(500, { statusCode: 500, error: 'Internal Server Error', message: 'Error interno' })
-          : jsonResponse(200, factors()),
+        ++attempts === 1 ? jsonResponse(500, { statusCode: 500, error: 'Internal Server Error', message: 'Error interno' }) : jsonResponse(200, factors()),
     });
     render(<TwoFactorCard />);
 

@@ -57,10 +57,7 @@ function SecretKey({ secret }: { secret: string }) {
 
   return (
     <div className="flex items-stretch gap-2">
-      <code
-        aria-label="Clave secreta"
-        className="min-w-0 flex-1 rounded-xl bg-slate-100 px-3 py-2.5 font-mono text-sm break-all select-all dark:bg-ink-950"
-      >
+      <code aria-label="Clave secreta" className="min-w-0 flex-1 rounded-xl bg-slate-100 px-3 py-2.5 font-mono text-sm break-all select-all dark:bg-ink-950">
         {secret}
       </code>
       <button type="button" onClick={() => void copy()} className={`${secondaryButton} inline-flex items-center gap-1.5 rounded-xl! px-3!`}>
@@ -144,10 +141,7 @@ export function TwoFactorCard() {
   const active = state.kind === 'active' || state.kind === 'disabling';
 
   return (
-    <section
-      aria-labelledby="two-factor-title"
-      className="rounded-3xl bg-white p-5 ring-1 ring-slate-200/70 sm:p-6 dark:bg-ink-900 dark:ring-white/10"
-    >
+    <section aria-labelledby="two-factor-title" className="rounded-3xl bg-white p-5 ring-1 ring-slate-200/70 sm:p-6 dark:bg-ink-900 dark:ring-white/10">
       <div className="flex items-start gap-3">
         <span className="brand-gradient inline-flex size-10 shrink-0 items-center justify-center rounded-xl text-white">
           <ShieldIcon className="size-5" />
@@ -159,9 +153,7 @@ export function TwoFactorCard() {
             </h3>
             {state.kind !== 'loading' && state.kind !== 'load_error' && <StatusBadge active={active} />}
           </div>
-          <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">
-            Además de Google, pide un código de tu app de autenticación al iniciar sesión.
-          </p>
+          <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">Además de Google, pide un código de tu app de autenticación al iniciar sesión.</p>
         </div>
       </div>
 
@@ -190,8 +182,7 @@ export function TwoFactorCard() {
           <ol className="space-y-5 text-sm">
             <li className="space-y-3">
               <p>
-                <strong>1.</strong> Escanea este código QR con tu app de autenticación (Google Authenticator, Microsoft
-                Authenticator, Authy…).
+                <strong>1.</strong> Escanea este código QR con tu app de autenticación (Google Authenticator, Microsoft Authenticator, Authy…).
               </p>
               <img
                 src={state.enrolment.qrCode}

@@ -41,9 +41,7 @@ export function NotificationItem({ entry, now }: { entry: NotificationEntry; now
       <Link
         to={postHref(entry)}
         className={`flex items-start gap-3 rounded-2xl px-3 py-3 transition sm:px-4 ${
-          unread
-            ? 'bg-fuchsia-50 hover:bg-fuchsia-100/80 dark:bg-fuchsia-500/10 dark:hover:bg-fuchsia-500/15'
-            : 'hover:bg-slate-100 dark:hover:bg-white/5'
+          unread ? 'bg-fuchsia-50 hover:bg-fuchsia-100/80 dark:bg-fuchsia-500/10 dark:hover:bg-fuchsia-500/15' : 'hover:bg-slate-100 dark:hover:bg-white/5'
         }`}
       >
         <span className="relative shrink-0">
@@ -61,9 +59,7 @@ export function NotificationItem({ entry, now }: { entry: NotificationEntry; now
           <span className="block text-sm text-slate-700 dark:text-slate-200">
             <Sentence entry={entry} />
           </span>
-          {entry.excerpt && (
-            <span className="mt-1 line-clamp-2 block text-sm break-words text-slate-600 dark:text-slate-400">“{entry.excerpt}”</span>
-          )}
+          {entry.excerpt && <span className="mt-1 line-clamp-2 block text-sm break-words text-slate-600 dark:text-slate-400">“{entry.excerpt}”</span>}
           <time
             dateTime={entry.createdAt}
             title={formatDateTime(entry.createdAt)}

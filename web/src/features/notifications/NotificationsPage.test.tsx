@@ -41,7 +41,10 @@ const page = (items: NotificationEntry[], nextCursor: string | null = null, unre
 });
 
 const serverError = () => jsonResponse(500, { statusCode: 500, error: 'Internal Server Error', message: 'boom' });
-const readAnswer = (unreadCount = 0) => () => jsonResponse(200, { unreadCount });
+const readAnswer =
+  (unreadCount = 0) =>
+  () =>
+    jsonResponse(200, { unreadCount });
 
 function renderPage(handlers: Record<string, Handler>) {
   const fetchMock = stubApi(handlers);
@@ -73,8 +76,18 @@ describe('NotificationsPage', () => {
       createdAt: minutesAgo(2),
     });
     const reply = buildEntry({ type: 'comment_reply', actor: buildAuthor({ displayName: null, username: 'luis' }), createdAt: minutesAgo(120), read: true });
-    const gone = buildEntry({ type: 'comment_mention', actor: buildAuthor({ displayName: 'Usuario eliminado', username: null }), createdAt: minutesAgo(3 * 24 * 60), read: true });
-    const nameless = buildEntry({ type: 'post_mention', actor: buildAuthor({ displayName: null, username: null }), createdAt: minutesAgo(4 * 24 * 60), read: true });
+    const gone = buildEntry({
+      type: 'comment_mention',
+      actor: buildAuthor({ displayName: 'Usuario eliminado', username: null }),
+      createdAt: minutesAgo(3 * 24 * 60),
+      read: true,
+    });
+    const nameless = buildEntry({
+      type: 'post_mention',
+      actor: buildAuthor({ displayName: null, username: null }),
+      createdAt: minutesAgo(4 * 24 * 60),
+      read: true,
+    });
     renderPage({ 'GET /api/notifications': () => jsonResponse(200, page([grouped, reply, gone, nameless])), 'POST /api/notifications/read': readAnswer() });
 
     expect(screen.getByRole('heading', { level: 1, name: 'Notificaciones' })).toBeTruthy();

@@ -73,7 +73,10 @@ export function NotificationsPage() {
 
       {state.status === 'ready' && state.items.length > 0 && (
         <>
-          <ul aria-labelledby="notificaciones-titulo" className="space-y-1 rounded-3xl bg-white p-1.5 ring-1 ring-slate-200/70 dark:bg-ink-900 dark:ring-white/10">
+          <ul
+            aria-labelledby="notificaciones-titulo"
+            className="space-y-1 rounded-3xl bg-white p-1.5 ring-1 ring-slate-200/70 dark:bg-ink-900 dark:ring-white/10"
+          >
             {state.items.map((entry) => (
               <NotificationItem key={entry.id} entry={entry} now={now} />
             ))}

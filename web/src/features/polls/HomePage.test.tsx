@@ -25,9 +25,7 @@ function serveHome(...responses: Array<HomePollResponse | number>) {
   const fetchMock = vi.fn(async (path: string) => {
     if (!path.startsWith('/api/polls/home')) return jsonResponse(404, { statusCode: 404, error: 'Not Found', message: 'Not Found' });
     const next = queue.length > 1 ? queue.shift() : queue[0];
-    return typeof next === 'number'
-      ? jsonResponse(next, { statusCode: next, error: 'Error', message: 'boom' })
-      : jsonResponse(200, next);
+    return typeof next === 'number' ? jsonResponse(next, { statusCode: next, error: 'Error', message: 'boom' }) : jsonResponse(200, next);
   });
   vi.stubGlobal('fetch', fetchMock);
   return fetchMock;
@@ -99,7 +97,9 @@ describe('HomePage', () => {
 
     await user.click(await screen.findByRole('button', { name: 'Ver votantes de Carla Ruiz (2)' }));
     const dialog = screen.getByRole('dialog', { name: 'Votantes de Carla Ruiz' });
-    const names = within(dialog).getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href')]);
+    const names = within(dialog)
+      .getAllByRole('link')
+      .map((link) => [link.textContent, link.getAttribute('href')]);
     expect(names).toEqual([
       ['Luis', `/perfil/${voters[0]!.userId}`],
       ['Marta', `/perfil/${voters[1]!.userId}`],
@@ -114,7 +114,17 @@ describe('HomePage', () => {
   });
 
   it('shows a visitor how many voted for an option, not who, and invites them to sign in', async () => {
-    serveHome({ poll, results: buildResults(poll, [{ votes: 2, points: 2, totalVoters: 2 }, { votes: 0, points: 0 }], false) });
+    serveHome({
+      poll,
+      results: buildResults(
+        poll,
+        [
+          { votes: 2, points: 2, totalVoters: 2 },
+          { votes: 0, points: 0 },
+        ],
+        false,
+      ),
+    });
     const user = userEvent.setup();
     renderHome();
 
@@ -179,16 +189,29 @@ describe('HomePage', () => {
     const featured = { ...poll, isFeatured: true };
     const next = buildPoll({ id: '20000000-0000-4000-8000-000000000009', title: 'La nueva encuesta principal', isFeatured: true });
     useLiveResultsStore.setState({ statuses: {} });
-    const fetchMock = serveHome({ poll: featured, results }, { poll: next, results: buildResults(next, [{ votes: 0, points: 0 }, { votes: 0, points: 0 }]) });
+    const fetchMock = serveHome(
+      { poll: featured, results },
+      {
+        poll: next,
+        results: buildResults(next, [
+          { votes: 0, points: 0 },
+          { votes: 0, points: 0 },
+        ]),
+      },
+    );
     const homeLoads = () => fetchMock.mock.calls.filter(([path]) => path.startsWith('/api/polls/home')).length;
     renderHome();
     await screen.findByRole('heading', { level: 1, name: poll.title });
     expect(homeLoads()).toBe(1);
 
     // The poll is closed while still featured: shown closed, not replaced.
-    act(() => useLiveResultsStore.getState().applyPollStatus({ type: 'poll-status', topic: `poll:${poll.id}`, pollId: poll.id, status: 'closed', isFeatured: true }));
+    act(() =>
+      useLiveResultsStore.getState().applyPollStatus({ type: 'poll-status', topic: `poll:${poll.id}`, pollId: poll.id, status: 'closed', isFeatured: true }),
+    );
     expect(homeLoads()).toBe(1);
-    act(() => useLiveResultsStore.getState().applyPollStatus({ type: 'poll-status', topic: `poll:${poll.id}`, pollId: poll.id, status: 'closed', isFeatured: false }));
+    act(() =>
+      useLiveResultsStore.getState().applyPollStatus({ type: 'poll-status', topic: `poll:${poll.id}`, pollId: poll.id, status: 'closed', isFeatured: false }),
+    );
     expect(await screen.findByRole('heading', { level: 1, name: 'La nueva encuesta principal' })).toBeTruthy();
     expect(homeLoads()).toBe(2);
   });

@@ -17,14 +17,13 @@ function PollSection({ state, retry }: { state: HomePollState; retry: () => void
   }
   if (state.status === 'error') {
     return (
-      <div role="alert" className="flex flex-col items-center gap-3 rounded-3xl border border-rose-300 bg-rose-50 px-6 py-10 text-center text-rose-800 dark:border-rose-500/40 dark:bg-rose-500/10 dark:text-rose-200">
+      <div
+        role="alert"
+        className="flex flex-col items-center gap-3 rounded-3xl border border-rose-300 bg-rose-50 px-6 py-10 text-center text-rose-800 dark:border-rose-500/40 dark:bg-rose-500/10 dark:text-rose-200"
+      >
         <AlertIcon className="size-8" />
         <p className="font-semibold">Error loading polls</p>
-        <button
-          type="button"
-          onClick={retry}
-          className="rounded-full bg-rose-600 px-5 py-2 text-sm font-bold text-white transition hover:bg-rose-700"
-        >
+        <button type="button" onClick={retry} className="rounded-full bg-rose-600 px-5 py-2 text-sm font-bold text-white transition hover:bg-rose-700">
           Reintentar
         </button>
       </div>

@@ -8,9 +8,7 @@ export function LiveIndicator({ pollId }: { pollId: string }) {
     <span
       role="status"
       className={`inline-flex items-center gap-1.5 rounded-full px-2.5 py-1 text-xs font-bold ${
-        live
-          ? 'bg-rose-700 text-white'
-          : 'bg-slate-200 text-slate-700 dark:bg-white/10 dark:text-slate-300'
+        live ? 'bg-rose-700 text-white' : 'bg-slate-200 text-slate-700 dark:bg-white/10 dark:text-slate-300'
       }`}
     >
       <span aria-hidden="true" className="relative flex size-2">

@@ -96,7 +96,11 @@ describe('live results on the home page', () => {
 
     await user.click(screen.getByRole('button', { name: 'Ver votantes de Carla Ruiz (1)' }));
     const dialog = screen.getByRole('dialog', { name: 'Votantes de Carla Ruiz' });
-    expect(within(dialog).getAllByRole('link').map((a) => a.textContent)).toEqual(['Luis']);
+    expect(
+      within(dialog)
+        .getAllByRole('link')
+        .map((a) => a.textContent),
+    ).toEqual(['Luis']);
 
     onSocket(() =>
       socket.receive({
@@ -108,10 +112,24 @@ describe('live results on the home page', () => {
         removed: [{ optionId: nadie, userId: 'u-marta' }],
       }),
     );
-    expect(within(dialog).getAllByRole('link').map((a) => a.textContent)).toEqual(['Marta', 'Luis']);
+    expect(
+      within(dialog)
+        .getAllByRole('link')
+        .map((a) => a.textContent),
+    ).toEqual(['Marta', 'Luis']);
 
     onSocket(() =>
-      socket.receive({ type: 'voters', topic: `poll:${poll.id}`, pollId: poll.id, seq: 12, added: [], removed: [{ optionId: carla, userId: 'u-luis' }, { optionId: carla, userId: 'u-marta' }] }),
+      socket.receive({
+        type: 'voters',
+        topic: `poll:${poll.id}`,
+        pollId: poll.id,
+        seq: 12,
+        added: [],
+        removed: [
+          { optionId: carla, userId: 'u-luis' },
+          { optionId: carla, userId: 'u-marta' },
+        ],
+      }),
     );
     expect(within(dialog).getByText('No hay votos aún')).toBeTruthy();
   });
@@ -121,7 +139,14 @@ describe('live results on the home page', () => {
     try {
       const fetchMock = stubApi({
         'GET /api/polls/home': () => jsonResponse(200, { poll, results }),
-        [`GET /api/polls/${poll.id}/results`]: () => jsonResponse(200, { ...buildResults(poll, [{ votes: 9, points: 9 }, { votes: 1, points: 1 }]), seq: 50 }),
+        [`GET /api/polls/${poll.id}/results`]: () =>
+          jsonResponse(200, {
+            ...buildResults(poll, [
+              { votes: 9, points: 9 },
+              { votes: 1, points: 1 },
+            ]),
+            seq: 50,
+          }),
       });
       renderHome();
       await screen.findByRole('heading', { level: 1, name: poll.title });

@@ -27,7 +27,9 @@ export function OptionResultCard({ row, mine, votersListed }: OptionResultCardPr
   return (
     <li
       className={`rounded-2xl p-4 ring-1 transition ${
-        mine ? 'bg-fuchsia-50 ring-2 ring-fuchsia-500 dark:bg-fuchsia-500/10 dark:ring-fuchsia-400' : 'bg-slate-50 ring-slate-200/70 dark:bg-white/[0.03] dark:ring-white/10'
+        mine
+          ? 'bg-fuchsia-50 ring-2 ring-fuchsia-500 dark:bg-fuchsia-500/10 dark:ring-fuchsia-400'
+          : 'bg-slate-50 ring-slate-200/70 dark:bg-white/[0.03] dark:ring-white/10'
       }`}
     >
       <div className="flex items-center gap-3">
@@ -35,9 +37,7 @@ export function OptionResultCard({ row, mine, votersListed }: OptionResultCardPr
         <div className="min-w-0 flex-1">
           <h3 className="text-base leading-tight font-bold">{label}</h3>
           {mine && (
-            <p className="mt-0.5 text-xs font-bold text-fuchsia-700 dark:text-fuchsia-300">
-              {mine.kind === 'vote' ? 'Tu voto' : `Tus puntos: ${mine.points}`}
-            </p>
+            <p className="mt-0.5 text-xs font-bold text-fuchsia-700 dark:text-fuchsia-300">{mine.kind === 'vote' ? 'Tu voto' : `Tus puntos: ${mine.points}`}</p>
           )}
         </div>
         {result && <span className={`text-3xl font-black tabular-nums ${flashClass(percentFlash)}`}>{percent}</span>}

@@ -101,7 +101,9 @@ export function PointsForm({ poll, rows, signedIn, myVotes, onVoted }: PointsFor
               <li
                 key={option.id}
                 className={`flex flex-wrap items-center gap-3 rounded-2xl p-3 ring-2 ${
-                  points > 0 ? 'bg-fuchsia-50 ring-fuchsia-500 dark:bg-fuchsia-500/15 dark:ring-fuchsia-400' : 'bg-white ring-slate-200 dark:bg-white/[0.03] dark:ring-white/10'
+                  points > 0
+                    ? 'bg-fuchsia-50 ring-fuchsia-500 dark:bg-fuchsia-500/15 dark:ring-fuchsia-400'
+                    : 'bg-white ring-slate-200 dark:bg-white/[0.03] dark:ring-white/10'
                 }`}
               >
                 <OptionAvatar option={option} label={label} size="md" />

@@ -18,10 +18,7 @@ function renderCard(poll: Poll) {
 }
 
 /** The four countdown cells, as "value label" strings. */
-const cells = () =>
-  Array.from(screen.getByRole('timer').querySelectorAll('li'), (li) =>
-    Array.from(li.children, (child) => child.textContent).join(' '),
-  );
+const cells = () => Array.from(screen.getByRole('timer').querySelectorAll('li'), (li) => Array.from(li.children, (child) => child.textContent).join(' '));
 
 describe('PollCard countdown', () => {
   beforeEach(() => {

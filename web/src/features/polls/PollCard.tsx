@@ -66,7 +66,10 @@ export function PollCard({ poll: loadedPoll, results: loadedResults }: { poll: P
   }
 
   return (
-    <article aria-labelledby="poll-title" className="overflow-hidden rounded-3xl bg-white shadow-xl ring-1 shadow-fuchsia-900/5 ring-slate-200/70 dark:bg-ink-900 dark:ring-white/10">
+    <article
+      aria-labelledby="poll-title"
+      className="overflow-hidden rounded-3xl bg-white shadow-xl ring-1 shadow-fuchsia-900/5 ring-slate-200/70 dark:bg-ink-900 dark:ring-white/10"
+    >
       <header className="brand-gradient space-y-4 px-5 py-6 text-white sm:px-8 sm:py-8">
         <div className="flex flex-wrap items-center justify-between gap-2">
           <p className="text-sm font-semibold text-white/85">{seasonLabel(poll)}</p>
@@ -76,12 +79,8 @@ export function PollCard({ poll: loadedPoll, results: loadedResults }: { poll: P
           {poll.title}
         </h1>
         {poll.description && <p className="text-white/90 sm:text-lg">{poll.description}</p>}
-        {poll.endDate && remainingMs !== null && status === 'active' && (
-          <Countdown remainingMs={remainingMs} endDate={poll.endDate} />
-        )}
-        {poll.endDate && status === 'closed' && (
-          <p className="text-sm font-medium text-white/85">Votación cerrada el {formatDateTime(poll.endDate)}</p>
-        )}
+        {poll.endDate && remainingMs !== null && status === 'active' && <Countdown remainingMs={remainingMs} endDate={poll.endDate} />}
+        {poll.endDate && status === 'closed' && <p className="text-sm font-medium text-white/85">Votación cerrada el {formatDateTime(poll.endDate)}</p>}
         {/* Announced once, when the countdown reaches zero while the page is open. */}
         <p aria-live="polite" className="sr-only">
           {poll.status === 'active' && status === 'closed' ? 'La votación ha cerrado' : ''}
@@ -130,9 +129,7 @@ export function PollCard({ poll: loadedPoll, results: loadedResults }: { poll: P
           </div>
           {results && <LiveResultsAnnouncer rows={rows} totalVotes={results.totalVotes} />}
           {!!results?.voidedVotes && <p className="text-xs text-slate-500 dark:text-slate-400">{voidedLabel(results.voidedVotes)}</p>}
-          {!results && (
-            <p className="text-sm text-slate-600 dark:text-slate-400">Los resultados de esta encuesta no están disponibles por ahora.</p>
-          )}
+          {!results && <p className="text-sm text-slate-600 dark:text-slate-400">Los resultados de esta encuesta no están disponibles por ahora.</p>}
           <ul className="grid gap-3 sm:grid-cols-2">
             {rows.map((row) => (
               <OptionResultCard

@@ -63,11 +63,7 @@ export function SingleChoiceForm({ poll, rows, signedIn, myVotes, onVoted }: Sin
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
-      <fieldset
-        disabled={locked || submitting}
-        aria-describedby={state.status === 'error' ? errorId : undefined}
-        className="space-y-3"
-      >
+      <fieldset disabled={locked || submitting} aria-describedby={state.status === 'error' ? errorId : undefined} className="space-y-3">
         <legend id={legendId} className="mb-3 text-lg font-extrabold">
           {locked ? 'Tu voto' : 'Elige a tu favorito'}
         </legend>
@@ -99,14 +95,14 @@ export function SingleChoiceForm({ poll, rows, signedIn, myVotes, onVoted }: Sin
                 <OptionAvatar option={option} label={label} />
                 <span className="min-w-0 flex-1 text-base leading-tight font-bold">{label}</span>
                 {isCurrent && (
-                  <span className="shrink-0 rounded-full bg-fuchsia-600 px-2.5 py-1 text-xs font-bold text-white dark:bg-fuchsia-500">
-                    Tu voto
-                  </span>
+                  <span className="shrink-0 rounded-full bg-fuchsia-600 px-2.5 py-1 text-xs font-bold text-white dark:bg-fuchsia-500">Tu voto</span>
                 )}
                 <span
                   aria-hidden="true"
                   className={`inline-flex size-7 shrink-0 items-center justify-center rounded-full border-2 ${
-                    checked ? 'border-fuchsia-600 bg-fuchsia-600 text-white dark:border-fuchsia-400 dark:bg-fuchsia-500' : 'border-slate-300 dark:border-white/25'
+                    checked
+                      ? 'border-fuchsia-600 bg-fuchsia-600 text-white dark:border-fuchsia-400 dark:bg-fuchsia-500'
+                      : 'border-slate-300 dark:border-white/25'
                   }`}
                 >
                   {checked && <CheckIcon className="size-4" />}

@@ -226,7 +226,9 @@ describe('vote form, single choice', () => {
     stubApi({});
     renderCard(singlePoll);
     expect(screen.getByRole('button', { name: 'Votar' })).toBeTruthy();
-    useLiveResultsStore.getState().applyPollStatus({ type: 'poll-status', topic: `poll:${singlePoll.id}`, pollId: singlePoll.id, status: 'closed', isFeatured: true });
+    useLiveResultsStore
+      .getState()
+      .applyPollStatus({ type: 'poll-status', topic: `poll:${singlePoll.id}`, pollId: singlePoll.id, status: 'closed', isFeatured: true });
     expect(await screen.findByText('Votación cerrada')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Votar' })).toBeNull();
   });

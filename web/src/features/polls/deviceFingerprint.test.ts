@@ -1,11 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  computeDeviceFingerprint,
-  DEVICE_ID_KEY,
-  FINGERPRINT_PATTERN,
-  getDeviceFingerprint,
-  resetDeviceFingerprintCache,
-} from './deviceFingerprint';
+import { computeDeviceFingerprint, DEVICE_ID_KEY, FINGERPRINT_PATTERN, getDeviceFingerprint, resetDeviceFingerprintCache } from './deviceFingerprint';
 
 describe('device fingerprint', () => {
   afterEach(() => resetDeviceFingerprintCache());

@@ -95,7 +95,14 @@ describe('LiveClient with live polls', () => {
     socket.receive(snapshot(P1, 7, 3));
     socket.receive(snapshot(P1, 6, 99));
     socket.receive(snapshot(P2, 8, 5)); // not watched
-    socket.receive({ type: 'voters', topic: `poll:${P1}`, pollId: P1, seq: 7, added: [{ optionId: 'o1', userId: 'u', displayName: 'Ana', avatarUrl: null }], removed: [] });
+    socket.receive({
+      type: 'voters',
+      topic: `poll:${P1}`,
+      pollId: P1,
+      seq: 7,
+      added: [{ optionId: 'o1', userId: 'u', displayName: 'Ana', avatarUrl: null }],
+      removed: [],
+    });
     socket.receive({ type: 'poll-status', topic: `poll:${P1}`, pollId: P1, status: 'closed', isFeatured: false });
     socket.receive({ type: 'points-reset', day: '2025-01-06' });
     socket.receive({ type: 'something-new' });

@@ -148,9 +148,7 @@ export const useLiveResultsStore = create<LiveResultsState>()((set, get) => ({
           voters: voters.get(optionId)?.voters ?? [],
         })),
         // Options the snapshot does not mention keep their voters (totals are absolute: zero).
-        ...current.options
-          .filter((option) => !known.has(option.optionId))
-          .map((option) => ({ ...option, totalVotes: 0, totalPoints: 0 })),
+        ...current.options.filter((option) => !known.has(option.optionId)).map((option) => ({ ...option, totalVotes: 0, totalPoints: 0 })),
       ],
       seq: snapshot.seq,
       lastUpdateAt: Date.now(),

@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildPoll, buildResults } from '../../test/fixtures';
-import {
-  buildOptionRows,
-  displayStatus,
-  formatPercent,
-  isPointsMode,
-  optionLabel,
-  pointsLabel,
-  seasonLabel,
-  votesLabel,
-} from './pollView';
+import { buildOptionRows, displayStatus, formatPercent, isPointsMode, optionLabel, pointsLabel, seasonLabel, votesLabel } from './pollView';
 
 describe('poll view helpers', () => {
   it('names an option by its contestant, else its text', () => {

@@ -27,10 +27,7 @@ export function useCastVote(pollId: string, onVoted: (response: MyVotesResponse)
   const navigate = useNavigate();
   const [state, setState] = useState<CastState>({ status: 'idle' });
 
-  const goToLogin = useCallback(
-    () => navigate('/login', { state: { from: `/?encuesta=${encodeURIComponent(pollId)}` } }),
-    [navigate, pollId],
-  );
+  const goToLogin = useCallback(() => navigate('/login', { state: { from: `/?encuesta=${encodeURIComponent(pollId)}` } }), [navigate, pollId]);
 
   const submit = useCallback(
     async (choice: VoteChoice): Promise<boolean> => {

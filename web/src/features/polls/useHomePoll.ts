@@ -38,6 +38,7 @@ export function useHomePoll(): { state: HomePollState; retry: () => void } {
     return () => clearInterval(timer);
   }, [sharedPollId, shown, refetch]);
 
-  const state: HomePollState = query.status === 'ready' ? { status: 'ready', ...query.data } : query.status === 'error' ? { status: 'error' } : { status: 'loading' };
+  const state: HomePollState =
+    query.status === 'ready' ? { status: 'ready', ...query.data } : query.status === 'error' ? { status: 'error' } : { status: 'loading' };
   return { state, retry: refetch };
 }

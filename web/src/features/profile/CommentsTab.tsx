@@ -15,7 +15,10 @@ function CommentRow({ comment }: { comment: ProfileComment }) {
   const profile = `/perfil/${author.id}`;
   return (
     <li>
-      <article aria-label={`Comentario en la publicación de ${authorName}`} className="space-y-3 rounded-3xl bg-white p-4 shadow-sm ring-1 ring-slate-200/70 dark:bg-ink-900 dark:ring-white/10">
+      <article
+        aria-label={`Comentario en la publicación de ${authorName}`}
+        className="space-y-3 rounded-3xl bg-white p-4 shadow-sm ring-1 ring-slate-200/70 dark:bg-ink-900 dark:ring-white/10"
+      >
         <blockquote className="rounded-2xl border-l-4 border-fuchsia-400 bg-slate-50 px-3 py-2 dark:border-fuchsia-500/60 dark:bg-white/5">
           <p className="flex items-center gap-2 text-xs">
             <Link to={profile} tabIndex={-1} aria-hidden="true" className="shrink-0 rounded-full">

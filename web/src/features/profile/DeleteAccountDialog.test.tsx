@@ -71,7 +71,7 @@ describe('DeleteAccountDialog', () => {
     expect(button.disabled).toBe(true);
   });
 
-  it("says 'Debes escribir \"ELIMINAR\" para confirmar' when submitted otherwise, and sends nothing", async () => {
+  it('says \'Debes escribir "ELIMINAR" para confirmar\' when submitted otherwise, and sends nothing', async () => {
     const fetchMock = renderOwnProfile(() => new Response(null, { status: 204 }));
     const { user, dialog } = await openDialog();
     await user.type(dialog.getByLabelText(/para confirmar/), 'borrar');
@@ -100,9 +100,7 @@ describe('DeleteAccountDialog', () => {
   it("shows the server's message or the fallback and keeps the session", async () => {
     let calls = 0;
     renderOwnProfile(() =>
-      ++calls === 1
-        ? jsonResponse(403, { statusCode: 403, error: 'Forbidden', message: PROFILE_MESSAGES.hardDelete })
-        : new Response('', { status: 500 }),
+      ++calls === 1 ? jsonResponse(403, { statusCode: 403, error: 'Forbidden', message: PROFILE_MESSAGES.hardDelete }) : new Response('', { status: 500 }),
     );
     const { user, dialog } = await openDialog();
     await user.type(dialog.getByLabelText(/para confirmar/), 'ELIMINAR');

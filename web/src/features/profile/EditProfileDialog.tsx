@@ -210,7 +210,12 @@ export function EditProfileDialog({ profile, onClose, onSaved }: EditProfileDial
           onPick={(file) => pick('avatar', file)}
         />
 
-        <Field id={ids.displayName} label="Nombre" counter={{ length: textLength(form.displayName), max: PROFILE_LIMITS.displayName }} error={shown('displayName')}>
+        <Field
+          id={ids.displayName}
+          label="Nombre"
+          counter={{ length: textLength(form.displayName), max: PROFILE_LIMITS.displayName }}
+          error={shown('displayName')}
+        >
           {(describedBy) => (
             <input
               id={ids.displayName}

@@ -31,9 +31,17 @@ function GroupCard({ group }: { group: ProfileGroup }) {
         <div className="px-4 pb-4">
           <div className="-mt-7 mb-2">
             {avatarUrl ? (
-              <img src={avatarUrl} alt="" loading="lazy" className="size-14 rounded-2xl bg-slate-200 object-cover ring-4 ring-white dark:bg-ink-800 dark:ring-ink-900" />
+              <img
+                src={avatarUrl}
+                alt=""
+                loading="lazy"
+                className="size-14 rounded-2xl bg-slate-200 object-cover ring-4 ring-white dark:bg-ink-800 dark:ring-ink-900"
+              />
             ) : (
-              <span aria-hidden="true" className="brand-gradient inline-flex size-14 items-center justify-center rounded-2xl text-2xl font-black text-white ring-4 ring-white dark:ring-ink-900">
+              <span
+                aria-hidden="true"
+                className="brand-gradient inline-flex size-14 items-center justify-center rounded-2xl text-2xl font-black text-white ring-4 ring-white dark:ring-ink-900"
+              >
                 {initialOf(group.name)}
               </span>
             )}

@@ -30,7 +30,10 @@ export function ProfileHeader({ profile, stats, own, onEdit, onDelete }: Profile
   const bannerUrl = presentableImageUrl(profile.bannerUrl);
   const avatarUrl = presentableImageUrl(profile.avatarUrl);
   return (
-    <section aria-labelledby="profile-name" className="overflow-hidden bg-white shadow-sm ring-1 ring-slate-200/70 sm:rounded-3xl dark:bg-ink-900 dark:ring-white/10">
+    <section
+      aria-labelledby="profile-name"
+      className="overflow-hidden bg-white shadow-sm ring-1 ring-slate-200/70 sm:rounded-3xl dark:bg-ink-900 dark:ring-white/10"
+    >
       <div className="aspect-[3/1] w-full">
         {bannerUrl ? (
           <img src={bannerUrl} alt="" className="size-full bg-slate-200 object-cover dark:bg-ink-800" />
@@ -42,7 +45,11 @@ export function ProfileHeader({ profile, stats, own, onEdit, onDelete }: Profile
         <div className="flex items-end justify-between gap-3">
           <div className="-mt-12 shrink-0 sm:-mt-16">
             {avatarUrl ? (
-              <img src={avatarUrl} alt="" className="size-24 rounded-full bg-slate-200 object-cover ring-4 ring-white sm:size-32 dark:bg-ink-800 dark:ring-ink-900" />
+              <img
+                src={avatarUrl}
+                alt=""
+                className="size-24 rounded-full bg-slate-200 object-cover ring-4 ring-white sm:size-32 dark:bg-ink-800 dark:ring-ink-900"
+              />
             ) : (
               <span
                 aria-hidden="true"

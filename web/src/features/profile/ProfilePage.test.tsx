@@ -208,7 +208,13 @@ describe('ProfilePage', () => {
   });
 
   it('lists the posts with the profile badges and pages with Cargar más', async () => {
-    const pinned = buildPost({ content: 'Post fijado', author: { id: me.id, displayName: 'Ana López', username: 'ana', avatarUrl: null }, isPinned: true, groupName: 'Fans de Carla', visibility: 'group' });
+    const pinned = buildPost({
+      content: 'Post fijado',
+      author: { id: me.id, displayName: 'Ana López', username: 'ana', avatarUrl: null },
+      isPinned: true,
+      groupName: 'Fans de Carla',
+      visibility: 'group',
+    });
     const edited = buildPost({ content: 'Post editado', visibility: 'followers', editedAt: new Date().toISOString() });
     const later = buildPost({ content: 'Post viejo' });
     const fetchMock = profileApi(mine, {

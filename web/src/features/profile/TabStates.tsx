@@ -11,7 +11,11 @@ export function TabSkeleton({ rows = 3, label }: { rows?: number; label: string 
         {label}
       </p>
       {Array.from({ length: rows }, (_, i) => (
-        <div key={i} aria-hidden="true" className="flex items-center gap-3 rounded-3xl bg-white p-4 ring-1 ring-slate-200/70 dark:bg-ink-900 dark:ring-white/10">
+        <div
+          key={i}
+          aria-hidden="true"
+          className="flex items-center gap-3 rounded-3xl bg-white p-4 ring-1 ring-slate-200/70 dark:bg-ink-900 dark:ring-white/10"
+        >
           <div className="size-12 shrink-0 rounded-2xl bg-slate-200 motion-safe:animate-pulse dark:bg-white/10" />
           <div className="flex-1 space-y-2">
             <div className={`h-3 w-2/3 ${pulse}`} />

@@ -29,7 +29,10 @@ function ChoicePhoto({ item, label }: { item: VoteHistoryItem; label: string }) 
     return <img src={photo} alt="" loading="lazy" className={`${base} bg-slate-200 object-cover dark:bg-ink-800`} />;
   }
   return (
-    <span aria-hidden="true" className={`${base} inline-flex items-center justify-center font-black text-white ${item.optionRemoved ? 'bg-slate-400 dark:bg-slate-600' : 'brand-gradient'}`}>
+    <span
+      aria-hidden="true"
+      className={`${base} inline-flex items-center justify-center font-black text-white ${item.optionRemoved ? 'bg-slate-400 dark:bg-slate-600' : 'brand-gradient'}`}
+    >
       {item.optionRemoved ? '?' : initialOf(label)}
     </span>
   );

@@ -13,9 +13,8 @@ export function Footer() {
         </Link>
       </nav>
       <p className="mx-auto mt-4 max-w-xl text-xs leading-relaxed">
-        Tribuna es un sitio de fans no oficial, creado con fines de entretenimiento. No está afiliado, patrocinado ni
-        respaldado por la televisora ni por la producción del programa. Las votaciones y los puntos no tienen valor
-        monetario y no influyen en el resultado oficial del programa.
+        Tribuna es un sitio de fans no oficial, creado con fines de entretenimiento. No está afiliado, patrocinado ni respaldado por la televisora ni por la
+        producción del programa. Las votaciones y los puntos no tienen valor monetario y no influyen en el resultado oficial del programa.
       </p>
       <p className="mt-3 font-semibold">© {new Date().getFullYear()} Tribuna</p>
     </footer>

@@ -30,9 +30,12 @@ export function CommentForm({ postId, parentCommentId, onCreated, autoFocus = fa
   const reply = parentCommentId !== null;
   const label = reply ? 'Escribe una respuesta' : 'Escribe un comentario';
 
-  useEffect(() => () => {
-    if (image?.preview && typeof URL.revokeObjectURL === 'function') URL.revokeObjectURL(image.preview);
-  }, [image]);
+  useEffect(
+    () => () => {
+      if (image?.preview && typeof URL.revokeObjectURL === 'function') URL.revokeObjectURL(image.preview);
+    },
+    [image],
+  );
 
   function onFile(event: ChangeEvent<HTMLInputElement>) {
     const file = event.target.files?.[0];
@@ -86,7 +89,16 @@ export function CommentForm({ postId, parentCommentId, onCreated, autoFocus = fa
           disabled={sending}
           className="min-w-0 flex-1 rounded-full bg-slate-100 px-4 py-2 text-sm placeholder:text-slate-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-fuchsia-500 dark:bg-white/5 dark:placeholder:text-slate-400"
         />
-        <input ref={fileRef} type="file" accept="image/*" className="sr-only" tabIndex={-1} aria-hidden="true" onChange={onFile} data-testid={reply ? 'reply-image' : 'comment-image'} />
+        <input
+          ref={fileRef}
+          type="file"
+          accept="image/*"
+          className="sr-only"
+          tabIndex={-1}
+          aria-hidden="true"
+          onChange={onFile}
+          data-testid={reply ? 'reply-image' : 'comment-image'}
+        />
         <button
           type="button"
           onClick={() => fileRef.current?.click()}
@@ -97,11 +109,19 @@ export function CommentForm({ postId, parentCommentId, onCreated, autoFocus = fa
         >
           <CameraIcon className="size-5" />
         </button>
-        <button type="submit" disabled={sending} className="shrink-0 rounded-full bg-fuchsia-600 px-3.5 py-2 text-sm font-bold text-white hover:bg-fuchsia-700 disabled:opacity-60">
+        <button
+          type="submit"
+          disabled={sending}
+          className="shrink-0 rounded-full bg-fuchsia-600 px-3.5 py-2 text-sm font-bold text-white hover:bg-fuchsia-700 disabled:opacity-60"
+        >
           Enviar
         </button>
         {onCancel && (
-          <button type="button" onClick={onCancel} className="shrink-0 rounded-full px-2 py-2 text-sm font-semibold text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-white/10">
+          <button
+            type="button"
+            onClick={onCancel}
+            className="shrink-0 rounded-full px-2 py-2 text-sm font-semibold text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-white/10"
+          >
             Cancelar
           </button>
         )}

@@ -60,7 +60,10 @@ export function CommentsSection({ postId, state, dispatch, onCount, onRetry }: C
                 <li key={comment.id}>
                   <CommentItem comment={comment} postId={postId} dispatch={dispatch} onCount={onCount} topLevel />
                   {comment.replies.length > 0 && (
-                    <ul className="mt-2 ml-10 space-y-2 border-l-2 border-slate-200 pl-3 dark:border-white/10" aria-label={`Respuestas a ${displayNameOf(comment.author)}`}>
+                    <ul
+                      className="mt-2 ml-10 space-y-2 border-l-2 border-slate-200 pl-3 dark:border-white/10"
+                      aria-label={`Respuestas a ${displayNameOf(comment.author)}`}
+                    >
                       {comment.replies.map((reply) => (
                         <li key={reply.id}>
                           <CommentItem comment={reply} postId={postId} dispatch={dispatch} onCount={onCount} topLevel={false} />
@@ -73,7 +76,12 @@ export function CommentsSection({ postId, state, dispatch, onCount, onRetry }: C
             </ul>
           )}
           {hidden > 0 && (
-            <button type="button" onClick={() => setExpanded((v) => !v)} aria-expanded={expanded} className="text-sm font-semibold text-fuchsia-700 hover:underline dark:text-fuchsia-300">
+            <button
+              type="button"
+              onClick={() => setExpanded((v) => !v)}
+              aria-expanded={expanded}
+              className="text-sm font-semibold text-fuchsia-700 hover:underline dark:text-fuchsia-300"
+            >
               {expanded ? 'Ver menos' : `Ver más comentarios (${hidden} más)`}
             </button>
           )}
@@ -202,7 +210,12 @@ function CommentItem({ comment, postId, dispatch, onCount, topLevel }: CommentIt
                 className="w-full rounded-xl bg-white px-3 py-2 text-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-fuchsia-500 dark:bg-ink-900"
               />
               <div className="flex gap-2">
-                <button type="button" onClick={saveEdit} disabled={busy} className="rounded-full bg-fuchsia-600 px-3 py-1 text-xs font-bold text-white hover:bg-fuchsia-700 disabled:opacity-60">
+                <button
+                  type="button"
+                  onClick={saveEdit}
+                  disabled={busy}
+                  className="rounded-full bg-fuchsia-600 px-3 py-1 text-xs font-bold text-white hover:bg-fuchsia-700 disabled:opacity-60"
+                >
                   Guardar
                 </button>
                 <button type="button" onClick={() => setEditing(false)} className={smallButton}>
@@ -213,9 +226,7 @@ function CommentItem({ comment, postId, dispatch, onCount, topLevel }: CommentIt
           ) : (
             comment.content && <p className="text-sm break-words whitespace-pre-wrap">{comment.content}</p>
           )}
-          {comment.media && (
-            <TileImage media={comment.media} className="mt-2 h-auto max-h-60 w-auto max-w-full rounded-xl object-cover" />
-          )}
+          {comment.media && <TileImage media={comment.media} className="mt-2 h-auto max-h-60 w-auto max-w-full rounded-xl object-cover" />}
         </div>
         <div className="mt-1 flex flex-wrap items-center gap-1 text-slate-600 dark:text-slate-400">
           <button
@@ -256,7 +267,9 @@ function CommentItem({ comment, postId, dispatch, onCount, topLevel }: CommentIt
           </div>
         )}
       </div>
-      {confirming && <ConfirmDialog title="¿Eliminar este comentario?" confirmLabel="Eliminar" busy={busy} onConfirm={remove} onCancel={() => setConfirming(false)} />}
+      {confirming && (
+        <ConfirmDialog title="¿Eliminar este comentario?" confirmLabel="Eliminar" busy={busy} onConfirm={remove} onCancel={() => setConfirming(false)} />
+      )}
     </article>
   );
 }

@@ -74,7 +74,8 @@ describe('Composer', () => {
       await user.click(screen.getByRole('button', { name: 'Agregar emoji' }));
       const picker = screen.getByRole('dialog', { name: 'Selector de emojis' });
       expect(within(picker).getByText('Haz clic en un emoji para agregarlo')).toBeTruthy();
-      for (const name of ['Caras', 'Corazones', 'Gestos', 'Actividades', 'Objetos', 'Símbolos']) expect(within(picker).getByRole('button', { name })).toBeTruthy();
+      for (const name of ['Caras', 'Corazones', 'Gestos', 'Actividades', 'Objetos', 'Símbolos'])
+        expect(within(picker).getByRole('button', { name })).toBeTruthy();
       fireEvent.click(within(picker).getByRole('button', { name: '😀' }));
       expect(textarea.value).toBe('Hola😀 mundo');
 
@@ -142,7 +143,12 @@ describe('Composer', () => {
     await screen.findByText('Post viejo');
     await user.type(screen.getByPlaceholderText('¿Qué está pasando?'), 'Post nuevo');
     await user.click(screen.getByRole('button', { name: 'Publicar' }));
-    await act(async () => FakeXhr.last.respond(201, buildPost({ content: 'Post nuevo', author: { id: me.id, displayName: me.displayName, username: me.username, avatarUrl: null } })));
+    await act(async () =>
+      FakeXhr.last.respond(
+        201,
+        buildPost({ content: 'Post nuevo', author: { id: me.id, displayName: me.displayName, username: me.username, avatarUrl: null } }),
+      ),
+    );
     const cards = screen.getAllByRole('article');
     expect(within(cards[0]!).getByText('Post nuevo')).toBeTruthy();
     expect(within(cards[1]!).getByText('Post viejo')).toBeTruthy();

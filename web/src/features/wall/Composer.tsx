@@ -40,7 +40,13 @@ export function Composer({ onCreated, groupId }: ComposerProps) {
   if (!user) {
     return (
       <div className="rounded-3xl bg-white p-4 ring-1 ring-slate-200/70 dark:bg-ink-900 dark:ring-white/10">
-        <textarea disabled aria-label="Inicia sesión para publicar" placeholder="Inicia sesión para publicar" rows={2} className="w-full resize-none rounded-2xl bg-slate-100 px-4 py-3 text-sm dark:bg-white/5" />
+        <textarea
+          disabled
+          aria-label="Inicia sesión para publicar"
+          placeholder="Inicia sesión para publicar"
+          rows={2}
+          className="w-full resize-none rounded-2xl bg-slate-100 px-4 py-3 text-sm dark:bg-white/5"
+        />
         <Link to="/login" className="mt-3 inline-flex rounded-full bg-fuchsia-600 px-4 py-2 text-sm font-bold text-white hover:bg-fuchsia-700">
           Inicia sesión para publicar
         </Link>
@@ -108,7 +114,10 @@ function SignedInComposer({ onCreated, groupId, name, avatarUrl }: ComposerProps
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     if (sending) return;
-    const problem = validatePost(content, images.map((i) => i.file));
+    const problem = validatePost(
+      content,
+      images.map((i) => i.file),
+    );
     if (problem) {
       setError(problem);
       return;
@@ -132,7 +141,12 @@ function SignedInComposer({ onCreated, groupId, name, avatarUrl }: ComposerProps
 
   const percent = Math.round((progress ?? 0) * 100);
   return (
-    <form onSubmit={onSubmit} aria-label="Nueva publicación" className="rounded-3xl bg-white p-4 shadow-sm ring-1 ring-slate-200/70 dark:bg-ink-900 dark:ring-white/10" noValidate>
+    <form
+      onSubmit={onSubmit}
+      aria-label="Nueva publicación"
+      className="rounded-3xl bg-white p-4 shadow-sm ring-1 ring-slate-200/70 dark:bg-ink-900 dark:ring-white/10"
+      noValidate
+    >
       <div className="flex gap-3">
         <Avatar name={name} src={avatarUrl} />
         <div className="min-w-0 flex-1">
@@ -195,7 +209,17 @@ function SignedInComposer({ onCreated, groupId, name, avatarUrl }: ComposerProps
 
       <div className="mt-3 flex flex-wrap items-center justify-between gap-2">
         <div className="relative flex items-center gap-1">
-          <input ref={fileRef} type="file" accept="image/*" multiple className="sr-only" tabIndex={-1} aria-hidden="true" onChange={onFiles} data-testid="post-images" />
+          <input
+            ref={fileRef}
+            type="file"
+            accept="image/*"
+            multiple
+            className="sr-only"
+            tabIndex={-1}
+            aria-hidden="true"
+            onChange={onFiles}
+            data-testid="post-images"
+          />
           <button
             type="button"
             onClick={() => fileRef.current?.click()}
@@ -220,10 +244,17 @@ function SignedInComposer({ onCreated, groupId, name, avatarUrl }: ComposerProps
           {emojiOpen && <EmojiPicker onPick={insertEmoji} onClose={() => setEmojiOpen(false)} />}
         </div>
         <div className="flex items-center gap-3">
-          <span id={counterId} className={`text-xs tabular-nums ${length > WALL_LIMITS.postText ? 'font-bold text-rose-600 dark:text-rose-400' : 'text-slate-500 dark:text-slate-400'}`}>
+          <span
+            id={counterId}
+            className={`text-xs tabular-nums ${length > WALL_LIMITS.postText ? 'font-bold text-rose-600 dark:text-rose-400' : 'text-slate-500 dark:text-slate-400'}`}
+          >
             {length}/{WALL_LIMITS.postText}
           </span>
-          <button type="submit" disabled={sending} className="rounded-full bg-fuchsia-600 px-5 py-2 text-sm font-bold text-white transition hover:bg-fuchsia-700 disabled:opacity-60">
+          <button
+            type="submit"
+            disabled={sending}
+            className="rounded-full bg-fuchsia-600 px-5 py-2 text-sm font-bold text-white transition hover:bg-fuchsia-700 disabled:opacity-60"
+          >
             {sending ? 'Publicando…' : 'Publicar'}
           </button>
         </div>

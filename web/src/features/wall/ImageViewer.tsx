@@ -43,7 +43,16 @@ export function ImageViewer({ media, start, onClose }: ViewerProps) {
   const [scale, setScale] = useState(1);
   const [offset, setOffset] = useState({ x: 0, y: 0 });
   const dialogRef = useRef<HTMLDivElement>(null);
-  const gesture = useRef<Gesture>({ pointers: new Map(), startX: 0, startY: 0, startDistance: 0, startScale: 1, startOffset: { x: 0, y: 0 }, lastTap: 0, moved: false });
+  const gesture = useRef<Gesture>({
+    pointers: new Map(),
+    startX: 0,
+    startY: 0,
+    startDistance: 0,
+    startScale: 1,
+    startOffset: { x: 0, y: 0 },
+    lastTap: 0,
+    moved: false,
+  });
   const count = media.length;
   const item = media[index];
   const onCloseRef = useRef(onClose);

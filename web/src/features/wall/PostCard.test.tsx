@@ -14,8 +14,7 @@ import { PostFeed } from './Feed';
 
 const me = buildProfile({ id: '30000000-0000-4000-8000-000000000002', role: 'user' });
 const admin = buildProfile({ id: '30000000-0000-4000-8000-000000000003', role: 'admin' });
-const mine = (overrides: Partial<PostView> = {}) =>
-  buildPost({ author: buildAuthor({ id: me.id, displayName: me.displayName }), ...overrides });
+const mine = (overrides: Partial<PostView> = {}) => buildPost({ author: buildAuthor({ id: me.id, displayName: me.displayName }), ...overrides });
 
 /** Renders a feed holding `post`, with extra API handlers. */
 async function renderPost(post: PostView, handlers: Record<string, Handler> = {}) {
@@ -82,14 +81,11 @@ describe('PostCard', () => {
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Reaccionar' }));
     const picker = screen.getByRole('group', { name: 'Elige una reacción' });
-    expect(within(picker).getAllByRole('button').map((b) => b.getAttribute('aria-label'))).toEqual([
-      'Me gusta',
-      'Me encanta',
-      'Me divierte',
-      'Me asombra',
-      'Me entristece',
-      'Me enoja',
-    ]);
+    expect(
+      within(picker)
+        .getAllByRole('button')
+        .map((b) => b.getAttribute('aria-label')),
+    ).toEqual(['Me gusta', 'Me encanta', 'Me divierte', 'Me asombra', 'Me entristece', 'Me enoja']);
     await user.click(within(picker).getByRole('button', { name: 'Me encanta' }));
     expect(bodyOf(fetchMock, `POST /api/posts/${post.id}/reactions`)).toEqual({ type: 'love' });
     const mine = await screen.findByRole('button', { name: 'Tu reacción: Me encanta. Cambiar reacción' });
@@ -144,7 +140,9 @@ describe('PostCard', () => {
     let fail = true;
     await renderPost(post, {
       [`PATCH /api/posts/${post.id}`]: () =>
-        fail ? jsonResponse(500, { statusCode: 500, error: 'x', message: 'x' }) : jsonResponse(200, { ...post, content: 'Texto nuevo', editedAt: new Date().toISOString() }),
+        fail
+          ? jsonResponse(500, { statusCode: 500, error: 'x', message: 'x' })
+          : jsonResponse(200, { ...post, content: 'Texto nuevo', editedAt: new Date().toISOString() }),
     });
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Opciones de la publicación' }));

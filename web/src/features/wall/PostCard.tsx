@@ -186,7 +186,11 @@ export function PostCard({ post, details = false, openComments = false }: { post
 
   const profile = `/perfil/${post.author.id}`;
   return (
-    <article ref={ref} aria-label={`Publicación de ${name}`} className="space-y-3 rounded-3xl bg-white p-4 shadow-sm ring-1 ring-slate-200/70 sm:p-5 dark:bg-ink-900 dark:ring-white/10">
+    <article
+      ref={ref}
+      aria-label={`Publicación de ${name}`}
+      className="space-y-3 rounded-3xl bg-white p-4 shadow-sm ring-1 ring-slate-200/70 sm:p-5 dark:bg-ink-900 dark:ring-white/10"
+    >
       <header className="flex items-start gap-3">
         <Link to={profile} tabIndex={-1} aria-hidden="true" className="shrink-0 rounded-full">
           <Avatar name={name} src={post.author.avatarUrl} />
@@ -231,10 +235,19 @@ export function PostCard({ post, details = false, openComments = false }: { post
           />
           {editError && <Alert>{editError}</Alert>}
           <div className="flex justify-end gap-2">
-            <button type="button" onClick={() => setEditing(false)} className="rounded-full px-4 py-1.5 text-sm font-semibold text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-white/10">
+            <button
+              type="button"
+              onClick={() => setEditing(false)}
+              className="rounded-full px-4 py-1.5 text-sm font-semibold text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-white/10"
+            >
               Cancelar
             </button>
-            <button type="button" onClick={saveEdit} disabled={busy} className="rounded-full bg-fuchsia-600 px-4 py-1.5 text-sm font-bold text-white hover:bg-fuchsia-700 disabled:opacity-60">
+            <button
+              type="button"
+              onClick={saveEdit}
+              disabled={busy}
+              className="rounded-full bg-fuchsia-600 px-4 py-1.5 text-sm font-bold text-white hover:bg-fuchsia-700 disabled:opacity-60"
+            >
               Guardar
             </button>
           </div>

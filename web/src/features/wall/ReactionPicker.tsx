@@ -44,7 +44,9 @@ export function ReactionPicker({ myReaction, disabled, onPick }: ReactionPickerP
         title={disabled ? 'Inicia sesión para reaccionar' : undefined}
         onClick={() => setOpen((value) => !value)}
         className={`inline-flex min-h-10 items-center gap-1.5 rounded-full px-3 text-sm font-semibold transition disabled:cursor-not-allowed disabled:opacity-50 ${
-          mine ? 'bg-fuchsia-100 text-fuchsia-700 dark:bg-fuchsia-500/20 dark:text-fuchsia-200' : 'text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-white/10'
+          mine
+            ? 'bg-fuchsia-100 text-fuchsia-700 dark:bg-fuchsia-500/20 dark:text-fuchsia-200'
+            : 'text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-white/10'
         }`}
       >
         {mine ? <span aria-hidden="true">{mine.emoji}</span> : <HeartIcon className="size-5" />}
@@ -92,7 +94,9 @@ export function ReactionCountsList({ reactions, myReaction }: { reactions: React
           key={type}
           title={REACTIONS[type].label}
           className={`inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-semibold tabular-nums ${
-            myReaction === type ? 'bg-fuchsia-100 text-fuchsia-700 ring-1 ring-fuchsia-400 dark:bg-fuchsia-500/20 dark:text-fuchsia-200' : 'bg-slate-100 text-slate-700 dark:bg-white/5 dark:text-slate-300'
+            myReaction === type
+              ? 'bg-fuchsia-100 text-fuchsia-700 ring-1 ring-fuchsia-400 dark:bg-fuchsia-500/20 dark:text-fuchsia-200'
+              : 'bg-slate-100 text-slate-700 dark:bg-white/5 dark:text-slate-300'
           }`}
         >
           <span aria-hidden="true">{REACTIONS[type].emoji}</span>

@@ -29,5 +29,4 @@ export const editComment = (commentId: string, content: string) => callApi('edit
 
 export const deleteComment = (commentId: string) => callApi('deleteComment', { params: { commentId } });
 
-export const reactToComment = (commentId: string, type: ReactionType) =>
-  callApi('reactToComment', { params: { commentId }, body: { type } });
+export const reactToComment = (commentId: string, type: ReactionType) => callApi('reactToComment', { params: { commentId }, body: { type } });

@@ -34,8 +34,7 @@ export function commentFormData(content: string, parentCommentId: string | null,
 }
 
 /** POST /api/posts (201: the new post). */
-export const uploadPost = (form: FormData, options?: UploadOptions) =>
-  postForm<PostView>(endpointPath('createPost'), form, options);
+export const uploadPost = (form: FormData, options?: UploadOptions) => postForm<PostView>(endpointPath('createPost'), form, options);
 
 /** POST /api/posts/:postId/comments (201: the new comment and the post's count). */
 export const uploadComment = (postId: string, form: FormData, options?: UploadOptions) =>

@@ -10,10 +10,13 @@ export function useOnScreen(ref: RefObject<Element | null>, rootMargin = '0px', 
   useEffect(() => {
     const element = ref.current;
     if (!element || !supported) return;
-    const observer = new IntersectionObserver((entries) => {
-      const entry = entries[entries.length - 1];
-      if (entry) setVisible(entry.isIntersecting);
-    }, { rootMargin });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        const entry = entries[entries.length - 1];
+        if (entry) setVisible(entry.isIntersecting);
+      },
+      { rootMargin },
+    );
     observer.observe(element);
     return () => observer.disconnect();
   }, [ref, rootMargin, supported]);

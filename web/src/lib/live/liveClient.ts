@@ -327,13 +327,16 @@ export class LiveClient {
     for (const handler of this.handlersOf(topic)) handler.onSubscribed?.(false);
     if (code !== 'rate-limited' && code !== 'unavailable') return;
     const socket = this.socket;
-    const timer = setTimeout(() => {
-      this.retryTimers.delete(timer);
-      if (this.socket === socket && this.refs.has(topic) && this.isOpen()) {
-        this.sendSubscribe(topic);
-        this.resync(topic);
-      }
-    }, backoffDelay(3, this.options.random));
+    const timer = setTimeout(
+      () => {
+        this.retryTimers.delete(timer);
+        if (this.socket === socket && this.refs.has(topic) && this.isOpen()) {
+          this.sendSubscribe(topic);
+          this.resync(topic);
+        }
+      },
+      backoffDelay(3, this.options.random),
+    );
     this.retryTimers.add(timer);
   }
 

@@ -1,11 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import {
-  INSTALL_BANNER_DELAY_MS,
-  isRunningInstalled,
-  rememberInstallBannerDismissed,
-  useInstallPromptStore,
-  wasInstallBannerDismissed,
-} from './installPrompt';
+import { INSTALL_BANNER_DELAY_MS, isRunningInstalled, rememberInstallBannerDismissed, useInstallPromptStore, wasInstallBannerDismissed } from './installPrompt';
 
 /**
  * The install banner's rule: visible 30 s after load, when the browser offered an install

@@ -50,7 +50,10 @@ describe('session store', () => {
 
   it('adopts a session set while an older read was still on its way', async () => {
     let answer: (response: Response) => void = () => {};
-    vi.stubGlobal('fetch', vi.fn(() => new Promise<Response>((resolve) => (answer = resolve))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => new Promise<Response>((resolve) => (answer = resolve))),
+    );
 
     const loading = useSessionStore.getState().load();
     useSessionStore.getState().setFromAuthSession(session({ status: 'signed_in', user: profile }));

@@ -15,11 +15,23 @@ const LONG_DEVICE = 'abcdef0123456789ZZZZZZZZZZ';
 const USER_DEVICES = ['11112222333344445555', '66667777888899990000', 'aaaabbbbccccddddeeee'];
 
 function buildAccount(overrides: Partial<AbuseAccount> = {}): AbuseAccount {
-  return { userId: adminUuid(), displayName: 'Ana López', username: 'ana', isSuspended: false, accountAgeHours: 36, votesPerHour: 2.5, voteCount: 90, ...overrides };
+  return {
+    userId: adminUuid(),
+    displayName: 'Ana López',
+    username: 'ana',
+    isSuspended: false,
+    accountAgeHours: 36,
+    votesPerHour: 2.5,
+    voteCount: 90,
+    ...overrides,
+  };
 }
 
 function buildDevice(overrides: Partial<FlaggedDevice> = {}): FlaggedDevice {
-  const accounts = overrides.accounts ?? [buildAccount(), buildAccount({ displayName: 'Beto', username: 'beto', accountAgeHours: 1.5, votesPerHour: 12, voteCount: 18 })];
+  const accounts = overrides.accounts ?? [
+    buildAccount(),
+    buildAccount({ displayName: 'Beto', username: 'beto', accountAgeHours: 1.5, votesPerHour: 12, voteCount: 18 }),
+  ];
   return { fingerprint: LONG_DEVICE, accountCount: accounts.length, voteCount: 108, accounts, ...overrides };
 }
 
@@ -112,7 +124,11 @@ describe('AbusePage', () => {
     expect(accounts.hidden).toBe(true);
     await user.click(within(device).getByRole('button', { name: /Ver cuentas/ }));
     expect(accounts.hidden).toBe(false);
-    expect(within(device).getByRole('button', { name: /Ocultar cuentas/ }).getAttribute('aria-expanded')).toBe('true');
+    expect(
+      within(device)
+        .getByRole('button', { name: /Ocultar cuentas/ })
+        .getAttribute('aria-expanded'),
+    ).toBe('true');
     const links = within(accounts).getAllByRole('link');
     expect(links.map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
       ['Ana López', '/admin/usuarios?q=ana'],
@@ -125,11 +141,18 @@ describe('AbusePage', () => {
     expect(flagged.textContent).toContain('3 dispositivos');
     expect(flagged.textContent).toContain('36 h');
     expect(flagged.textContent).toContain('2.5 votos/h');
-    expect(within(within(flagged).getByRole('list')).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['11112222…', '66667777…', 'aaaabbbb…']);
+    expect(
+      within(within(flagged).getByRole('list'))
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['11112222…', '66667777…', 'aaaabbbb…']);
   });
 
   it('says when nothing was flagged', async () => {
-    stubApi({ 'GET /api/admin/abuse/scans/latest': () => jsonResponse(200, { scan: buildScan({ devices: [], users: [], flaggedDevices: 0, flaggedUsers: 0, suspiciousVotes: 0 }) }) });
+    stubApi({
+      'GET /api/admin/abuse/scans/latest': () =>
+        jsonResponse(200, { scan: buildScan({ devices: [], users: [], flaggedDevices: 0, flaggedUsers: 0, suspiciousVotes: 0 }) }),
+    });
     renderPage();
     expect(await screen.findByText('No se detectaron dispositivos con varias cuentas')).toBeTruthy();
     expect(screen.getByText('No se detectaron usuarios con varios dispositivos')).toBeTruthy();
@@ -231,7 +254,9 @@ describe('AbusePage', () => {
       'GET /api/admin/abuse/scans/latest': () => jsonResponse(200, { scan }),
       [`GET /api/admin/abuse/votes?fingerprint=${LONG_DEVICE}`]: () => jsonResponse(200, { items: listed, truncated: false }),
       'POST /api/admin/abuse/votes/void': () => {
-        listed = votes.map((v) => (v.id === '103' ? v : { ...v, voided: { at: '2026-11-24T11:00:00.000Z', byId: adminUuid(), byName: 'Admin Uno', reason: 'Granja de cuentas' } }));
+        listed = votes.map((v) =>
+          v.id === '103' ? v : { ...v, voided: { at: '2026-11-24T11:00:00.000Z', byId: adminUuid(), byName: 'Admin Uno', reason: 'Granja de cuentas' } },
+        );
         return jsonResponse(200, { changed: 2, skipped: 0, pollIds: [votes[0]!.pollId] });
       },
       'POST /api/admin/abuse/votes/restore': () => jsonResponse(200, { changed: 1, skipped: 0, pollIds: [votes[0]!.pollId] }),
@@ -247,12 +272,20 @@ describe('AbusePage', () => {
     expect(voidButton).toHaveProperty('disabled', true);
     await user.click(within(dialog).getByRole('checkbox', { name: 'Seleccionar todos' }));
     await user.click(within(dialog).getAllByRole('checkbox')[3]!); // vote 103 stays
-    expect(within(dialog).getAllByRole('checkbox').map((c) => (c as HTMLInputElement).checked)).toEqual([false, true, true, false]);
+    expect(
+      within(dialog)
+        .getAllByRole('checkbox')
+        .map((c) => (c as HTMLInputElement).checked),
+    ).toEqual([false, true, true, false]);
 
     // The reason is required.
     await user.click(voidButton);
     expect(within(dialog).getByText(ABUSE_MESSAGES.voidReasonRequired)).toBeTruthy();
-    expect(within(dialog).getByLabelText(/Motivo de la anulación/).getAttribute('aria-invalid')).toBe('true');
+    expect(
+      within(dialog)
+        .getByLabelText(/Motivo de la anulación/)
+        .getAttribute('aria-invalid'),
+    ).toBe('true');
     await user.type(within(dialog).getByLabelText(/Motivo de la anulación/), '  Granja de cuentas ');
     await user.click(within(dialog).getByRole('button', { name: 'Anular votos seleccionados' }));
 

@@ -180,7 +180,8 @@ function DeviceRow({ device, onVotes }: { device: FlaggedDevice; onVotes: (targe
             {shown}
           </p>
           <p className="text-sm text-slate-600 dark:text-slate-400">
-            <span className="font-bold text-rose-700 dark:text-rose-300">{plural(device.accountCount, 'cuenta', 'cuentas')}</span> · {plural(device.voteCount, 'voto', 'votos')}
+            <span className="font-bold text-rose-700 dark:text-rose-300">{plural(device.accountCount, 'cuenta', 'cuentas')}</span> ·{' '}
+            {plural(device.voteCount, 'voto', 'votos')}
           </p>
         </div>
         <div className="flex flex-wrap gap-1">
@@ -204,7 +205,12 @@ function DeviceRow({ device, onVotes }: { device: FlaggedDevice; onVotes: (targe
           </button>
         </div>
       </div>
-      <ul id={listId} hidden={!open} className="mt-3 divide-y divide-slate-200 border-t border-slate-200 dark:divide-white/10 dark:border-white/10" aria-label={`Cuentas del dispositivo ${shown}`}>
+      <ul
+        id={listId}
+        hidden={!open}
+        className="mt-3 divide-y divide-slate-200 border-t border-slate-200 dark:divide-white/10 dark:border-white/10"
+        aria-label={`Cuentas del dispositivo ${shown}`}
+      >
         {device.accounts.map((account) => (
           <li key={account.userId} className="flex flex-col gap-1 py-2.5 text-sm sm:flex-row sm:items-center sm:justify-between">
             <AccountLink account={account} />
@@ -230,7 +236,12 @@ function UserRow({ user, onVotes }: { user: FlaggedUser; onVotes: (target: Votes
             {formatAge(user.accountAgeHours)} · {formatRate(user.votesPerHour)} · {plural(user.voteCount, 'voto', 'votos')}
           </p>
         </div>
-        <button type="button" className={`${rowButton} self-start sm:self-auto`} aria-label={`Ver votos de ${name}`} onClick={() => onVotes({ kind: 'user', userId: user.userId, label: name })}>
+        <button
+          type="button"
+          className={`${rowButton} self-start sm:self-auto`}
+          aria-label={`Ver votos de ${name}`}
+          onClick={() => onVotes({ kind: 'user', userId: user.userId, label: name })}
+        >
           Ver votos
         </button>
       </div>

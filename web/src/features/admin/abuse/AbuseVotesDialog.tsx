@@ -106,7 +106,8 @@ export function AbuseVotesDialog({ target, onClose }: { target: VotesTarget; onC
         title="Anular votos"
         message={
           <p>
-            Se anularán {plural(ids.length, 'voto', 'votos')}: dejarán de contar en los resultados y en los totales en vivo. Quedan guardados con tu nombre y el motivo, y se pueden restaurar.
+            Se anularán {plural(ids.length, 'voto', 'votos')}: dejarán de contar en los resultados y en los totales en vivo. Quedan guardados con tu nombre y el
+            motivo, y se pueden restaurar.
           </p>
         }
         confirmLabel="Anular votos"
@@ -209,7 +210,13 @@ function VoteList({ list, selected, allSelected, selectAllRef, onToggle, onToggl
     <div className="space-y-2">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <label className="inline-flex min-h-9 cursor-pointer items-center gap-2.5 text-sm font-semibold">
-          <input ref={selectAllRef} type="checkbox" checked={allSelected} onChange={(e) => onToggleAll(e.target.checked)} className="size-5 accent-fuchsia-600" />
+          <input
+            ref={selectAllRef}
+            type="checkbox"
+            checked={allSelected}
+            onChange={(e) => onToggleAll(e.target.checked)}
+            className="size-5 accent-fuchsia-600"
+          />
           Seleccionar todos
         </label>
         <span className="text-sm text-slate-500 dark:text-slate-400">{plural(list.items.length, 'voto', 'votos')}</span>

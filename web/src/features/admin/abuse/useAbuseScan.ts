@@ -80,7 +80,8 @@ export function useAbuseScan() {
   );
 
   const loaded = query.status === 'ready' ? query.data.scan : null;
-  const loadedActive = loaded && (loaded.status === 'queued' || loaded.status === 'running') ? { scanId: loaded.id, status: loaded.status, progress: loaded.progress } : null;
+  const loadedActive =
+    loaded && (loaded.status === 'queued' || loaded.status === 'running') ? { scanId: loaded.id, status: loaded.status, progress: loaded.progress } : null;
   const active: ScanProgress | null = live ?? loadedActive;
 
   // A safety net for a lost live channel: while a scan runs, read the latest scan now and then.

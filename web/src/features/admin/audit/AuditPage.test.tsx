@@ -14,7 +14,17 @@ const luis = { id: adminUuid(), displayName: 'Luis Admin' };
 const filters = () => jsonResponse(200, { admins: [marta, luis], actions: ['poll.close', 'user.role', 'user.suspend'] });
 
 function entry(overrides: Partial<AuditEntryView> = {}): AuditEntryView {
-  return { id: String(Math.floor(Math.random() * 1e9)), admin: marta, action: 'user.role', entityType: 'user', entityId: adminUuid(), before: null, after: null, createdAt: '2025-03-02T15:30:00.000Z', ...overrides };
+  return {
+    id: String(Math.floor(Math.random() * 1e9)),
+    admin: marta,
+    action: 'user.role',
+    entityType: 'user',
+    entityId: adminUuid(),
+    before: null,
+    after: null,
+    createdAt: '2025-03-02T15:30:00.000Z',
+    ...overrides,
+  };
 }
 
 /** Stubs GET /api/admin/audit?… by its query, plus the filter menus. */
@@ -29,7 +39,8 @@ function stubAudit(pageFor: (query: URLSearchParams) => Response) {
   return fetchMock;
 }
 const page = (items: AuditEntryView[], nextCursor: string | null = null): AuditPageView => ({ items, nextCursor });
-const auditRequests = (fetchMock: ReturnType<typeof stubApi>) => requestsOf(fetchMock).filter((r) => r.startsWith('GET /api/admin/audit?') || r === 'GET /api/admin/audit');
+const auditRequests = (fetchMock: ReturnType<typeof stubApi>) =>
+  requestsOf(fetchMock).filter((r) => r.startsWith('GET /api/admin/audit?') || r === 'GET /api/admin/audit');
 const items = () => within(screen.getByRole('list', { name: 'Acciones registradas' })).getAllByRole('listitem');
 
 const renderPage = () =>
@@ -65,7 +76,12 @@ describe('AuditPage', () => {
     expect(toggle.getAttribute('aria-expanded')).toBe('true');
     const diff = within(first!).getByRole('table', { name: 'Cambios' });
     // Only what changed: the role, old → new.
-    expect(within(diff).getAllByRole('row').slice(1).map((r) => r.textContent)).toEqual(['roleuser→ admin']);
+    expect(
+      within(diff)
+        .getAllByRole('row')
+        .slice(1)
+        .map((r) => r.textContent),
+    ).toEqual(['roleuser→ admin']);
     await user.click(within(first!).getByRole('button', { name: 'Ocultar cambios' }));
     expect(within(first!).queryByRole('table')).toBeNull();
 
@@ -80,13 +96,20 @@ describe('AuditPage', () => {
     renderPage();
     await screen.findByRole('list', { name: 'Acciones registradas' });
     await waitFor(() => expect((screen.getByLabelText('Administrador') as HTMLSelectElement).options).toHaveLength(3));
-    expect(Array.from((screen.getByLabelText('Acción') as HTMLSelectElement).options).map((o) => o.textContent)).toEqual(['Todas', 'poll.close', 'user.role', 'user.suspend']);
+    expect(Array.from((screen.getByLabelText('Acción') as HTMLSelectElement).options).map((o) => o.textContent)).toEqual([
+      'Todas',
+      'poll.close',
+      'user.role',
+      'user.suspend',
+    ]);
 
     await user.selectOptions(screen.getByLabelText('Administrador'), 'Luis Admin');
     await user.selectOptions(screen.getByLabelText('Acción'), 'user.suspend');
     await user.type(screen.getByLabelText('Desde'), '2025-03-01');
     await user.type(screen.getByLabelText('Hasta'), '2025-03-31');
-    await waitFor(() => expect(auditRequests(fetchMock)).toContain(`GET /api/admin/audit?adminId=${luis.id}&action=user.suspend&from=2025-03-01&to=2025-03-31`));
+    await waitFor(() =>
+      expect(auditRequests(fetchMock)).toContain(`GET /api/admin/audit?adminId=${luis.id}&action=user.suspend&from=2025-03-01&to=2025-03-31`),
+    );
     expect(auditRequests(fetchMock)[0]).toBe('GET /api/admin/audit');
 
     const before = auditRequests(fetchMock).length;

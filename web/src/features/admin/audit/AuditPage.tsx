@@ -105,7 +105,18 @@ export function AuditPage() {
             </select>
           )}
         </Filter>
-        <Filter label="Desde">{(id) => <input id={id} type="date" value={filters.from} max={filters.to || undefined} onChange={(e) => set('from', e.target.value)} className={inputClass} />}</Filter>
+        <Filter label="Desde">
+          {(id) => (
+            <input
+              id={id}
+              type="date"
+              value={filters.from}
+              max={filters.to || undefined}
+              onChange={(e) => set('from', e.target.value)}
+              className={inputClass}
+            />
+          )}
+        </Filter>
         <Filter label="Hasta">
           {(id) => (
             <input
@@ -180,7 +191,9 @@ function AuditItem({ entry }: { entry: AuditEntryView }) {
       <div className="flex flex-col gap-2 sm:flex-row sm:items-start sm:justify-between">
         <div className="min-w-0 space-y-1">
           <p className="flex flex-wrap items-center gap-x-2 gap-y-1">
-            <span className="rounded-md bg-slate-100 px-2 py-0.5 font-mono text-xs font-semibold text-slate-800 dark:bg-white/10 dark:text-slate-100">{entry.action}</span>
+            <span className="rounded-md bg-slate-100 px-2 py-0.5 font-mono text-xs font-semibold text-slate-800 dark:bg-white/10 dark:text-slate-100">
+              {entry.action}
+            </span>
             <span className="text-sm font-semibold">{adminName}</span>
           </p>
           <p className="text-sm break-all text-slate-600 dark:text-slate-400">
@@ -202,7 +215,8 @@ function AuditItem({ entry }: { entry: AuditEntryView }) {
   );
 }
 
-const preClass = 'max-h-64 overflow-auto rounded-xl bg-slate-50 p-3 font-mono text-xs whitespace-pre-wrap break-all text-slate-800 ring-1 ring-slate-200 dark:bg-white/5 dark:text-slate-200 dark:ring-white/10';
+const preClass =
+  'max-h-64 overflow-auto rounded-xl bg-slate-50 p-3 font-mono text-xs whitespace-pre-wrap break-all text-slate-800 ring-1 ring-slate-200 dark:bg-white/5 dark:text-slate-200 dark:ring-white/10';
 
 function AuditDiff({ before, after }: { before: unknown; after: unknown }) {
   const changes = auditChanges(before, after);

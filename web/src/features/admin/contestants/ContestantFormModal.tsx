@@ -99,7 +99,13 @@ export function ContestantFormModal({ contestant, seasons, defaultSeasonId, onSa
           )}
         </Field>
 
-        <PhotoField value={values.photoUrl} onChange={(url) => set('photoUrl', url)} error={errors.photoUrl} onUploadingChange={setUploading} name={values.fullName.trim()} />
+        <PhotoField
+          value={values.photoUrl}
+          onChange={(url) => set('photoUrl', url)}
+          error={errors.photoUrl}
+          onUploadingChange={setUploading}
+          name={values.fullName.trim()}
+        />
 
         <Field label="Estado">
           {(control) => (
@@ -115,7 +121,15 @@ export function ContestantFormModal({ contestant, seasons, defaultSeasonId, onSa
 
         {showsEliminationDate(values.status) && (
           <Field label="Fecha de eliminación">
-            {(control) => <input {...control} type="date" value={values.eliminationDate} onChange={(event) => set('eliminationDate', event.target.value)} className={inputClass} />}
+            {(control) => (
+              <input
+                {...control}
+                type="date"
+                value={values.eliminationDate}
+                onChange={(event) => set('eliminationDate', event.target.value)}
+                className={inputClass}
+              />
+            )}
           </Field>
         )}
 

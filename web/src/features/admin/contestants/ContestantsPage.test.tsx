@@ -46,7 +46,11 @@ describe('ContestantsPage', () => {
     stubApi({ ...seasonsOk, 'GET /api/admin/contestants': () => jsonResponse(200, { contestants: [carla, bruno] }) });
     renderPage();
     const table = await screen.findByRole('table', { name: 'Concursantes' });
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Concursante', 'Temporada', 'Estado', 'Posición', 'Acciones']);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Concursante', 'Temporada', 'Estado', 'Posición', 'Acciones']);
     const rows = within(table).getAllByRole('row').slice(1);
     expect(within(rows[0]!).getByText('Carla Ruiz')).toBeTruthy();
     expect(within(rows[0]!).getByText('La Casa · Temporada 3')).toBeTruthy();
@@ -104,7 +108,11 @@ describe('ContestantsPage', () => {
     await user.click(within(form).getByRole('button', { name: 'Crear concursante' }));
     expect(within(form).getByText(ADMIN_MESSAGES.contestantSeasonRequired)).toBeTruthy();
     expect(within(form).getByText(ADMIN_MESSAGES.contestantNameRequired)).toBeTruthy();
-    expect(within(form).getByLabelText(/Nombre completo/).getAttribute('aria-invalid')).toBe('true');
+    expect(
+      within(form)
+        .getByLabelText(/Nombre completo/)
+        .getAttribute('aria-invalid'),
+    ).toBe('true');
 
     await user.click(within(form).getByRole('radio', { name: 'Usar URL' }));
     await user.type(within(form).getByLabelText('URL de la foto'), 'http://example.com/a.jpg');
@@ -292,11 +300,19 @@ describe('ContestantsPage', () => {
     expect(requestsOf(fetchMock)).toContain('GET /api/admin/contestants?includeDeleted=true');
 
     expect(within(rowOf('Dana Gil')).getAllByRole('cell')[2]!.textContent).toBe('EliminadoBorrado');
-    expect(within(rowOf('Dana Gil')).getAllByRole('button').map((b) => b.textContent)).toEqual(['Restaurar']);
+    expect(
+      within(rowOf('Dana Gil'))
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Restaurar']);
     expect(within(rowOf('Eva Sol')).getAllByRole('cell')[2]!.textContent).toBe('ActivoTemporada eliminada');
     expect(within(rowOf('Eva Sol')).queryByRole('button')).toBeNull();
     expect(rowOf('Eva Sol').textContent).toContain('Restaura primero la temporada');
-    expect(within(rowOf('Carla Ruiz')).getAllByRole('button').map((b) => b.textContent)).toEqual(['Editar', 'Eliminar']);
+    expect(
+      within(rowOf('Carla Ruiz'))
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Editar', 'Eliminar']);
 
     // The server's refusal is shown; then a restore that works brings the row back with its actions.
     await user.click(within(rowOf('Dana Gil')).getByRole('button', { name: 'Restaurar Dana Gil' }));

@@ -49,7 +49,9 @@ export function ContestantsPage() {
   const [failure, setFailure] = useState<unknown>(null);
   const seasons = useAdminSeasons();
   const contestants = useQuery(['admin-contestants', seasonId, showDeleted], (signal) =>
-    callApi('adminContestants', { signal, query: { seasonId: seasonId || undefined, includeDeleted: showDeleted ? 'true' : undefined } }).then((r) => r.contestants),
+    callApi('adminContestants', { signal, query: { seasonId: seasonId || undefined, includeDeleted: showDeleted ? 'true' : undefined } }).then(
+      (r) => r.contestants,
+    ),
   );
 
   // ?nuevo=1 (the dashboard's quick action) opens the create modal.
@@ -209,7 +211,9 @@ export function ContestantsPage() {
           onDone={() => {
             // Stays listed, marked, while the deleted ones are shown.
             const deletedAt = new Date().toISOString();
-            contestants.setData((list) => (showDeleted ? list.map((c) => (c.id === deleting.id ? { ...c, deletedAt } : c)) : list.filter((c) => c.id !== deleting.id)));
+            contestants.setData((list) =>
+              showDeleted ? list.map((c) => (c.id === deleting.id ? { ...c, deletedAt } : c)) : list.filter((c) => c.id !== deleting.id),
+            );
             setDeleting(null);
           }}
           onCancel={() => setDeleting(null)}

@@ -123,7 +123,15 @@ export function PhotoField({ value, onChange, error, onUploadingChange, name }: 
             key={option}
             className="relative cursor-pointer rounded-full px-3 py-1.5 text-sm font-semibold text-slate-600 has-checked:bg-white has-checked:text-fuchsia-700 has-checked:shadow-sm has-focus-visible:outline-2 has-focus-visible:outline-fuchsia-500 dark:text-slate-300 dark:has-checked:bg-ink-800 dark:has-checked:text-fuchsia-300"
           >
-            <input type="radio" name={`${groupId}-mode`} value={option} checked={mode === option} onChange={() => switchMode(option)} disabled={uploading} className="sr-only" />
+            <input
+              type="radio"
+              name={`${groupId}-mode`}
+              value={option}
+              checked={mode === option}
+              onChange={() => switchMode(option)}
+              disabled={uploading}
+              className="sr-only"
+            />
             {label}
           </label>
         ))}
@@ -138,7 +146,9 @@ export function PhotoField({ value, onChange, error, onUploadingChange, name }: 
             {shown ? (
               <img src={shown} alt={`Vista previa de la foto de ${name || 'el concursante'}`} className="size-full object-cover" />
             ) : (
-              <span className="flex size-full items-center justify-center px-2 text-center text-xs font-medium text-slate-600 dark:text-slate-300">Sin foto</span>
+              <span className="flex size-full items-center justify-center px-2 text-center text-xs font-medium text-slate-600 dark:text-slate-300">
+                Sin foto
+              </span>
             )}
           </div>
           <div className="relative min-w-0 flex-1 space-y-2">

@@ -1,10 +1,5 @@
 import type { ContestantView, CreateContestantInput } from '@tribuna/contracts/api/admin/catalog';
-import {
-  ADMIN_MESSAGES,
-  STATUSES_WITH_ELIMINATION_DATE,
-  STATUSES_WITH_FINAL_POSITION,
-  type ContestantStatus,
-} from '@tribuna/contracts/adminRules';
+import { ADMIN_MESSAGES, STATUSES_WITH_ELIMINATION_DATE, STATUSES_WITH_FINAL_POSITION, type ContestantStatus } from '@tribuna/contracts/adminRules';
 
 /** The contestant form's values, as typed (strings for the optional fields). */
 export interface ContestantFormValues {

@@ -129,7 +129,13 @@ describe('DashboardPage', () => {
   it('applies the admin topic’s live messages to the counters and the activity, and leaves the topic on unmount', async () => {
     stubApi({
       'GET /api/admin/dashboard': () =>
-        jsonResponse(200, buildDashboard({ recentPolls: [buildRecentPoll({ title: 'Gala 1' })], recentActivity: [buildActivity({ description: 'Primero', createdAt: ago(10 * MIN) })] })),
+        jsonResponse(
+          200,
+          buildDashboard({
+            recentPolls: [buildRecentPoll({ title: 'Gala 1' })],
+            recentActivity: [buildActivity({ description: 'Primero', createdAt: ago(10 * MIN) })],
+          }),
+        ),
     });
     const view = renderDashboard();
     await screen.findByText('Primero');
@@ -139,7 +145,10 @@ describe('DashboardPage', () => {
       type: 'admin-dashboard',
       topic: 'admin',
       stats: { activePolls: 4, totalVotes: 20000, totalUsers: 322, pageViews24h: 46 },
-      recentActivity: [buildActivity({ type: 'user', description: 'Nuevo usuario: eva', createdAt: ago(0) }), buildActivity({ description: 'Primero', createdAt: ago(10 * MIN) })],
+      recentActivity: [
+        buildActivity({ type: 'user', description: 'Nuevo usuario: eva', createdAt: ago(0) }),
+        buildActivity({ description: 'Primero', createdAt: ago(10 * MIN) }),
+      ],
     };
     live.deliver(message);
     expect(counter('activePolls')).toBe('4');

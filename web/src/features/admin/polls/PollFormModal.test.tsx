@@ -163,7 +163,15 @@ describe('PollFormModal: editing', () => {
   const si = buildOption({ text: 'Sí', label: 'Sí', order: 0, voteCount: 12 });
   const no = buildOption({ text: 'No', label: 'No', order: 1, voteCount: 0 });
   const talvez = buildOption({ text: 'Tal vez', label: 'Tal vez', order: 2, voteCount: 3 });
-  const custom = buildAdminPoll(season, { title: 'Custom', optionType: 'custom', voteMode: 'points', maxPointsPerUser: 15, dailyReset: false, options: [si, no, talvez], endDate: '2030-05-01T18:00:00.000Z' });
+  const custom = buildAdminPoll(season, {
+    title: 'Custom',
+    optionType: 'custom',
+    voteMode: 'points',
+    maxPointsPerUser: 15,
+    dailyReset: false,
+    options: [si, no, talvez],
+    endDate: '2030-05-01T18:00:00.000Z',
+  });
 
   it('locks season, vote mode and option type, and keeps the ids of the options that stay', async () => {
     const fetchMock = stubApi({ ...contestantsApi, [`PUT /api/admin/polls/${custom.id}`]: () => jsonResponse(200, custom) });
@@ -189,12 +197,7 @@ describe('PollFormModal: editing', () => {
       endDate: '2030-05-01T18:00:00.000Z',
       maxPointsPerUser: 15,
       dailyReset: false,
-      options: [
-        { id: si.id, text: 'Sí' },
-        { id: no.id, text: 'Nunca' },
-        { id: talvez.id, text: 'Tal vez' },
-        { text: 'Quizás' },
-      ],
+      options: [{ id: si.id, text: 'Sí' }, { id: no.id, text: 'Nunca' }, { id: talvez.id, text: 'Tal vez' }, { text: 'Quizás' }],
     });
   });
 

@@ -79,7 +79,8 @@ export function PollFormModal({ poll, seasons, defaultSeasonId, onSaved, onClose
   function update(patch: Partial<PollFormValues>, clear: Array<keyof PollFormErrors> = []) {
     setValues((current) => ({ ...current, ...patch }));
     setConfirming(null);
-    if (clear.some((key) => errors[key])) setErrors((current) => Object.fromEntries(Object.entries(current).filter(([key]) => !clear.includes(key as keyof PollFormErrors))));
+    if (clear.some((key) => errors[key]))
+      setErrors((current) => Object.fromEntries(Object.entries(current).filter(([key]) => !clear.includes(key as keyof PollFormErrors))));
   }
 
   function toggleContestant(id: string, checked: boolean) {
@@ -146,7 +147,8 @@ export function PollFormModal({ poll, seasons, defaultSeasonId, onSaved, onClose
   }
   if (poll && (contestants.status === 'ready' || contestants.status === 'error')) {
     for (const option of poll.options) {
-      if (option.contestantId && !offered.some((c) => c.id === option.contestantId)) offered.push({ id: option.contestantId, fullName: option.label, photoUrl: option.photoUrl });
+      if (option.contestantId && !offered.some((c) => c.id === option.contestantId))
+        offered.push({ id: option.contestantId, fullName: option.label, photoUrl: option.photoUrl });
     }
   }
   const seasonMissing = poll && !seasons.some((s) => s.id === poll.seasonId);
@@ -285,7 +287,16 @@ export function PollFormModal({ poll, seasons, defaultSeasonId, onSaved, onClose
                         aria-label={`Quitar opción ${index + 1}`}
                         className="inline-flex size-10 shrink-0 items-center justify-center rounded-full text-slate-500 transition hover:bg-rose-50 hover:text-rose-700 dark:text-slate-400 dark:hover:bg-rose-500/10 dark:hover:text-rose-300"
                       >
-                        <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" aria-hidden="true" focusable="false" className="size-5">
+                        <svg
+                          viewBox="0 0 24 24"
+                          fill="none"
+                          stroke="currentColor"
+                          strokeWidth={2}
+                          strokeLinecap="round"
+                          aria-hidden="true"
+                          focusable="false"
+                          className="size-5"
+                        >
                           <path d="M18 6 6 18M6 6l12 12" />
                         </svg>
                       </button>
@@ -313,7 +324,15 @@ export function PollFormModal({ poll, seasons, defaultSeasonId, onSaved, onClose
           {values.countdown && (
             <div className="grid gap-3 sm:grid-cols-2">
               <Field label="Fecha de cierre" required error={errors.endDate}>
-                {(control) => <input {...control} type="date" value={values.endDate} onChange={(event) => update({ endDate: event.target.value }, ['endDate'])} className={inputClass} />}
+                {(control) => (
+                  <input
+                    {...control}
+                    type="date"
+                    value={values.endDate}
+                    onChange={(event) => update({ endDate: event.target.value }, ['endDate'])}
+                    className={inputClass}
+                  />
+                )}
               </Field>
               <Field label="Hora de cierre" required>
                 {(control) => (
@@ -385,7 +404,10 @@ export function PollFormModal({ poll, seasons, defaultSeasonId, onSaved, onClose
         <ErrorBanner error={saveError} fallback={ADMIN_MESSAGES.savePollFailed} />
 
         {confirming ? (
-          <div role="alert" className="space-y-3 rounded-2xl border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950 dark:border-amber-400/40 dark:bg-amber-400/10 dark:text-amber-100">
+          <div
+            role="alert"
+            className="space-y-3 rounded-2xl border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950 dark:border-amber-400/40 dark:bg-amber-400/10 dark:text-amber-100"
+          >
             <p className="font-semibold">{removalWarning(confirming)}</p>
             <ul className="list-disc space-y-0.5 pl-5">
               {confirming.map((option) => (
@@ -439,7 +461,15 @@ function Choice<T extends string>({ legend, value, choices, onChange, disabled =
             key={choice}
             className="relative inline-flex min-h-10 cursor-pointer items-center gap-2 rounded-full px-4 py-2 text-sm font-semibold text-slate-700 ring-1 ring-slate-300 transition has-checked:bg-fuchsia-600 has-checked:text-white has-checked:ring-fuchsia-600 has-disabled:cursor-not-allowed has-disabled:opacity-60 has-focus-visible:outline-2 has-focus-visible:outline-offset-2 has-focus-visible:outline-fuchsia-500 dark:text-slate-200 dark:ring-white/15"
           >
-            <input type="radio" name={name} value={choice} checked={value === choice} disabled={disabled} onChange={() => onChange(choice)} className="sr-only" />
+            <input
+              type="radio"
+              name={name}
+              value={choice}
+              checked={value === choice}
+              disabled={disabled}
+              onChange={() => onChange(choice)}
+              className="sr-only"
+            />
             {label}
           </label>
         ))}

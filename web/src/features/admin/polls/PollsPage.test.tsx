@@ -30,7 +30,10 @@ function renderPage(url = '/admin/encuestas') {
 }
 
 const rowOf = (title: string) => screen.getByRole('cell', { name: title }).closest('tr')!;
-const buttonsOf = (row: HTMLElement) => within(row).getAllByRole('button').map((b) => b.textContent);
+const buttonsOf = (row: HTMLElement) =>
+  within(row)
+    .getAllByRole('button')
+    .map((b) => b.textContent);
 const serverError = (status: number, message: string) => () => jsonResponse(status, { statusCode: status, error: 'Bad Request', message });
 
 describe('pollActions', () => {
@@ -58,7 +61,11 @@ describe('PollsPage', () => {
     stubApi({ ...seasonsOk, 'GET /api/admin/polls': () => jsonResponse(200, { polls: [active, closed, draft, expired] }) });
     renderPage();
     const table = await screen.findByRole('table', { name: 'Encuestas' });
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Encuesta', 'Temporada', 'Estado', 'Votos', 'Acciones']);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Encuesta', 'Temporada', 'Estado', 'Votos', 'Acciones']);
 
     const first = rowOf('Activa destacada');
     expect(within(first).getByText('La Casa · Temporada 3')).toBeTruthy();

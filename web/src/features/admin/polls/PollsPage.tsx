@@ -66,7 +66,9 @@ export function PollsPage() {
   const [failure, setFailure] = useState<Failure | null>(null);
   const { pending, track } = usePendingIds();
   const seasons = useAdminSeasons();
-  const polls = useQuery(['admin-polls', seasonId], (signal) => callApi('adminPolls', { signal, query: { seasonId: seasonId || undefined } }).then((r) => r.polls));
+  const polls = useQuery(['admin-polls', seasonId], (signal) =>
+    callApi('adminPolls', { signal, query: { seasonId: seasonId || undefined } }).then((r) => r.polls),
+  );
   const { setData } = polls;
 
   // ?nuevo=1 (the dashboard's quick action) opens the create modal.
@@ -131,12 +133,7 @@ export function PollsPage() {
     <div className="flex flex-wrap gap-1">
       {pollActions(poll).map((action) => {
         const label = ACTION_LABELS[action];
-        const onClick =
-          action === 'edit'
-            ? () => setEditing({ poll })
-            : action === 'delete'
-              ? () => setDeleting(poll)
-              : () => void run(poll, action);
+        const onClick = action === 'edit' ? () => setEditing({ poll }) : action === 'delete' ? () => setDeleting(poll) : () => void run(poll, action);
         return (
           <button
             key={action}

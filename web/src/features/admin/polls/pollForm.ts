@@ -86,7 +86,10 @@ export function valuesOfPoll(poll: AdminPollView): PollFormValues {
     contestantIds: options.flatMap((o) => (o.contestantId ? [o.contestantId] : [])),
     customOptions:
       poll.optionType === 'custom'
-        ? [...options.map((o) => ({ key: ++nextKey, id: o.id, text: o.text ?? o.label })), ...Array.from({ length: Math.max(0, 2 - options.length) }, blankOption)]
+        ? [
+            ...options.map((o) => ({ key: ++nextKey, id: o.id, text: o.text ?? o.label })),
+            ...Array.from({ length: Math.max(0, 2 - options.length) }, blankOption),
+          ]
         : [blankOption(), blankOption()],
     countdown: end !== null,
     endDate: end?.date ?? '',
@@ -125,9 +128,7 @@ export function optionsInput(values: PollFormValues, original: AdminPollView | n
       return id ? { id, contestantId } : { contestantId };
     });
   }
-  return values.customOptions
-    .filter((o) => o.text.trim())
-    .map((o) => (o.id ? { id: o.id, text: o.text.trim() } : { text: o.text.trim() }));
+  return values.customOptions.filter((o) => o.text.trim()).map((o) => (o.id ? { id: o.id, text: o.text.trim() } : { text: o.text.trim() }));
 }
 
 function commonInput(values: PollFormValues, original: AdminPollView | null) {

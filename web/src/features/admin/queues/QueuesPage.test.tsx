@@ -31,7 +31,12 @@ describe('QueuesPage', () => {
   });
 
   it('shows each queue with its counts, workers and latest failures, or that nothing failed', async () => {
-    stubApi({ 'GET /api/admin/queues': health([queue({ failures: [failure] }), queue({ name: 'notifications', workers: 0, counts: { waiting: 0, active: 0, failed: 0, delayed: 0, completed: 5 } })]) });
+    stubApi({
+      'GET /api/admin/queues': health([
+        queue({ failures: [failure] }),
+        queue({ name: 'notifications', workers: 0, counts: { waiting: 0, active: 0, failed: 0, delayed: 0, completed: 5 } }),
+      ]),
+    });
     render(<QueuesPage />);
     expect(screen.getByText('Cargando colas…')).toBeTruthy();
     const maintenance = await screen.findByRole('region', { name: 'maintenance' });

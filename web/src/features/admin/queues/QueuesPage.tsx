@@ -133,7 +133,9 @@ function FailureRow({ queue, job, onRetried }: { queue: string; job: FailedJob; 
           {busy ? 'Reintentando…' : 'Reintentar'}
         </button>
       </div>
-      <p className="rounded-lg bg-rose-50 px-2 py-1 font-mono text-xs break-all text-rose-800 dark:bg-rose-500/10 dark:text-rose-200">{job.failedReason || 'Sin detalle del error'}</p>
+      <p className="rounded-lg bg-rose-50 px-2 py-1 font-mono text-xs break-all text-rose-800 dark:bg-rose-500/10 dark:text-rose-200">
+        {job.failedReason || 'Sin detalle del error'}
+      </p>
       <ErrorBanner error={error} fallback={QUEUE_MESSAGES.retryFailed} />
     </li>
   );

@@ -46,7 +46,9 @@ describe('RealitiesPage', () => {
   });
 
   it('shows skeletons, then the list with season counts and the active state', async () => {
-    stubApi({ 'GET /api/admin/realities': list([buildReality({ name: 'La Casa', seasonCount: 2 }), buildReality({ name: 'La Isla', active: false, seasonCount: 1 })]) });
+    stubApi({
+      'GET /api/admin/realities': list([buildReality({ name: 'La Casa', seasonCount: 2 }), buildReality({ name: 'La Isla', active: false, seasonCount: 1 })]),
+    });
     renderPage();
     expect(screen.getByRole('status').textContent).toContain('Cargando realities');
     await screen.findByText('La Casa');

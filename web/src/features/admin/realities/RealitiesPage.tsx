@@ -89,7 +89,9 @@ export function RealitiesPage() {
   /** A deleted reality leaves the list, or stays in it marked deleted while the deleted ones are shown. */
   function removed(reality: RealityView) {
     const deletedAt = new Date().toISOString();
-    setData((list) => (showDeleted ? list.map((r) => (r.id === reality.id ? { ...r, active: false, deletedAt } : r)) : list.filter((r) => r.id !== reality.id)));
+    setData((list) =>
+      showDeleted ? list.map((r) => (r.id === reality.id ? { ...r, active: false, deletedAt } : r)) : list.filter((r) => r.id !== reality.id),
+    );
   }
 
   return (
@@ -203,9 +205,7 @@ function RealityDialog({ editing, onSaved, onClose }: { editing: Editing; onSave
     setError(null);
     try {
       const body = { name: name.trim(), active };
-      const reality = existing
-        ? await callApi('updateReality', { params: { realityId: existing.id }, body })
-        : await callApi('createReality', { body });
+      const reality = existing ? await callApi('updateReality', { params: { realityId: existing.id }, body }) : await callApi('createReality', { body });
       onSaved(reality);
     } catch (failure) {
       setError(failure);

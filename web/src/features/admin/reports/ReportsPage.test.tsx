@@ -14,7 +14,14 @@ import { RECOMPUTE_REFRESH_MS } from './useReport';
 
 const NOW = Date.parse('2026-11-24T18:00:00.000Z');
 
-const day = (d: string, figures: Partial<Omit<ReportDay, 'day'>> = {}): ReportDay => ({ day: d, activeUsers: 0, newUsers: 0, totalVotes: 0, pageViews: 0, ...figures });
+const day = (d: string, figures: Partial<Omit<ReportDay, 'day'>> = {}): ReportDay => ({
+  day: d,
+  activeUsers: 0,
+  newUsers: 0,
+  totalVotes: 0,
+  pageViews: 0,
+  ...figures,
+});
 
 function buildReport(overrides: Partial<Report> = {}): Report {
   const days = overrides.days ?? [
@@ -112,7 +119,11 @@ describe('ReportsPage', () => {
 
     expect(screen.getByRole('img').getAttribute('aria-label')).toContain('22,432 votos');
     const table = screen.getByRole('table');
-    expect(within(table).getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['Fecha', 'Usuarios Activos', 'Usuarios Nuevos', 'Total Votos', 'Visualizaciones']);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['Fecha', 'Usuarios Activos', 'Usuarios Nuevos', 'Total Votos', 'Visualizaciones']);
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows.map((r) => [...r.querySelectorAll('th, td')].map((c) => c.textContent))).toEqual([
       ['mar 24 nov 2026', '1,200', '30', '15,432', '98,001'],
@@ -124,7 +135,10 @@ describe('ReportsPage', () => {
   it('asks for the period of the pressed button', async () => {
     const fetchMock = stubApi(
       Object.fromEntries(
-        ['week', 'today', 'yesterday', 'month', '3months', '6months'].map((p) => [`GET /api/admin/reports?period=${p}`, () => jsonResponse(200, buildReport())]),
+        ['week', 'today', 'yesterday', 'month', '3months', '6months'].map((p) => [
+          `GET /api/admin/reports?period=${p}`,
+          () => jsonResponse(200, buildReport()),
+        ]),
       ),
     );
     const user = userEvent.setup();
@@ -236,7 +250,8 @@ describe('ReportsPage', () => {
     let votes = 22432;
     let release: () => void = () => {};
     const fetchMock = stubApi({
-      'GET /api/admin/reports?period=week': () => jsonResponse(200, buildReport({ totals: { activeUsers: 1500, newUsers: 42, totalVotes: votes, pageViews: 138001 } })),
+      'GET /api/admin/reports?period=week': () =>
+        jsonResponse(200, buildReport({ totals: { activeUsers: 1500, newUsers: 42, totalVotes: votes, pageViews: 138001 } })),
       'POST /api/admin/reports/recompute': () =>
         new Promise<Response>((resolve) => {
           release = () => resolve(jsonResponse(202, { jobId: 'job-1' }));

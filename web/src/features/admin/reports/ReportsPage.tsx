@@ -1,5 +1,12 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { DEFAULT_REPORT_PERIOD, REPORT_COLUMNS, REPORT_MESSAGES, REPORT_PERIOD_LABELS, REPORT_PERIODS, type ReportPeriod } from '@tribuna/contracts/reportRules';
+import {
+  DEFAULT_REPORT_PERIOD,
+  REPORT_COLUMNS,
+  REPORT_MESSAGES,
+  REPORT_PERIOD_LABELS,
+  REPORT_PERIODS,
+  type ReportPeriod,
+} from '@tribuna/contracts/reportRules';
 import type { Report, ReportFigures } from '@tribuna/contracts/api/admin/reports';
 import { Alert } from '../../../components/Alert';
 import { EmptyState } from '../../../components/admin/EmptyState';
@@ -80,9 +87,7 @@ export function ReportsPage() {
         </button>
       </PageHeader>
 
-      {recompute.status === 'accepted' && (
-        <Alert tone="success">Recálculo en marcha: las cifras se actualizarán en unos momentos.</Alert>
-      )}
+      {recompute.status === 'accepted' && <Alert tone="success">Recálculo en marcha: las cifras se actualizarán en unos momentos.</Alert>}
       {recompute.status === 'error' && <ErrorBanner error={recompute.error} fallback="Error al recalcular los informes" />}
 
       <section aria-labelledby="report-period" className="space-y-3">
@@ -91,13 +96,7 @@ export function ReportsPage() {
         </h3>
         <div role="group" aria-label="Período" className="flex flex-wrap gap-2">
           {REPORT_PERIODS.map((p) => (
-            <button
-              key={p}
-              type="button"
-              aria-pressed={period === p}
-              className={periodButton}
-              onClick={() => choose(p)}
-            >
+            <button key={p} type="button" aria-pressed={period === p} className={periodButton} onClick={() => choose(p)}>
               {REPORT_PERIOD_LABELS[p]}
             </button>
           ))}
@@ -151,7 +150,8 @@ export function ReportsPage() {
             </h3>
             {data && (
               <p className="text-sm text-slate-500 dark:text-slate-400" data-testid="report-updated">
-                {data.from === data.to ? formatReportDay(data.from) : `${formatReportDay(data.from)} – ${formatReportDay(data.to)}`} · {updatedLabel(data.updatedAt, now)}
+                {data.from === data.to ? formatReportDay(data.from) : `${formatReportDay(data.from)} – ${formatReportDay(data.to)}`} ·{' '}
+                {updatedLabel(data.updatedAt, now)}
               </p>
             )}
           </div>

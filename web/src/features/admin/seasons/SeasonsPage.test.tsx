@@ -45,7 +45,10 @@ function stub(realities: RealityView[], seasons: SeasonView[], extra: Record<str
 /** The desktop table's rows (the phone cards hold the same seasons; CSS shows one of the two). */
 const tableRows = () => within(screen.getByRole('table')).getAllByRole('row').slice(1);
 const cards = () => within(screen.getByRole('list', { name: 'Temporadas' })).getAllByRole('listitem');
-const cells = (row: HTMLElement) => within(row).getAllByRole('cell').map((c) => c.textContent);
+const cells = (row: HTMLElement) =>
+  within(row)
+    .getAllByRole('cell')
+    .map((c) => c.textContent);
 
 describe('SeasonsPage', () => {
   beforeEach(() => {
@@ -277,7 +280,12 @@ describe('SeasonsPage', () => {
   it('Mostrar eliminados lists the deleted seasons marked, and Restaurar brings one back inactive', async () => {
     const live = buildSeason(casa, { number: 2, year: 2025, active: true });
     const deleted = buildSeason(casa, { number: 1, year: 2024, deletedAt: '2025-06-01T10:00:00.000Z' });
-    const ofDeletedReality = buildSeason(buildReality({ name: 'El Barco' }), { number: 1, year: 2023, deletedAt: '2025-05-01T10:00:00.000Z', realityDeleted: true });
+    const ofDeletedReality = buildSeason(buildReality({ name: 'El Barco' }), {
+      number: 1,
+      year: 2023,
+      deletedAt: '2025-05-01T10:00:00.000Z',
+      realityDeleted: true,
+    });
     let release!: (r: Response) => void;
     const fetchMock = stubApi({
       'GET /api/admin/realities': () => jsonResponse(200, { realities: [casa] }),

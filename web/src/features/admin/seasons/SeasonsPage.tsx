@@ -117,7 +117,9 @@ export function SeasonsPage() {
   /** A deleted season leaves the list, or stays in it marked deleted while the deleted ones are shown. */
   function removed(season: SeasonView) {
     const deletedAt = new Date().toISOString();
-    setSeasons((list) => (showDeleted ? list.map((s) => (s.id === season.id ? { ...s, active: false, deletedAt } : s)) : list.filter((s) => s.id !== season.id)));
+    setSeasons((list) =>
+      showDeleted ? list.map((s) => (s.id === season.id ? { ...s, active: false, deletedAt } : s)) : list.filter((s) => s.id !== season.id),
+    );
   }
 
   const loading = seasons.status === 'loading' || seasons.status === 'idle' || realities.status === 'loading' || realities.status === 'idle';
@@ -358,9 +360,7 @@ function SeasonDialog({ editing, realities, seasons, defaultRealityId, onSaved, 
     setError(null);
     try {
       const body = seasonInput(form);
-      const season = existing
-        ? await callApi('updateSeason', { params: { seasonId: existing.id }, body })
-        : await callApi('createSeason', { body });
+      const season = existing ? await callApi('updateSeason', { params: { seasonId: existing.id }, body }) : await callApi('createSeason', { body });
       onSaved(season);
     } catch (failure) {
       setError(failure);
@@ -423,7 +423,14 @@ function SeasonDialog({ editing, realities, seasons, defaultRealityId, onSaved, 
       </div>
       <div className="grid gap-3 sm:grid-cols-2">
         <TextField label="Fecha de inicio" type="date" value={form.startDate} onChange={(event) => update({ startDate: event.target.value })} />
-        <TextField label="Fecha de fin" type="date" value={form.endDate} min={form.startDate || undefined} onChange={(event) => update({ endDate: event.target.value })} error={errors.endDate} />
+        <TextField
+          label="Fecha de fin"
+          type="date"
+          value={form.endDate}
+          min={form.startDate || undefined}
+          onChange={(event) => update({ endDate: event.target.value })}
+          error={errors.endDate}
+        />
       </div>
       <Checkbox
         label="Activa"

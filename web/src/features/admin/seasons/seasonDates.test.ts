@@ -52,7 +52,13 @@ describe('season form', () => {
 
   it('accepts a valid form and sends empty dates as null and an empty number not at all', () => {
     expect(validateSeasonForm(valid)).toEqual({});
-    expect(seasonInput({ ...valid, number: '', startDate: '', endDate: '' })).toEqual({ realityId: 'r1', year: 2025, startDate: null, endDate: null, active: true });
+    expect(seasonInput({ ...valid, number: '', startDate: '', endDate: '' })).toEqual({
+      realityId: 'r1',
+      year: 2025,
+      startDate: null,
+      endDate: null,
+      active: true,
+    });
   });
 
   it('applies the rules of §5', () => {

@@ -80,7 +80,15 @@ export function EditUserDialog({ user, onSaved, onClose }: UserDialogProps & { o
         </label>
         <textarea id={bioId} rows={3} maxLength={2000} value={form.bio} onChange={(e) => set('bio', e.target.value)} className={textareaClass} />
       </div>
-      <TextField label="URL del avatar" type="url" inputMode="url" value={form.avatarUrl} maxLength={4096} placeholder="https://…" onChange={(e) => set('avatarUrl', e.target.value)} />
+      <TextField
+        label="URL del avatar"
+        type="url"
+        inputMode="url"
+        value={form.avatarUrl}
+        maxLength={4096}
+        placeholder="https://…"
+        onChange={(e) => set('avatarUrl', e.target.value)}
+      />
       <SelectField
         label="Rol"
         value={form.role}
@@ -118,7 +126,10 @@ export function PointsDialog({ user, onAdjusted, onClose }: UserDialogProps & { 
     setError(null);
     try {
       const text = description.trim();
-      const result = await callApi('adjustUserPoints', { params: { userId: user.id }, body: { points: parsed.points, ...(text ? { description: text } : {}) } });
+      const result = await callApi('adjustUserPoints', {
+        params: { userId: user.id },
+        body: { points: parsed.points, ...(text ? { description: text } : {}) },
+      });
       onAdjusted(result.totalPoints);
     } catch (failure) {
       setError(failure);

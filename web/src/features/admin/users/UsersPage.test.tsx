@@ -42,7 +42,10 @@ const answer = (list: AdminUserList) => () => jsonResponse(200, list);
 const usersRequests = (fetchMock: ReturnType<typeof stubApi>) => requestsOf(fetchMock).filter((r) => r.startsWith('GET /api/admin/users'));
 
 const table = () => screen.getByRole('table', { name: 'Usuarios' });
-const rowOf = (name: string) => within(table()).getByRole('rowheader', { name: new RegExp(name) }).closest('tr')!;
+const rowOf = (name: string) =>
+  within(table())
+    .getByRole('rowheader', { name: new RegExp(name) })
+    .closest('tr')!;
 
 describe('UsersPage', () => {
   const me = buildProfile({ role: 'admin', displayName: 'Marta Admin' });
@@ -53,14 +56,27 @@ describe('UsersPage', () => {
 
   it('shows skeletons, then the total and each user: e-mail or Sin email, role, status, points and counts', async () => {
     const ana = buildAdminUser({ displayName: 'Ana López', username: 'ana', email: 'ana@correo.mx', totalPoints: 1500 });
-    const beto = buildAdminUser({ displayName: 'Beto Ruiz', username: 'beto', email: null, role: 'moderator', isSuspended: true, voteCount: 1, postCount: 0, commentCount: 1 });
+    const beto = buildAdminUser({
+      displayName: 'Beto Ruiz',
+      username: 'beto',
+      email: null,
+      role: 'moderator',
+      isSuspended: true,
+      voteCount: 1,
+      postCount: 0,
+      commentCount: 1,
+    });
     const gone = buildAdminUser({ displayName: null, username: null, email: null, isDeleted: true, isSuspended: true });
     stubUsers(answer(userList([ana, beto, gone], { total: 3 })));
     renderPage();
     expect(screen.getByText('Cargando usuarios…')).toBeTruthy();
     await screen.findByRole('table', { name: 'Usuarios' });
     expect(screen.getByText('3 usuarios')).toBeTruthy();
-    expect(within(table()).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Usuario', 'Rol', 'Estado', 'Puntos', 'Actividad', 'Acciones']);
+    expect(
+      within(table())
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Usuario', 'Rol', 'Estado', 'Puntos', 'Actividad', 'Acciones']);
 
     const first = rowOf('Ana López');
     expect(within(first).getByText('@ana')).toBeTruthy();
@@ -69,13 +85,21 @@ describe('UsersPage', () => {
     expect(within(first).getByText('Activo')).toBeTruthy();
     expect(within(first).getByText((1500).toLocaleString('es'))).toBeTruthy();
     expect(within(first).getAllByRole('cell')[3]!.textContent).toBe('7 votos2 publicaciones1 comentario');
-    expect(within(first).getAllByRole('button').map((b) => b.textContent)).toEqual(['Editar', 'Puntos', 'Estadísticas', 'Suspender']);
+    expect(
+      within(first)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Editar', 'Puntos', 'Estadísticas', 'Suspender']);
 
     const second = rowOf('Beto Ruiz');
     expect(within(second).getByText(USER_ADMIN_MESSAGES.noEmail)).toBeTruthy();
     expect(within(second).getByText('Moderador')).toBeTruthy();
     expect(within(second).getByText('Suspendido')).toBeTruthy();
-    expect(within(second).getAllByRole('button').map((b) => b.textContent)).toEqual(['Editar', 'Puntos', 'Estadísticas', 'Reactivar']);
+    expect(
+      within(second)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Editar', 'Puntos', 'Estadísticas', 'Reactivar']);
 
     expect(within(rowOf('Sin nombre')).getByText('Cuenta eliminada')).toBeTruthy();
     // The phone cards carry the same users.
@@ -92,17 +116,30 @@ describe('UsersPage', () => {
     const row = rowOf('Usuario eliminado');
     expect(within(row).getByText('Cuenta eliminada')).toBeTruthy();
     expect(within(row).queryByText('Suspendido')).toBeNull();
-    expect(within(row).getAllByRole('button').map((b) => b.textContent)).toEqual(['Editar', 'Puntos', 'Estadísticas']);
+    expect(
+      within(row)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Editar', 'Puntos', 'Estadísticas']);
     const card = within(screen.getByRole('list', { name: 'Usuarios' })).getAllByRole('listitem')[0]!;
     expect(within(card).getByText('Cuenta eliminada')).toBeTruthy();
-    expect(within(card).getAllByRole('button').map((b) => b.textContent)).toEqual(['Editar', 'Puntos', 'Estadísticas']);
+    expect(
+      within(card)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Editar', 'Puntos', 'Estadísticas']);
     expect(screen.queryByRole('button', { name: 'Reactivar a Usuario eliminado' })).toBeNull();
     // A suspended account that was not deleted keeps its Reactivar.
     expect(screen.getAllByRole('button', { name: 'Reactivar a Beto Ruiz' })).toHaveLength(2);
   });
 
   it('searches once typing pauses and filters by role and status, back to page 1, all in the URL', async () => {
-    const fetchMock = stubUsers((query) => jsonResponse(200, userList([buildAdminUser({ displayName: `Resultado ${query.toString() || 'todos'}` })], { total: 41, page: Number(query.get('page') ?? 1) })));
+    const fetchMock = stubUsers((query) =>
+      jsonResponse(
+        200,
+        userList([buildAdminUser({ displayName: `Resultado ${query.toString() || 'todos'}` })], { total: 41, page: Number(query.get('page') ?? 1) }),
+      ),
+    );
     const user = userEvent.setup();
     renderPage();
     await screen.findByText('Página 1 de 3');
@@ -232,11 +269,17 @@ describe('UsersPage', () => {
     expect(bodyOf(fetchMock, points)).toEqual({ points: -20 });
 
     reply = () =>
-      jsonResponse(200, { totalPoints: 100, entry: { id: '1', points: -20, reason: 'admin_adjustment', description: 'Multa', createdAt: '2025-01-05T12:00:00.000Z' } });
+      jsonResponse(200, {
+        totalPoints: 100,
+        entry: { id: '1', points: -20, reason: 'admin_adjustment', description: 'Multa', createdAt: '2025-01-05T12:00:00.000Z' },
+      });
     await user.type(within(dialog).getByLabelText('Descripción'), 'Multa');
     await user.click(within(dialog).getByRole('button', { name: 'Ajustar puntos' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(JSON.parse(fetchMock.mock.calls.filter(([p, i]) => `${(i as RequestInit).method} ${p}` === points)[1]![1]!.body as string)).toEqual({ points: -20, description: 'Multa' });
+    expect(JSON.parse(fetchMock.mock.calls.filter(([p, i]) => `${(i as RequestInit).method} ${p}` === points)[1]![1]!.body as string)).toEqual({
+      points: -20,
+      description: 'Multa',
+    });
     expect(within(rowOf('Ana López')).getByText('100')).toBeTruthy();
   });
 
@@ -314,7 +357,11 @@ describe('UsersPage', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Reintentar' }));
     dialog = screen.getByRole('dialog', { name: 'Estadísticas de Ana López' });
     const reasons = await within(dialog).findByRole('table', { name: 'Puntos por motivo' });
-    expect(within(reasons).getAllByRole('rowheader').map((h) => h.textContent)).toEqual(['Votos', 'Compartir', 'Ajuste manual', 'streak']);
+    expect(
+      within(reasons)
+        .getAllByRole('rowheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Votos', 'Compartir', 'Ajuste manual', 'streak']);
     const figures = Array.from(dialog.querySelectorAll('dt')).map((dt) => `${dt.textContent}=${dt.nextElementSibling?.textContent}`);
     expect(figures).toEqual(['Votos=12', 'Publicaciones=3', 'Comentarios=4', 'Puntos totales=95']);
     const closers = within(dialog).getAllByRole('button', { name: 'Cerrar' });

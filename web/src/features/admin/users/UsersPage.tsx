@@ -52,7 +52,10 @@ export function UsersPage() {
   const [dialog, setDialog] = useState<Dialog | null>(null);
 
   const users = useQuery(['admin-users', q, role, status, page], (signal) =>
-    callApi('adminUsers', { signal, query: { q: q || undefined, role: role || undefined, status: status || undefined, page: page > 1 ? String(page) : undefined } }),
+    callApi('adminUsers', {
+      signal,
+      query: { q: q || undefined, role: role || undefined, status: status || undefined, page: page > 1 ? String(page) : undefined },
+    }),
   );
 
   /** Changes some of the URL's filters; any change but the page's goes back to page 1. */
@@ -193,10 +196,16 @@ export function UsersPage() {
         />
       )}
       {dialog?.kind === 'stats' && <StatsDialog user={dialog.user} onClose={close} />}
-      {(dialog?.kind === 'suspend' || dialog?.kind === 'unsuspend') && <SuspendDialog dialog={dialog} onDone={(row) => {
+      {(dialog?.kind === 'suspend' || dialog?.kind === 'unsuspend') && (
+        <SuspendDialog
+          dialog={dialog}
+          onDone={(row) => {
             replaceRow(row);
             close();
-          }} onCancel={close} />}
+          }}
+          onCancel={close}
+        />
+      )}
     </div>
   );
 }
@@ -306,7 +315,8 @@ function UserResults({ list, actions, onPage }: { list: AdminUserList; actions: 
                     <UserStatusBadge user={user} />
                   </div>
                   <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
-                    <span className="font-semibold text-slate-900 tabular-nums dark:text-white">{plural(user.totalPoints, 'punto', 'puntos')}</span> · <Counts user={user} />
+                    <span className="font-semibold text-slate-900 tabular-nums dark:text-white">{plural(user.totalPoints, 'punto', 'puntos')}</span> ·{' '}
+                    <Counts user={user} />
                   </p>
                 </div>
               </div>
@@ -344,7 +354,8 @@ function UserStatusBadge({ user }: { user: AdminUserRow }) {
 function Counts({ user }: { user: AdminUserRow }) {
   return (
     <span className="tabular-nums">
-      {plural(user.voteCount, 'voto', 'votos')} · {plural(user.postCount, 'publicación', 'publicaciones')} · {plural(user.commentCount, 'comentario', 'comentarios')}
+      {plural(user.voteCount, 'voto', 'votos')} · {plural(user.postCount, 'publicación', 'publicaciones')} ·{' '}
+      {plural(user.commentCount, 'comentario', 'comentarios')}
     </span>
   );
 }

@@ -22,4 +22,11 @@ export function buildAdminUser(overrides: Partial<AdminUserRow> = {}): AdminUser
   };
 }
 
-export const userList = (items: AdminUserRow[], extra: Partial<AdminUserList> = {}): AdminUserList => ({ items, total: items.length, totalCapped: false, page: 1, pageSize: 20, ...extra });
+export const userList = (items: AdminUserRow[], extra: Partial<AdminUserList> = {}): AdminUserList => ({
+  items,
+  total: items.length,
+  totalCapped: false,
+  page: 1,
+  pageSize: 20,
+  ...extra,
+});

@@ -143,8 +143,6 @@ describe('ShareButtons', () => {
 
   it('builds the link from the origin', () => {
     expect(pollShareLink('abc', 'https://tribuna.mx')).toBe('https://tribuna.mx/?encuesta=abc');
-    expect(platformShareUrl('telegram', 'https://t.mx/?encuesta=1', 'hola')).toBe(
-      'https://t.me/share/url?url=https%3A%2F%2Ft.mx%2F%3Fencuesta%3D1&text=hola',
-    );
+    expect(platformShareUrl('telegram', 'https://t.mx/?encuesta=1', 'hola')).toBe('https://t.me/share/url?url=https%3A%2F%2Ft.mx%2F%3Fencuesta%3D1&text=hola');
   });
 });

@@ -105,7 +105,10 @@ export function ShareButtons({ poll, signedIn }: ShareButtonsProps) {
           {copied ? '¡Enlace copiado!' : 'Copiar enlace'}
         </button>
       </div>
-      <div role="status" className="pointer-events-none fixed inset-x-0 bottom-[calc(5.5rem+env(safe-area-inset-bottom))] z-40 flex justify-center px-4 md:bottom-6">
+      <div
+        role="status"
+        className="pointer-events-none fixed inset-x-0 bottom-[calc(5.5rem+env(safe-area-inset-bottom))] z-40 flex justify-center px-4 md:bottom-6"
+      >
         {toast && (
           <p
             className={`pointer-events-auto rounded-full px-5 py-3 text-sm font-bold shadow-xl ${
