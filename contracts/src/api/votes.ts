@@ -1,5 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Uuid } from './common.ts';
+import { defineRoutes } from '../route.ts';
+import { PollParams } from './polls.ts';
 
 /** Computed in the browser and kept stable (localStorage); stored with each vote. */
 export const DeviceFingerprint = Type.String({ minLength: 8, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' });
@@ -53,3 +55,44 @@ export const MyVotesResponse = Type.Object({
 export type MyVotesResponse = Static<typeof MyVotesResponse>;
 
 export { VOTE_MESSAGES } from '../voteMessages.ts';
+
+export const VOTE_ROUTES = defineRoutes({
+  castVote: {
+    method: 'POST',
+    path: '/api/polls/:pollId/votes',
+    status: 201,
+    tags: ['votes'],
+    summary: 'Vote: one option (single choice, replaces the earlier vote) or points across options',
+    params: PollParams,
+    headers: CastVoteHeaders,
+    body: CastVoteInput,
+    response: MyVotesResponse,
+    errors: [400, 401, 403, 404, 409, 422, 429, 503],
+    rateLimit: 'votes.cast',
+    audience: 'writer',
+  },
+  myVotes: {
+    method: 'GET',
+    path: '/api/polls/:pollId/my-votes',
+    status: 200,
+    tags: ['votes'],
+    summary: "The signed-in user's votes on a poll and the points still available",
+    params: PollParams,
+    response: MyVotesResponse,
+    errors: [400, 401, 404, 429],
+    rateLimit: 'votes.mine',
+    audience: 'user',
+  },
+  availablePoints: {
+    method: 'GET',
+    path: '/api/polls/:pollId/available-points',
+    status: 200,
+    tags: ['votes'],
+    summary: 'Points the signed-in user may still assign on a poll, and when they reset',
+    params: PollParams,
+    response: AvailablePoints,
+    errors: [400, 401, 404, 429],
+    rateLimit: 'votes.mine',
+    audience: 'user',
+  },
+});

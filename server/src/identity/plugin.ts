@@ -2,6 +2,8 @@ import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
 import type { Role } from '@tribuna/contracts/roles';
+import type { RouteAudience } from '@tribuna/contracts/route';
+export type { RouteAudience } from '@tribuna/contracts/route';
 import { csrfGuard } from '../http/csrf.ts';
 import { forbidden, unauthorized } from '../http/errors.ts';
 import { clearSessionCookie, sessionCookieName, setSessionCookie } from './sessions/cookies.ts';
@@ -38,8 +40,6 @@ declare module 'fastify' {
     audience?: RouteAudience;
   }
 }
-
-export type RouteAudience = 'session' | 'user' | 'writer';
 
 export const NOT_AUTHENTICATED = 'User not authenticated';
 export const NOT_AUTHORIZED = 'Unauthorized';
