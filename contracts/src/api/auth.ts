@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Profile } from './me.ts';
 import { SafeText, Uuid } from './common.ts';
+import { defineRoutes, NoContent } from '../route.ts';
 
 /**
  * GET /api/auth/session: where the browser stands in the sign-in flow.
@@ -47,6 +48,9 @@ export type FactorList = Static<typeof FactorList>;
 export const Challenge = Type.Object({ challengeId: Uuid, expiresAt: Type.String() });
 export type Challenge = Static<typeof Challenge>;
 
+/** The `:id` of the factor routes. */
+export const FactorParams = Type.Object({ id: Uuid });
+
 export const TotpCode = Type.String({ pattern: '^[0-9]{6}$' });
 
 /** POST /api/auth/factors/:id/verify; DELETE /api/auth/factors/:id takes { code } too. */
@@ -73,3 +77,107 @@ export const DevLoginInput = Type.Union([
   Type.Object({ displayName: SafeText({ minLength: 1, maxLength: 50 }) }, { additionalProperties: false }),
 ]);
 export type DevLoginInput = Static<typeof DevLoginInput>;
+
+export const AUTH_ROUTES = defineRoutes({
+  authSession: {
+    method: 'GET',
+    path: '/api/auth/session',
+    status: 200,
+    tags: ['auth'],
+    summary: 'Where this browser stands in the sign-in flow (never 401)',
+    response: AuthSession,
+    errors: [429],
+    rateLimit: 'auth.session',
+  },
+  logout: {
+    method: 'POST',
+    path: '/auth/logout',
+    status: 204,
+    tags: ['auth'],
+    summary: 'Sign out: revokes the session and clears its cookie (also fine without a session)',
+    response: NoContent,
+    errors: [403, 429],
+    rateLimit: 'auth.logout',
+  },
+  devUsers: {
+    method: 'GET',
+    path: '/api/auth/dev/users',
+    status: 200,
+    tags: ['auth'],
+    summary: 'Demo users to act as (DEV_LOGIN only): admins first, then by name',
+    response: DevUserList,
+    errors: [403, 429],
+    rateLimit: 'auth.dev-users',
+  },
+  devLogin: {
+    method: 'POST',
+    path: '/api/auth/dev/login',
+    status: 200,
+    tags: ['auth'],
+    summary: 'Sign in as an existing user or a new one (DEV_LOGIN only); honours the second factor',
+    body: DevLoginInput,
+    response: AuthSession,
+    errors: [400, 403, 404, 429],
+    rateLimit: 'auth.dev-login',
+  },
+  listFactors: {
+    method: 'GET',
+    path: '/api/auth/factors',
+    status: 200,
+    tags: ['auth'],
+    summary: 'The second factors of the signed-in user',
+    response: FactorList,
+    errors: [401, 429],
+    rateLimit: 'factors.list',
+    audience: 'user',
+  },
+  enrolFactor: {
+    method: 'POST',
+    path: '/api/auth/factors',
+    status: 200,
+    tags: ['auth'],
+    summary: 'Enrol a TOTP factor (unverified until its first code); replaces an earlier unverified one',
+    response: FactorEnrolment,
+    errors: [400, 401, 403, 429],
+    rateLimit: 'factors.enrol',
+    audience: 'user',
+  },
+  factorChallenge: {
+    method: 'POST',
+    path: '/api/auth/factors/:id/challenge',
+    status: 200,
+    tags: ['auth'],
+    summary: 'Open a challenge for a factor (valid 5 minutes); also during a sign-in owing its second factor',
+    params: FactorParams,
+    response: Challenge,
+    errors: [400, 401, 403, 404, 429, 503],
+    rateLimit: 'factors.challenge',
+    audience: 'session',
+  },
+  verifyFactor: {
+    method: 'POST',
+    path: '/api/auth/factors/:id/verify',
+    status: 200,
+    tags: ['auth'],
+    summary: 'Answer a challenge with a code: confirms the factor, raises the session to aal2, completes a pending sign-in',
+    params: FactorParams,
+    body: VerifyFactorInput,
+    response: AuthSession,
+    errors: [400, 401, 403, 404, 429, 503],
+    rateLimit: 'factors.verify',
+    audience: 'session',
+  },
+  deleteFactor: {
+    method: 'DELETE',
+    path: '/api/auth/factors/:id',
+    status: 204,
+    tags: ['auth'],
+    summary: 'Remove a factor; a verified one needs a current code',
+    params: FactorParams,
+    body: UnenrolFactorInput,
+    response: NoContent,
+    errors: [400, 401, 403, 404, 429, 503],
+    rateLimit: 'factors.unenrol',
+    audience: 'user',
+  },
+});

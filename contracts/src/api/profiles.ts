@@ -1,8 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { PROFILE_LIMITS } from '../profileRules.ts';
+import { PROFILE_IMAGE_FIELD, PROFILE_LIMITS, type ProfileImageKind } from '../profileRules.ts';
 import { GROUP_PRIVACIES, GROUP_ROLES } from '../groupRules.ts';
 import { IsoDate, SafeMultilineText, SafeText, Uuid } from './common.ts';
 import { AuthorView } from './wall.ts';
+import { DeleteAccountInput, Profile } from './me.ts';
+import { defineRoutes, NoContent } from '../route.ts';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -128,3 +130,119 @@ export const UploadedProfileImage = Type.Object({
   height: Type.Integer({ minimum: 1 }),
 });
 export type UploadedProfileImage = Static<typeof UploadedProfileImage>;
+
+/** POST /api/me/avatar and /api/me/banner: the same upload but for the kind of image. */
+const uploadImageRoute = <const P extends string>(kind: ProfileImageKind, path: P) =>
+  ({
+    method: 'POST',
+    path,
+    status: 201,
+    tags: ['profiles'],
+    summary: `Upload a new ${kind} (JPG, PNG or WebP up to 5 MB): re-encoded to WebP and cropped to ${kind === 'avatar' ? '400×400' : '1500×500'}; PATCH /api/me saves its URL`,
+    description: `multipart/form-data, read while streaming with its limits enforced as the parts arrive; the image type is sniffed from the bytes. File: ${PROFILE_IMAGE_FIELD} (one).`,
+    consumes: ['multipart/form-data'],
+    response: UploadedProfileImage,
+    errors: [400, 401, 403, 406, 413, 415, 429, 503],
+    rateLimit: 'account.upload',
+    audience: 'writer',
+  }) as const;
+
+/** The own profile and account (/api/me), and anybody's public profile with its counters and tabs. */
+export const PROFILE_ROUTES = defineRoutes({
+  me: {
+    method: 'GET',
+    path: '/api/me',
+    status: 200,
+    tags: ['profiles'],
+    summary: 'The signed-in profile (role included)',
+    response: Profile,
+    errors: [401, 429],
+    rateLimit: 'account.read',
+    audience: 'user',
+  },
+  updateProfile: {
+    method: 'PATCH',
+    path: '/api/me',
+    status: 200,
+    tags: ['profiles'],
+    summary: 'Edit the own profile: only the fields sent change (name, username, bio, avatar and banner URLs, shown in voters lists)',
+    description:
+      "Texts are trimmed; an empty username, bio, avatar or banner clears it. Usernames are 3-20 of a-z 0-9 _, lower-cased, unique ignoring case (409). Avatar and banner: this site's /media/ uploads or https Google user-content URLs.",
+    body: UpdateProfileInput,
+    response: Profile,
+    errors: [400, 401, 403, 409, 429],
+    rateLimit: 'account.update',
+    audience: 'writer',
+  },
+  deleteAccount: {
+    method: 'DELETE',
+    path: '/api/me',
+    status: 204,
+    tags: ['profiles'],
+    summary: 'Delete (anonymise) the own account and sign out everywhere; the body must confirm with ELIMINAR',
+    body: DeleteAccountInput,
+    response: NoContent,
+    errors: [400, 401, 403, 429],
+    rateLimit: 'account.delete',
+    audience: 'user',
+  },
+  uploadAvatar: uploadImageRoute('avatar', '/api/me/avatar'),
+  uploadBanner: uploadImageRoute('banner', '/api/me/banner'),
+  profile: {
+    method: 'GET',
+    path: '/api/profiles/:userId',
+    status: 200,
+    tags: ['profiles'],
+    summary: "A user's public profile (visitors too); an anonymised account shows as 'Usuario eliminado'",
+    params: ProfileParams,
+    response: PublicProfile,
+    errors: [400, 404, 429],
+    rateLimit: 'profiles.read',
+  },
+  profileStats: {
+    method: 'GET',
+    path: '/api/profiles/:userId/stats',
+    status: 200,
+    tags: ['profiles'],
+    summary: "A profile's counters: votes, and the posts and comments the caller may see",
+    params: ProfileParams,
+    response: ProfileStats,
+    errors: [400, 404, 429],
+    rateLimit: 'profiles.read',
+  },
+  profileVotes: {
+    method: 'GET',
+    path: '/api/profiles/:userId/votes',
+    status: 200,
+    tags: ['profiles'],
+    summary: 'The own voting history: the latest 50 votes, newest first (private: 403 for anybody else)',
+    params: ProfileParams,
+    response: VoteHistory,
+    errors: [400, 401, 403, 429],
+    rateLimit: 'profiles.read',
+    audience: 'user',
+  },
+  profileComments: {
+    method: 'GET',
+    path: '/api/profiles/:userId/comments',
+    status: 200,
+    tags: ['profiles'],
+    summary: "A profile's comments, 20 a page, newest first, each with a quote of its post (others: on public posts only)",
+    params: ProfileParams,
+    querystring: ProfileListQuery,
+    response: ProfileCommentPage,
+    errors: [400, 404, 429],
+    rateLimit: 'profiles.read',
+  },
+  profileGroups: {
+    method: 'GET',
+    path: '/api/profiles/:userId/groups',
+    status: 200,
+    tags: ['profiles'],
+    summary: "A profile's groups, newest membership first (others: public groups only)",
+    params: ProfileParams,
+    response: ProfileGroupList,
+    errors: [400, 404, 429],
+    rateLimit: 'profiles.read',
+  },
+});

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@fastify/type-provider-typebox';
-import { AuthSession } from '@tribuna/contracts/api/auth';
-import { errorResponses } from '../../http/errors.ts';
+import { AUTH_ROUTES } from '@tribuna/contracts/api/auth';
+import { serve } from '../../http/serve.ts';
 import { clearSessionCookie } from '../sessions/cookies.ts';
 import * as auth from './service.ts';
 
@@ -10,38 +9,16 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.database.db;
   const { publicUrl } = app.config;
 
-  app.get(
-    '/api/auth/session',
-    {
-      schema: {
-        tags: ['auth'],
-        summary: 'Where this browser stands in the sign-in flow (never 401)',
-        response: { 200: AuthSession, ...errorResponses(429) },
-      },
-      config: { rateLimit: 'auth.session' },
-    },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return auth.describeSession(db, request.authSession);
-    },
-  );
+  serve(app, AUTH_ROUTES.authSession, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return auth.describeSession(db, request.authSession);
+  });
 
-  app.post(
-    '/auth/logout',
-    {
-      schema: {
-        tags: ['auth'],
-        summary: 'Sign out: revokes the session and clears its cookie (also fine without a session)',
-        response: { 204: Type.Null(), ...errorResponses(403, 429) },
-      },
-      config: { rateLimit: 'auth.logout' },
-    },
-    async (request, reply) => {
-      await auth.signOut(db, request.authSession?.id ?? null);
-      clearSessionCookie(reply, publicUrl);
-      return reply.code(204).send(null);
-    },
-  );
+  serve(app, AUTH_ROUTES.logout, async (request, reply) => {
+    await auth.signOut(db, request.authSession?.id ?? null);
+    clearSessionCookie(reply, publicUrl);
+    return reply.code(204).send(null);
+  });
 };
 
 export default authRoutes;

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AuthSession, DevLoginInput, DevUserList } from '@tribuna/contracts/api/auth';
-import { errorResponses, forbidden } from '../../http/errors.ts';
+import { AUTH_ROUTES } from '@tribuna/contracts/api/auth';
+import { forbidden } from '../../http/errors.ts';
 import { isLocalRequest } from '../../http/loopback.ts';
+import { serve } from '../../http/serve.ts';
 import { setSessionCookie } from '../sessions/cookies.ts';
 import * as dev from './service.ts';
 
@@ -22,44 +23,21 @@ const devLoginRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (!isLocalRequest(request, trustProxy)) throw forbidden(DEV_LOGIN_LOCAL_ONLY_MESSAGE);
   });
 
-  app.get(
-    '/api/auth/dev/users',
-    {
-      schema: {
-        tags: ['auth'],
-        summary: 'Demo users to act as (DEV_LOGIN only): admins first, then by name',
-        response: { 200: DevUserList, ...errorResponses(403, 429) },
-      },
-      config: { rateLimit: 'auth.dev-users' },
-    },
-    async (_request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return dev.listDevUsers(db);
-    },
-  );
+  serve(app, AUTH_ROUTES.devUsers, async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return dev.listDevUsers(db);
+  });
 
-  app.post(
-    '/api/auth/dev/login',
-    {
-      schema: {
-        tags: ['auth'],
-        summary: 'Sign in as an existing user or a new one (DEV_LOGIN only); honours the second factor',
-        body: DevLoginInput,
-        response: { 200: AuthSession, ...errorResponses(400, 403, 404, 429) },
-      },
-      config: { rateLimit: 'auth.dev-login' },
-    },
-    async (request, reply) => {
-      const { authSession, issued } = await dev.devLogin(db, request.body, {
-        userAgent: request.headers['user-agent'],
-        ip: request.ip,
-        previousSessionId: request.authSession?.id ?? null,
-      });
-      setSessionCookie(reply, app.config.publicUrl, issued.token, issued.expiresAt);
-      reply.header('cache-control', 'no-store');
-      return authSession;
-    },
-  );
+  serve(app, AUTH_ROUTES.devLogin, async (request, reply) => {
+    const { authSession, issued } = await dev.devLogin(db, request.body, {
+      userAgent: request.headers['user-agent'],
+      ip: request.ip,
+      previousSessionId: request.authSession?.id ?? null,
+    });
+    setSessionCookie(reply, app.config.publicUrl, issued.token, issued.expiresAt);
+    reply.header('cache-control', 'no-store');
+    return authSession;
+  });
 };
 
 export default devLoginRoutes;
