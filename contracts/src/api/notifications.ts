@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { NOTIFICATION_TYPES } from '../notificationRules.ts';
 import { IsoDate, Uuid } from './common.ts';
 import { AuthorView, ReactionTypeSchema } from './wall.ts';
+import { defineRoutes } from '../route.ts';
 
 export const NotificationTypeSchema = Type.Union(NOTIFICATION_TYPES.map((t) => Type.Literal(t)));
 
@@ -70,3 +71,41 @@ export const NotificationsChanged = Type.Object({
   reason: NotificationsLiveMessage.properties.reason,
 });
 export type NotificationsChanged = Static<typeof NotificationsChanged>;
+
+export const NOTIFICATION_ROUTES = defineRoutes({
+  notifications: {
+    method: 'GET',
+    path: '/api/notifications',
+    status: 200,
+    tags: ['notifications'],
+    summary: "The signed-in user's notifications, newest first, 20 entries a page (reactions to one item are one entry), keyset cursor",
+    querystring: NotificationsQuery,
+    response: NotificationPage,
+    errors: [400, 401, 429],
+    rateLimit: 'notifications.read',
+    audience: 'user',
+  },
+  unreadNotifications: {
+    method: 'GET',
+    path: '/api/notifications/unread',
+    status: 200,
+    tags: ['notifications'],
+    summary: 'How many entries are unread (the badge)',
+    response: UnreadCount,
+    errors: [401, 429],
+    rateLimit: 'notifications.read',
+    audience: 'user',
+  },
+  markNotificationsRead: {
+    method: 'POST',
+    path: '/api/notifications/read',
+    status: 200,
+    tags: ['notifications'],
+    summary: "Mark the signed-in user's notifications read up to upTo (default: now); the other tabs hear the new count",
+    body: MarkReadInput,
+    response: UnreadCount,
+    errors: [400, 401, 403, 429],
+    rateLimit: 'notifications.mark-read',
+    audience: 'user',
+  },
+});

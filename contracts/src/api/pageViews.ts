@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { SAFE_PATH_PATTERN, SafeText } from './common.ts';
+import { defineRoutes, NoContent } from '../route.ts';
 
 export const DEVICE_TYPES = ['mobile', 'desktop'] as const;
 
@@ -14,3 +15,17 @@ export const PageViewInput = Type.Object(
   { additionalProperties: false },
 );
 export type PageViewInput = Static<typeof PageViewInput>;
+
+export const PAGE_VIEW_ROUTES = defineRoutes({
+  pageView: {
+    method: 'POST',
+    path: '/api/page-views',
+    status: 204,
+    tags: ['analytics'],
+    summary: 'Record a page view (visitors and signed-in users)',
+    body: PageViewInput,
+    response: NoContent,
+    errors: [400, 403, 429],
+    rateLimit: 'page-views.record',
+  },
+});

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IsoDate, Uuid } from './common.ts';
+import { defineRoutes } from '../route.ts';
 
 import { PollStatus } from './pollStatus.ts';
 
@@ -104,3 +105,60 @@ export type PollListResponse = Static<typeof PollListResponse>;
 /** `:pollId` of every /api/polls/:pollId… route (polls, votes, shares). */
 export const PollParams = Type.Object({ pollId: Uuid });
 export type PollParams = Static<typeof PollParams>;
+
+/**
+ * GET /api/polls/home?encuesta=<pollId>: a shared link (`/?encuesta=<id>`) shows the shared poll
+ * when it is public. Anything else (unknown id, draft, not an id at all) falls back to the usual
+ * home poll rather than failing the page.
+ */
+export const HomePollQuery = Type.Object({
+  // Repeated (`?encuesta=a&encuesta=b`) it arrives as a list: the first one counts.
+  encuesta: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
+});
+export type HomePollQuery = Static<typeof HomePollQuery>;
+
+export const POLL_ROUTES = defineRoutes({
+  homePoll: {
+    method: 'GET',
+    path: '/api/polls/home',
+    status: 200,
+    tags: ['polls'],
+    summary: 'The poll shown on the home page (or the shared one, ?encuesta=<id>) with its results',
+    querystring: HomePollQuery,
+    response: HomePollResponse,
+    errors: [429],
+    rateLimit: 'polls.read',
+  },
+  listPolls: {
+    method: 'GET',
+    path: '/api/polls',
+    status: 200,
+    tags: ['polls'],
+    summary: 'Active and closed polls, featured first, then newest first',
+    response: PollListResponse,
+    errors: [429],
+    rateLimit: 'polls.read',
+  },
+  getPoll: {
+    method: 'GET',
+    path: '/api/polls/:pollId',
+    status: 200,
+    tags: ['polls'],
+    summary: 'One public poll',
+    params: PollParams,
+    response: Poll,
+    errors: [400, 404, 429],
+    rateLimit: 'polls.read',
+  },
+  pollResults: {
+    method: 'GET',
+    path: '/api/polls/:pollId/results',
+    status: 200,
+    tags: ['polls'],
+    summary: 'Totals per option and, for signed-in readers, the latest voters named in each option (no points)',
+    params: PollParams,
+    response: PollResults,
+    errors: [400, 403, 404, 429],
+    rateLimit: 'polls.results',
+  },
+});

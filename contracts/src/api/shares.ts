@@ -1,5 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Uuid } from './common.ts';
+import { defineRoutes } from '../route.ts';
+import { PollParams } from './polls.ts';
 
 export const SHARE_PLATFORMS = ['native', 'whatsapp', 'facebook', 'x', 'telegram', 'copy'] as const;
 export type SharePlatform = (typeof SHARE_PLATFORMS)[number];
@@ -24,3 +26,19 @@ export const ShareResponse = Type.Object({
   sharedAt: Type.String(),
 });
 export type ShareResponse = Static<typeof ShareResponse>;
+
+export const SHARE_ROUTES = defineRoutes({
+  share: {
+    method: 'POST',
+    path: '/api/polls/:pollId/shares',
+    status: 201,
+    tags: ['votes'],
+    summary: 'Record a share of a poll (once per poll per day) and earn its sharing bonus',
+    params: PollParams,
+    body: ShareInput,
+    response: ShareResponse,
+    errors: [400, 401, 403, 404, 409, 429],
+    rateLimit: 'shares.create',
+    audience: 'writer',
+  },
+});

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { defineRoutes } from '../route.ts';
 
 const NullableUrl = Type.Union([Type.String(), Type.Null()]);
 
@@ -15,3 +16,16 @@ export const SiteConfig = Type.Object({
   }),
 });
 export type SiteConfig = Static<typeof SiteConfig>;
+
+export const SITE_ROUTES = defineRoutes({
+  site: {
+    method: 'GET',
+    path: '/api/site',
+    status: 200,
+    tags: ['site'],
+    summary: 'Public site settings',
+    response: SiteConfig,
+    errors: [429],
+    rateLimit: 'site.read',
+  },
+});

@@ -1,22 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@fastify/type-provider-typebox';
-import { PageViewInput } from '@tribuna/contracts/api/pageViews';
-import { errorResponses } from '../http/errors.ts';
+import { PAGE_VIEW_ROUTES } from '@tribuna/contracts/api/pageViews';
+import { serve } from '../http/serve.ts';
 import { recordPageView } from './service.ts';
 
 const pageViewRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.post(
-    '/api/page-views',
-    {
-      schema: {
-        tags: ['analytics'],
-        summary: 'Record a page view (visitors and signed-in users)',
-        body: PageViewInput,
-        response: { 204: Type.Null(), ...errorResponses(400, 403, 429) },
-      },
-      // navigator.sendBeacon cannot set X-Requested-With: a same-site Origin is enough here.
-      config: { csrf: 'beacon', rateLimit: 'page-views.record' },
-    },
+  serve(
+    app,
+    PAGE_VIEW_ROUTES.pageView,
     async (request, reply) => {
       await recordPageView(app.database.db, request.body, {
         userId: request.user?.id ?? null,
@@ -24,6 +14,8 @@ const pageViewRoutes: FastifyPluginAsyncTypebox = async (app) => {
       });
       return reply.code(204).send(null);
     },
+    // navigator.sendBeacon cannot set X-Requested-With: a same-site Origin is enough here.
+    { config: { csrf: 'beacon' } },
   );
 };
 

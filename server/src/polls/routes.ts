@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { HomePollResponse, Poll, PollListResponse, PollResults } from '@tribuna/contracts/api/polls';
-import { errorResponses } from '../http/errors.ts';
+import { POLL_ROUTES } from '@tribuna/contracts/api/polls';
 import type { FastifyRequest } from 'fastify';
-import { HomePollQuery, PollParams } from './schemas.ts';
+import { serve } from '../http/serve.ts';
 import type { ResultsReader } from './rules.ts';
 import * as polls from './service.ts';
 
@@ -12,59 +11,14 @@ const readerOf = (request: FastifyRequest): ResultsReader => (request.user ? { i
 const pollRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.database.db;
 
-  app.get(
-    '/api/polls/home',
-    {
-      schema: {
-        tags: ['polls'],
-        summary: 'The poll shown on the home page (or the shared one, ?encuesta=<id>) with its results',
-        querystring: HomePollQuery,
-        response: { 200: HomePollResponse, ...errorResponses(429) },
-      },
-      config: { rateLimit: 'polls.read' },
-    },
-    async (request) => polls.getHomePoll(db, readerOf(request), new Date(), request.query.encuesta),
-  );
+  serve(app, POLL_ROUTES.homePoll, async (request) => polls.getHomePoll(db, readerOf(request), new Date(), request.query.encuesta));
 
-  app.get(
-    '/api/polls',
-    {
-      schema: {
-        tags: ['polls'],
-        summary: 'Active and closed polls, featured first, then newest first',
-        response: { 200: PollListResponse, ...errorResponses(429) },
-      },
-      config: { rateLimit: 'polls.read' },
-    },
-    async () => polls.listPolls(db),
-  );
+  serve(app, POLL_ROUTES.listPolls, async () => polls.listPolls(db));
 
-  app.get(
-    '/api/polls/:pollId',
-    {
-      schema: {
-        tags: ['polls'],
-        summary: 'One public poll',
-        params: PollParams,
-        response: { 200: Poll, ...errorResponses(400, 404, 429) },
-      },
-      config: { rateLimit: 'polls.read' },
-    },
-    async (request) => polls.getPoll(db, request.params.pollId),
-  );
+  serve(app, POLL_ROUTES.getPoll, async (request) => polls.getPoll(db, request.params.pollId));
 
-  app.get(
-    '/api/polls/:pollId/results',
-    {
-      schema: {
-        tags: ['polls'],
-        summary: 'Totals per option and, for signed-in readers, the latest voters named in each option (no points)',
-        params: PollParams,
-        response: { 200: PollResults, ...errorResponses(400, 403, 404, 429) },
-      },
-      config: { rateLimit: 'polls.results' },
-    },
-    async (request) => polls.getPollResults(db, request.params.pollId, readerOf(request), (pollId) => app.pollsLive.currentSeq(pollId)),
+  serve(app, POLL_ROUTES.pollResults, async (request) =>
+    polls.getPollResults(db, request.params.pollId, readerOf(request), (pollId) => app.pollsLive.currentSeq(pollId)),
   );
 };
 

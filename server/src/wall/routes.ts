@@ -1,24 +1,9 @@
-import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import {
-  CommentList,
-  CommentParams,
-  CreatedComment,
-  DeletedComment,
-  EditCommentInput,
-  EditPostInput,
-  FeedPage,
-  FeedQuery,
-  PostParams,
-  PostView,
-  ReactInput,
-  ReactionState,
-  ReplyView,
-} from '@tribuna/contracts/api/wall';
+import { WALL_ROUTES } from '@tribuna/contracts/api/wall';
 import { WALL_FIELDS, WALL_LIMITS, WALL_MESSAGES } from '@tribuna/contracts/wallRules';
 import * as access from '../access/policy.ts';
-import { errorResponses } from '../http/errors.ts';
+import { serve } from '../http/serve.ts';
 import { withUploads } from '../media/uploads.ts';
 import { requireWriter } from '../identity/plugin.ts';
 import { createWallCache, createWallLive, type ReactionFlushOptions } from './live.ts';
@@ -40,8 +25,6 @@ function writerOf(request: FastifyRequest): wall.Writer {
   const user = requireWriter(request);
   return access.viewerOf(user, request.server.config.requireAdminMfa)!;
 }
-
-const MULTIPART_NOTE = 'multipart/form-data, read while streaming with its limits enforced as the parts arrive; the image types are sniffed from the bytes.';
 
 export interface WallRoutesOptions {
   /** How long the public wall's total is reused (default 10 s; 0: counted on every page). */
@@ -90,47 +73,13 @@ const wallRoutes: FastifyPluginAsyncTypebox<WallRoutesOptions> = async (app, opt
     log: app.log,
   };
 
-  app.get(
-    '/api/posts',
-    {
-      schema: {
-        tags: ['wall'],
-        summary: 'The wall: 10 posts a page by activity (default) or newest, keyset cursor; filters user, group, visibility',
-        querystring: FeedQuery,
-        response: { 200: FeedPage, ...errorResponses(400, 403, 404, 429) },
-      },
-      config: { rateLimit: 'wall.read' },
-    },
-    async (request) => wall.getFeed(ctx, request.query, viewerOf(request)),
-  );
+  serve(app, WALL_ROUTES.feed, async (request) => wall.getFeed(ctx, request.query, viewerOf(request)));
 
-  app.get(
-    '/api/posts/:postId',
-    {
-      schema: {
-        tags: ['wall'],
-        summary: 'One post as a card (a reconnecting reader catches up with it)',
-        params: PostParams,
-        response: { 200: PostView, ...errorResponses(400, 404, 429) },
-      },
-      config: { rateLimit: 'wall.read' },
-    },
-    async (request) => wall.getPost(ctx, request.params.postId, viewerOf(request)),
-  );
+  serve(app, WALL_ROUTES.getPost, async (request) => wall.getPost(ctx, request.params.postId, viewerOf(request)));
 
-  app.post(
-    '/api/posts',
-    {
-      schema: {
-        tags: ['wall'],
-        summary: 'Publish a post: text (≤2000) and up to 10 images (each under 10 MB)',
-        description: `${MULTIPART_NOTE} Fields: content, groupId, visibility, one alt per image; files: images (up to 10).`,
-        consumes: ['multipart/form-data'],
-        response: { 201: PostView, ...errorResponses(400, 401, 403, 404, 406, 413, 415, 429, 503) },
-      },
-      // Up to 100 MB: five minutes at ~3 Mbit/s, a phone on a fair mobile connection.
-      config: { rateLimit: 'wall.post-create', audience: 'writer', unavailableMessage: WALL_MESSAGES.createPostFailed, bodyDeadline: 'albumUpload' },
-    },
+  serve(
+    app,
+    WALL_ROUTES.createPost,
     async (request, reply) => {
       // Before a byte of the body is read: visitors and suspended users send their images for nothing.
       const writer = writerOf(request);
@@ -147,82 +96,24 @@ const wallRoutes: FastifyPluginAsyncTypebox<WallRoutesOptions> = async (app, opt
       const view = await withUploads(request, spec, (input) => wall.createPost(ctx, writer, input));
       return reply.code(201).send(view);
     },
+    // Up to 100 MB: five minutes at ~3 Mbit/s, a phone on a fair mobile connection.
+    { config: { unavailableMessage: WALL_MESSAGES.createPostFailed, bodyDeadline: 'albumUpload' } },
   );
 
-  app.patch(
-    '/api/posts/:postId',
-    {
-      schema: {
-        tags: ['wall'],
-        summary: "Edit one's post (trimmed, non-empty, ≤2000); it shows 'Editado'",
-        params: PostParams,
-        body: EditPostInput,
-        response: { 200: PostView, ...errorResponses(400, 401, 403, 404, 429) },
-      },
-      config: { rateLimit: 'wall.edit', audience: 'writer' },
-    },
-    async (request) => wall.editPost(ctx, writerOf(request), request.params.postId, request.body.content),
-  );
+  serve(app, WALL_ROUTES.editPost, async (request) => wall.editPost(ctx, writerOf(request), request.params.postId, request.body.content));
 
-  app.delete(
-    '/api/posts/:postId',
-    {
-      schema: {
-        tags: ['wall'],
-        summary: "Delete (hide) one's post, or any post as an admin",
-        params: PostParams,
-        response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404, 429) },
-      },
-      config: { rateLimit: 'wall.edit', audience: 'writer' },
-    },
-    async (request, reply) => {
-      await wall.deletePost(ctx, writerOf(request), request.params.postId);
-      return reply.code(204).send(null);
-    },
-  );
+  serve(app, WALL_ROUTES.deletePost, async (request, reply) => {
+    await wall.deletePost(ctx, writerOf(request), request.params.postId);
+    return reply.code(204).send(null);
+  });
 
-  app.post(
-    '/api/posts/:postId/reactions',
-    {
-      schema: {
-        tags: ['wall'],
-        summary: 'React to a post: a type replaces your reaction, the same type again removes it',
-        params: PostParams,
-        body: ReactInput,
-        response: { 200: ReactionState, ...errorResponses(400, 401, 403, 404, 429, 503) },
-      },
-      config: { rateLimit: 'wall.react', audience: 'writer' },
-    },
-    async (request) => wall.reactToPost(ctx, writerOf(request), request.params.postId, request.body.type),
-  );
+  serve(app, WALL_ROUTES.reactToPost, async (request) => wall.reactToPost(ctx, writerOf(request), request.params.postId, request.body.type));
 
-  app.get(
-    '/api/posts/:postId/comments',
-    {
-      schema: {
-        tags: ['wall'],
-        summary: "A post's first 100 top-level comments, oldest first, each with its replies",
-        params: PostParams,
-        response: { 200: CommentList, ...errorResponses(400, 404, 429) },
-      },
-      config: { rateLimit: 'wall.read' },
-    },
-    async (request) => wall.listComments(ctx, request.params.postId, viewerOf(request)),
-  );
+  serve(app, WALL_ROUTES.listComments, async (request) => wall.listComments(ctx, request.params.postId, viewerOf(request)));
 
-  app.post(
-    '/api/posts/:postId/comments',
-    {
-      schema: {
-        tags: ['wall'],
-        summary: 'Comment on a post, or reply to a top-level comment (parentCommentId): text ≤500 and an optional image under 5 MB',
-        description: `${MULTIPART_NOTE} Fields: content, parentCommentId, alt; file: image (one).`,
-        consumes: ['multipart/form-data'],
-        params: PostParams,
-        response: { 201: CreatedComment, ...errorResponses(400, 401, 403, 404, 406, 413, 415, 429, 503) },
-      },
-      config: { rateLimit: 'wall.comment-create', audience: 'writer', bodyDeadline: 'upload' },
-    },
+  serve(
+    app,
+    WALL_ROUTES.createComment,
     async (request, reply) => {
       const writer = writerOf(request);
       const spec = {
@@ -236,51 +127,14 @@ const wallRoutes: FastifyPluginAsyncTypebox<WallRoutesOptions> = async (app, opt
       const created = await withUploads(request, spec, (input) => wall.createComment(ctx, writer, request.params.postId, input));
       return reply.code(201).send(created);
     },
+    { config: { bodyDeadline: 'upload' } },
   );
 
-  app.patch(
-    '/api/comments/:commentId',
-    {
-      schema: {
-        tags: ['wall'],
-        summary: "Edit one's comment (trimmed, non-empty, ≤500)",
-        params: CommentParams,
-        body: EditCommentInput,
-        response: { 200: ReplyView, ...errorResponses(400, 401, 403, 404, 429) },
-      },
-      config: { rateLimit: 'wall.edit', audience: 'writer' },
-    },
-    async (request) => wall.editComment(ctx, writerOf(request), request.params.commentId, request.body.content),
-  );
+  serve(app, WALL_ROUTES.editComment, async (request) => wall.editComment(ctx, writerOf(request), request.params.commentId, request.body.content));
 
-  app.delete(
-    '/api/comments/:commentId',
-    {
-      schema: {
-        tags: ['wall'],
-        summary: "Delete (hide) one's comment and its replies, or any as an admin",
-        params: CommentParams,
-        response: { 200: DeletedComment, ...errorResponses(400, 401, 403, 404, 429) },
-      },
-      config: { rateLimit: 'wall.edit', audience: 'writer' },
-    },
-    async (request) => wall.deleteComment(ctx, writerOf(request), request.params.commentId),
-  );
+  serve(app, WALL_ROUTES.deleteComment, async (request) => wall.deleteComment(ctx, writerOf(request), request.params.commentId));
 
-  app.post(
-    '/api/comments/:commentId/reactions',
-    {
-      schema: {
-        tags: ['wall'],
-        summary: 'React to a comment (Me gusta): the same type again removes it',
-        params: CommentParams,
-        body: ReactInput,
-        response: { 200: ReactionState, ...errorResponses(400, 401, 403, 404, 429, 503) },
-      },
-      config: { rateLimit: 'wall.react', audience: 'writer' },
-    },
-    async (request) => wall.reactToComment(ctx, writerOf(request), request.params.commentId, request.body.type),
-  );
+  serve(app, WALL_ROUTES.reactToComment, async (request) => wall.reactToComment(ctx, writerOf(request), request.params.commentId, request.body.type));
 };
 
 export default wallRoutes;
