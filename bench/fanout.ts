@@ -6,9 +6,9 @@
 //   D. A bare `ws` server sending one pre-serialized buffer to every socket (the ceiling).
 import { Redis } from 'ioredis';
 import type { PollResults } from '@tribuna/contracts/api/polls';
-import type { LiveEvent } from '@tribuna/contracts/live';
-import { LIVE_CHANNEL } from '@tribuna/contracts/live';
+import type { PollVotesEvent } from '@tribuna/contracts/live';
 import { channelName } from '@tribuna/contracts/live';
+import { busChannel, type BusEnvelope } from '@tribuna/contracts/events';
 import { freePort } from '../scripts/infra.ts';
 import { CpuMeter, postgresOf, postgresShared, withChildren } from './lib/cpu.ts';
 import { viewersClientFromEnv } from './lib/nativeViewers.ts';
@@ -330,7 +330,7 @@ export async function runFanoutBenchmark(options: FanoutOptions = DEFAULT_FANOUT
       },
       latencyDefinition: {
         p50Ms_p99Ms:
-          "Vote-to-screen per committed vote and viewer: for every vote batch the server committed (its `votes` LiveEvent on Redis gives committedAt, taken right after COMMIT, and the number of rows), the time from committedAt to the receipt, by each viewer, of the first snapshot whose committedAt is ≥ it (i.e. that includes the batch), weighted by the batch's rows. Includes coalescing, Redis and the viewers process's own queueing. Both clocks are Date.now() on this machine (ms resolution).",
+          "Vote-to-screen per committed vote and viewer: for every vote batch the server committed (its `poll.votes` event on the Redis bus gives committedAt, taken right after COMMIT, and the number of rows), the time from committedAt to the receipt, by each viewer, of the first snapshot whose committedAt is ≥ it (i.e. that includes the batch), weighted by the batch's rows. Includes coalescing, Redis and the viewers process's own queueing. Both clocks are Date.now() on this machine (ms resolution).",
         snapshotP50Ms_snapshotP99Ms:
           "Per received snapshot: receipt − the snapshot's committedAt (the newest commit it includes); a lower bound for the older votes it carries.",
         snapshotUpperBoundP99Ms:
@@ -347,7 +347,7 @@ export async function runFanoutBenchmark(options: FanoutOptions = DEFAULT_FANOUT
             : `One process, ${options.viewers} ws clients (permessage-deflate off)`
         }, Origin = PUBLIC_URL, connected ${options.connectBatch} at a time, each subscribed to the same poll; receipt time taken when the bytes are read. Socket.IO viewers: ${options.socketIoClient === 'wire' ? 'the same client speaking engine.io v4 / socket.io framing (so client cost is identical across servers)' : 'socket.io-client, websocket transport only'}.`,
         votes: `Open-loop driver process: ${options.votesPerSecond} votes/s for ${options.durationS} s, keep-alive agent (up to ${VOTE_DRIVER_SOCKETS} sockets), distinct users rotating over ${options.users}, points poll, 1 point on a random option.`,
-        hubAlone: `Publisher process: ${options.publishPerSecond}/s for ${options.durationS} s; each inserts one vote row, then runs the live module's record script (totals + votes LiveEvent without voters) with at = publishedAt.`,
+        hubAlone: `Publisher process: ${options.publishPerSecond}/s for ${options.durationS} s; each inserts one vote row, then runs the live module's record script (totals + poll.votes event without voters) with at = publishedAt.`,
         noisyPhases: `A publish phase (hub alone, Socket.IO, raw ws, either cadence) during which the host stole more than ${STEAL_LIMIT_CORES} cores (cpuCores.steal, /proc/stat) is run again, up to ${MAX_PHASE_RETRIES} times; phases.<name>.discarded lists the attempts set aside. The vote phase is not repeated (its votes stay in the database); its steal is in its cpuCores.`,
         comparisons: `Publisher process: a full ResultsSnapshot JSON on Redis channel ${SNAPSHOT_CHANNEL} (prefixed) ${options.publishPerSecond}/s for ${options.durationS} s; Socket.IO server: @socket.io/redis-adapter, io.to(room).emit('results', snapshot); raw server: ws, socket.send(the received Buffer) to every socket. The Tribuna server and worker are stopped before these run.`,
         rounds: `One round per phase (time budget); phases run in order A (votes), B (hub alone), C (Socket.IO), D (raw ws). B, C and D run at ${options.lowPublishPerSecond}/s for ${options.lowDurationS} s (lowCadence), then at ${options.publishPerSecond}/s for ${options.durationS} s (the headline figures), on the same connections.`,
@@ -459,7 +459,7 @@ function meter(env: BenchEnv, serverPid: number, load: BenchChild, viewers: Benc
   });
 }
 
-/** A: votes at a fixed rate through the real server; commits observed on the live channel. */
+/** A: votes at a fixed rate through the real server; commits observed on the event bus. */
 async function votePhase(
   env: BenchEnv,
   tribuna: Tribuna,
@@ -486,14 +486,15 @@ async function votePhase(
   let observedRows = 0;
   let lastCommitSeenAt = 0;
   observer.on('message', (_channel: string, message: string) => {
-    const event = JSON.parse(message) as LiveEvent;
-    if (event.kind === 'votes' && event.pollId === poll.id && event.added.length > 0) {
+    const envelope = JSON.parse(message) as BusEnvelope;
+    const event = envelope.payload as PollVotesEvent;
+    if (envelope.name === 'poll.votes' && event.pollId === poll.id && event.added.length > 0) {
       commits.push([event.committedAt, event.added.length]);
       observedRows += event.added.length;
       lastCommitSeenAt = Date.now();
     }
   });
-  await observer.subscribe(channelName(env.redisPrefix, LIVE_CHANNEL));
+  await observer.subscribe(busChannel(env.redisPrefix));
 
   await viewers.request({ type: 'reset' }, 'reset-done', 30_000);
   log(`fanout: tribuna: ${options.votesPerSecond} votes/s for ${options.durationS} s to ${options.viewers} viewers`);

@@ -3,15 +3,16 @@
 // - hub: what the votes service does after a commit, one vote per publish: the vote row is
 //   inserted in PostgreSQL (so the hub's periodic reconcile finds Redis and PostgreSQL equal), then
 //   the live module's own Lua script (server/src/polls/live/scripts.ts) bumps the poll's live totals with
-//   `at` = publishedAt and publishes a `votes` LiveEvent without voters (so, like the comparison
+//   `at` = publishedAt and publishes a `poll.votes` event without voters (so, like the comparison
 //   servers, the hub sends snapshots only). Tribuna's hub turns it into a results snapshot.
 // - snapshots: a complete ResultsSnapshot (committedAt = publishedAt), JSON, on a plain channel
 //   that the Socket.IO and raw `ws` servers relay.
 import postgres from 'postgres';
 import { Redis } from 'ioredis';
-import type { LiveEvent, ResultsSnapshot } from '@tribuna/contracts/live';
-import { LIVE_CHANNEL, liveKeys } from '@tribuna/contracts/live';
-import { channelName } from '@tribuna/contracts/live';
+import type { ResultsSnapshot } from '@tribuna/contracts/live';
+import { liveKeys } from '@tribuna/contracts/live';
+import { busChannel } from '@tribuna/contracts/events';
+import { eventHead } from '../../server/src/polls/live/store.ts';
 import { defineLiveCommands } from '../../server/src/polls/live/scripts.ts';
 import { readParams, serve } from '../lib/child.ts';
 import { totalsSignature } from '../lib/signature.ts';
@@ -51,12 +52,11 @@ async function publishHub(publishedAt: () => number): Promise<number> {
   await sql!`INSERT INTO votes (poll_id, option_id, user_id, points, device_fingerprint, user_agent)
              VALUES (${params.pollId}, ${optionId}, ${userId}, 1, 'bench-publisher', 'tribuna-bench')`;
   const at = publishedAt();
-  const event: Omit<Extract<LiveEvent, { kind: 'votes' }>, 'seq'> = { kind: 'votes', pollId: params.pollId, committedAt: at, added: [], removed: [] };
-  const head = `${JSON.stringify(event).slice(0, -1)},"seq":`;
+  const head = eventHead({ pollId: params.pollId, committedAt: at, added: [], removed: [] });
   await commands.liveRecord(
     liveKeys.totals(params.redisPrefix, params.pollId),
     liveKeys.voters(params.redisPrefix, params.pollId),
-    channelName(params.redisPrefix, LIVE_CHANNEL),
+    busChannel(params.redisPrefix),
     LIVE_TTL_MS,
     at,
     head,

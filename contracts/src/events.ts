@@ -1,10 +1,13 @@
-// Domain events heard by every server instance: published after commit on one instance and carried
-// to the others through Redis pub/sub (channel `${prefix}:events:bus`). Each payload is checked
-// against its schema where it enters a process; a malformed one is dropped and logged.
+// Domain events heard by every server instance: the one event system of the cluster. A server
+// instance publishes after commit (delivered to its own subscribers at once, to the others through
+// Redis pub/sub, channel `${prefix}:events:bus`); the worker and the live totals' Lua script
+// publish on the same channel with `encodeBusMessage`. Each payload is checked against its schema
+// where it enters a process; a malformed one is dropped and logged.
 import { Type, type Static } from '@sinclair/typebox';
 import { PollStatus } from './api/pollStatus.ts';
 import { WallLiveEvent } from './api/wall.ts';
 import { NotificationsChanged } from './api/notifications.ts';
+import { AbuseScanProgress, PollVotesEvent, channelName } from './live.ts';
 
 /** A poll's status, featured flag or options changed (an admin edit): caches drop it, viewers are told. */
 export const PollChanged = Type.Object({
@@ -26,12 +29,24 @@ export const CLUSTER_EVENTS = {
    * badge count and tells those sockets (server/src/notifications/live.ts).
    */
   'notifications.changed': NotificationsChanged,
+  /** A committed vote batch (Lua script of the live totals): every instance sends the poll's viewers a snapshot. */
+  'poll.votes': PollVotesEvent,
+  /** 00:00 SHOW_TIMEZONE (the worker): connected clients refresh their available points. */
+  'points.reset': Type.Object({ day: Type.String({ maxLength: 10 }) }),
+  /** The worker's abuse scan moved on: the admins watching the back-office see its progress. */
+  'abuse.scan-progress': AbuseScanProgress,
 } as const;
 
 export type ClusterEventName = keyof typeof CLUSTER_EVENTS;
 export type ClusterEvents = { [N in ClusterEventName]: Static<(typeof CLUSTER_EVENTS)[N]> };
 
 export const BUS_CHANNEL = 'bus';
+
+/** The bus channel of a deployment (REDIS_PREFIX). */
+export const busChannel = (prefix: string) => channelName(prefix, BUS_CHANNEL);
+
+/** Publishers that are not a server instance: every server delivers their events. */
+export const BUS_ORIGINS = { worker: 'worker', liveTotals: 'live-totals' } as const;
 
 /** What travels on the bus channel. `origin` is the publishing instance, which has already delivered it locally. */
 export const BusEnvelope = Type.Object({
@@ -40,3 +55,9 @@ export const BusEnvelope = Type.Object({
   payload: Type.Unknown(),
 });
 export type BusEnvelope = Static<typeof BusEnvelope>;
+
+/** A bus message as a process other than a server instance publishes it (the worker). */
+export function encodeBusMessage<N extends ClusterEventName>(name: N, payload: ClusterEvents[N], origin: string): string {
+  const envelope: BusEnvelope = { name, origin, payload };
+  return JSON.stringify(envelope);
+}

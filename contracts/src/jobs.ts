@@ -63,7 +63,7 @@ export const JOB_PAYLOADS = {
    * sweep started (minus an overlap), or with `full` the whole last 3 days (the daily run).
    */
   'points.sweep': Type.Object({ full: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
-  /** 00:00 SHOW_TIMEZONE: tells connected clients (LiveEvent `points-reset`) to refresh their available points. */
+  /** 00:00 SHOW_TIMEZONE: tells connected clients (the cluster event `points.reset`) to refresh their available points. */
   'points.daily-reset': Nothing,
   /** Deletes sessions that expired or were revoked more than `olderThanDays` days ago. */
   'sessions.purge': Type.Object({ olderThanDays: Type.Integer({ minimum: 1, maximum: MAX_SESSION_RETENTION_DAYS }) }),

@@ -1,5 +1,5 @@
 // Live updates: messages on /ws (server ⇄ browser) and the events that carry them between
-// processes on Redis pub/sub. TypeBox schemas, checked where a message enters a process
+// processes on the event bus (contracts/src/events.ts). TypeBox schemas, checked where a message enters a process
 // (the server's parseClientMessage and pub/sub handler); the web only reads their types.
 import { Type, type Static } from '@sinclair/typebox';
 import { PollStatus } from './api/pollStatus.ts';
@@ -34,7 +34,7 @@ export const ResultsSnapshot = Type.Object({
 export type ResultsSnapshot = Static<typeof ResultsSnapshot>;
 
 /**
- * One vote row of a committed batch as the server instances pass it on (the `votes` LiveEvent, never
+ * One vote row of a committed batch as the server instances pass it on (the `poll.votes` event, never
  * sent to a browser as is): the points feed the totals; `hidden` marks a fan who chose not to be
  * named in voters lists (their name is left empty).
  */
@@ -161,33 +161,26 @@ export type LiveClientMessage = Static<typeof LiveClientMessage>;
 export const LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET = 24;
 
 /**
- * Events on the Redis channel `${prefix}:events:live`, heard by every server instance, each routed
- * to the live handler registered for its `kind`. `votes` is published by the live totals' Lua
- * script, atomically with the seq it carries; `points-reset` by the worker. (A poll's status change
- * is the domain event `poll.changed`, contracts/src/events.ts.)
+ * A committed vote batch of one poll as every server instance hears it (the cluster event
+ * `poll.votes`, contracts/src/events.ts): published by the live totals' Lua script, atomically with
+ * the seq it carries. Never sent to a browser as is.
  */
-export const LiveEvent = Type.Union([
-  Type.Object({
-    kind: Type.Literal('votes'),
-    pollId: Id,
-    seq: Type.Number(),
-    committedAt: Type.Number(),
-    added: Type.Array(VoterChange),
-    removed: Type.Array(RemovedVoter),
-  }),
-  Type.Object({ kind: Type.Literal('points-reset'), day: Type.String({ maxLength: 10 }) }),
-  /** The worker's abuse scan moved on (published by the worker; the admin topic shows its progress). */
-  Type.Object({
-    kind: Type.Literal('abuse-scan'),
-    scanId: Id,
-    status: Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('done'), Type.Literal('failed')]),
-    progress: Type.Integer({ minimum: 0, maximum: 100 }),
-  }),
-]);
-export type LiveEvent = Static<typeof LiveEvent>;
-export type LiveEventKind = LiveEvent['kind'];
+export const PollVotesEvent = Type.Object({
+  pollId: Id,
+  seq: Type.Number(),
+  committedAt: Type.Number(),
+  added: Type.Array(VoterChange),
+  removed: Type.Array(RemovedVoter),
+});
+export type PollVotesEvent = Static<typeof PollVotesEvent>;
 
-export const LIVE_CHANNEL = 'live';
+/** The worker's abuse scan moved on (published by the worker; the admin topic shows its progress). */
+export const AbuseScanProgress = Type.Object({
+  scanId: Id,
+  status: Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('done'), Type.Literal('failed')]),
+  progress: Type.Integer({ minimum: 0, maximum: 100 }),
+});
+export type AbuseScanProgress = Static<typeof AbuseScanProgress>;
 
 /** Redis pub/sub channel names are always prefixed with REDIS_PREFIX. */
 export function channelName(prefix: string, channel: string): string {
@@ -202,7 +195,7 @@ export const liveKeys = {
 
 /**
  * The votes of one poll in a committed batch: the rows inserted and the single-choice rows
- * replaced. The polls' live totals turn it into Redis totals, a `votes` LiveEvent and, on every
+ * replaced. The polls' live totals turn it into Redis totals, a `poll.votes` event and, on every
  * server instance, snapshots for the viewers.
  */
 export interface CommittedVotes {

@@ -170,7 +170,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(rateLimitPlugin, { overrides: options.rateLimits });
   // The after-commit domain event bus (app.events), across instances through Redis.
   await app.register(eventsPlugin);
-  // This instance's websocket hub and the live channel (app.live); domains register their topics.
+  // This instance's websocket hub (app.live), fed by the event bus; domains register their topics.
   await app.register(livePlugin);
   // The poll cache and the polls' live totals (the `poll:{id}` topic).
   await app.register(pollsPlugin, options.polls ?? {});

@@ -21,7 +21,7 @@ export function useJobTestContext(): { database: Database; ctx: JobContext } {
   afterAll(async () => {
     await database.close();
   });
-  return { database, ctx: { db: database.db, config: testConfig(), logger: pino({ level: 'silent' }), publish: async () => 0 } };
+  return { database, ctx: { db: database.db, config: testConfig(), logger: pino({ level: 'silent' }), publishEvent: async () => 0 } };
 }
 
 /**

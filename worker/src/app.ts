@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from '@tribuna/contracts/config';
 import { QUEUE_NAMES, type JobName, type JobPayloads, type QueueName } from '@tribuna/contracts/jobs';
+import { BUS_ORIGINS, busChannel, encodeBusMessage } from '@tribuna/contracts/events';
 import type { Db } from '@tribuna/drizzle/client';
 import type { JobContext } from './context.ts';
 import { handlers as defaultHandlers } from './handlers.ts';
@@ -121,13 +122,14 @@ function createQueueWorker(
   dispatch: (name: string, payload: unknown, ctx: JobContext) => Promise<unknown>,
   connection: Redis,
 ): Worker {
-  const publish = (channel: string, message: string) => connection.publish(channel, message);
+  const channel = busChannel(config.redisPrefix);
+  const publishEvent: JobContext['publishEvent'] = (name, payload) => connection.publish(channel, encodeBusMessage(name, payload, BUS_ORIGINS.worker));
   const worker = new Worker(
     queueName,
     async (job) => {
       const jobLogger = logger.child({ queue: queueName, job: job.name, jobId: job.id, attempt: job.attemptsMade + 1 });
       const started = performance.now();
-      const result = await dispatch(job.name, job.data, { db, config, logger: jobLogger, publish });
+      const result = await dispatch(job.name, job.data, { db, config, logger: jobLogger, publishEvent });
       jobLogger.debug({ ms: Math.round(performance.now() - started) }, 'job done');
       return result;
     },

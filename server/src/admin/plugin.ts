@@ -5,7 +5,7 @@ import { adminTopic } from './topics.ts';
 
 /**
  * The back-office's live side on this instance, owned here rather than by its routes: the `admin`
- * topic (admin/topics.ts), the worker's abuse-scan progress (the `abuse-scan` LiveEvent) to the
+ * topic (admin/topics.ts), the worker's abuse-scan progress (the cluster event `abuse.scan-progress`) to the
  * admins watching it, and the live dashboard. While an admin watches on this instance, the
  * dashboard is read again when votes commit here or a poll changes anywhere, and every
  * DASHBOARD_PUSH_MS for what happens elsewhere (votes on other instances, new users, page views),
@@ -17,7 +17,7 @@ export default fp(
     const hub = app.live.hub;
     app.live.registerTopic(adminTopic(app.database.db, app.config.requireAdminMfa));
 
-    app.live.onEvent('abuse-scan', ({ scanId, status, progress }) => {
+    app.events.subscribe('abuse.scan-progress', ({ scanId, status, progress }) => {
       const message: AbuseScanMessage = { type: 'abuse-scan', topic: 'admin', scanId, status, progress };
       hub.publish('admin', message);
     });

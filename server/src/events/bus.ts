@@ -61,6 +61,7 @@ export class EventBus {
   readonly origin = randomUUID();
   private readonly handlers = new Map<string, EventHandler<EventName>[]>();
   private readonly transactional = new Map<string, TransactionalHandler<TransactionalName>[]>();
+  private readonly reconnectListeners: (() => void)[] = [];
   readonly stats = { published: 0, received: 0, dropped: 0, handlerErrors: 0, transportErrors: 0 };
 
   constructor(
@@ -84,6 +85,26 @@ export class EventBus {
           current.filter((h) => h !== handler),
         );
     };
+  }
+
+  /**
+   * Called each time this instance hears the other processes again after its subscription was lost
+   * (Redis restarted or unreachable): cluster events sent meanwhile were missed, so a subscriber
+   * that keeps state from them (live viewers, caches) reads it afresh.
+   */
+  onReconnect(listener: () => void): void {
+    this.reconnectListeners.push(listener);
+  }
+
+  /** The transport's subscription came back after a loss (see onReconnect). */
+  reconnected(): void {
+    for (const listener of this.reconnectListeners) {
+      try {
+        listener();
+      } catch (err) {
+        this.log.warn({ err }, 'event bus: a reconnect listener failed');
+      }
+    }
   }
 
   /** Joins `handler` to every transaction of writer `name` (see TransactionalEvents). */

@@ -1,6 +1,5 @@
 import fp from 'fastify-plugin';
-import { channelName } from '@tribuna/contracts/live';
-import { BUS_CHANNEL } from '@tribuna/contracts/events';
+import { busChannel } from '@tribuna/contracts/events';
 import { closeRedisClient, createRedisClient } from '../plugins/redis.ts';
 import { EventBus } from './bus.ts';
 
@@ -12,14 +11,15 @@ declare module 'fastify' {
 }
 
 /**
- * `app.events`: domains publish what they committed, other domains subscribe (live fan-out, award
- * jobs, caches). Cluster-wide events go out with one PUBLISH on the shared Redis connection and come
- * back from every instance on this plugin's own subscriber connection.
+ * `app.events`, the one event system: domains publish what they committed, other domains subscribe
+ * (live fan-out, award jobs, caches). Cluster-wide events go out with one PUBLISH on the shared
+ * Redis connection and come back from every instance, the worker and the live totals' script on
+ * this plugin's own subscriber connection (one per instance).
  */
 export default fp(
   async (app) => {
     const { config, redis, log } = app;
-    const channel = channelName(config.redisPrefix, BUS_CHANNEL);
+    const channel = busChannel(config.redisPrefix);
     const bus = new EventBus(log);
     bus.setTransport((message) => {
       // Skipped while Redis is down rather than queued in memory (ioredis's offline queue).
@@ -35,11 +35,18 @@ export default fp(
     subscriber.on('message', (from: string, message: string) => {
       if (from === channel) bus.receive(message);
     });
+    let subscribedOnce = false;
     let resolveFirst: () => void = () => undefined;
     const firstSubscription = new Promise<void>((resolve) => (resolveFirst = resolve));
+    // Subscribed again on every (re)connection; what was published meanwhile is read afresh by the
+    // subscribers that keep state (bus.onReconnect).
     subscriber.on('ready', () => {
       subscriber.subscribe(channel).then(
-        () => resolveFirst(),
+        () => {
+          if (subscribedOnce) bus.reconnected();
+          subscribedOnce = true;
+          resolveFirst();
+        },
         (err: unknown) => log.warn({ err }, 'events: subscribing to the bus channel failed'),
       );
     });

@@ -2,9 +2,9 @@ import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { LiveErrorMessage, LiveEvent, PollStatusMessage, ResultsSnapshot, VoterChange, VotersMessage } from '@tribuna/contracts/live';
-import { LIVE_CHANNEL, LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET, liveKeys } from '@tribuna/contracts/live';
-import { channelName } from '@tribuna/contracts/live';
+import type { LiveErrorMessage, PollStatusMessage, ResultsSnapshot, VoterChange, VotersMessage } from '@tribuna/contracts/live';
+import { LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET, liveKeys } from '@tribuna/contracts/live';
+import { BUS_ORIGINS, busChannel, encodeBusMessage } from '@tribuna/contracts/events';
 import { schema } from '@tribuna/drizzle';
 import type { Database } from '@tribuna/drizzle/client';
 import { testDatabase } from '../../../test/support/db.ts';
@@ -35,7 +35,8 @@ describe('live fan-out across server instances', () => {
     clients.push(client);
     return client;
   };
-  const publish = (event: LiveEvent) => publisher.publish(channelName(prefix, LIVE_CHANNEL), JSON.stringify(event));
+  // What the worker publishes: an event heard by every instance.
+  const publishAsWorker = (day: string) => publisher.publish(busChannel(prefix), encodeBusMessage('points.reset', { day }, BUS_ORIGINS.worker));
 
   beforeAll(async () => {
     database = testDatabase();
@@ -189,7 +190,7 @@ describe('live fan-out across server instances', () => {
     await b.events.publish('poll.changed', { pollId: poll.id, status: 'active', isFeatured: false });
     await watcher.waitFor((m) => m.type === 'poll-status' && m.status === 'active');
 
-    await publish({ kind: 'points-reset', day: '2025-06-01' });
+    await publishAsWorker('2025-06-01');
     for (const client of [watcher, bystander]) {
       expect(await client.waitFor((m) => m.type === 'points-reset')).toEqual({ type: 'points-reset', day: '2025-06-01' });
     }

@@ -40,7 +40,7 @@ export const RECONCILE_INTERVAL_MS = 30_000;
 /**
  * The polls domain's long-lived parts: the poll cache, the live totals (Redis) behind the
  * `poll:{id}` topic, and their subscriptions: committed votes update the totals (the Lua script
- * publishes the `votes` LiveEvent every instance turns into snapshots); `poll.changed` drops the
+ * publishes the `poll.votes` event every instance turns into snapshots); `poll.changed` drops the
  * cached poll and tells the poll's viewers; a periodic reconcile compares the watched polls'
  * totals with PostgreSQL.
  */
@@ -53,7 +53,7 @@ export default fp<PollsPluginOptions>(
     const hub = live.hub;
 
     live.registerTopic(pollTopicHandler(polls, store));
-    live.onEvent('votes', (event) => {
+    events.subscribe('poll.votes', (event) => {
       hub.changed(pollTopic(event.pollId), { added: event.added, removed: event.removed, seq: event.seq });
     });
 

@@ -23,7 +23,7 @@ export function createVotesModule(app: FastifyInstance): VotesContext & { close(
       .enqueue(batch.voters, batch.votedAt)
       .catch((err: unknown) => log.warn({ err: { message: (err as Error).message } }, 'vote awards not enqueued; the sweep will award them')),
   );
-  app.live.onEvent('points-reset', ({ day }) => app.live.hub.broadcast({ type: 'points-reset', day }));
+  events.subscribe('points.reset', ({ day }) => app.live.hub.broadcast({ type: 'points-reset', day }));
 
   const writer = new VoteBatcher({
     sql: app.database.sql,

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { eq } from 'drizzle-orm';
 import { schema } from '@tribuna/drizzle';
-import { channelName, LIVE_CHANNEL, type LiveEvent } from '@tribuna/contracts/live';
+import type { AbuseScanProgress } from '@tribuna/contracts/live';
+import { busChannel, type BusEnvelope } from '@tribuna/contracts/events';
 import type { FlaggedDevice, FlaggedUser } from '@tribuna/contracts/api/admin/abuse';
 import { ABUSE_MESSAGES } from '@tribuna/contracts/abuseRules';
 import { testConfig } from '../../../test/support/env.ts';
@@ -95,8 +96,8 @@ describe('runAbuseScan', () => {
     expect([...report.users[0]!.devices].sort()).toEqual(['c-2', 'c-3', 'shared-3']);
 
     // Progress: running from 0, a few steps, done at 100, in order.
-    expect(published[0]).toEqual({ kind: 'abuse-scan', scanId: summary.scanId, status: 'running', progress: 0 });
-    expect(published.at(-1)).toEqual({ kind: 'abuse-scan', scanId: summary.scanId, status: 'done', progress: 100 });
+    expect(published[0]).toEqual({ scanId: summary.scanId, status: 'running', progress: 0 });
+    expect(published.at(-1)).toEqual({ scanId: summary.scanId, status: 'done', progress: 100 });
     const progress = published.map((e) => e.progress);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
     expect(published.length).toBeGreaterThanOrEqual(4);
@@ -177,7 +178,7 @@ describe('presentAccount', () => {
 });
 
 describe('the abuse.scan job (BullMQ)', () => {
-  it('creates its own row when scheduled and publishes its progress on the live channel', async () => {
+  it('creates its own row when scheduled and publishes its progress on the event bus', async () => {
     const poll = await buildPoll(db);
     const [a, b] = [await buildUser(db), await buildUser(db)];
     await votesFrom(poll, [
@@ -186,14 +187,17 @@ describe('the abuse.scan job (BullMQ)', () => {
     ]);
     const subscriber = new Redis(config.redisUrl);
     try {
-      const heard: LiveEvent[] = [];
-      subscriber.on('message', (_from: string, message: string) => heard.push(JSON.parse(message) as LiveEvent));
-      await subscriber.subscribe(channelName(config.redisPrefix, LIVE_CHANNEL));
+      const heard: AbuseScanProgress[] = [];
+      subscriber.on('message', (_from: string, message: string) => {
+        const envelope = JSON.parse(message) as BusEnvelope;
+        if (envelope.name === 'abuse.scan-progress' && envelope.origin === 'worker') heard.push(envelope.payload as AbuseScanProgress);
+      });
+      await subscriber.subscribe(busChannel(config.redisPrefix));
       const result = (await run(harness.app.enqueue('abuse.scan', {}))) as { scanId: string; flaggedDevices: number };
       expect(result.flaggedDevices).toBe(1);
       expect((await scanRow(result.scanId)).status).toBe('done');
-      await expect.poll(() => heard.at(-1)).toEqual({ kind: 'abuse-scan', scanId: result.scanId, status: 'done', progress: 100 });
-      expect(heard.filter((e) => e.kind === 'abuse-scan' && e.status === 'running').length).toBeGreaterThanOrEqual(3);
+      await expect.poll(() => heard.at(-1)).toEqual({ scanId: result.scanId, status: 'done', progress: 100 });
+      expect(heard.filter((e) => e.status === 'running').length).toBeGreaterThanOrEqual(3);
     } finally {
       subscriber.disconnect();
     }

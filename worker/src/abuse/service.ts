@@ -1,7 +1,7 @@
 import { UnrecoverableError } from 'bullmq';
 import { ABUSE_LIMITS } from '@tribuna/contracts/abuseRules';
 import type { AbuseAccount, FlaggedDevice, FlaggedUser } from '@tribuna/contracts/api/admin/abuse';
-import type { LiveEvent } from '@tribuna/contracts/live';
+import type { AbuseScanProgress } from '@tribuna/contracts/live';
 import type { Db } from '@tribuna/drizzle/client';
 import * as repo from './repository.ts';
 
@@ -18,12 +18,12 @@ export class AbuseScanNotFoundError extends UnrecoverableError {
   }
 }
 
-export type AbuseScanEvent = Extract<LiveEvent, { kind: 'abuse-scan' }>;
+export type AbuseScanEvent = AbuseScanProgress;
 
 export interface RunAbuseScanOptions {
   /** The queued row to run (created by the admin's request); without it a new row is created (the schedule). */
   scanId?: string;
-  /** Publishes the scan's progress (the worker: a LiveEvent on the live channel). Failures are ignored. */
+  /** Publishes the scan's progress (the worker: the cluster event `abuse.scan-progress`). Failures are ignored. */
   publish?: (event: AbuseScanEvent) => Promise<unknown>;
 }
 
@@ -82,7 +82,7 @@ export async function runAbuseScan(db: Db, options: RunAbuseScanOptions = {}): P
 
   const publish = async (status: AbuseScanEvent['status'], progress: number) => {
     try {
-      await options.publish?.({ kind: 'abuse-scan', scanId, status, progress });
+      await options.publish?.({ scanId, status, progress });
     } catch {
       // Progress is a courtesy: the row holds the truth, the screen reads it when the scan ends.
     }

@@ -3,9 +3,8 @@ import { Redis } from 'ioredis';
 import pino from 'pino';
 import { eq, sql } from 'drizzle-orm';
 import { schema } from '@tribuna/drizzle';
-import { LIVE_CHANNEL } from '@tribuna/contracts/live';
+import { BUS_ORIGINS, busChannel } from '@tribuna/contracts/events';
 import { pointsJobIds } from '@tribuna/contracts/jobs';
-import { channelName } from '@tribuna/contracts/live';
 import { testConfig } from '../../../test/support/env.ts';
 import { testDatabase } from '../../../test/support/db.ts';
 import { buildPoll, buildUser } from '../../../test/support/factories.ts';
@@ -34,7 +33,7 @@ const DAY = 24 * 3_600_000;
 const database = testDatabase();
 const db = database.db;
 const logger = pino({ level: 'silent' });
-const ctx: JobContext = { db, config, logger, publish: async () => 0 };
+const ctx: JobContext = { db, config, logger, publishEvent: async () => 0 };
 
 const harness = useQueueWorker(config, database, 'points');
 
@@ -371,15 +370,15 @@ describe('points.sweep racing another writer', () => {
 });
 
 describe('points.daily-reset', () => {
-  it('publishes a points-reset live event for the new day', async () => {
+  it('publishes the points.reset event for the new day on the event bus', async () => {
     const subscriber = new Redis(config.redisUrl);
     try {
-      const channel = channelName(config.redisPrefix, LIVE_CHANNEL);
+      const channel = busChannel(config.redisPrefix);
       const received = new Promise<string>((resolve) => subscriber.on('message', (_from: string, message: string) => resolve(message)));
       await subscriber.subscribe(channel);
       const result = (await run(harness.app.enqueue('points.daily-reset', {}))) as { day: string };
       expect(result.day).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-      expect(JSON.parse(await received)).toEqual({ kind: 'points-reset', day: result.day });
+      expect(JSON.parse(await received)).toEqual({ name: 'points.reset', origin: BUS_ORIGINS.worker, payload: { day: result.day } });
       expect([showDayOf(TZ, new Date(Date.now() - 60_000)), showDayOf(TZ, new Date())]).toContain(result.day);
     } finally {
       subscriber.disconnect();

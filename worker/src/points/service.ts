@@ -1,5 +1,3 @@
-import { channelName } from '@tribuna/contracts/live';
-import { LIVE_CHANNEL, type LiveEvent } from '@tribuna/contracts/live';
 import type { JobPayloads } from '@tribuna/contracts/jobs';
 import type { JobContext } from '../context.ts';
 import * as repo from './repository.ts';
@@ -116,8 +114,7 @@ async function sweepRounds<K>(
  */
 export async function dailyReset(ctx: JobContext): Promise<{ day: string }> {
   const day = await repo.today(ctx.db, ctx.config.showTimezone);
-  const event: LiveEvent = { kind: 'points-reset', day };
-  await ctx.publish(channelName(ctx.config.redisPrefix, LIVE_CHANNEL), JSON.stringify(event));
+  await ctx.publishEvent('points.reset', { day });
   ctx.logger.info({ day }, 'daily points reset announced');
   return { day };
 }

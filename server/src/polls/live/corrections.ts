@@ -5,7 +5,7 @@ import type { LiveStore } from './store.ts';
 /**
  * Applies committed corrections of votes (an admin voided or restored them) to the live totals
  * exactly as a committed vote batch: `removed` rows leave the totals, `added` rows come back, the
- * `votes` LiveEvent goes out, and every instance sends the poll's viewers a snapshot with the
+ * `poll.votes` event goes out, and every instance sends the poll's viewers a snapshot with the
  * corrected totals. Only rows of options on the ballot belong here (the others are not in the
  * totals). Never throws: when Redis is down the store remembers the poll and drops its totals once
  * Redis is back (they rebuild from PostgreSQL, where the correction is committed).

@@ -21,7 +21,7 @@ import type { Redis } from 'ioredis';
 /**
  * KEYS: totals, voters. ARGV: channel, ttlMs, committedAt, eventHead, nAdded, (optionId, userId,
  * points) × nAdded, nRemoved, (optionId, userId, points) × nRemoved.
- * Applies one committed batch and publishes its `votes` event (eventHead .. seq .. '}'). When the
+ * Applies one committed batch and publishes its `poll.votes` event (eventHead .. seq .. '}}': the payload and its bus envelope). When the
  * totals are missing nothing is written (a partial hash would look complete): the next reader
  * rebuilds them from PostgreSQL, where this batch is already committed. The event still goes out,
  * with seq 0, so viewers get the voters and a fresh snapshot.
@@ -63,7 +63,7 @@ if redis.call('EXISTS', totals) == 1 then
   redis.call('PEXPIRE', totals, ttl)
   redis.call('PEXPIRE', voters, ttl)
 end
-redis.call('PUBLISH', channel, head .. string.format('%.0f', seq) .. '}')
+redis.call('PUBLISH', channel, head .. string.format('%.0f', seq) .. '}}')
 return seq
 `;
 
@@ -98,7 +98,7 @@ return 1
  * KEYS: totals, voters. ARGV: token, final ('1'/'0'), ttlMs, nUsers, (userId, rows) × nUsers and,
  * when final: at, optionOrder, channel, eventHead, nOptions, (optionId, votes, points) × nOptions.
  * Adds a chunk of PostgreSQL's voters; the final call also adds the option totals, completes the
- * hash (bumping seq) and publishes a `votes` event without voters so every instance refreshes.
+ * hash (bumping seq) and publishes a `poll.votes` event without voters so every instance refreshes.
  * Returns -1 when the rebuild was superseded (its token is gone), else the seq (0 for a chunk).
  */
 const FINISH_REBUILD = `
@@ -132,7 +132,7 @@ redis.call('HSET', totals, 'o', order)
 redis.call('HDEL', totals, 'rb', 'rbat')
 local seq = redis.call('HINCRBY', totals, 'seq', 1)
 redis.call('PEXPIRE', totals, ttl)
-redis.call('PUBLISH', channel, head .. string.format('%.0f', seq) .. '}')
+redis.call('PUBLISH', channel, head .. string.format('%.0f', seq) .. '}}')
 return seq
 `;
 

@@ -1,10 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { LiveEvent, ResultsSnapshot } from '@tribuna/contracts/live';
-import { LIVE_CHANNEL, liveKeys } from '@tribuna/contracts/live';
+import type { PollVotesEvent, ResultsSnapshot } from '@tribuna/contracts/live';
+import { liveKeys } from '@tribuna/contracts/live';
+import { busChannel, type BusEnvelope } from '@tribuna/contracts/events';
 import type { PollResults } from '@tribuna/contracts/api/polls';
-import { channelName } from '@tribuna/contracts/live';
 import type { Database } from '@tribuna/drizzle/client';
 import { testDatabase } from '../../../../test/support/db.ts';
 import { testConfig } from '../../../../test/support/env.ts';
@@ -22,7 +22,7 @@ describe('live totals in Redis', () => {
   let app: App;
   let database: Database;
   let redis: Redis;
-  let events: LiveEvent[];
+  let events: PollVotesEvent[];
   let listener: Redis;
 
   beforeAll(async () => {
@@ -31,8 +31,11 @@ describe('live totals in Redis', () => {
     redis = new Redis(config.redisUrl);
     listener = new Redis(config.redisUrl);
     events = [];
-    listener.on('message', (_channel: string, message: string) => events.push(JSON.parse(message) as LiveEvent));
-    await listener.subscribe(channelName(prefix, LIVE_CHANNEL));
+    listener.on('message', (_channel: string, message: string) => {
+      const envelope = JSON.parse(message) as BusEnvelope;
+      if (envelope.name === 'poll.votes') events.push(envelope.payload as PollVotesEvent);
+    });
+    await listener.subscribe(busChannel(prefix));
   });
   afterAll(async () => {
     await app.close();
@@ -44,7 +47,7 @@ describe('live totals in Redis', () => {
   const totalsOf = (pollId: string) => redis.hgetall(liveKeys.totals(prefix, pollId));
   const votersOf = (pollId: string) => redis.hlen(liveKeys.voters(prefix, pollId));
   const httpResults = async (pollId: string) => (await app.inject({ method: 'GET', url: `/api/polls/${pollId}/results` })).json<PollResults>();
-  const waitForEvent = async (match: (e: LiveEvent) => boolean) => {
+  const waitForEvent = async (match: (e: PollVotesEvent) => boolean) => {
     await vi.waitFor(() => expect(events.some(match)).toBe(true), { timeout: 3000 });
     return events.find(match)!;
   };
@@ -84,9 +87,8 @@ describe('live totals in Redis', () => {
     expect([totals[`v:${a.id}`], totals[`v:${b.id}`], totals.tv]).toEqual(['1', '1', '2']);
     expect(await votersOf(poll.id)).toBe(2);
 
-    const event = await waitForEvent((e) => e.kind === 'votes' && e.pollId === poll.id && e.seq === empty.seq + 3);
+    const event = await waitForEvent((e) => e.pollId === poll.id && e.seq === empty.seq + 3);
     expect(event).toMatchObject({
-      kind: 'votes',
       added: [{ optionId: b.id, userId: ana.id, displayName: ana.displayName, points: 1 }],
       removed: [{ optionId: a.id, userId: ana.id }],
     });
@@ -144,7 +146,7 @@ describe('live totals in Redis', () => {
     // Another process asking to rebuild waits for this one.
     expect(await commands.liveBeginRebuild(...keys, 'token-2', '0', 15_000, 60_000)).toBe(-1);
 
-    const head = '{"kind":"votes","pollId":"' + poll.id + '","committedAt":0,"added":[],"removed":[],"seq":';
+    const head = '{"name":"poll.votes","origin":"live-totals","payload":{"pollId":"' + poll.id + '","committedAt":0,"added":[],"removed":[],"seq":';
     const seq = await commands.liveFinishRebuild(
       ...keys,
       'token-1',
@@ -155,7 +157,7 @@ describe('live totals in Redis', () => {
       1, // voters chunk
       0,
       `${options[0]!.id},${options[1]!.id}`,
-      channelName(prefix, LIVE_CHANNEL),
+      busChannel(prefix),
       head,
       2,
       options[0]!.id,
@@ -182,7 +184,7 @@ describe('live totals in Redis', () => {
     const change = await insertVote(db, poll.id, options[0]!.id, ana);
     await app.pollsLive.store.recordVotes(batch(poll.id, [change]));
     expect(await redis.exists(liveKeys.totals(prefix, poll.id))).toBe(0);
-    await waitForEvent((e) => e.kind === 'votes' && e.pollId === poll.id && e.seq === 0);
+    await waitForEvent((e) => e.pollId === poll.id && e.seq === 0);
 
     const snapshot = await app.pollsLive.store.readSnapshot(poll.id);
     expect(snapshot.totalVotes).toBe(1);

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
-import type { CommittedVotes, LiveEvent, ResultsSnapshot } from '@tribuna/contracts/live';
-import { LIVE_CHANNEL, liveKeys } from '@tribuna/contracts/live';
-import { channelName } from '@tribuna/contracts/live';
+import type { CommittedVotes, PollVotesEvent, ResultsSnapshot } from '@tribuna/contracts/live';
+import { liveKeys } from '@tribuna/contracts/live';
+import { BUS_ORIGINS, busChannel } from '@tribuna/contracts/events';
 import type { Db } from '@tribuna/drizzle/client';
 import { countVotes, isOptionCount } from '../repository.ts';
 import { loadLiveTotals } from './repository.ts';
@@ -28,10 +28,17 @@ export type ReconcileOutcome = 'ok' | 'missing' | 'busy' | 'mismatch' | 'repaire
 const VOTERS_PER_CALL = 4000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The start of a `votes` event without its seq: the scripts append the seq and the closing brace. */
-function eventHead(event: Omit<Extract<LiveEvent, { kind: 'votes' }>, 'seq'>): string {
-  return `${JSON.stringify(event).slice(0, -1)},"seq":`;
+/**
+ * The start of a `poll.votes` bus message without its seq: the scripts append the seq and the two
+ * closing braces (the payload's and the envelope's, see contracts/src/events.ts BusEnvelope).
+ */
+export function eventHead(event: Omit<PollVotesEvent, 'seq'>): string {
+  const envelope = JSON.stringify({ name: 'poll.votes', origin: BUS_ORIGINS.liveTotals, payload: event });
+  return `${envelope.slice(0, -2)},"seq":`;
 }
+
+/** A whole `poll.votes` message for `seq` (what the scripts publish). */
+export const eventMessage = (head: string, seq: number) => `${head}${seq}}}`;
 
 function isNonNegativeInteger(n: unknown): n is number {
   return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
@@ -62,7 +69,7 @@ export class LiveStore {
     options: LiveStoreOptions = {},
   ) {
     this.commands = defineLiveCommands(redis);
-    this.channel = channelName(prefix, LIVE_CHANNEL);
+    this.channel = busChannel(prefix);
     this.ttlMs = options.ttlMs ?? LIVE_TTL_MS;
     this.rebuildStaleMs = options.rebuildStaleMs ?? 15_000;
     this.rebuildWaitMs = options.rebuildWaitMs ?? 20_000;
@@ -101,7 +108,6 @@ export class LiveStore {
       this.ttlMs,
       Math.trunc(committedAt),
       eventHead({
-        kind: 'votes',
         pollId,
         committedAt,
         added,
@@ -121,22 +127,17 @@ export class LiveStore {
     }
   }
 
-  async publish(event: LiveEvent): Promise<void> {
-    this.assertReady();
-    await this.redis.publish(this.channel, JSON.stringify(event));
-  }
-
   /** Drops the totals of polls whose batches were lost while Redis was down: readers rebuild them from PostgreSQL. */
   async repairFailed(): Promise<void> {
     if (this.redis.status !== 'ready') return;
     for (const pollId of [...this.failedPolls]) {
       try {
         // The event makes every instance with viewers of the poll read it again, and so rebuild it.
-        const refresh = eventHead({ kind: 'votes', pollId, committedAt: 0, added: [], removed: [] });
+        const refresh = eventHead({ pollId, committedAt: 0, added: [], removed: [] });
         await this.redis
           .multi()
           .del(...this.keys(pollId))
-          .publish(this.channel, `${refresh}0}`)
+          .publish(this.channel, eventMessage(refresh, 0))
           .exec();
         this.failedPolls.delete(pollId);
         this.log.info({ pollId }, 'live totals dropped after a lost vote batch; they rebuild from PostgreSQL');
@@ -158,8 +159,8 @@ export class LiveStore {
       this.assertReady();
       const multi = this.redis.multi().del(...this.keys(pollId));
       if (notify) {
-        const refresh = eventHead({ kind: 'votes', pollId, committedAt: 0, added: [], removed: [] });
-        multi.publish(this.channel, `${refresh}0}`);
+        const refresh = eventHead({ pollId, committedAt: 0, added: [], removed: [] });
+        multi.publish(this.channel, eventMessage(refresh, 0));
       }
       await multi.exec();
     } catch (err) {
@@ -250,7 +251,7 @@ export class LiveStore {
         rows.lastVoteAt,
         rows.optionIds.join(','),
         this.channel,
-        eventHead({ kind: 'votes', pollId, committedAt: rows.lastVoteAt, added: [], removed: [] }),
+        eventHead({ pollId, committedAt: rows.lastVoteAt, added: [], removed: [] }),
         optionIds.length,
       );
       for (const id of optionIds) args.push(id, perOption.get(id)?.totalVotes ?? 0, perOption.get(id)?.totalPoints ?? 0);
