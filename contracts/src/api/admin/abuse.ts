@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ABUSE_LIMITS } from '../../abuseRules.ts';
 import { IsoDate, SafeText, Uuid } from '../common.ts';
+import { defineRoutes } from '../../route.ts';
 
 export const AbuseScanStatus = Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('done'), Type.Literal('failed')]);
 
@@ -109,3 +110,63 @@ export const AbuseScanMessage = Type.Object({
   progress: Type.Integer({ minimum: 0, maximum: 100 }),
 });
 export type AbuseScanMessage = Static<typeof AbuseScanMessage>;
+
+/**
+ * /api/admin/abuse/*: the abuse report (the worker's scans), the votes behind a flag, and voiding
+ * or restoring them.
+ */
+export const ADMIN_ABUSE_ROUTES = defineRoutes({
+  latestAbuseScan: {
+    method: 'GET',
+    path: '/api/admin/abuse/scans/latest',
+    status: 200,
+    tags: ['admin'],
+    summary: 'The latest abuse scan (queued, running, done or failed), with its report when done',
+    response: LatestAbuseScan,
+    errors: [401, 403, 429],
+    rateLimit: 'admin.read',
+  },
+  startAbuseScan: {
+    method: 'POST',
+    path: '/api/admin/abuse/scans',
+    status: 202,
+    tags: ['admin'],
+    summary: 'Start an abuse scan in the worker (or answer the one already queued or running)',
+    response: AbuseScanView,
+    errors: [401, 403, 429, 503],
+    rateLimit: 'admin.write',
+  },
+  abuseVotes: {
+    method: 'GET',
+    path: '/api/admin/abuse/votes',
+    status: 200,
+    tags: ['admin'],
+    summary: 'Live and voided votes of one device (fingerprint) or one user (userId), newest first',
+    querystring: AbuseVotesQuery,
+    response: AbuseVoteList,
+    errors: [400, 401, 403, 429],
+    rateLimit: 'admin.read',
+  },
+  voidVotes: {
+    method: 'POST',
+    path: '/api/admin/abuse/votes/void',
+    status: 200,
+    tags: ['admin'],
+    summary: 'Void votes after review, with a reason: out of the results and the live totals at once',
+    body: VoidVotesInput,
+    response: VoidResult,
+    errors: [400, 401, 403, 429],
+    rateLimit: 'admin.write',
+  },
+  restoreVotes: {
+    method: 'POST',
+    path: '/api/admin/abuse/votes/restore',
+    status: 200,
+    tags: ['admin'],
+    summary: 'Restore voided votes (skipping those the voter has replaced since)',
+    body: RestoreVotesInput,
+    response: VoidResult,
+    errors: [400, 401, 403, 429],
+    rateLimit: 'admin.write',
+  },
+});

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IsoDate, SafeText, Uuid } from '../common.ts';
+import { defineRoutes } from '../../route.ts';
 
 const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', maxLength: 10 });
 
@@ -37,3 +38,27 @@ export const AuditFilters = Type.Object({
   actions: Type.Array(Type.String()),
 });
 export type AuditFilters = Static<typeof AuditFilters>;
+
+export const ADMIN_AUDIT_ROUTES = defineRoutes({
+  adminAudit: {
+    method: 'GET',
+    path: '/api/admin/audit',
+    status: 200,
+    tags: ['admin'],
+    summary: "The admins' actions, newest first (pages of 50), by admin, action and days in SHOW_TIMEZONE",
+    querystring: AuditQuery,
+    response: AuditPage,
+    errors: [400, 401, 403, 429],
+    rateLimit: 'admin.read',
+  },
+  adminAuditFilters: {
+    method: 'GET',
+    path: '/api/admin/audit/filters',
+    status: 200,
+    tags: ['admin'],
+    summary: 'The admins and actions the audit log holds (the filter menus)',
+    response: AuditFilters,
+    errors: [401, 403, 429],
+    rateLimit: 'admin.read',
+  },
+});

@@ -3,6 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { ADMIN_LIMITS } from '../../adminRules.ts';
 import { IsoDate, SafeText, Uuid } from '../common.ts';
 import { PollStatus } from '../pollStatus.ts';
+import { defineRoutes, NoContent } from '../../route.ts';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -145,3 +146,85 @@ export const AdminDashboardMessage = Type.Object({
   seq: Type.Optional(Type.Integer({ minimum: 0 })),
 });
 export type AdminDashboardMessage = Static<typeof AdminDashboardMessage>;
+
+/** The back-office polls, and the dashboard (its live twin on the `admin` topic is AdminDashboardMessage). */
+export const ADMIN_POLL_ROUTES = defineRoutes({
+  adminPolls: {
+    method: 'GET',
+    path: '/api/admin/polls',
+    status: 200,
+    tags: ['admin'],
+    summary: 'Polls, newest first (optionally of one season), with their options and vote counts',
+    querystring: AdminPollQuery,
+    response: AdminPollList,
+    errors: [400, 401, 403, 429],
+    rateLimit: 'admin.read',
+  },
+  createPoll: {
+    method: 'POST',
+    path: '/api/admin/polls',
+    status: 201,
+    tags: ['admin'],
+    summary: 'Create a poll (draft or active) with its options and points config',
+    body: CreatePollInput,
+    response: AdminPollView,
+    errors: [400, 401, 403, 429],
+    rateLimit: 'admin.write',
+  },
+  updatePoll: {
+    method: 'PUT',
+    path: '/api/admin/polls/:pollId',
+    status: 200,
+    tags: ['admin'],
+    summary: 'Edit a poll: options keep their ids and votes; one left out with votes leaves the ballot, its votes kept',
+    params: AdminPollParams,
+    body: UpdatePollInput,
+    response: AdminPollView,
+    errors: [400, 401, 403, 404, 429],
+    rateLimit: 'admin.write',
+  },
+  setPollStatus: {
+    method: 'POST',
+    path: '/api/admin/polls/:pollId/status',
+    status: 200,
+    tags: ['admin'],
+    summary: 'Cerrar (active → closed), Reabrir (closed → active) or activate a draft',
+    params: AdminPollParams,
+    body: PollStatusInput,
+    response: AdminPollView,
+    errors: [400, 401, 403, 404, 409, 429],
+    rateLimit: 'admin.write',
+  },
+  featurePoll: {
+    method: 'POST',
+    path: '/api/admin/polls/:pollId/feature',
+    status: 200,
+    tags: ['admin'],
+    summary: 'Fijar en Landing: make this the single featured poll (shown on home whatever its status); a draft is refused (409)',
+    params: AdminPollParams,
+    response: AdminPollView,
+    errors: [400, 401, 403, 404, 409, 429],
+    rateLimit: 'admin.write',
+  },
+  deletePoll: {
+    method: 'DELETE',
+    path: '/api/admin/polls/:pollId',
+    status: 204,
+    tags: ['admin'],
+    summary: 'Delete a poll with its votes, options, points config and live totals',
+    params: AdminPollParams,
+    response: NoContent,
+    errors: [400, 401, 403, 404, 429],
+    rateLimit: 'admin.write',
+  },
+  adminDashboard: {
+    method: 'GET',
+    path: '/api/admin/dashboard',
+    status: 200,
+    tags: ['admin'],
+    summary: 'Dashboard: active polls, votes, users and page views of the last 24 h, newest polls and activity',
+    response: Dashboard,
+    errors: [401, 403, 429],
+    rateLimit: 'admin.read',
+  },
+});

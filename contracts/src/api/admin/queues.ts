@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IsoDate } from '../common.ts';
+import { defineRoutes } from '../../route.ts';
 
 export const FailedJob = Type.Object({
   id: Type.String(),
@@ -42,3 +43,27 @@ export type RetryJobParams = Static<typeof RetryJobParams>;
 /** POST /api/admin/queues/:queue/jobs/:jobId/retry */
 export const RetriedJob = Type.Object({ id: Type.String(), queue: Type.String() });
 export type RetriedJob = Static<typeof RetriedJob>;
+
+export const ADMIN_QUEUE_ROUTES = defineRoutes({
+  adminQueues: {
+    method: 'GET',
+    path: '/api/admin/queues',
+    status: 200,
+    tags: ['admin'],
+    summary: "The worker's queues: job counts, connected workers and the latest 20 failures",
+    response: QueueHealthList,
+    errors: [401, 403, 429, 503],
+    rateLimit: 'admin.read',
+  },
+  retryJob: {
+    method: 'POST',
+    path: '/api/admin/queues/:queue/jobs/:jobId/retry',
+    status: 200,
+    tags: ['admin'],
+    summary: 'Retry a failed job (back to waiting)',
+    params: RetryJobParams,
+    response: RetriedJob,
+    errors: [400, 401, 403, 404, 409, 429, 503],
+    rateLimit: 'admin.write',
+  },
+});

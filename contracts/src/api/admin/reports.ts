@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { REPORT_PERIODS } from '../../reportRules.ts';
 import { IsoDate } from '../common.ts';
+import { defineRoutes } from '../../route.ts';
 
 const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', maxLength: 10 });
 
@@ -46,3 +47,27 @@ export type Report = Static<typeof Report>;
 /** POST /api/admin/reports/recompute: a full recompute of the aggregates, as a worker job. */
 export const RecomputeAccepted = Type.Object({ jobId: Type.String() });
 export type RecomputeAccepted = Static<typeof RecomputeAccepted>;
+
+export const ADMIN_REPORT_ROUTES = defineRoutes({
+  adminReport: {
+    method: 'GET',
+    path: '/api/admin/reports',
+    status: 200,
+    tags: ['admin'],
+    summary: 'Usage report of a period in SHOW_TIMEZONE, from the worker’s daily aggregates (exact distinct active users)',
+    querystring: ReportQuery,
+    response: Report,
+    errors: [400, 401, 403, 429],
+    rateLimit: 'admin.read',
+  },
+  recomputeReports: {
+    method: 'POST',
+    path: '/api/admin/reports/recompute',
+    status: 202,
+    tags: ['admin'],
+    summary: 'Recompute every day’s aggregates (a worker job; repeated requests join the pending one)',
+    response: RecomputeAccepted,
+    errors: [401, 403, 429, 503],
+    rateLimit: 'admin.write',
+  },
+});

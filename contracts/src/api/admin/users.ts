@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { ADMIN_LIMITS } from '../../adminRules.ts';
 import { ROLES } from '../../roles.ts';
 import { IsoDate, SafeMultilineText, SafeText, Uuid } from '../common.ts';
+import { defineRoutes } from '../../route.ts';
 
 export const RoleSchema = Type.Union(ROLES.map((r) => Type.Literal(r)));
 export const USER_STATUS_FILTERS = ['all', 'active', 'suspended'] as const;
@@ -90,3 +91,74 @@ export const AdminUserStats = Type.Object({
   pointsByReason: Type.Array(Type.Object({ reason: Type.String(), points: Type.Integer(), entries: Type.Integer({ minimum: 0 }) })),
 });
 export type AdminUserStats = Static<typeof AdminUserStats>;
+
+export const ADMIN_USER_ROUTES = defineRoutes({
+  adminUsers: {
+    method: 'GET',
+    path: '/api/admin/users',
+    status: 200,
+    tags: ['admin'],
+    summary: 'Users newest first, searched by name, username or e-mail (partial, case ignored), by role and status; pages of 20',
+    querystring: AdminUsersQuery,
+    response: AdminUserList,
+    errors: [400, 401, 403, 429],
+    rateLimit: 'admin.read',
+  },
+  updateAdminUser: {
+    method: 'PATCH',
+    path: '/api/admin/users/:userId',
+    status: 200,
+    tags: ['admin'],
+    summary: "Edit a user's display name, username, bio, avatar URL or role",
+    params: AdminUserParams,
+    body: UpdateAdminUserInput,
+    response: AdminUserRow,
+    errors: [400, 401, 403, 404, 409, 429],
+    rateLimit: 'admin.write',
+  },
+  adjustUserPoints: {
+    method: 'POST',
+    path: '/api/admin/users/:userId/points',
+    status: 200,
+    tags: ['admin'],
+    summary: "Add to or subtract from a user's points, with a history row (reason admin_adjustment)",
+    params: AdminUserParams,
+    body: AdjustPointsInput,
+    response: AdjustPointsResult,
+    errors: [400, 401, 403, 404, 429],
+    rateLimit: 'admin.write',
+  },
+  adminUserStats: {
+    method: 'GET',
+    path: '/api/admin/users/:userId/stats',
+    status: 200,
+    tags: ['admin'],
+    summary: "A user's votes, posts, comments and points by reason",
+    params: AdminUserParams,
+    response: AdminUserStats,
+    errors: [400, 401, 403, 404, 429],
+    rateLimit: 'admin.read',
+  },
+  suspendUser: {
+    method: 'POST',
+    path: '/api/admin/users/:userId/suspend',
+    status: 200,
+    tags: ['admin'],
+    summary: 'Suspend a user and revoke all of their sessions',
+    params: AdminUserParams,
+    response: AdminUserRow,
+    errors: [400, 401, 403, 404, 429],
+    rateLimit: 'admin.write',
+  },
+  unsuspendUser: {
+    method: 'POST',
+    path: '/api/admin/users/:userId/unsuspend',
+    status: 200,
+    tags: ['admin'],
+    summary: 'Lift the suspension of a user',
+    params: AdminUserParams,
+    response: AdminUserRow,
+    errors: [400, 401, 403, 404, 409, 429],
+    rateLimit: 'admin.write',
+  },
+});
