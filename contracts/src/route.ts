@@ -19,6 +19,8 @@ export interface ApiRoute {
   response: TSchema;
   /** Every other status the route may answer, each with ErrorBody (429 included). */
   errors: readonly number[];
+  /** Other statuses whose body is not ErrorBody (the health probe's degraded 503). */
+  otherResponses?: Readonly<Record<number, TSchema>>;
   params?: TSchema;
   querystring?: TSchema;
   headers?: TSchema;
@@ -43,5 +45,5 @@ export function defineRoutes<const T extends Record<string, ApiRoute>>(routes: T
 
 /** The response map of a route: its success and each error status. */
 export function responsesOf(route: ApiRoute): Record<number, TSchema> {
-  return { [route.status]: route.response, ...Object.fromEntries(route.errors.map((status) => [status, ErrorBody])) };
+  return { [route.status]: route.response, ...Object.fromEntries(route.errors.map((status) => [status, ErrorBody])), ...route.otherResponses };
 }

@@ -24,7 +24,7 @@ export type RouteSchema<R extends ApiRoute> = {
   querystring: Part<R, 'querystring'>;
   headers: Part<R, 'headers'>;
   body: Part<R, 'body'>;
-  response: { [K in R['status']]: R['response'] } & { [K in R['errors'][number]]: typeof ErrorBody };
+  response: { [K in R['status']]: R['response'] } & { [K in R['errors'][number]]: typeof ErrorBody } & (R extends { otherResponses: infer O } ? O : unknown);
 };
 
 export type RouteHandler<R extends ApiRoute> = RouteHandlerMethod<
@@ -68,7 +68,8 @@ export function serve<const R extends ApiRoute & { rateLimit: RateLimitName | fa
   );
   app.route({
     method,
-    url: route.path.slice(prefix.length) || '/',
+    // '' (not '/') for the prefix itself: Fastify then registers no trailing-slash twin.
+    url: route.path.slice(prefix.length),
     schema: { ...schema, response: responsesOf(route) },
     ...options,
     config: { ...options.config, rateLimit, ...(audience ? { audience } : {}) },
