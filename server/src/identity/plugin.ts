@@ -7,7 +7,7 @@ export type { RouteAudience } from '@tribuna/contracts/route';
 import { csrfGuard } from '../http/csrf.ts';
 import { forbidden, unauthorized } from '../http/errors.ts';
 import { clearSessionCookie, sessionCookieName, setSessionCookie } from './sessions/cookies.ts';
-import { sessionCache } from './sessions/cache.ts';
+import { SessionCache } from './sessions/cache.ts';
 import { SessionChangeListener } from './sessions/listener.ts';
 import { SessionLookups } from './sessions/lookups.ts';
 import { resolveSession, type AuthUser, type SessionInfo } from './sessions/service.ts';
@@ -22,6 +22,12 @@ declare module 'fastify' {
     authSession: SessionInfo | null;
   }
   interface FastifyInstance {
+    /**
+     * This instance's resolved sessions kept in memory (sessions/cache.ts): what changes a session
+     * or a user's rights invalidates it before its write (the sessions service), the listener
+     * evicts what commits anywhere, the live layer hears those changes.
+     */
+    sessionCache: SessionCache;
     /** This instance's batched session lookups (one query per event-loop turn for uncached sessions). */
     sessionLookups: SessionLookups;
     /** This instance's LISTEN for session changes (revocations, suspensions) committed anywhere. */
@@ -58,8 +64,8 @@ async function resolveRequestSession(request: FastifyRequest, reply: FastifyRepl
   const route = request.routeOptions.url;
   if (route === undefined || !IDENTITY_ROUTES.test(route)) return;
 
-  const { config, sessionLookups } = request.server;
-  const resolved = await resolveSession(sessionLookups, token);
+  const { config, sessionLookups, sessionCache } = request.server;
+  const resolved = await resolveSession(sessionLookups, sessionCache, token);
   if (!resolved) {
     // Expired, revoked or unknown: tidy the browser up; the request goes on as a visitor.
     clearSessionCookie(reply, config.publicUrl);
@@ -116,7 +122,7 @@ function guardAudience(route: RouteOptions): void {
  * still starts and the listener keeps retrying (see SessionChangeListener).
  */
 async function listenForAuthChanges(app: FastifyInstance): Promise<void> {
-  const listener = new SessionChangeListener(app.config.databaseUrl, sessionCache, app.log);
+  const listener = new SessionChangeListener(app.config.databaseUrl, app.sessionCache, app.log);
   app.decorate('sessionChanges', listener);
   app.addHook('onClose', async () => {
     await listener.close();
@@ -133,6 +139,8 @@ export default fp(
     await app.register(cookie, { secret: app.config.sessionSecret });
     app.decorateRequest('user', null);
     app.decorateRequest('authSession', null);
+    // One per app: two apps in one process (tests) are two instances, each fed by its own listener.
+    app.decorate('sessionCache', new SessionCache());
     const sessionLookups = new SessionLookups(app.database.db, app.log);
     app.decorate('sessionLookups', sessionLookups);
     // Before the database plugin closes the pool (it registered first, so it closes last).

@@ -2,7 +2,6 @@ import fp from 'fastify-plugin';
 import { ConnectionLimits } from './connections.ts';
 import { LiveHub, type HubStats } from './hub.ts';
 import type { TopicHandler } from './topics.ts';
-import { sessionCache } from '../identity/sessions/cache.ts';
 
 export interface LiveStats extends HubStats {
   /** Websocket connections counted against the caps (from upgrade to close, closing ones included). */
@@ -49,7 +48,7 @@ export default fp(
     app.decorate('live', live);
 
     // A session that ended or a user whose rights changed (heard from any instance) loses its sockets.
-    const stopHearing = sessionCache.onChange((change) => hub.disconnect(change));
+    const stopHearing = app.sessionCache.onChange((change) => hub.disconnect(change));
 
     // Like the worker's job registry: a topic family of the contract without a handler stops the start.
     app.addHook('onReady', async () => hub.topics.assertComplete());

@@ -1,4 +1,3 @@
-import { sessionCache } from '../../../server/src/identity/sessions/cache.ts';
 import type { LightMyRequestResponse } from 'fastify';
 import type { App } from '../../../server/src/app-types.ts';
 import { SECURE_SESSION_COOKIE, SESSION_COOKIE } from '../../../server/src/identity/sessions/constants.ts';
@@ -84,12 +83,12 @@ export function sessionCookieHeader(res: LightMyRequestResponse): string {
 }
 
 /**
- * Waits until this process no longer holds `sessionId` in its session cache — i.e. until the
- * PostgreSQL NOTIFY of a change made behind the app's back (a test's direct UPDATE) arrived.
+ * Waits until `app` no longer holds `sessionId` in its session cache — i.e. until the PostgreSQL
+ * NOTIFY of a change made behind the app's back (a test's direct UPDATE) arrived.
  */
-export async function waitForSessionEviction(sessionId: string, timeoutMs = 5_000): Promise<void> {
+export async function waitForSessionEviction(app: Pick<App, 'sessionCache'>, sessionId: string, timeoutMs = 5_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (sessionCache.get(sessionId, Date.now()) !== null) {
+  while (app.sessionCache.get(sessionId, Date.now()) !== null) {
     if (Date.now() > deadline) throw new Error(`session ${sessionId} still cached after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }

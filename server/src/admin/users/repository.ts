@@ -1,7 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '@tribuna/drizzle/client';
 import type { Role } from '@tribuna/contracts/roles';
-import { sessionCache } from '../../identity/sessions/cache.ts';
 
 // The SQL of the admin users screen. The search (display name, username or account e-mail,
 // partial, case ignored) reads admin_user_search (migration 0015): one row per user with the three
@@ -207,14 +206,13 @@ const COLUMNS: Record<keyof UserEdit, string> = {
 };
 
 /**
- * Writes the given fields. A role change leaves this instance's session cache first (every
- * instance forgets it when it commits: the NOTIFY trigger of migration 0002). A username another
- * profile holds, ignoring case, fails with profiles_username_lower_uq.
+ * Writes the given fields (the caller takes a changed role out of its session cache first: see
+ * service.ts updateUser). A username another profile holds, ignoring case, fails with
+ * profiles_username_lower_uq.
  */
 export async function updateUser(tx: Tx, userId: string, edit: UserEdit, now: Date): Promise<void> {
   const entries = Object.entries(edit) as [keyof UserEdit, unknown][];
   if (entries.length === 0) return;
-  if (edit.role !== undefined) sessionCache.invalidateUser(userId);
   const sets = entries.map(([key, value]) => sql`${sql.raw(COLUMNS[key])} = ${value}`);
   await tx.execute(sql`UPDATE profiles SET ${sql.join(sets, sql`, `)}, updated_at = ${now.toISOString()}::timestamptz WHERE id = ${userId}`);
 }

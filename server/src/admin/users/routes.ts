@@ -28,7 +28,7 @@ const POINTS_FORM = {
 
 /** /api/admin/users/*: the admin guard runs in the parent context (admin/routes.ts). */
 const adminUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const ctx: users.UsersContext = { db: app.database.db, publicUrl: app.config.publicUrl };
+  const ctx: users.UsersContext = { db: app.database.db, publicUrl: app.config.publicUrl, sessionCache: app.sessionCache };
 
   serve(app, ADMIN_USER_ROUTES.adminUsers, async (request) => users.listUsers(ctx.db, request.query));
 
@@ -43,7 +43,7 @@ const adminUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   serve(app, ADMIN_USER_ROUTES.adminUserStats, async (request) => users.userStats(ctx.db, request.params.userId));
 
-  serve(app, ADMIN_USER_ROUTES.suspendUser, async (request) => users.suspendUser(ctx.db, requireUser(request), request.params.userId));
+  serve(app, ADMIN_USER_ROUTES.suspendUser, async (request) => users.suspendUser(ctx, requireUser(request), request.params.userId));
 
   serve(app, ADMIN_USER_ROUTES.unsuspendUser, async (request) => users.unsuspendUser(ctx.db, requireUser(request), request.params.userId));
 };

@@ -13,6 +13,7 @@ import type { Db, DbOrTx, Tx } from '@tribuna/drizzle/client';
 import { constraintOf, sqlState } from '@tribuna/drizzle/sqlState';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { profileChanges } from '../../identity/profiles/edit.ts';
+import type { SessionCache } from '../../identity/sessions/cache.ts';
 import * as profiles from '../../identity/profiles/service.ts';
 import * as sessions from '../../identity/sessions/service.ts';
 import type { AuthUser } from '../../identity/sessions/service.ts';
@@ -34,6 +35,8 @@ export interface UsersContext {
   db: Db;
   /** This site's origin (PUBLIC_URL): its own /media/ URLs are accepted as avatars. */
   publicUrl: string;
+  /** The app's session cache: a user whose role or sessions change leaves it before the write. */
+  sessionCache: SessionCache;
 }
 
 export async function listUsers(db: DbOrTx, query: AdminUsersQuery): Promise<AdminUserList> {
@@ -63,7 +66,9 @@ function changedFields(before: users.EditableUser, edit: users.UserEdit): { befo
 
 /**
  * PATCH /api/admin/users/:userId: the public edit's rules and messages for the profile fields
- * (profiles/edit.ts), plus the role; an admin cannot take their own admin role away.
+ * (profiles/edit.ts), plus the role; an admin cannot take their own admin role away. A role change
+ * takes the user's sessions out of this instance's cache before the write (every instance forgets
+ * them when it commits: the NOTIFY trigger of migration 0002).
  */
 export async function updateUser(ctx: UsersContext, admin: AuthUser, userId: string, input: UpdateAdminUserInput, now = new Date()): Promise<AdminUserRow> {
   const { role, ...profileInput } = input;
@@ -75,6 +80,7 @@ export async function updateUser(ctx: UsersContext, admin: AuthUser, userId: str
       if (!current) throw notFound(USER_NOT_FOUND);
       const changes = changedFields(current, edit);
       if (Object.keys(changes.after).length > 0) {
+        if (changes.after.role !== undefined) ctx.sessionCache.invalidateUser(userId);
         await users.updateUser(tx, userId, changes.after, now);
         await recordAudit(tx, admin.id, { action: 'user.update', entityType: 'user', entityId: userId, ...changes });
       }
@@ -134,13 +140,13 @@ export async function userStats(db: DbOrTx, userId: string): Promise<AdminUserSt
  * signed out everywhere at once (every instance hears the commit through PostgreSQL NOTIFY);
  * signing in again works, but writing is refused.
  */
-export async function suspendUser(db: Db, admin: AuthUser, userId: string, now = new Date()): Promise<AdminUserRow> {
+export async function suspendUser(ctx: UsersContext, admin: AuthUser, userId: string, now = new Date()): Promise<AdminUserRow> {
   if (userId === admin.id) throw badRequest(CANNOT_SUSPEND_SELF);
-  return db.transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const current = await users.lockUser(tx, userId);
     if (!current) throw notFound(USER_NOT_FOUND);
     await profiles.setSuspended(tx, userId, true, now);
-    await sessions.endAllSessions(tx, userId, now);
+    await sessions.endAllSessions(tx, ctx.sessionCache, userId, now);
     await recordAudit(tx, admin.id, {
       action: 'user.suspend',
       entityType: 'user',

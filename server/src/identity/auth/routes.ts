@@ -15,7 +15,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   serve(app, AUTH_ROUTES.logout, async (request, reply) => {
-    await auth.signOut(db, request.authSession?.id ?? null);
+    await auth.signOut(db, app.sessionCache, request.authSession?.id ?? null);
     clearSessionCookie(reply, publicUrl);
     return reply.code(204).send(null);
   });

@@ -3,6 +3,7 @@ import type { DbOrTx } from '@tribuna/drizzle/client';
 import * as accounts from '../accounts/repository.ts';
 import * as factors from '../factors/repository.ts';
 import * as profiles from '../profiles/service.ts';
+import type { SessionCache } from '../sessions/cache.ts';
 import * as sessions from '../sessions/service.ts';
 import type { IssuedSession } from '../sessions/service.ts';
 import { SIGNED_OUT, presentMfaRequired, presentSignedIn } from './presenter.ts';
@@ -18,11 +19,11 @@ export interface ClientContext {
 /**
  * Opens a session for a user who has just proved who they are (Google or the dev form). When the
  * user has a verified second factor the session starts mfa-pending: signed out for every guard
- * until a code completes it.
+ * until a code completes it. The browser's previous session ends (and leaves `cache`).
  */
-export async function openSession(db: DbOrTx, userId: string, context: ClientContext, now = new Date()): Promise<IssuedSession> {
+export async function openSession(db: DbOrTx, cache: SessionCache, userId: string, context: ClientContext, now = new Date()): Promise<IssuedSession> {
   const factor = await factors.findVerifiedFactor(db, userId);
-  if (context.previousSessionId) await sessions.endSession(db, context.previousSessionId, now);
+  if (context.previousSessionId) await sessions.endSession(db, cache, context.previousSessionId, now);
   return sessions.startSession(db, { userId, mfaPending: factor !== null, userAgent: context.userAgent, ip: context.ip }, now);
 }
 
@@ -38,6 +39,6 @@ export async function describeSession(db: DbOrTx, session: { userId: string; mfa
 }
 
 /** POST /auth/logout: the session stops working at once, wherever its cookie is. */
-export async function signOut(db: DbOrTx, sessionId: string | null): Promise<void> {
-  if (sessionId) await sessions.endSession(db, sessionId);
+export async function signOut(db: DbOrTx, cache: SessionCache, sessionId: string | null): Promise<void> {
+  if (sessionId) await sessions.endSession(db, cache, sessionId);
 }

@@ -29,7 +29,7 @@ const devLoginRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   serve(app, AUTH_ROUTES.devLogin, async (request, reply) => {
-    const { authSession, issued } = await dev.devLogin(db, request.body, {
+    const { authSession, issued } = await dev.devLogin(db, app.sessionCache, request.body, {
       userAgent: request.headers['user-agent'],
       ip: request.ip,
       previousSessionId: request.authSession?.id ?? null,

@@ -7,6 +7,7 @@ import { notFound } from '../../http/errors.ts';
 import { displayNameFrom, usernameBase } from '../profiles/names.ts';
 import * as profiles from '../profiles/service.ts';
 import { createProfile } from '../profiles/service.ts';
+import type { SessionCache } from '../sessions/cache.ts';
 import type { IssuedSession } from '../sessions/service.ts';
 
 export const DEV_USERS_LIMIT = 50;
@@ -41,7 +42,12 @@ async function createDevUser(db: DbOrTx, displayName: string): Promise<string> {
  * session is a real one, second factor included: a user with a verified factor gets a sign-in
  * owing its code, exactly as with Google.
  */
-export async function devLogin(db: DbOrTx, input: DevLoginInput, context: ClientContext): Promise<{ authSession: AuthSession; issued: IssuedSession }> {
+export async function devLogin(
+  db: DbOrTx,
+  cache: SessionCache,
+  input: DevLoginInput,
+  context: ClientContext,
+): Promise<{ authSession: AuthSession; issued: IssuedSession }> {
   let userId: string;
   if ('userId' in input) {
     const profile = await profiles.findProfile(db, input.userId);
@@ -50,6 +56,6 @@ export async function devLogin(db: DbOrTx, input: DevLoginInput, context: Client
   } else {
     userId = await createDevUser(db, input.displayName);
   }
-  const issued = await openSession(db, userId, context);
+  const issued = await openSession(db, cache, userId, context);
   return { authSession: await describeSession(db, { userId, mfaPending: issued.mfaPending }), issued };
 }

@@ -11,7 +11,13 @@ import * as factors from './service.ts';
 const factorRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.database.db;
   defineAttemptCommands(app.redis);
-  const context: factors.FactorContext = { db, redis: app.redis, key: app.redisKey, secrets: SecretBox.fromConfig(app.config) };
+  const context: factors.FactorContext = {
+    db,
+    redis: app.redis,
+    key: app.redisKey,
+    secrets: SecretBox.fromConfig(app.config),
+    sessionCache: app.sessionCache,
+  };
 
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');

@@ -8,6 +8,7 @@ import { presentSignedIn } from '../auth/presenter.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { NOT_AUTHORIZED } from '../plugin.ts';
 import * as profiles from '../profiles/service.ts';
+import type { SessionCache } from '../sessions/cache.ts';
 import * as sessions from '../sessions/service.ts';
 import type { AuthUser, IssuedSession, SessionInfo } from '../sessions/service.ts';
 import { giveBackAttempt, orUnavailable, takeAttempt } from './attempts.ts';
@@ -29,6 +30,8 @@ export interface FactorContext {
   key: KeyFn;
   /** Encrypts the TOTP secrets stored in auth_factors, decrypts them to check a code. */
   secrets: SecretBox;
+  /** The app's session cache: a replaced or downgraded session leaves it before its write. */
+  sessionCache: SessionCache;
 }
 
 /** Where the request comes from, for the session a verification opens. */
@@ -138,7 +141,7 @@ export async function verifyFactor(
   const issued = await context.db.transaction(async (tx) => {
     const consumed = await repo.consumeStep(tx, factor.id, step, now);
     if (!consumed) return null;
-    return sessions.elevateSession(tx, session, client, now);
+    return sessions.elevateSession(tx, context.sessionCache, session, client, now);
   });
   // Another request accepted the same code first.
   if (!issued) throw badRequest(INVALID_CODE);
@@ -165,7 +168,7 @@ export async function unenrolFactor(context: FactorContext, user: AuthUser, fact
   const removed = await context.db.transaction(async (tx) => {
     if (!(await repo.consumeStep(tx, factor.id, step, now))) return false;
     await repo.deleteFactor(tx, factor.id);
-    await sessions.downgradeSessions(tx, user.id, now);
+    await sessions.downgradeSessions(tx, context.sessionCache, user.id, now);
     return true;
   });
   if (!removed) throw badRequest(INVALID_CODE);

@@ -184,7 +184,7 @@ const googleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       let session;
       try {
         ({ userId, created } = await signInWithIdentity(db, identity, adminEmails));
-        session = await openSession(db, userId, {
+        session = await openSession(db, app.sessionCache, userId, {
           userAgent: request.headers['user-agent'],
           ip: request.ip,
           previousSessionId: request.authSession?.id ?? null,

@@ -5,6 +5,7 @@ import * as identity from '../service.ts';
 import { badRequest, forbidden, unauthorized } from '../../http/errors.ts';
 import type { MediaService } from '../../media/service.ts';
 import { NOT_AUTHENTICATED } from '../plugin.ts';
+import type { SessionCache } from '../sessions/cache.ts';
 import * as sessions from '../sessions/service.ts';
 import type { AuthUser } from '../sessions/service.ts';
 import * as erasure from './erasureRepository.ts';
@@ -16,11 +17,15 @@ import * as profiles from './repository.ts';
 export const DELETE_CONFIRMATION_WORD = 'ELIMINAR';
 export const DELETE_CONFIRMATION_MESSAGE = 'Debes escribir "ELIMINAR" para confirmar';
 
-/** What an account deletion needs besides the database: the media files of the avatar and banner. */
+/**
+ * What an account deletion needs besides the database: the media files of the avatar and banner,
+ * and the app's session cache (the revoked sessions leave it before their write).
+ */
 export interface AccountContext {
   db: Db;
   media: Pick<MediaService, 'discard'>;
   log: { warn(obj: object, msg: string): void };
+  sessionCache: SessionCache;
 }
 
 /** GET /api/me */
@@ -52,7 +57,7 @@ export async function deleteOwnAccount(
     if (!profile) throw unauthorized(NOT_AUTHENTICATED);
     await identity.deleteAccount(tx, user.id);
     await identity.deleteUserFactors(tx, user.id);
-    await sessions.endAllSessions(tx, user.id, now);
+    await sessions.endAllSessions(tx, ctx.sessionCache, user.id, now);
     await erasure.deleteSessions(tx, user.id);
     await erasure.deletePointsHistory(tx, user.id);
     await erasure.deleteNotificationsTo(tx, user.id);

@@ -22,7 +22,7 @@ const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.database.db;
   const { publicUrl } = app.config;
   const editCtx: edit.EditContext = { db, media: app.media, publicUrl, log: app.log };
-  const accountCtx: account.AccountContext = { db, media: app.media, log: app.log };
+  const accountCtx: account.AccountContext = { db, media: app.media, log: app.log, sessionCache: app.sessionCache };
 
   serve(app, PROFILE_ROUTES.me, async (request, reply) => {
     const user = requireUser(request);

@@ -5,7 +5,7 @@ export const SESSION_CACHE_TTL_MS = 60_000;
 /** While a LISTEN connection is down (invalidations may be missed), entries are served this long at most. */
 export const SESSION_CACHE_DEGRADED_TTL_MS = 5_000;
 /**
- * A session or user invalidated by this process is not cached again for this long: it covers the
+ * A session or user invalidated by this instance is not cached again for this long: it covers the
  * moment its write commits even when the commit's NOTIFY never arrives (a silently dead LISTEN).
  */
 export const INVALIDATION_HOLD_MS = SESSION_CACHE_TTL_MS;
@@ -20,9 +20,12 @@ interface Entry {
  * Resolved sessions kept in memory for up to a minute so a burst of requests (a fan voting during
  * an episode) costs one session query, not one per request. Correctness does not depend on the
  * TTL: revocations and role or suspension changes evict entries here, synchronously, in the
- * process that makes the change (before its write, which also holds the key out of the cache until
- * well after the commit), and on every instance when the change commits (PostgreSQL NOTIFY on
- * channel `tribuna_auth`, see migration 0002).
+ * instance that makes the change (its service layer invalidates before the write, which also holds
+ * the key out of the cache until well after the commit), and on every instance when the change
+ * commits (PostgreSQL NOTIFY on channel `tribuna_auth`, see migration 0002).
+ *
+ * One cache per app instance, created by the identity plugin (`app.sessionCache`) and fed by that
+ * instance's listener; never a module singleton: two apps in one process (tests) are two instances.
  *
  * A lookup may read a row just before a revocation commits and come back after the notification
  * was applied; caching that row would keep the revoked session alive for a whole TTL. So every
@@ -41,10 +44,10 @@ export class SessionCache {
   private readonly changeListeners = new Set<(change: AuthChange) => void>();
   /** Invalidations so far; a lookup that overlapped one must not cache what it read. */
   private invalidations = 0;
-  /** Keys invalidated by this process, held out of the cache until the time stored (insertion order = expiry order). */
+  /** Keys invalidated by this instance, held out of the cache until the time stored (insertion order = expiry order). */
   private readonly heldSessions = new Map<string, number>();
   private readonly heldUsers = new Map<string, number>();
-  /** Listeners (LISTEN connections) of this process, and those currently down. */
+  /** Listeners (LISTEN connections) feeding this cache, and those currently down. */
   private readonly listeners = new Set<object>();
   private readonly listenersDown = new Set<object>();
 
@@ -83,7 +86,7 @@ export class SessionCache {
     this.entries.set(row.id, { row, cachedAt: now });
   }
 
-  /** Before this process revokes or changes a session: forget it and keep it out until its write has surely committed. */
+  /** Before this instance revokes or changes a session: forget it and keep it out until its write has surely committed. */
   invalidateSession(id: string, now = Date.now()): void {
     this.hold(this.heldSessions, id, now);
     this.evictSession(id);
@@ -132,7 +135,7 @@ export class SessionCache {
     this.entries.clear();
   }
 
-  /** A listener of this process lost its LISTEN connection: notifications may be missed until it is back. */
+  /** A listener of this cache lost its LISTEN connection: notifications may be missed until it is back. */
   listenerDown(listener: object): void {
     this.listeners.add(listener);
     this.listenersDown.add(listener);
@@ -165,8 +168,5 @@ export class SessionCache {
     return until !== undefined && until > now;
   }
 }
-
-/** One cache per process: every app instance in it reads the same sessions table. */
-export const sessionCache = new SessionCache();
 
 export const AUTH_NOTIFY_CHANNEL = 'tribuna_auth';

@@ -11,7 +11,6 @@ import { buildApp, type App } from '../../app.ts';
 import { useTestApp } from '../../../../test/support/server/harness.ts';
 import { signIn, XHR } from '../../../../test/support/server/sessions.ts';
 import { TcpProxy } from '../../../../test/support/server/tcpProxy.ts';
-import { sessionCache } from './cache.ts';
 import { LISTENER_APPLICATION_NAME } from './listener.ts';
 import type { ActiveSessionRow } from './repository.ts';
 import { resolveSession } from './service.ts';
@@ -30,9 +29,9 @@ async function waitFor(condition: () => boolean | Promise<boolean>, what: string
   }
 }
 
-/** Resolves once this process has applied the `tribuna_auth` notification `payload` (call it before the change). */
-function notificationApplied(payload: string): Promise<void> {
-  const spy = vi.spyOn(sessionCache, 'applyNotification');
+/** Resolves once `app` has applied the `tribuna_auth` notification `payload` (call it before the change). */
+function notificationApplied(app: Pick<App, 'sessionCache'>, payload: string): Promise<void> {
+  const spy = vi.spyOn(app.sessionCache, 'applyNotification');
   return waitFor(() => spy.mock.calls.some(([received]) => received === payload), `NOTIFY ${payload} applied`);
 }
 
@@ -63,7 +62,7 @@ describe('session invalidation after commit', () => {
         return row;
       },
     };
-    const resolved = resolveSession(lookups, token);
+    const resolved = resolveSession(lookups, app.sessionCache, token);
     await read.promise;
     return { release: () => gate.resolve(), resolved };
   }
@@ -73,13 +72,13 @@ describe('session invalidation after commit', () => {
     const { cookie, token, sessionId } = await signIn(app, user);
     const lookup = await lookupHeldAfterRead(token);
 
-    const notified = notificationApplied(`s:${sessionId}`);
+    const notified = notificationApplied(app, `s:${sessionId}`);
     expect((await app.inject({ method: 'POST', url: '/auth/logout', headers: { cookie, ...XHR } })).statusCode).toBe(204);
     await notified;
     lookup.release();
     // That request raced the sign-out and may still see its session; nobody after it may.
     expect(await lookup.resolved).not.toBeNull();
-    expect(sessionCache.get(sessionId, Date.now())).toBeNull();
+    expect(app.sessionCache.get(sessionId, Date.now())).toBeNull();
     expect((await me(cookie)).statusCode).toBe(401);
   });
 
@@ -88,12 +87,12 @@ describe('session invalidation after commit', () => {
     const { cookie, token, sessionId } = await signIn(app, user);
     const lookup = await lookupHeldAfterRead(token);
 
-    const notified = notificationApplied(`s:${sessionId}`);
+    const notified = notificationApplied(app, `s:${sessionId}`);
     await database.db.update(schema.sessions).set({ revokedAt: new Date() }).where(eq(schema.sessions.id, sessionId));
     await notified;
     lookup.release();
     expect(await lookup.resolved).not.toBeNull();
-    expect(sessionCache.get(sessionId, Date.now())).toBeNull();
+    expect(app.sessionCache.get(sessionId, Date.now())).toBeNull();
     expect((await me(cookie)).statusCode).toBe(401);
   });
 
@@ -102,13 +101,13 @@ describe('session invalidation after commit', () => {
     const { token, sessionId } = await signIn(app, user);
     const lookup = await lookupHeldAfterRead(token);
 
-    const notified = notificationApplied(`u:${user.id}`);
+    const notified = notificationApplied(app, `u:${user.id}`);
     await database.db.update(schema.profiles).set({ isSuspended: true }).where(eq(schema.profiles.id, user.id));
     await notified;
     lookup.release();
     expect((await lookup.resolved)?.user?.isSuspended).toBe(false);
-    expect(sessionCache.get(sessionId, Date.now())).toBeNull();
-    expect((await resolveSession(app.sessionLookups, token))?.user?.isSuspended).toBe(true);
+    expect(app.sessionCache.get(sessionId, Date.now())).toBeNull();
+    expect((await resolveSession(app.sessionLookups, app.sessionCache, token))?.user?.isSuspended).toBe(true);
   });
 
   it('does not cache a row read before an admin suspension committed here', async () => {
@@ -118,13 +117,13 @@ describe('session invalidation after commit', () => {
     const { cookie, token, sessionId } = await signIn(app, user);
     const lookup = await lookupHeldAfterRead(token);
 
-    const notified = notificationApplied(`u:${user.id}`);
+    const notified = notificationApplied(app, `u:${user.id}`);
     const res = await app.inject({ method: 'POST', url: `/api/admin/users/${user.id}/suspend`, headers: adminHeaders });
     expect(res.statusCode).toBe(200);
     await notified;
     lookup.release();
     await lookup.resolved;
-    expect(sessionCache.get(sessionId, Date.now())).toBeNull();
+    expect(app.sessionCache.get(sessionId, Date.now())).toBeNull();
     expect((await me(cookie)).statusCode).toBe(401);
   });
 
@@ -132,7 +131,7 @@ describe('session invalidation after commit', () => {
     const user = await buildUser(database.db);
     const { cookie, sessionId } = await signIn(app, user);
     expect((await me(cookie)).statusCode).toBe(200);
-    expect(sessionCache.get(sessionId, Date.now())).not.toBeNull();
+    expect(app.sessionCache.get(sessionId, Date.now())).not.toBeNull();
 
     const killed = await database.sql`
       SELECT pg_terminate_backend(pid) FROM pg_stat_activity
@@ -148,7 +147,7 @@ describe('session invalidation after commit', () => {
     // And notifications flow again.
     const other = await signIn(app, user);
     expect((await me(other.cookie)).statusCode).toBe(200);
-    const notified = notificationApplied(`s:${other.sessionId}`);
+    const notified = notificationApplied(app, `s:${other.sessionId}`);
     await database.db.update(schema.sessions).set({ revokedAt: new Date() }).where(eq(schema.sessions.id, other.sessionId));
     await notified;
     expect((await me(other.cookie)).statusCode).toBe(401);
@@ -184,7 +183,7 @@ describe('session invalidation when PostgreSQL is unreachable at start', () => {
     const user = await buildUser(database.db);
     const { cookie, sessionId } = await signIn(app, user);
     expect((await app.inject({ method: 'GET', url: '/api/me', headers: { cookie } })).statusCode).toBe(200);
-    const notified = notificationApplied(`s:${sessionId}`);
+    const notified = notificationApplied(app, `s:${sessionId}`);
     await database.db.update(schema.sessions).set({ revokedAt: new Date() }).where(eq(schema.sessions.id, sessionId));
     await notified;
     expect((await app.inject({ method: 'GET', url: '/api/me', headers: { cookie } })).statusCode).toBe(401);

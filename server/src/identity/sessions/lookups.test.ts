@@ -4,6 +4,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { schema } from '@tribuna/drizzle';
 import { testDatabase } from '../../../../test/support/db.ts';
 import { buildUser } from '../../../../test/support/factories.ts';
+import { SessionCache } from './cache.ts';
 import { MAX_LOOKUPS_PER_QUERY, MAX_TOUCHES_PER_QUERY, SessionLookups } from './lookups.ts';
 import { resolveSession, startSession } from './service.ts';
 import { LAST_SEEN_RESOLUTION_MS } from './constants.ts';
@@ -131,7 +132,7 @@ describe('session lookups', () => {
     const lookups = new SessionLookups(database.db);
     const seen = await lastSeen(session.id);
     const later = new Date(seen + LAST_SEEN_RESOLUTION_MS + 1_000);
-    const resolved = await resolveSession(lookups, session.token, later);
+    const resolved = await resolveSession(lookups, new SessionCache(), session.token, later);
     expect(resolved?.user?.id).toBe(user.id);
     await vi.waitFor(async () => expect(await lastSeen(session.id)).toBe(later.getTime()), { timeout: 5_000 });
   });

@@ -1,7 +1,6 @@
 import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@tribuna/drizzle/client';
 import { profiles, sessions } from '@tribuna/drizzle/schema/index';
-import { sessionCache } from './cache.ts';
 import { SESSION_MAX_LIFETIME_MS } from './constants.ts';
 
 export type NewSessionRow = typeof sessions.$inferInsert;
@@ -55,7 +54,6 @@ export async function touchSessionsLastSeen(db: DbOrTx, touches: { id: string; a
 
 /** Revokes one session; returns whether it was still live. */
 export async function revokeSession(db: DbOrTx, id: string, now: Date): Promise<boolean> {
-  sessionCache.invalidateSession(id);
   const rows = await db
     .update(sessions)
     .set({ revokedAt: now })
@@ -66,7 +64,6 @@ export async function revokeSession(db: DbOrTx, id: string, now: Date): Promise<
 
 /** Revokes every live session of a user at once (suspension, anonymisation). */
 export async function revokeUserSessions(db: DbOrTx, userId: string, now: Date): Promise<number> {
-  sessionCache.invalidateUser(userId);
   const rows = await db
     .update(sessions)
     .set({ revokedAt: now })
@@ -77,7 +74,6 @@ export async function revokeUserSessions(db: DbOrTx, userId: string, now: Date):
 
 /** Revokes the user's sign-ins still waiting for a second factor. */
 export async function revokePendingSessions(db: DbOrTx, userId: string, now: Date): Promise<void> {
-  sessionCache.invalidateUser(userId);
   await db
     .update(sessions)
     .set({ revokedAt: now })
@@ -86,7 +82,6 @@ export async function revokePendingSessions(db: DbOrTx, userId: string, now: Dat
 
 /** Sets the assurance level of every live session of a user (a removed factor downgrades them). */
 export async function setUserSessionsLevel(db: DbOrTx, userId: string, level: SessionLevel): Promise<void> {
-  sessionCache.invalidateUser(userId);
   await db
     .update(sessions)
     .set({ level })

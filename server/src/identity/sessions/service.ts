@@ -8,7 +8,7 @@ import {
   SESSION_TTL_MS,
   USER_AGENT_MAX_LENGTH,
 } from './constants.ts';
-import { sessionCache } from './cache.ts';
+import type { SessionCache } from './cache.ts';
 import type { SessionLookups } from './lookups.ts';
 import * as repo from './repository.ts';
 import type { SessionLevel } from './repository.ts';
@@ -104,26 +104,31 @@ export interface ResolvedSession {
 }
 
 /**
- * Resolves a cookie token into its live session: from the in-process cache, else looked up with
+ * Resolves a cookie token into its live session: from the app's session cache, else looked up with
  * the other sessions of the same event-loop turn (one indexed query for all of them). A full
  * session with less than SESSION_REFRESH_THRESHOLD_MS left is extended to a full TTL (rolling
  * expiry), never past SESSION_MAX_LIFETIME_MS after its sign-in; an older session is refused.
  */
-export async function resolveSession(lookups: Pick<SessionLookups, 'db' | 'find' | 'touch'>, token: string, now = new Date()): Promise<ResolvedSession | null> {
+export async function resolveSession(
+  lookups: Pick<SessionLookups, 'db' | 'find' | 'touch'>,
+  cache: SessionCache,
+  token: string,
+  now = new Date(),
+): Promise<ResolvedSession | null> {
   if (!looksLikeSessionToken(token)) return null;
   const db = lookups.db;
   const id = sessionIdFor(token);
   // Taken before any read: what is read after an invalidation that happens meanwhile is not cached.
-  const generation = sessionCache.generation;
-  let row = sessionCache.get(id, now.getTime());
+  const generation = cache.generation;
+  let row = cache.get(id, now.getTime());
   if (!row) {
     row = await lookups.find(id);
     if (!row) return null;
-    sessionCache.set(row, now.getTime(), generation);
+    cache.set(row, now.getTime(), generation);
   }
   // The lookup leaves such sessions out; this catches a cached one (and rows written before the cap).
   if (lifetimeEnd(row.createdAt).getTime() <= now.getTime()) {
-    sessionCache.evictSession(row.id);
+    cache.evictSession(row.id);
     return null;
   }
 
@@ -134,10 +139,10 @@ export async function resolveSession(lookups: Pick<SessionLookups, 'db' | 'find'
     expiresAt = extended;
     refreshedUntil = expiresAt;
     await repo.touchSession(db, row.id, { lastSeenAt: now, expiresAt });
-    sessionCache.set({ ...row, lastSeenAt: now, expiresAt }, now.getTime(), generation);
+    cache.set({ ...row, lastSeenAt: now, expiresAt }, now.getTime(), generation);
   } else if (now.getTime() - row.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS) {
     lookups.touch(row.id, now);
-    sessionCache.set({ ...row, lastSeenAt: now }, now.getTime(), generation);
+    cache.set({ ...row, lastSeenAt: now }, now.getTime(), generation);
   }
 
   const session: SessionInfo = {
@@ -152,11 +157,20 @@ export async function resolveSession(lookups: Pick<SessionLookups, 'db' | 'find'
   return { session, user, refreshedUntil };
 }
 
-export async function endSession(db: DbOrTx, sessionId: string, now = new Date()): Promise<void> {
+// Every write below first invalidates what it changes in the app's session cache: the entry goes,
+// and its key is held out of the cache until well after the write commits (a lookup racing the
+// write cannot put the old row back, even if the commit's NOTIFY never arrives). Before the write,
+// never after: after would leave a window between the commit and the eviction.
+
+/** Revokes one session (sign-out, a sign-in replacing the browser's previous session). */
+export async function endSession(db: DbOrTx, cache: SessionCache, sessionId: string, now = new Date()): Promise<void> {
+  cache.invalidateSession(sessionId);
   await repo.revokeSession(db, sessionId, now);
 }
 
-export async function endAllSessions(db: DbOrTx, userId: string, now = new Date()): Promise<number> {
+/** Revokes every live session of a user (suspension, account deletion); returns how many were live. */
+export async function endAllSessions(db: DbOrTx, cache: SessionCache, userId: string, now = new Date()): Promise<number> {
+  cache.invalidateUser(userId);
   return repo.revokeUserSessions(db, userId, now);
 }
 
@@ -167,16 +181,21 @@ export async function endAllSessions(db: DbOrTx, userId: string, now = new Date(
  */
 export async function elevateSession(
   db: DbOrTx,
+  cache: SessionCache,
   previous: SessionInfo,
   context: { userAgent?: string | undefined; ip?: string | undefined },
   now = new Date(),
 ): Promise<IssuedSession> {
+  cache.invalidateSession(previous.id);
   await repo.revokeSession(db, previous.id, now);
   return startSession(db, { userId: previous.userId, mfaPending: false, level: 'aal2', signedInAt: previous.createdAt, ...context }, now);
 }
 
 /** After a verified factor is removed: live sessions drop to aal1, pending sign-ins are cancelled. */
-export async function downgradeSessions(db: DbOrTx, userId: string, now = new Date()): Promise<void> {
+export async function downgradeSessions(db: DbOrTx, cache: SessionCache, userId: string, now = new Date()): Promise<void> {
+  cache.invalidateUser(userId);
   await repo.revokePendingSessions(db, userId, now);
+  // Before each of the two writes (the hold then runs from the second).
+  cache.invalidateUser(userId);
   await repo.setUserSessionsLevel(db, userId, 'aal1');
 }

@@ -8,7 +8,6 @@ import { testConfig } from '../../../../test/support/env.ts';
 import { buildUser } from '../../../../test/support/factories.ts';
 import { buildApp, type App } from '../../app.ts';
 import { devLogin, sessionCookieOf, signIn, waitForSessionEviction, XHR } from '../../../../test/support/server/sessions.ts';
-import { sessionCache } from './cache.ts';
 import { SECURE_SESSION_COOKIE, SESSION_COOKIE, SESSION_MAX_LIFETIME_MS, SESSION_REFRESH_THRESHOLD_MS, SESSION_TTL_MS } from './constants.ts';
 import { elevateSession, resolveSession } from './service.ts';
 import { useTestApp } from '../../../../test/support/server/harness.ts';
@@ -25,7 +24,7 @@ describe('sessions', () => {
   /** Moves the expiry behind the app's back, then waits for the NOTIFY that evicts the cached session. */
   const setExpiry = async (id: string, expiresAt: Date) => {
     await database.db.update(schema.sessions).set({ expiresAt }).where(eq(schema.sessions.id, id));
-    await waitForSessionEviction(id);
+    await waitForSessionEviction(app, id);
   };
 
   it('stores only the SHA-256 of the cookie token, with the user agent, for 14 days', async () => {
@@ -164,10 +163,12 @@ describe('sessions', () => {
     const user = await buildUser(database.db);
     const { token, sessionId, session } = await signIn(app, user);
     const signedInAt = (await sessionRow(sessionId)).createdAt;
-    expect(await resolveSession(app.sessionLookups, token, new Date(signedInAt.getTime() + DAY))).toMatchObject({ session: { id: session.id } });
-    expect(sessionCache.get(sessionId, signedInAt.getTime() + DAY)).not.toBeNull();
-    expect(await resolveSession(app.sessionLookups, token, new Date(signedInAt.getTime() + SESSION_MAX_LIFETIME_MS))).toBeNull();
-    expect(sessionCache.get(sessionId, signedInAt.getTime() + DAY)).toBeNull();
+    expect(await resolveSession(app.sessionLookups, app.sessionCache, token, new Date(signedInAt.getTime() + DAY))).toMatchObject({
+      session: { id: session.id },
+    });
+    expect(app.sessionCache.get(sessionId, signedInAt.getTime() + DAY)).not.toBeNull();
+    expect(await resolveSession(app.sessionLookups, app.sessionCache, token, new Date(signedInAt.getTime() + SESSION_MAX_LIFETIME_MS))).toBeNull();
+    expect(app.sessionCache.get(sessionId, signedInAt.getTime() + DAY)).toBeNull();
   });
 
   it('keeps the sign-in time when a second factor replaces the session: the lifetime is not restarted', async () => {
@@ -175,8 +176,8 @@ describe('sessions', () => {
     const pending = await signIn(app, user, { mfaPending: true });
     const signedInAt = new Date(Date.now() - 29 * DAY);
     await database.db.update(schema.sessions).set({ createdAt: signedInAt }).where(eq(schema.sessions.id, pending.sessionId));
-    const resolved = await resolveSession(app.sessionLookups, pending.token);
-    const elevated = await elevateSession(database.db, resolved!.session, {});
+    const resolved = await resolveSession(app.sessionLookups, app.sessionCache, pending.token);
+    const elevated = await elevateSession(database.db, app.sessionCache, resolved!.session, {});
     const row = await sessionRow(elevated.id);
     expect(row.createdAt.getTime()).toBe(signedInAt.getTime());
     expect(elevated.expiresAt.getTime()).toBe(signedInAt.getTime() + SESSION_MAX_LIFETIME_MS);
@@ -269,10 +270,10 @@ describe('session cache', () => {
       const user = await buildUser(database.db);
       const { cookie, sessionId } = await signIn(app, user);
       expect((await app.inject({ method: 'GET', url: '/api/me', headers: { cookie } })).statusCode).toBe(200);
-      expect(sessionCache.get(sessionId, Date.now())).not.toBeNull();
+      expect(app.sessionCache.get(sessionId, Date.now())).not.toBeNull();
       // Another instance (here: plain SQL) revokes it; this process hears about it at commit.
       await database.db.update(schema.sessions).set({ revokedAt: new Date() }).where(eq(schema.sessions.id, sessionId));
-      await waitForSessionEviction(sessionId);
+      await waitForSessionEviction(app, sessionId);
       expect((await app.inject({ method: 'GET', url: '/api/me', headers: { cookie } })).statusCode).toBe(401);
     } finally {
       await app.close();
