@@ -21,6 +21,7 @@ import securityPlugin, { frameworkErrorHandler } from './plugins/security.ts';
 import staticPlugin from './plugins/static.ts';
 import websocketPlugin from './plugins/websocket.ts';
 import eventsPlugin from './events/plugin.ts';
+import outboxPlugin, { type OutboxPluginOptions } from './outbox/plugin.ts';
 import livePlugin from './live/plugin.ts';
 import liveRoutes from './live/routes.ts';
 import pollsPlugin, { type PollsPluginOptions } from './polls/plugin.ts';
@@ -72,6 +73,8 @@ export interface BuildAppOptions {
   onQuery?: (query: string) => void;
   /** Options of the wall (a test turns the cached feed total off: it empties the tables between tests). */
   wall?: WallRoutesOptions;
+  /** Options of the outbox's relay (a test stops its polling to drive it by hand). */
+  outbox?: OutboxPluginOptions;
 }
 
 /**
@@ -170,6 +173,8 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(rateLimitPlugin, { overrides: options.rateLimits });
   // The after-commit domain event bus (app.events), across instances through Redis.
   await app.register(eventsPlugin);
+  // Work outside PostgreSQL recorded in a change's transaction and carried out at least once (app.outbox).
+  await app.register(outboxPlugin, options.outbox ?? {});
   // This instance's websocket hub (app.live), fed by the event bus; domains register their topics.
   await app.register(livePlugin);
   // The poll cache and the polls' live totals (the `poll:{id}` topic).

@@ -9,3 +9,4 @@ export * from './media.ts';
 export * from './audit.ts';
 export * from './notifications.ts';
 export * from './maintenance.ts';
+export * from './outbox.ts';

@@ -141,6 +141,18 @@ export class EventBus {
     await remote;
   }
 
+  /**
+   * publish for the outbox's relay: rejects when the other instances could not be told (Redis
+   * down), so the message stays in the outbox and is published again later.
+   */
+  async publishStrictly<N extends ClusterEventName>(name: N, payload: DomainEvents[N]): Promise<void> {
+    if (!this.transport) throw new Error('event bus: no transport to the other instances');
+    const envelope: BusEnvelope = { name, origin: this.origin, payload };
+    await this.transport(JSON.stringify(envelope));
+    this.stats.published++;
+    await this.deliver(name, payload);
+  }
+
   /** A raw message of the bus channel: checked, then delivered here unless this instance sent it. */
   receive(raw: string): void {
     let envelope: unknown;

@@ -7,9 +7,8 @@ import * as shares from './service.ts';
 const shareRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx: shares.SharesContext = {
     db: app.database.db,
-    enqueue: app.enqueue,
+    outbox: app.outbox,
     timeZone: app.config.showTimezone,
-    log: app.log,
   };
 
   serve(app, SHARE_ROUTES.share, async (request, reply) => {

@@ -77,15 +77,6 @@ export async function insertQueuedScan(tx: DbOrTx, requestedBy: string): Promise
   return row!;
 }
 
-export async function failScan(db: DbOrTx, scanId: string, error: string): Promise<ScanRow | null> {
-  const [row] = await db
-    .update(abuseScans)
-    .set({ status: 'failed', error, finishedAt: sql`now()` })
-    .where(sql`${abuseScans.id} = ${scanId}`)
-    .returning(scanColumns);
-  return row ?? null;
-}
-
 // --- the votes behind a flag ---
 
 export interface AbuseVoteRow extends Record<string, unknown> {

@@ -13,7 +13,7 @@ import * as abuse from './service.ts';
 const abuseRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx: abuse.AbuseContext = {
     db: app.database.db,
-    enqueue: app.enqueue,
+    outbox: app.outbox,
     live: app.pollsLive.store,
     timeZone: app.config.showTimezone,
     log: app.log,

@@ -4,8 +4,8 @@ import type { AbuseScanView, AbuseVoteList, LatestAbuseScan, VoidResult } from '
 import type { CommittedVotes } from '@tribuna/contracts/live';
 import { isPointsMode } from '@tribuna/contracts/pollRules';
 import type { Db } from '@tribuna/drizzle/client';
-import { badRequest, HttpError } from '../../http/errors.ts';
-import type { Enqueue } from '../../plugins/queues.ts';
+import { badRequest } from '../../http/errors.ts';
+import type { Outbox } from '../../outbox/plugin.ts';
 import { recordCorrections } from '../../polls/live/corrections.ts';
 import type { LiveStore } from '../../polls/live/store.ts';
 import { voterName } from '../../votes/presenter.ts';
@@ -16,7 +16,7 @@ import * as repo from './repository.ts';
 
 export interface AbuseContext {
   db: Db;
-  enqueue: Enqueue;
+  outbox: Pick<Outbox, 'enqueue' | 'deliver'>;
   /** The polls' live totals: voided and restored votes leave and rejoin them at once. */
   live: LiveStore;
   timeZone: string;
@@ -30,7 +30,6 @@ export interface Actor {
 /** A queued or running scan older than this never finished (its worker died): a new request replaces it. */
 export const SCAN_STALE_MS = 30 * 60 * 1000;
 export const SCAN_INTERRUPTED = ABUSE_MESSAGES.scanInterrupted;
-export const SCAN_NOT_QUEUED = 'No se pudo iniciar el análisis; inténtalo de nuevo';
 export const VOID_REASON_TOO_LONG = `El motivo admite como máximo ${ABUSE_LIMITS.voidReason} caracteres`;
 
 export async function latestScan(db: Db): Promise<LatestAbuseScan> {
@@ -41,28 +40,22 @@ export async function latestScan(db: Db): Promise<LatestAbuseScan> {
 /**
  * Queues a scan for the worker (POST answers 202 with it); when one is already queued or running,
  * answers that one instead of a second. Queued and running scans older than SCAN_STALE_MS are
- * marked failed first. If the job cannot be enqueued (Redis down), the row is failed and 503.
+ * marked failed first. The job is recorded in the outbox in the row's own transaction and enqueued
+ * right after COMMIT; while Redis is down (or if this instance dies first) the outbox's relay
+ * enqueues it later, and the scan waits queued meanwhile.
  */
 export async function startScan(ctx: AbuseContext, admin: Actor, now = new Date()): Promise<AbuseScanView> {
-  const { scan, created } = await ctx.db.transaction(async (tx) => {
+  const { scan, job } = await ctx.db.transaction(async (tx) => {
     await repo.lockScanStart(tx);
     const staleBefore = new Date(now.getTime() - SCAN_STALE_MS);
     await repo.failStaleScans(tx, staleBefore, SCAN_INTERRUPTED);
     const active = await repo.findActiveScan(tx, staleBefore);
-    if (active) return { scan: active, created: false };
+    if (active) return { scan: active, job: null };
     const queued = await repo.insertQueuedScan(tx, admin.id);
     await recordAudit(tx, admin.id, { action: 'abuse.scan', entityType: 'abuse_scan', entityId: queued.id, before: null, after: { status: 'queued' } });
-    return { scan: queued, created: true };
+    return { scan: queued, job: await ctx.outbox.enqueue(tx, 'abuse.scan', { scanId: queued.id }, { jobId: `abuse-scan.${queued.id}` }) };
   });
-  if (created) {
-    try {
-      await ctx.enqueue('abuse.scan', { scanId: scan.id }, { jobId: `abuse-scan.${scan.id}` });
-    } catch (err) {
-      ctx.log.warn({ err, scanId: scan.id }, 'abuse scan not enqueued');
-      await repo.failScan(ctx.db, scan.id, SCAN_NOT_QUEUED);
-      throw new HttpError(503, SCAN_NOT_QUEUED);
-    }
-  }
+  if (job !== null) await ctx.outbox.deliver([job]);
   return presentScan(scan);
 }
 
