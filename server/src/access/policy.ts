@@ -16,6 +16,11 @@ export function mayReadPost(db: SqlRunner, postId: string, viewer: Viewer | null
   return repo.isPostVisible(db, postId, viewer);
 }
 
+/** Which of `viewers` may see the post (mentioned fans, say): their ids, asked in one statement. */
+export function readersOfPost(db: SqlRunner, postId: string, viewers: Viewer[]): Promise<Set<string>> {
+  return repo.postReaders(db, postId, viewers);
+}
+
 /** Whether `viewer` may read a group's wall: a public group, a member, or an admin. */
 export async function mayReadGroup(db: SqlRunner, groupId: string, viewer: Viewer | null): Promise<Decision> {
   const access = await repo.groupAccess(db, groupId, viewer?.id ?? null);

@@ -1,12 +1,23 @@
 import { sql } from 'drizzle-orm';
 import type { SqlRunner } from '@tribuna/drizzle/pipelined';
-import { visiblePost } from './predicates.ts';
+import { readableBy, visiblePost } from './predicates.ts';
 import type { Viewer } from './viewer.ts';
 
 /** Whether a visible post exists that this viewer may see. */
 export async function isPostVisible(db: SqlRunner, postId: string, viewer: Viewer | null): Promise<boolean> {
   const rows = await db.execute(sql`SELECT 1 FROM posts p WHERE p.id = ${postId} AND ${visiblePost(viewer)}`);
   return rows.length > 0;
+}
+
+/** Which of `viewers` may see the visible post: one statement however many they are. */
+export async function postReaders(db: SqlRunner, postId: string, viewers: Viewer[]): Promise<Set<string>> {
+  if (viewers.length === 0) return new Set();
+  const input = JSON.stringify(viewers.map((v) => ({ reader: v.id, admin: v.isAdmin })));
+  const rows = await db.execute<{ reader: string }>(sql`
+    SELECT i.reader FROM json_to_recordset(${input}::json) AS i(reader uuid, admin boolean)
+    JOIN posts p ON p.id = ${postId} AND NOT p.is_hidden
+    WHERE i.admin OR ${readableBy(sql`i.reader`, sql.raw('p'))}`);
+  return new Set(rows.map((r) => r.reader));
 }
 
 export interface GroupAccess {

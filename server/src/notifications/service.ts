@@ -6,7 +6,7 @@ import type { SqlRunner } from '@tribuna/drizzle/pipelined';
 import { badRequest } from '../http/errors.ts';
 import type { AfterCommit } from '../events/bus.ts';
 import type { ReactionTaps, WallActivity } from '../wall/activity.ts';
-import { mayReadPost } from '../access/policy.ts';
+import { readersOfPost } from '../access/policy.ts';
 import * as repo from './repository.ts';
 
 export interface NotificationsContext {
@@ -96,10 +96,8 @@ async function mentionRecipients(tx: SqlRunner, content: string, postId: string,
   const names = mentionedUsernames(content, NOTIFICATION_LIMITS.mentionsPerItem);
   if (names.length === 0) return [];
   const candidates = (await repo.activeProfilesByUsername(tx, names)).filter((viewer) => !excluded.has(viewer.id));
-  const visible: boolean[] = [];
-  // One after the other: a transaction's statements share its connection.
-  for (const viewer of candidates) visible.push(await mayReadPost(tx, postId, viewer));
-  return candidates.filter((_, i) => visible[i]).map((viewer) => viewer.id);
+  const readers = await readersOfPost(tx, postId, candidates);
+  return candidates.filter((viewer) => readers.has(viewer.id)).map((viewer) => viewer.id);
 }
 
 /** Tells each recipient's tabs and devices that their notifications changed (the count is read where they watch). */
