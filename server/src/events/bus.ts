@@ -28,6 +28,15 @@ export interface TransactionalEvents {}
 export type TransactionalName = keyof TransactionalEvents;
 /** After-commit work a transactional handler hands back: run once the writer committed; failures are logged. */
 export type AfterCommit = () => Promise<void>;
+/**
+ * Runs after-commit work (functions to call, or work already started) to its end: best-effort,
+ * each failure logged as `what` failed, never thrown back to the writer (its change is committed).
+ */
+export async function runAfterCommit(work: (AfterCommit | Promise<unknown>)[], log: BusLogger, what: string): Promise<void> {
+  const settled = await Promise.allSettled(work.map((w) => (typeof w === 'function' ? w() : w)));
+  for (const result of settled) if (result.status === 'rejected') log.warn({ err: result.reason }, `${what} failed`);
+}
+
 export type TransactionalHandler<N extends TransactionalName> = (tx: SqlRunner, payload: TransactionalEvents[N]) => Promise<AfterCommit | void>;
 export type EventHandler<N extends EventName> = (payload: DomainEvents[N]) => unknown;
 

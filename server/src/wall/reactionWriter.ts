@@ -3,7 +3,7 @@ import { pipelinedCommit, type SqlRunner } from '@tribuna/drizzle/pipelined';
 import { isRowError, LOCK_NOT_AVAILABLE, sqlState } from '@tribuna/drizzle/sqlState';
 import { VOTE_MESSAGES } from '@tribuna/contracts/api/votes';
 import { WALL_MESSAGES, type ReactionType } from '@tribuna/contracts/wallRules';
-import type { AfterCommit } from '../events/bus.ts';
+import { runAfterCommit, type AfterCommit } from '../events/bus.ts';
 import { notFound, serviceUnavailable } from '../http/errors.ts';
 import { GroupCommitQueue, tuningOf, type GroupCommitLogger, type GroupCommitTuning, type Pending } from '../batching/groupCommit.ts';
 import type { ReactionTaps } from './activity.ts';
@@ -136,9 +136,8 @@ export class ReactionWriter {
     const queue = this.queues[kind];
     queue.track(
       (async () => {
-        const work = [...written.after.map((run) => run()), ...(items.size > 0 ? [this.options.onCommitted({ kind, items: [...items.values()] })] : [])];
-        const settled = await Promise.allSettled(work);
-        for (const s of settled) if (s.status === 'rejected') this.logger.warn({ err: s.reason }, 'after-commit work of a reaction batch failed');
+        const work = [...written.after, ...(items.size > 0 ? [this.options.onCommitted({ kind, items: [...items.values()] })] : [])];
+        await runAfterCommit(work, this.logger, 'after-commit work of a reaction batch');
       })(),
     );
   }

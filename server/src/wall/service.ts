@@ -27,7 +27,7 @@ import * as access from '../access/policy.ts';
 import type { Viewer } from '../access/policy.ts';
 import type { WallCache } from './live.ts';
 import type { WallActivity } from './activity.ts';
-import type { AfterCommit } from '../events/bus.ts';
+import { runAfterCommit, type AfterCommit } from '../events/bus.ts';
 import type { ReactionWriter } from './reactionWriter.ts';
 
 export type { Viewer } from '../access/policy.ts';
@@ -237,7 +237,7 @@ export async function createPost(ctx: WallContext, writer: Writer, input: Upload
   if (onPublicWall) {
     await ctx.publish({ type: 'feed-post', topic: 'feed', postId, authorId: writer.id });
   }
-  await runAfterCommit(ctx, after);
+  await afterWrite(ctx, after);
   return view;
 }
 
@@ -254,7 +254,7 @@ export async function editPost(ctx: WallContext, writer: Writer, postId: string,
   });
   ctx.cache.invalidate();
   await ctx.publish({ type: 'post-updated', topic: postTopic(postId), postId, content, editedAt });
-  await runAfterCommit(ctx, after);
+  await afterWrite(ctx, after);
   return getPost(ctx, postId, writer);
 }
 
@@ -312,17 +312,12 @@ export async function createComment(ctx: WallContext, writer: Writer, postId: st
   const [row, commentCount] = await Promise.all([repo.findComment(ctx.reader, commentId, writer), repo.visibleCommentCount(ctx.reader, postId)]);
   const comment = presentComment(row!);
   await ctx.publish({ type: 'comment-created', topic: postTopic(postId), postId, comment: { ...comment, myReaction: null }, commentCount });
-  await runAfterCommit(ctx, after);
+  await afterWrite(ctx, after);
   return { comment, commentCount };
 }
 
 /** The participants' after-commit work (live badges): best-effort, failures logged, never thrown back. */
-async function runAfterCommit(ctx: WallContext, after: AfterCommit[]): Promise<void> {
-  const settled = await Promise.allSettled(after.map((run) => run()));
-  for (const result of settled) {
-    if (result.status === 'rejected') ctx.log.warn({ err: result.reason }, 'after-commit work of a wall write failed');
-  }
-}
+const afterWrite = (ctx: WallContext, after: AfterCommit[]) => runAfterCommit(after, ctx.log, 'after-commit work of a wall write');
 
 async function assertReplyable(ctx: WallContext, postId: string, parentCommentId: string): Promise<void> {
   const parent = await repo.findCommentTarget(ctx.reader, parentCommentId);
@@ -343,7 +338,7 @@ export async function editComment(ctx: WallContext, writer: Writer, commentId: s
     return { postId: comment.postId, editedAt: at, after: await ctx.joinTransaction(drizzleRunner(tx), event) };
   });
   await ctx.publish({ type: 'comment-updated', topic: postTopic(postId), postId, commentId, content, editedAt });
-  await runAfterCommit(ctx, after);
+  await afterWrite(ctx, after);
   const row = await repo.findComment(ctx.reader, commentId, writer);
   return presentComment(row!);
 }
