@@ -28,9 +28,9 @@ export interface GroupCommitLogger {
 export interface GroupCommitOptions<C, R> {
   /** Applies a batch and settles each of its commands; a rejection is logged and fails those still unsettled. */
   flush(batch: Pending<C, R>[]): Promise<void>;
-  /** The error of a command refused because the writer is overloaded (503). */
+  /** What a command refused because the writer is overloaded rejects with (the owner's error; answered 503). */
   busy(): unknown;
-  /** The error of a command whose batch failed without settling it, or that came after close(). */
+  /** What a command whose batch failed without settling it, or that came after close(), rejects with. */
   failed(): unknown;
   /** Commands with the same key are applied one batch after the other, in order. */
   keyOf?: (command: C) => string;

@@ -6,8 +6,9 @@ import { schema } from '@tribuna/drizzle';
 import { VOTE_MESSAGES } from '@tribuna/contracts/api/votes';
 import { testDatabase, truncateAll } from '../../../test/support/db.ts';
 import { buildPoll, buildUser } from '../../../test/support/factories.ts';
-import { HttpError } from '../http/errors.ts';
-import { VoteBatcher, type CommittedBatch, type VoteCommand } from './batcher.ts';
+import type { HttpError } from '../http/errors.ts';
+import { VoteBatcher, type VoteCommand, type VoteOutcome } from './batcher.ts';
+import { voteAnswer, writerError } from './service.ts';
 import { PollCache, type VotingPoll } from '../polls/pollCache.ts';
 import { pipelinedTransaction } from '@tribuna/drizzle/pipelined';
 
@@ -41,52 +42,22 @@ async function pointsPoll(max = 10) {
 /** Settles every submission (all submitted in the same tick, so they share a batch). */
 const settleAll = (promises: Promise<unknown>[]) => Promise.allSettled(promises);
 
+/** A vote's outcome as the route answers it (service.ts): the user's votes, or the HttpError of a refusal. */
+const answered = (outcome: Promise<VoteOutcome>) =>
+  outcome.then(
+    (o) => voteAnswer(o, TZ),
+    (err: unknown) => {
+      throw writerError(err);
+    },
+  );
+
 describe('VoteBatcher', () => {
-  it("checks commands in order in one transaction: one user's overspend fails alone", async () => {
-    const committed: CommittedBatch[] = [];
-    const batcher = new VoteBatcher({ sql: database.sql, timeZone: TZ, onCommitted: (b) => void committed.push(b) });
-    const { poll, a, b } = await pointsPoll(10);
-    const ana = await buildUser(db);
-    const luis = await buildUser(db);
-
-    const results = await settleAll([
-      batcher.submit(command(ana.id, poll, [[a, 8]])),
-      batcher.submit(command(luis.id, poll, [[b, 4]])),
-      batcher.submit(command(ana.id, poll, [[b, 5]])), // sees the 8 above: only 2 left
-      batcher.submit(command(ana.id, poll, [[b, 2]])),
-    ]);
-    await batcher.close();
-
-    expect(batcher.stats).toMatchObject({ batches: 1, commands: 4, largestBatch: 4, failedBatches: 0 });
-    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
-    const refusal = (results[2] as PromiseRejectedResult).reason as HttpError;
-    expect(refusal).toBeInstanceOf(HttpError);
-    expect(refusal.statusCode).toBe(400);
-    expect(refusal.message).toBe(VOTE_MESSAGES.tooManyPoints(2));
-
-    const rows = await db.select().from(schema.votes).where(eq(schema.votes.pollId, poll.id));
-    expect(rows.map((r) => [r.userId, r.optionId, r.points]).sort()).toEqual(
-      [
-        [ana.id, a, 8],
-        [ana.id, b, 2],
-        [luis.id, b, 4],
-      ].sort(),
-    );
-    // Every accepted answer reflects the state after the batch.
-    expect((results[3] as PromiseFulfilledResult<{ availablePoints: { spent: number } }>).value.availablePoints.spent).toBe(10);
-
-    expect(committed).toHaveLength(1);
-    expect(committed[0]!.voters).toHaveLength(2);
-    expect(committed[0]!.changes).toHaveLength(1);
-    expect(committed[0]!.changes[0]!.added).toHaveLength(3);
-  });
-
   it('fails every command of a transaction that fails, writing nothing', async () => {
     const batcher = new VoteBatcher({ sql: database.sql, timeZone: TZ });
     const { poll, a } = await pointsPoll(10);
     const user = await buildUser(db);
     // A fingerprint past the column's check: the insert breaks a constraint.
-    const [result] = await settleAll([batcher.submit({ ...command(user.id, poll, [[a, 1]]), deviceFingerprint: 'x'.repeat(200) })]);
+    const [result] = await settleAll([answered(batcher.submit({ ...command(user.id, poll, [[a, 1]]), deviceFingerprint: 'x'.repeat(200) }))]);
     await batcher.close();
     expect(result!.status).toBe('rejected');
     const error = (result as PromiseRejectedResult).reason as HttpError;
@@ -100,7 +71,7 @@ describe('VoteBatcher', () => {
     const { poll, a, b } = await pointsPoll(10);
     const [ana, luis] = [await buildUser(db), await buildUser(db)];
     await db.delete(schema.pollOptions).where(eq(schema.pollOptions.id, a));
-    const results = await settleAll([batcher.submit(command(ana.id, poll, [[a, 1]])), batcher.submit(command(luis.id, poll, [[b, 3]]))]);
+    const results = await settleAll([answered(batcher.submit(command(ana.id, poll, [[a, 1]]))), answered(batcher.submit(command(luis.id, poll, [[b, 3]])))]);
     await batcher.close();
     expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled']);
     // PostgreSQL refuses the deleted option like the poll cache would have.
@@ -113,17 +84,17 @@ describe('VoteBatcher', () => {
     const batcher = new VoteBatcher({ sql: database.sql, timeZone: TZ, maxBatchSize: 50 });
     const { poll, a } = await pointsPoll(1000);
     const users = await Promise.all(Array.from({ length: 40 }, () => buildUser(db)));
-    const first = batcher.submit(command(users[0]!.id, poll, [[a, 1]]));
+    const first = answered(batcher.submit(command(users[0]!.id, poll, [[a, 1]])));
     // Arrive while the first batch is in flight.
     await new Promise((resolve) => setImmediate(resolve));
-    const rest = users.slice(1).map((u) => batcher.submit(command(u.id, poll, [[a, 2]])));
+    const rest = users.slice(1).map((u) => answered(batcher.submit(command(u.id, poll, [[a, 2]]))));
     const closing = batcher.close();
     await closing;
     const settled = await settleAll([first, ...rest]);
     expect(settled.every((r) => r.status === 'fulfilled')).toBe(true);
     expect(batcher.stats.commands).toBe(40);
     expect(batcher.stats.batches).toBeLessThan(40);
-    await expect(batcher.submit(command(users[0]!.id, poll, [[a, 1]]))).rejects.toMatchObject({ statusCode: 503 });
+    await expect(answered(batcher.submit(command(users[0]!.id, poll, [[a, 1]])))).rejects.toMatchObject({ statusCode: 503 });
   });
 
   it('never overspends when two writers (two server instances) take votes of one user at once', async () => {
@@ -134,7 +105,7 @@ describe('VoteBatcher', () => {
       const user = await buildUser(db);
       const submissions: Promise<unknown>[] = [];
       for (let round = 0; round < 10; round++) {
-        for (const writer of writers) submissions.push(writer.submit(command(user.id, poll, [[round % 2 ? a : b, 2]])));
+        for (const writer of writers) submissions.push(answered(writer.submit(command(user.id, poll, [[round % 2 ? a : b, 2]]))));
         await new Promise((resolve) => setImmediate(resolve));
       }
       const results = await settleAll(submissions);
@@ -145,24 +116,6 @@ describe('VoteBatcher', () => {
     } finally {
       await other.close();
     }
-  });
-
-  it('replaces a single-choice vote once however many commands of the pair share a batch', async () => {
-    const committed: CommittedBatch[] = [];
-    const batcher = new VoteBatcher({ sql: database.sql, timeZone: TZ, onCommitted: (b) => void committed.push(b) });
-    const built = await buildPoll(db, { options: 3 });
-    const poll = (await new PollCache(db).get(built.poll.id))!;
-    const user = await buildUser(db);
-    await db.insert(schema.votes).values({ pollId: poll.id, optionId: built.options[0]!.id, userId: user.id, points: 1 });
-    const results = await settleAll(built.options.map((o) => batcher.submit(command(user.id, poll, [[o.id, 1]]))));
-    await batcher.close();
-    expect(results.every((r) => r.status === 'fulfilled')).toBe(true);
-    const rows = await db.select().from(schema.votes);
-    expect(rows.map((r) => [r.optionId, r.points])).toEqual([[built.options[2]!.id, 1]]);
-    expect(committed[0]!.changes[0]).toMatchObject({
-      removed: [{ optionId: built.options[0]!.id, userId: user.id, points: 1 }],
-      added: [{ optionId: built.options[2]!.id, userId: user.id, points: 1 }],
-    });
   });
 });
 

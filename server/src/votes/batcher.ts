@@ -1,15 +1,14 @@
-import type { ErrorBody } from '@tribuna/contracts/api/common';
-import type { MyVotesResponse } from '@tribuna/contracts/api/votes';
-import { VOTE_MESSAGES } from '@tribuna/contracts/api/votes';
-import type { CommittedVotes, VoterChange } from '@tribuna/contracts/live';
+import type { CommittedVotes } from '@tribuna/contracts/live';
 import type postgres from 'postgres';
-import { badRequest, conflict, errorBody, HttpError } from '../http/errors.ts';
-import type { VotingPoll } from '../polls/pollCache.ts';
-import { presentMyVotes, voterName, type OptionStanding } from './presenter.ts';
-import * as repo from './repository.ts';
 import { constraintOf, isRowError, LOCK_NOT_AVAILABLE, sqlState } from '@tribuna/drizzle/sqlState';
-import { GROUP_COMMIT_DEFAULTS, GroupCommitQueue, tuningOf, type Pending as QueuedCommand } from '../batching/groupCommit.ts';
-import { idempotencyKeyReused, isPointsPoll, pointsWindowStart, serviceBusy, voteFailed, type Allocation } from './rules.ts';
+import { GROUP_COMMIT_DEFAULTS, GroupCommitQueue, tuningOf, type GroupCommitLogger } from '../batching/groupCommit.ts';
+import { IdempotentVotes, type ClaimedVote, type ReplayedVote } from './idempotency.ts';
+import { applyBatch, openLedgers, type BatchResult } from './ledger.ts';
+import { WRITER_BUSY, WRITER_FAILED, type PendingVote, type VoteCommand, type VoteOutcome } from './outcomes.ts';
+import * as repo from './repository.ts';
+import { isPointsPoll, pointsWindowStart } from './rules.ts';
+
+export type { VoteCommand, VoteOutcome } from './outcomes.ts';
 
 // Micro-batching vote writer ("group commit"). Requests hand over an already validated command and
 // wait; a flusher takes everything queued (up to maxBatchSize) and applies it in ONE transaction,
@@ -20,35 +19,21 @@ import { idempotencyKeyReused, isPointsPoll, pointsWindowStart, serviceBusy, vot
 //      decides every command in arrival order (two commands of one user in one batch see each
 //      other; a command over its points is refused alone, it never aborts the transaction),
 //      deletes the replaced single-choice votes, inserts every new row and answers all of it;
-//   3. after COMMIT, each request gets its own answer (the decisions replayed on the standing the
-//      statement read), then the after-commit work (live totals, award jobs) runs without holding
-//      any request.
+//   3. after COMMIT, each request gets its own outcome (the decisions replayed on the standing the
+//      statement read: ledger.ts), then the after-commit work (live totals, award jobs) runs
+//      without holding any request. Keyed commands are answered through idempotency.ts.
+//
+// Outcomes are the domain's (outcomes.ts): the service (service.ts) turns them into the route's
+// answer or HttpError.
 //
 // While a flush is in flight new commands queue up and go together in the next one; a second
 // flush may overlap the first once the queue has waited maxWaitMs or is full.
 //
 // The queue is bounded: past maxQueuedCommands a vote is refused at once, and a vote that waited
 // maxQueueWaitMs without its flush starting is refused then (a timer sees to it even if every
-// flush is stuck), both with 503 'El servicio está ocupado' and nothing written. A batch waits at
-// most lockTimeoutMs for a lock (SET LOCAL lock_timeout, in the same round trip), else its votes
-// get the same 503.
-//
-// Idempotency keys: a command carrying one that another command of this instance is still
-// handling gets that command's answer; in the database the key is claimed in the batch's own
-// transaction (see repository.writeVoteBatch). The answer is stored right after COMMIT, before
-// the keyed voters are answered (one more round trip, for keyed batches only), so a retry that
-// follows a lost answer replays it.
-
-export interface VoteCommand {
-  userId: string;
-  poll: VotingPoll;
-  /** Positive points per distinct option; a single-choice vote is one entry worth 1. */
-  allocations: Allocation[];
-  deviceFingerprint: string;
-  userAgent: string | null;
-  /** The request's Idempotency-Key header, when it sent one. */
-  idempotencyKey?: string | null;
-}
+// flush is stuck), both busy (WRITER_BUSY, answered 503 'El servicio está ocupado') with nothing
+// written. A batch waits at most lockTimeoutMs for a lock (SET LOCAL lock_timeout, in the same
+// round trip), else its votes are refused busy too.
 
 export interface CommittedBatch {
   /** ms since epoch, taken right after COMMIT returned. */
@@ -61,10 +46,7 @@ export interface CommittedBatch {
   voters: repo.VoterKey[];
 }
 
-export interface BatcherLogger {
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-}
+export type BatcherLogger = GroupCommitLogger;
 
 export interface VoteBatcherOptions {
   /** The PostgreSQL client (postgres.js): batches run as pipelined transactions on a reserved connection. */
@@ -74,9 +56,9 @@ export interface VoteBatcherOptions {
   /** How long queued commands wait for a second, overlapping flush while one is in flight. */
   maxWaitMs?: number;
   maxConcurrentFlushes?: number;
-  /** Votes allowed to wait for a flush; one more is refused at once with 503. */
+  /** Votes allowed to wait for a flush; one more is refused busy at once. */
   maxQueuedCommands?: number;
-  /** A vote whose flush has not started after this long is refused with 503, unwritten. */
+  /** A vote whose flush has not started after this long is refused busy, unwritten. */
   maxQueueWaitMs?: number;
   /** lock_timeout of a batch's transaction. */
   lockTimeoutMs?: number;
@@ -90,40 +72,7 @@ export const DEFAULT_MAX_QUEUE_WAIT_MS = GROUP_COMMIT_DEFAULTS.maxQueueWaitMs;
 /** Batches hold their locks for milliseconds: waiting seconds means another writer is stuck. */
 export const DEFAULT_LOCK_TIMEOUT_MS = 2000;
 
-/** How long a replay waits for an earlier request's answer to be stored (it is, right after its COMMIT). */
-const STORED_ANSWER_POLLS = 10;
-const STORED_ANSWER_POLL_MS = 50;
-
-/** The route's status for an accepted vote, as stored with its answer. */
-const ACCEPTED = 201;
-
-type Pending = QueuedCommand<VoteCommand, MyVotesResponse>;
-
-type Outcome = { ok: true; response: MyVotesResponse } | { ok: false; error: HttpError };
-/** A command's fate in its batch: an answer of its own, or a key claimed by an earlier request. */
-type BatchOutcome = Outcome | repo.EarlierRequest;
-
-interface BatchResult {
-  outcomes: BatchOutcome[];
-  votedAt: Date;
-  changes: CommittedVotes[];
-  voters: repo.VoterKey[];
-}
-
-/** The user's standing on one poll while a batch is checked. */
-interface Ledger {
-  key: repo.VoterKey;
-  poll: VotingPoll;
-  options: Map<string, OptionStanding>;
-  /** Points in the window (single choice: the current vote's point). */
-  spent: number;
-}
-
-const keyOf = (userId: string, pollId: string) => `${userId}|${pollId}`;
-
 const noopLogger: BatcherLogger = { warn: () => {}, error: () => {} };
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class VoteBatcher {
   private readonly sql: postgres.Sql;
@@ -132,9 +81,10 @@ export class VoteBatcher {
   private readonly onCommitted: VoteBatcherOptions['onCommitted'];
   private readonly logger: BatcherLogger;
   /** Queueing, bounds and flush scheduling (batching/groupCommit.ts); this class writes the batches. */
-  private readonly queue: GroupCommitQueue<VoteCommand, MyVotesResponse>;
-  /** Keyed commands queued or in flight, by user and key: a duplicate shares the first one's answer. */
-  private readonly keyed = new Map<string, { pollId: string; answer: Promise<MyVotesResponse> }>();
+  private readonly queue: GroupCommitQueue<VoteCommand, VoteOutcome>;
+  /** Keyed commands: shared answers in this instance, stored and replayed answers in the database. */
+  private readonly keyed: IdempotentVotes;
+  private readonly enqueue = (command: VoteCommand) => this.queue.submit(command);
 
   constructor(options: VoteBatcherOptions) {
     this.sql = options.sql;
@@ -142,35 +92,29 @@ export class VoteBatcher {
     this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
     this.onCommitted = options.onCommitted;
     this.logger = options.logger ?? noopLogger;
-    this.queue = new GroupCommitQueue<VoteCommand, MyVotesResponse>({
+    this.keyed = new IdempotentVotes(this.sql, this.timeZone, this.logger);
+    this.queue = new GroupCommitQueue<VoteCommand, VoteOutcome>({
       ...tuningOf(options),
       logger: this.logger,
       noun: 'votes',
-      busy: serviceBusy,
-      failed: voteFailed,
+      busy: () => WRITER_BUSY,
+      failed: () => WRITER_FAILED,
       flush: (batch) => this.run(batch),
     });
   }
 
-  /** refused: votes answered 503 busy (queue full, waited too long, or a lock timeout). */
+  /** refused: votes refused busy (queue full, waited too long, or a lock timeout). */
   get stats() {
     return this.queue.stats;
   }
 
-  /** Resolves after COMMIT with the user's votes on the poll; rejects with the command's own HttpError. */
-  submit(command: VoteCommand): Promise<MyVotesResponse> {
-    const key = command.idempotencyKey ? keyOf(command.userId, command.idempotencyKey) : null;
-    if (key !== null) {
-      const same = this.keyed.get(key);
-      if (same) return same.pollId === command.poll.id ? same.answer : Promise.reject(idempotencyKeyReused());
-    }
-    const answer = this.queue.submit(command);
-    if (key !== null) {
-      this.keyed.set(key, { pollId: command.poll.id, answer });
-      const forget = () => this.keyed.delete(key);
-      answer.then(forget, forget);
-    }
-    return answer;
+  /**
+   * Resolves after COMMIT with what was decided about the vote (outcomes.ts); rejects with
+   * VoteNotTaken (WRITER_BUSY, WRITER_FAILED) when nothing of it was written.
+   */
+  submit(command: VoteCommand): Promise<VoteOutcome> {
+    if (command.idempotencyKey) return this.keyed.submit(command, this.enqueue);
+    return this.queue.submit(command);
   }
 
   /** Stops taking commands and waits for the queued ones and their after-commit work. */
@@ -178,7 +122,7 @@ export class VoteBatcher {
     return this.queue.close();
   }
 
-  private async run(batch: Pending[]): Promise<void> {
+  private async run(batch: PendingVote[]): Promise<void> {
     const now = new Date();
     let result: BatchResult;
     try {
@@ -197,22 +141,22 @@ export class VoteBatcher {
         this.queue.stats.failedBatches++;
         this.queue.stats.refused += batch.length;
         this.logger.warn({ commands: batch.length, lockTimeoutMs: this.lockTimeoutMs }, 'vote batch gave up waiting for a lock; nothing was written');
-        for (const pending of batch) pending.reject(serviceBusy());
+        for (const pending of batch) pending.reject(WRITER_BUSY);
         return;
       }
       throw err;
     }
     const committedAt = Date.now();
 
-    const claimed: { pending: Pending; outcome: Outcome }[] = [];
-    const replays: { pending: Pending; earlier: repo.EarlierRequest }[] = [];
+    const claimed: ClaimedVote[] = [];
+    const replays: ReplayedVote[] = [];
     result.outcomes.forEach((outcome, i) => {
       const pending = batch[i]!;
-      if ('kind' in outcome) replays.push({ pending, earlier: outcome });
+      if (outcome.kind === 'earlier') replays.push({ pending, earlier: outcome });
       else if (pending.command.idempotencyKey) claimed.push({ pending, outcome });
-      else settle(pending, outcome);
+      else pending.resolve(outcome);
     });
-    if (claimed.length > 0 || replays.length > 0) this.queue.track(this.answerKeyed(claimed, replays));
+    if (claimed.length > 0 || replays.length > 0) this.queue.track(this.keyed.answer(claimed, replays));
 
     if (this.onCommitted && (result.changes.length > 0 || result.voters.length > 0)) {
       const work = Promise.resolve()
@@ -229,114 +173,23 @@ export class VoteBatcher {
     }
   }
 
-  /** Stores the answers of the keys this batch claimed, then answers their voters; replays the others. */
-  private async answerKeyed(claimed: { pending: Pending; outcome: Outcome }[], replays: { pending: Pending; earlier: repo.EarlierRequest }[]): Promise<void> {
-    const db = repo.poolRunner(this.sql);
-    const store = async () => {
-      if (claimed.length === 0) return;
-      try {
-        await repo.storeVoteAnswers(
-          db,
-          claimed.map(({ pending, outcome }) => ({ userId: pending.command.userId, key: pending.command.idempotencyKey!, answer: storedAnswer(outcome) })),
-        );
-      } catch (err) {
-        this.logger.warn({ err }, 'answers of idempotent votes not stored; a retry will get the current standing');
-      }
-    };
-    try {
-      await Promise.all([store(), this.replay(db, replays)]);
-    } finally {
-      // Settling twice is a no-op: this answers the claimed votes, and whoever a failure above left waiting.
-      for (const { pending, outcome } of claimed) settle(pending, outcome);
-      for (const { pending } of replays) pending.reject(voteFailed());
-    }
-  }
-
-  /**
-   * Answers commands whose key an earlier, committed request claimed: 422 when that was for another
-   * poll, else its stored answer. One not stored yet is waited for briefly (it is written right
-   * after that request's COMMIT); if it never comes (that server stopped in between), the answer
-   * is the user's standing on the poll now, which includes the earlier vote.
-   */
-  private async replay(db: repo.SqlRunner, replays: { pending: Pending; earlier: repo.EarlierRequest }[]): Promise<void> {
-    let waiting: Pending[] = [];
-    for (const { pending, earlier } of replays) {
-      if (earlier.pollId !== pending.command.poll.id) pending.reject(idempotencyKeyReused());
-      else if (earlier.answer) settleStored(pending, earlier.answer);
-      else waiting.push(pending);
-    }
-    const keyOfPending = (p: Pending) => ({ userId: p.command.userId, key: p.command.idempotencyKey! });
-    for (let attempt = 0; waiting.length > 0 && attempt < STORED_ANSWER_POLLS; attempt++) {
-      await sleep(STORED_ANSWER_POLL_MS);
-      const found = await repo.findVoteAnswers(db, waiting.map(keyOfPending)).catch(() => new Map<string, repo.StoredVoteAnswer>());
-      waiting = waiting.filter((pending) => {
-        const answer = found.get(keyOf(pending.command.userId, pending.command.idempotencyKey!));
-        if (answer) settleStored(pending, answer);
-        return !answer;
-      });
-    }
-    if (waiting.length === 0) return;
-    const now = new Date();
-    try {
-      const states = await repo.readVoterState(
-        db,
-        waiting.map((p) => ({ userId: p.command.userId, pollId: p.command.poll.id, since: pointsWindowStart(p.command.poll, this.timeZone, now) })),
-      );
-      const byKey = new Map(states.map((s) => [keyOf(s.userId, s.pollId), s]));
-      for (const pending of waiting) {
-        const state = byKey.get(keyOf(pending.command.userId, pending.command.poll.id));
-        pending.resolve(presentMyVotes(pending.command.poll, state?.options ?? [], state ? spentOf(state) : 0, this.timeZone, now));
-      }
-    } catch (err) {
-      this.logger.warn({ err }, 'standing for a replayed vote not read');
-      for (const pending of waiting) pending.reject(voteFailed());
-    }
-  }
-
   /**
    * A deadlock with some other writer (not another batch: their locks are ordered), or an
    * idempotency key claimed meanwhile for another poll, is retried once (the retry sees the claim).
    */
   private async applyWithRetry(commands: VoteCommand[], now: Date): Promise<BatchResult> {
     try {
-      return await applyBatch(this.sql, commands, this.timeZone, now, this.lockTimeoutMs);
+      return await writeBatch(this.sql, commands, this.timeZone, now, this.lockTimeoutMs);
     } catch (err) {
       if (!isRetryable(err)) throw err;
-      return applyBatch(this.sql, commands, this.timeZone, now, this.lockTimeoutMs);
+      return writeBatch(this.sql, commands, this.timeZone, now, this.lockTimeoutMs);
     }
   }
 }
 
-function settle(pending: Pending, outcome: Outcome): void {
-  if (outcome.ok) pending.resolve(outcome.response);
-  else pending.reject(outcome.error);
-}
-
-function storedAnswer(outcome: Outcome): repo.StoredVoteAnswer {
-  return outcome.ok
-    ? { status: ACCEPTED, body: outcome.response }
-    : { status: outcome.error.statusCode, body: errorBody(outcome.error.statusCode, outcome.error.message) };
-}
-
-function settleStored(pending: Pending, answer: repo.StoredVoteAnswer): void {
-  if (answer.status === ACCEPTED) pending.resolve(answer.body as MyVotesResponse);
-  else pending.reject(new HttpError(answer.status, (answer.body as ErrorBody).message));
-}
-
-/** Applies a batch of commands in one transaction; answers one outcome per command, in order. */
-export async function applyBatch(client: postgres.Sql, commands: VoteCommand[], timeZone: string, now: Date, lockTimeoutMs?: number): Promise<BatchResult> {
-  const ledgers = new Map<string, Ledger>();
-  for (const command of commands) {
-    const id = keyOf(command.userId, command.poll.id);
-    if (!ledgers.has(id)) {
-      ledgers.set(id, {
-        key: { userId: command.userId, pollId: command.poll.id },
-        poll: command.poll,
-        options: new Map(),
-        spent: 0,
-      });
-    }
-  }
+/** Writes a batch of commands in one transaction, sent as one round trip; answers one outcome per command, in order. */
+async function writeBatch(client: postgres.Sql, commands: VoteCommand[], timeZone: string, now: Date, lockTimeoutMs?: number): Promise<BatchResult> {
+  const ledgers = openLedgers(commands, now);
   const rows: repo.VoteCommandRow[] = commands.map((command) => ({
     userId: command.userId,
     pollId: command.poll.id,
@@ -365,77 +218,8 @@ export async function applyBatch(client: postgres.Sql, commands: VoteCommand[], 
     { lockTimeoutMs },
   );
 
-  // The answers replay the statement's decisions on the standing it read.
-  const votedAt = written.now;
-  for (const state of written.standing) {
-    const ledger = ledgers.get(keyOf(state.userId, state.pollId));
-    if (!ledger) continue;
-    for (const option of state.options) ledger.options.set(option.optionId, option);
-    ledger.spent = spentOf(state);
-  }
-  const decided: (HttpError | Ledger | repo.EarlierRequest)[] = commands.map((command, i) => {
-    const ledger = ledgers.get(keyOf(command.userId, command.poll.id))!;
-    const decision = written.decisions[i]!;
-    if (decision.kind === 'earlier') return decision;
-    // Closed or changed by an admin after this instance's poll cache read it: refused like the cache would have.
-    if (decision.kind === 'refused') return decision.reason === 'closed' ? conflict(VOTE_MESSAGES.pollClosed) : badRequest(VOTE_MESSAGES.foreignOption);
-    if (!isPointsPoll(command.poll)) {
-      const allocation = command.allocations[0]!;
-      ledger.options = new Map([[allocation.optionId, { optionId: allocation.optionId, points: 1, lastVotedAt: votedAt }]]);
-      ledger.spent = 1;
-      return ledger;
-    }
-    if (!decision.accepted) return badRequest(VOTE_MESSAGES.tooManyPoints(decision.available ?? 0));
-    for (const allocation of command.allocations) {
-      const current = ledger.options.get(allocation.optionId);
-      ledger.spent += allocation.points;
-      ledger.options.set(allocation.optionId, {
-        optionId: allocation.optionId,
-        points: (current?.points ?? 0) + allocation.points,
-        lastVotedAt: votedAt,
-      });
-    }
-    return ledger;
-  });
-
-  const outcomes: BatchOutcome[] = decided.map((d) => {
-    if (d instanceof HttpError) return { ok: false, error: d };
-    if ('kind' in d) return d;
-    return { ok: true, response: presentMyVotes(d.poll, d.options.values(), d.spent, timeZone, now) };
-  });
-  const accepted = new Set(decided.filter((d): d is Ledger => !(d instanceof HttpError) && !('kind' in d)));
-  return {
-    outcomes,
-    votedAt,
-    changes: changesByPoll(written.added, written.removed, new Map(written.profiles.map((p) => [p.userId, p]))),
-    voters: [...accepted].map((l) => l.key),
-  };
-}
-
-/** Points counted against the maximum: those of the window, or every point the user has on the poll. */
-export function spentOf(state: repo.VoterState): number {
-  return state.windowSpent ?? state.options.reduce((sum, o) => sum + o.points, 0);
-}
-
-function changesByPoll(added: repo.VoteRow[], removed: repo.VoteRow[], profiles: Map<string, repo.VoterProfile>): CommittedVotes[] {
-  const byPoll = new Map<string, CommittedVotes>();
-  const entry = (pollId: string) => {
-    let change = byPoll.get(pollId);
-    if (!change) {
-      change = { pollId, committedAt: 0, added: [], removed: [] };
-      byPoll.set(pollId, change);
-    }
-    return change;
-  };
-  for (const row of removed) {
-    const hidden = profiles.get(row.userId)?.listed === false;
-    entry(row.pollId).removed.push({ optionId: row.optionId, userId: row.userId, points: row.points, ...(hidden ? { hidden: true as const } : {}) });
-  }
-  for (const row of added) {
-    const change: VoterChange = { optionId: row.optionId, userId: row.userId, ...voterName(profiles.get(row.userId)), points: row.points };
-    entry(row.pollId).added.push(change);
-  }
-  return [...byPoll.values()];
+  // The outcomes replay the statement's decisions on the standing it read.
+  return applyBatch(commands, ledgers, written);
 }
 
 /** Deadlock, serialization failure, or an idempotency key claimed by a concurrent transaction. */

@@ -8,7 +8,8 @@ import { testConfig } from '../../../test/support/env.ts';
 import { buildPoll, buildUser } from '../../../test/support/factories.ts';
 import { buildApp, type App } from '../app.ts';
 import { asUser, signIn } from '../../../test/support/server/sessions.ts';
-import { DEFAULT_LOCK_TIMEOUT_MS, VoteBatcher, type VoteBatcherOptions, type VoteCommand } from './batcher.ts';
+import { DEFAULT_LOCK_TIMEOUT_MS, VoteBatcher, type VoteBatcherOptions, type VoteCommand, type VoteOutcome } from './batcher.ts';
+import { voteAnswer, writerError } from './service.ts';
 import { PollCache, type VotingPoll } from '../polls/pollCache.ts';
 
 // The vote writer under overload, against a real PostgreSQL: a flush is held up by another
@@ -64,9 +65,18 @@ const batchBlocked = () =>
     { timeout: 5000, interval: 20 },
   );
 
-/** Every submission settled, as [status, message] (201 for an accepted vote). */
-async function outcomes(submissions: Promise<unknown>[]) {
-  const settled = await Promise.allSettled(submissions);
+/** A vote's outcome as the route answers it (service.ts): the user's votes, or the HttpError of a refusal. */
+const answered = (outcome: Promise<VoteOutcome>) =>
+  outcome.then(
+    (o) => voteAnswer(o, TZ),
+    (err: unknown) => {
+      throw writerError(err);
+    },
+  );
+
+/** Every submission settled as the route answers it, as [status, message] (201 for an accepted vote). */
+async function outcomes(submissions: Promise<VoteOutcome>[]) {
+  const settled = await Promise.allSettled(submissions.map(answered));
   return settled.map((r) => (r.status === 'fulfilled' ? [201, ''] : [(r.reason as { statusCode: number }).statusCode, (r.reason as Error).message]));
 }
 

@@ -8,7 +8,8 @@ import { testConfig } from '../../../test/support/env.ts';
 import { buildPoll, buildUser } from '../../../test/support/factories.ts';
 import { buildApp, type App } from '../app.ts';
 import { asUser, signIn } from '../../../test/support/server/sessions.ts';
-import { VoteBatcher, type VoteCommand } from './batcher.ts';
+import { VoteBatcher, type VoteCommand, type VoteOutcome } from './batcher.ts';
+import { voteAnswer, writerError } from './service.ts';
 import { PollCache } from '../polls/pollCache.ts';
 
 const TZ = 'America/Mexico_City';
@@ -180,6 +181,15 @@ describe('idempotent votes in the writer', () => {
     };
   }
 
+  /** A vote's outcome as the route answers it (service.ts): the user's votes, or the HttpError of a refusal. */
+  const answered = (outcome: Promise<VoteOutcome>) =>
+    outcome.then(
+      (o) => voteAnswer(o, TZ),
+      (err: unknown) => {
+        throw writerError(err);
+      },
+    );
+
   const setStoredAnswer = async (command: VoteCommand, response: unknown) =>
     await database.db
       .update(schema.voteRequests)
@@ -191,7 +201,7 @@ describe('idempotent votes in the writer', () => {
     const writer = new VoteBatcher({ sql: database.sql, timeZone: TZ });
     await writer.submit(command);
     await setStoredAnswer(command, null);
-    const replayed = writer.submit(command);
+    const replayed = answered(writer.submit(command));
     // Stored while the replay waits for it (a refusal here, so it cannot be mistaken for the standing).
     setTimeout(() => void setStoredAnswer(command, { status: 400, body: { statusCode: 400, error: 'Bad Request', message: 'stored answer' } }), 100);
     await expect(replayed).rejects.toMatchObject({ statusCode: 400, message: 'stored answer' });
@@ -202,10 +212,10 @@ describe('idempotent votes in the writer', () => {
   it('answers a claim whose answer was never stored with the standing now (its vote is known committed)', async () => {
     const command = await keyedCommand('lost-answer-key');
     const writer = new VoteBatcher({ sql: database.sql, timeZone: TZ });
-    const first = await writer.submit(command);
+    const first = await answered(writer.submit(command));
     // As if the server had stopped between COMMIT and storing the answer.
     await setStoredAnswer(command, null);
-    const replayed = await writer.submit(command);
+    const replayed = await answered(writer.submit(command));
     await writer.close();
     expect(replayed).toEqual(first);
     expect(await database.db.select().from(schema.votes)).toHaveLength(1);

@@ -1,17 +1,16 @@
-import type { AvailablePoints, MyVotesResponse } from '@tribuna/contracts/api/votes';
+import type { ErrorBody } from '@tribuna/contracts/api/common';
+import { VOTE_MESSAGES, type AvailablePoints, type MyVotesResponse } from '@tribuna/contracts/api/votes';
 import type { VoterChange } from '@tribuna/contracts/live';
+import { badRequest, conflict, errorBody, HttpError, serviceUnavailable } from '../http/errors.ts';
 import { voterDisplayName } from '../polls/rules.ts';
 import type { VotingPoll } from '../polls/pollCache.ts';
-import type { VoterProfile } from './repository.ts';
+import type { AcceptedVote, OptionStanding, RefusedVote, VoteNotTaken } from './outcomes.ts';
+import type { StoredVoteAnswer, VoterProfile } from './repository.ts';
 import { isPointsPoll } from './rules.ts';
 import { nextMidnight } from '@tribuna/contracts/showDay';
 
-/** The user's standing on one option of a poll. */
-export interface OptionStanding {
-  optionId: string;
-  points: number;
-  lastVotedAt: Date;
-}
+/** The route's status for an accepted vote, as stored with its answer. */
+export const VOTE_ACCEPTED = 201;
 
 /**
  * What the user may still spend. Points polls: the maximum less what was spent in the window.
@@ -38,6 +37,46 @@ export function presentMyVotes(poll: VotingPoll, standings: Iterable<OptionStand
     .sort((a, b) => b.lastVotedAt.getTime() - a.lastVotedAt.getTime() || a.optionId.localeCompare(b.optionId))
     .map((s) => ({ optionId: s.optionId, points: s.points, createdAt: s.lastVotedAt.toISOString() }));
   return { votes, availablePoints: presentAvailablePoints(poll, spent, timeZone, now) };
+}
+
+/** An accepted vote's answer: the user's votes on the poll as its batch left them. */
+export function presentAccepted(vote: AcceptedVote, timeZone: string): MyVotesResponse {
+  return presentMyVotes(vote.poll, vote.options.values(), vote.spent, timeZone, vote.at);
+}
+
+/** The error a refused vote is answered with (nothing was written). */
+export function refusalError(refusal: RefusedVote): HttpError {
+  switch (refusal.reason) {
+    case 'closed':
+      return conflict(VOTE_MESSAGES.pollClosed);
+    case 'option':
+      return badRequest(VOTE_MESSAGES.foreignOption);
+    case 'points':
+      return badRequest(VOTE_MESSAGES.tooManyPoints(refusal.available));
+    case 'key-reused':
+      return new HttpError(422, VOTE_MESSAGES.idempotencyKeyReused);
+  }
+}
+
+/**
+ * The 503 of a vote the writer did not take: busy (overload: its queue is full, the vote waited
+ * too long, or a lock stayed held) asks the client to retry after a while (Retry-After).
+ */
+export function notTakenError(error: VoteNotTaken): HttpError {
+  return error.reason === 'busy' ? serviceUnavailable(VOTE_MESSAGES.busy) : new HttpError(503, VOTE_MESSAGES.voteFailed);
+}
+
+/** A decided vote's answer as stored under its idempotency key, {status, body}: what a retry replays. */
+export function presentStoredAnswer(outcome: AcceptedVote | RefusedVote, timeZone: string): StoredVoteAnswer {
+  if (outcome.kind === 'accepted') return { status: VOTE_ACCEPTED, body: presentAccepted(outcome, timeZone) };
+  const error = refusalError(outcome);
+  return { status: error.statusCode, body: errorBody(error.statusCode, error.message) };
+}
+
+/** A stored answer given again: an accepted vote's body, or the refusal it was thrown as its HttpError. */
+export function replayStoredAnswer(answer: StoredVoteAnswer): MyVotesResponse {
+  if (answer.status === VOTE_ACCEPTED) return answer.body as MyVotesResponse;
+  throw new HttpError(answer.status, (answer.body as ErrorBody).message);
 }
 
 /**

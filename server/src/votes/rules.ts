@@ -1,6 +1,6 @@
 import { isPointsMode } from '@tribuna/contracts/pollRules';
 import { VOTE_MESSAGES, type CastVoteInput } from '@tribuna/contracts/api/votes';
-import { badRequest, conflict, HttpError, notFound, serviceUnavailable } from '../http/errors.ts';
+import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { effectiveStatus } from '../polls/rules.ts';
 import type { VotingPoll } from '../polls/pollCache.ts';
 import { startOfToday } from '@tribuna/contracts/showDay';
@@ -12,13 +12,6 @@ export const isPointsPoll = (poll: Pick<VotingPoll, 'maxPointsPerUser'>) => isPo
 export function pointsWindowStart(poll: Pick<VotingPoll, 'maxPointsPerUser' | 'dailyReset'>, timeZone: string, now: Date): Date | null {
   return isPointsPoll(poll) && poll.dailyReset ? startOfToday(timeZone, now) : null;
 }
-
-export const voteFailed = () => new HttpError(503, VOTE_MESSAGES.voteFailed);
-
-/** Overload (the writer's queue is full or a vote waited too long, or a lock stayed held): nothing was written. */
-export const serviceBusy = () => serviceUnavailable(VOTE_MESSAGES.busy);
-
-export const idempotencyKeyReused = () => new HttpError(422, VOTE_MESSAGES.idempotencyKeyReused);
 
 /** The server decides: only an active poll whose end date has not passed takes votes. */
 export function assertOpen(poll: VotingPoll | null, now: Date): asserts poll is VotingPoll {
