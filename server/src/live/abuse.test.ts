@@ -204,14 +204,15 @@ describe('websocket abuse', () => {
         client.send({ type: 'subscribe', topic: `poll:${poll.id}` });
         await client.waitFor((m) => m.type === 'results');
       }
-      const settings = app.live.hub.settings;
-      const saved = { votersEveryMs: settings.votersEveryMs, maxVotersPerMessage: settings.maxVotersPerMessage };
+      // The poll topic's pacing of its voters messages (polls/live/topic.ts).
+      const pacing = app.live.hub.topics.get('poll')!.pacing!;
+      const saved = { ...pacing };
       const overflowBefore = app.live.stats().overflowClosed;
       const serverSockets = app.websocketServer.clients.size;
       expect(serverSockets).toBe(2);
 
       // Voters messages of 2 MB (ten 200 kB names) fill the kernel buffers, then the process's.
-      Object.assign(settings, { votersEveryMs: 0, maxVotersPerMessage: 50 });
+      Object.assign(pacing, { changesEveryMs: 0, maxChangesPerMessage: 50 });
       slow.tcp().pause();
       const bigName = 'x'.repeat(200_000);
       try {
@@ -226,7 +227,7 @@ describe('websocket abuse', () => {
           await sleep(30);
         }
       } finally {
-        Object.assign(settings, saved);
+        Object.assign(pacing, saved);
       }
 
       expect(app.live.stats().overflowClosed).toBe(overflowBefore + 1);

@@ -319,9 +319,9 @@ describe('live hub backpressure (fake sockets, fake clock)', () => {
   });
 
   it('paces voters messages by their fan-out cost too', async () => {
-    // A voters message "takes" 4 ms per viewer: 40 ms at a 20% share, one per 200 ms instead of one per votersEveryMs.
+    // A voters message "takes" 4 ms per viewer: 40 ms at a 20% share, one per 200 ms instead of one per changesEveryMs.
     const flood = async (costMs: number) => {
-      const fake = await hubWithCostlySends({ votersEveryMs: 50, maxFanoutShare: 0.2 }, costMs, (data) => String(data).includes('"voters"'));
+      const fake = await hubWithCostlySends({ changesEveryMs: 50, maxFanoutShare: 0.2 }, costMs, (data) => String(data).includes('"voters"'));
       try {
         await floodForOneSecond(fake.vote, { votersToo: true, tailMs: 300 });
         return fake.sockets[0]!.timesOf('voters');
@@ -331,7 +331,7 @@ describe('live hub backpressure (fake sockets, fake clock)', () => {
     };
     const costly = await flood(4);
     const free = await flood(0);
-    // Over 1.3 s: without the cost, one message per votersEveryMs; with it, the first two votersEveryMs
+    // Over 1.3 s: without the cost, one message per changesEveryMs; with it, the first two changesEveryMs
     // apart (no fan-out measured yet), then one per 200 ms once the 40 ms fan-out is known.
     expect(gaps(free)).toEqual(Array(20).fill(50));
     expect(gaps(costly)).toEqual([50, ...Array(5).fill(200)]);
@@ -397,7 +397,9 @@ describe('a slow viewer on a real socket', () => {
 
     // Big voter changes on every tick fill the kernel buffers quickly; then the hub must stop queueing.
     // (The backlog may pass the default maxBufferedBytes with such messages: see abuse.test.ts.)
-    Object.assign(app.live.hub.settings, { votersEveryMs: 0, maxVotersPerMessage: 50, maxBufferedBytes: 256 * 1024 * 1024 });
+    Object.assign(app.live.hub.settings, { maxBufferedBytes: 256 * 1024 * 1024 });
+    // The poll topic's pacing of its voters messages (polls/live/topic.ts): every tick, 50 changes each.
+    Object.assign(app.live.hub.topics.get('poll')!.pacing!, { changesEveryMs: 0, maxChangesPerMessage: 50 });
     slow.tcp().pause();
     const bigName = 'x'.repeat(200_000);
     // Rounds of 10 votes, each round's snapshot received by the fast viewer before the next, until the

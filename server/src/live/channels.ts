@@ -63,7 +63,7 @@ export class Viewer {
  */
 export class TopicChannel {
   readonly viewers = new Set<Viewer>();
-  /** Viewers that have not received any snapshot of this poll yet. */
+  /** Viewers that have not received any snapshot of this topic yet. */
   readonly awaitingFirst = new Set<Viewer>();
   dirty = false;
   running = false;
@@ -76,19 +76,20 @@ export class TopicChannel {
   /** When the totals were last read, and when they may be read again after a failure. */
   lastReadAt = 0;
   retryAt = 0;
-  /** How long the last snapshot's (and voters message's) fan-out to every local viewer took (ms). */
+  /** How long the last snapshot's (and changes message's) fan-out to every local viewer took (ms). */
   fanoutMs = 0;
-  votersFanoutMs = 0;
-  /** Pending voter changes may go out from then on. */
-  votersDueAt = 0;
+  changesFanoutMs = 0;
+  /** Pending changes may go out from then on. */
+  changesDueAt = 0;
   /** The newest snapshot, serialized once (and framed once, see frames.ts), and its seq. */
   payload: Buffer | null = null;
   frame: Buffer | null = null;
   seq = -1;
-  /** Pending changes (a poll's voters), sent together at most every votersEveryMs. */
+  /** Pending changes (LiveHub.changed; a poll's voters), sent together at most every changesEveryMs. */
   added: unknown[] = [];
   removed: unknown[] = [];
-  votersSeq = 0;
+  /** The newest seq among the pending changes (0: none given; the snapshot's seq is sent then). */
+  changesSeq = 0;
 
   constructor(
     /** The canonical topic (`poll:{id}`, `feed`, …). */

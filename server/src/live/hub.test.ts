@@ -141,11 +141,11 @@ describe('live fan-out across server instances', () => {
     const changes: VoterChange[] = [];
     for (let i = 0; i < 200; i++) changes.push(await insertVote(db, poll.id, options[i % 3]!.id, users[i % 20]!));
     // The pacing's bounds grow with the time the burst takes to go through: a slow machine spreads
-    // the same 200 batches over more of the budget (snapshotsPerSecond, votersEveryMs).
-    const { snapshotsPerSecond, snapshotBurst, votersEveryMs } = b.live.hub.settings;
+    // the same 200 batches over more of the budget (snapshotsPerSecond, changesEveryMs: the poll topic's pacing).
+    const { snapshotsPerSecond, snapshotBurst, changesEveryMs, maxChangesPerMessage } = b.live.hub.pacingOf('poll');
     const floodStart = Date.now();
     const snapshotBudget = () => snapshotBurst + Math.ceil(((Date.now() - floodStart) * snapshotsPerSecond) / 1000);
-    const votersBudget = () => 1 + Math.ceil((Date.now() - floodStart) / votersEveryMs);
+    const votersBudget = () => 1 + Math.ceil((Date.now() - floodStart) / changesEveryMs);
     await Promise.all(changes.map((change) => a.pollsLive.store.recordVotes(batch(poll.id, [change]))));
     const finalSeq = Number(await publisher.hget(liveKeys.totals(prefix, poll.id), 'seq'));
 
@@ -166,7 +166,7 @@ describe('live fan-out across server instances', () => {
       const votersMessages = () => viewer.ofType('voters').filter((m) => m.pollId === poll.id);
       await vi.waitFor(() => expect(votersMessages().at(-1)?.added.at(-1)).toEqual(listed(changes.at(-1)!)), { timeout: 3000 });
       expect(votersMessages().length).toBeLessThanOrEqual(votersBudget());
-      for (const message of votersMessages()) expect(message.added.length).toBeLessThanOrEqual(b.live.hub.settings.maxVotersPerMessage);
+      for (const message of votersMessages()) expect(message.added.length).toBeLessThanOrEqual(maxChangesPerMessage);
     }
     expect(b.live.stats().snapshots - snapshotsBefore).toBeLessThanOrEqual(snapshotBudget());
   });

@@ -1,28 +1,26 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { LiveErrorCode, LiveErrorMessage, ServerMessage } from '@tribuna/contracts/live';
+import type { LiveErrorCode, LiveErrorMessage, LiveTopicFamily, ServerMessage } from '@tribuna/contracts/live';
 import { LIVE_CLOSE_CODES, LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET, parseTopic } from '@tribuna/contracts/live';
 import { TopicChannel, Viewer, type HubSocket, type LiveUser } from './channels.ts';
 import { Delivery } from './delivery.ts';
 import { textFrame } from './frames.ts';
-import { TopicRegistry, type TopicHandler } from './topics.ts';
+import { TopicRegistry, type TopicHandler, type TopicPacing } from './topics.ts';
 
 export type { HubSocket } from './channels.ts';
 
-export interface HubSettings {
-  /**
-   * Snapshots per poll per second under load, however many votes arrive (a token bucket: a change
-   * after a quiet spell goes out at once, and jitter in a steady stream is absorbed by the burst).
-   */
-  snapshotsPerSecond: number;
-  /** Snapshots that may go out in a row before the rate applies. */
-  snapshotBurst: number;
-  /** Never two snapshots of a poll closer than this. */
+/**
+ * The hub's figures. Its pacing (TopicPacing: snapshotsPerSecond, snapshotBurst, changesEveryMs,
+ * maxChangesPerMessage) is every family's unless the family's handler sets its own.
+ */
+export interface HubSettings extends TopicPacing {
+  /** Never two snapshots of a topic closer than this. */
   minSnapshotGapMs: number;
   /**
-   * Share of this process's time a poll's snapshot fan-out may take: after a fan-out that took
-   * T ms the next one waits at least T / share. With many viewers (thousands of sends per
-   * snapshot) snapshots go out less often instead of the sends starving everything else the
-   * process does (taking votes, answering requests) and piling stale snapshots on the viewers.
+   * Share of this process's time a topic's snapshot fan-out (or changes message fan-out) may
+   * take: after a fan-out that took T ms the next one waits at least T / share. With many viewers
+   * (thousands of sends per snapshot) snapshots go out less often instead of the sends starving
+   * everything else the process does (taking votes, answering requests) and piling stale
+   * snapshots on the viewers.
    */
   maxFanoutShare: number;
   /** A socket with more than this queued is slow: it skips intermediate messages and owes the latest snapshot. */
@@ -36,14 +34,6 @@ export interface HubSettings {
   /** A tick that failed (Redis down) is retried after this long. */
   retryMs: number;
   maxSubscriptionsPerSocket: number;
-  /**
-   * Voters messages go out at most this often per poll (the first after a quiet spell at once), and
-   * no more often than maxFanoutShare allows: under a flood of votes they would otherwise cost
-   * every viewer far more than the snapshots.
-   */
-  votersEveryMs: number;
-  /** Voter changes per voters message: the newest (a display of recent voters; totals never depend on them). */
-  maxVotersPerMessage: number;
   /**
    * Frames a socket may send in a burst (every frame: messages, malformed or refused ones, ws pings
    * and pongs), refilled at frameRefillPerSecond. The web client sends a ping every 25 s and a
@@ -79,8 +69,8 @@ export const DEFAULT_HUB_SETTINGS: HubSettings = {
   keepAliveMs: 30_000,
   retryMs: 1000,
   maxSubscriptionsPerSocket: LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET,
-  votersEveryMs: 1000,
-  maxVotersPerMessage: 10,
+  changesEveryMs: 1000,
+  maxChangesPerMessage: 10,
   fanoutSlice: 1000,
   fanoutSliceMs: 4,
   frameBurst: 40,
@@ -105,11 +95,11 @@ export interface HubStats {
   owing: number;
   /** Snapshots built (one Redis read, one serialization each). */
   snapshots: number;
-  /** Frames handed to sockets (snapshots, voters, statuses, resets). */
+  /** Frames handed to sockets (snapshots, changes messages, statuses, resets). */
   framesSent: number;
   /** Snapshots skipped on a slow socket (it gets the newest later). */
   snapshotsDeferred: number;
-  /** Voters messages skipped on a slow socket. */
+  /** Changes messages (a poll's voters) skipped on a slow socket (the delivery's name for the count). */
   votersSkipped: number;
   /** Sockets terminated because their backlog passed maxBufferedBytes. */
   overflowClosed: number;
@@ -127,7 +117,9 @@ export interface HubStats {
  * keepalive and delivery. A topic with snapshots keeps a coalescing timer: when its domain says it
  * changed (`changed`), the next tick reads the snapshot once, serializes it once and hands the same
  * buffer to every local viewer, however many changes arrived; slow sockets skip intermediate
- * snapshots but always end with the newest one. Other messages go out as they come (`publish`).
+ * snapshots but always end with the newest one. Lists of changes pushed with it (a poll's voters)
+ * are merged and go out together, paced, in the message the topic's handler builds
+ * (`changesMessage`). Other messages go out as they come (`publish`).
  */
 export class LiveHub {
   readonly settings: HubSettings;
@@ -168,6 +160,23 @@ export class LiveHub {
 
   registerTopic(handler: TopicHandler): void {
     this.topics.register(handler);
+  }
+
+  /** A family's pacing: its handler's figures where it sets them, else the hub's. */
+  pacingOf(family: LiveTopicFamily): TopicPacing {
+    const handler = this.topics.get(family);
+    const paced = <K extends keyof TopicPacing>(name: K) => (handler ? this.paced(handler, name) : this.settings[name]);
+    return {
+      snapshotsPerSecond: paced('snapshotsPerSecond'),
+      snapshotBurst: paced('snapshotBurst'),
+      changesEveryMs: paced('changesEveryMs'),
+      maxChangesPerMessage: paced('maxChangesPerMessage'),
+    };
+  }
+
+  /** One figure of a handler's pacing, the hub's where the handler sets none. */
+  private paced<K extends keyof TopicPacing>(handler: TopicHandler, name: K): number {
+    return handler.pacing?.[name] ?? this.settings[name];
   }
 
   /** Keys of the topics of `family` with local viewers and snapshots on (e.g. the polls worth reconciling). */
@@ -315,7 +324,7 @@ export class LiveHub {
     let channel = this.channels.get(name);
     if (!channel) {
       const snapshots = decision.snapshots && target.handler.readSnapshot !== undefined;
-      channel = new TopicChannel(name, target.key, target.handler, snapshots, (target.handler.pacing ?? this.settings).snapshotBurst);
+      channel = new TopicChannel(name, target.key, target.handler, snapshots, this.paced(target.handler, 'snapshotBurst'));
       this.channels.set(name, channel);
     }
     channel.viewers.add(viewer);
@@ -360,23 +369,24 @@ export class LiveHub {
 
   /**
    * A topic's state changed: its snapshot is read again at the next paced tick. `changes` (a poll's
-   * voters) are appended to the pending list, keeping the newest, and go out together at most every
-   * votersEveryMs. Without local viewers this costs nothing.
+   * voters) are appended to the pending lists, keeping the newest maxChangesPerMessage, and go out
+   * together at most every changesEveryMs (the topic's pacing) in the topic's changesMessage.
+   * Without local viewers this costs nothing.
    */
   changed(topic: string, changes?: { added: unknown[]; removed: unknown[]; seq: number }): void {
     const channel = this.channels.get(topic);
     if (!channel || !channel.snapshots) return;
     if (changes) {
-      const { maxVotersPerMessage } = this.settings;
+      const max = this.paced(channel.handler, 'maxChangesPerMessage');
       if (changes.added.length > 0) {
         channel.added.push(...changes.added);
-        if (channel.added.length > 2 * maxVotersPerMessage) channel.added.splice(0, channel.added.length - maxVotersPerMessage);
+        if (channel.added.length > 2 * max) channel.added.splice(0, channel.added.length - max);
       }
       if (changes.removed.length > 0) {
         channel.removed.push(...changes.removed);
-        if (channel.removed.length > 2 * maxVotersPerMessage) channel.removed.splice(0, channel.removed.length - maxVotersPerMessage);
+        if (channel.removed.length > 2 * max) channel.removed.splice(0, channel.removed.length - max);
       }
-      if (changes.seq > channel.votersSeq) channel.votersSeq = changes.seq;
+      if (changes.seq > channel.changesSeq) channel.changesSeq = changes.seq;
     }
     channel.dirty = true;
     this.schedule(channel);
@@ -452,7 +462,8 @@ export class LiveHub {
   /** When the totals of a dirty channel may be read next: the snapshot budget, the minimum gap, a retry delay. */
   private totalsDueAt(channel: TopicChannel, now: number): number {
     const { minSnapshotGapMs } = this.settings;
-    const { snapshotsPerSecond, snapshotBurst } = channel.handler.pacing ?? this.settings;
+    const snapshotsPerSecond = this.paced(channel.handler, 'snapshotsPerSecond');
+    const snapshotBurst = this.paced(channel.handler, 'snapshotBurst');
     channel.tokens = Math.min(snapshotBurst, channel.tokens + ((now - channel.tokensAt) * snapshotsPerSecond) / 1000);
     channel.tokensAt = now;
     const byBudget = channel.tokens >= 1 ? now : now + Math.ceil(((1 - channel.tokens) * 1000) / snapshotsPerSecond);
@@ -462,13 +473,13 @@ export class LiveHub {
 
   /**
    * Arms the channel's one timer for its next due work: the totals when dirty (within the snapshot
-   * budget), else pending voters no sooner than votersEveryMs after the last ones.
+   * budget), else pending changes no sooner than changesEveryMs after the last ones.
    */
   private schedule(channel: TopicChannel): void {
     if (channel.running || this.closed) return;
-    const votersPending = channel.added.length > 0 || channel.removed.length > 0;
-    if (!channel.dirty && !votersPending) return;
-    const dueAt = channel.dirty ? this.totalsDueAt(channel, Date.now()) : channel.votersDueAt;
+    const changesPending = channel.added.length > 0 || channel.removed.length > 0;
+    if (!channel.dirty && !changesPending) return;
+    const dueAt = channel.dirty ? this.totalsDueAt(channel, Date.now()) : channel.changesDueAt;
     if (channel.timer !== null) {
       if (channel.timerAt <= dueAt) return;
       clearTimeout(channel.timer);
@@ -486,9 +497,9 @@ export class LiveHub {
     if (this.closed || this.channels.get(channel.topic) !== channel) return;
     const now = Date.now();
     const readTotals = channel.dirty && now >= this.totalsDueAt(channel, now);
-    const votersPending = channel.added.length > 0 || channel.removed.length > 0;
-    const sendVoters = votersPending && now >= channel.votersDueAt;
-    if (!readTotals && !sendVoters) {
+    const changesPending = channel.added.length > 0 || channel.removed.length > 0;
+    const sendChanges = changesPending && now >= channel.changesDueAt;
+    if (!readTotals && !sendChanges) {
       this.schedule(channel);
       return;
     }
@@ -498,13 +509,13 @@ export class LiveHub {
       channel.tokens -= 1;
       channel.lastReadAt = now;
     }
-    const { added, removed, votersSeq } = channel;
-    if (sendVoters) {
+    const { added, removed, changesSeq } = channel;
+    if (sendChanges) {
       channel.added = [];
       channel.removed = [];
-      channel.votersSeq = 0;
-      // Voters messages are the bigger ones: paced by their own fan-out cost like the snapshots.
-      channel.votersDueAt = now + Math.max(this.settings.votersEveryMs, Math.ceil(channel.votersFanoutMs / this.settings.maxFanoutShare));
+      channel.changesSeq = 0;
+      // Paced by their own fan-out cost like the snapshots: they may be the bigger messages.
+      channel.changesDueAt = now + Math.max(this.paced(channel.handler, 'changesEveryMs'), Math.ceil(channel.changesFanoutMs / this.settings.maxFanoutShare));
     }
     try {
       if (readTotals) {
@@ -525,20 +536,20 @@ export class LiveHub {
           channel.awaitingFirst.clear();
         }
       }
-      if (sendVoters) await this.broadcastVoters(channel, added, removed, votersSeq || channel.seq);
+      if (sendChanges) await this.broadcastChanges(channel, added, removed, changesSeq || channel.seq);
     } catch (err) {
       if (this.closed) return;
       this.counters.tickErrors++;
       this.deps.log.warn({ err, topic: channel.topic }, 'live snapshot failed; retrying');
       channel.dirty = true;
       channel.retryAt = Date.now() + this.settings.retryMs;
-      if (sendVoters) {
-        // Keep the voter changes for the retry (the oldest go first if the list overflows).
-        const max = this.settings.maxVotersPerMessage;
+      if (sendChanges) {
+        // Keep the changes for the retry (the oldest go first if the list overflows).
+        const max = this.paced(channel.handler, 'maxChangesPerMessage');
         channel.added = added.concat(channel.added).slice(-max);
         channel.removed = removed.concat(channel.removed).slice(-max);
-        if (votersSeq > channel.votersSeq) channel.votersSeq = votersSeq;
-        channel.votersDueAt = channel.retryAt;
+        if (changesSeq > channel.changesSeq) channel.changesSeq = changesSeq;
+        channel.changesDueAt = channel.retryAt;
       }
     } finally {
       channel.running = false;
@@ -546,9 +557,13 @@ export class LiveHub {
     }
   }
 
-  private async broadcastVoters(channel: TopicChannel, added: unknown[], removed: unknown[], seq: number): Promise<void> {
+  /**
+   * The topic's message of the pending changes (the newest maxChangesPerMessage of each list) to its
+   * audience, framed once; a slow socket skips it (the delivery's `voters` path: totals still arrive).
+   */
+  private async broadcastChanges(channel: TopicChannel, added: unknown[], removed: unknown[], seq: number): Promise<void> {
     if (!channel.handler.changesMessage) return;
-    const max = this.settings.maxVotersPerMessage;
+    const max = this.paced(channel.handler, 'maxChangesPerMessage');
     const message = channel.handler.changesMessage(
       channel.key,
       added.length > max ? added.slice(-max) : added,
@@ -559,7 +574,7 @@ export class LiveHub {
     const payload = Buffer.from(JSON.stringify(message));
     const frame = textFrame(payload);
     const signedInOnly = channel.handler.changesAudience === 'signed-in';
-    channel.votersFanoutMs = await this.fanOut(channel, (viewer) => {
+    channel.changesFanoutMs = await this.fanOut(channel, (viewer) => {
       if (!signedInOnly || viewer.user !== null) this.delivery.voters(viewer, payload, frame);
     });
   }

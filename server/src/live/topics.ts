@@ -10,6 +10,25 @@ export interface TopicSnapshot {
 }
 
 /**
+ * How often a family's messages go out. A handler states what differs from the hub's defaults
+ * (LiveHub settings, same names); the fan-out's share of the process (maxFanoutShare) still bounds
+ * both kinds.
+ */
+export interface TopicPacing {
+  /**
+   * Snapshots per topic per second under load, however many changes arrive (a token bucket: a
+   * change after a quiet spell goes out at once, and jitter in a steady stream is absorbed by the burst).
+   */
+  snapshotsPerSecond: number;
+  /** Snapshots that may go out in a row before the rate applies. */
+  snapshotBurst: number;
+  /** Change lists (LiveHub.changed with changes) go out at most this often per topic, the first after a quiet spell at once. */
+  changesEveryMs: number;
+  /** Changes per message: the newest (older ones are dropped). */
+  maxChangesPerMessage: number;
+}
+
+/**
  * What a domain registers for a topic family (`poll`, `feed`, …): who may subscribe, and for a topic
  * with snapshots how to read the current one. The hub does the rest: sockets, budgets, pacing,
  * coalescing, slow-socket handling and delivery.
@@ -25,15 +44,22 @@ export interface TopicHandler {
   authorize(key: string | null, user: LiveUser | null): Promise<TopicDecision>;
   /** The topic's current snapshot (topics with snapshots only); it carries `topic` itself. */
   readSnapshot?(key: string | null): Promise<TopicSnapshot>;
-  /** The message of the pending changes pushed with LiveHub.changed (e.g. a poll's `voters`); null: nothing to send. */
+  /**
+   * The message of the pending changes pushed with LiveHub.changed (e.g. a poll's `voters`), at
+   * most maxChangesPerMessage of each list, the newest; null: nothing to send.
+   */
   changesMessage?(key: string | null, added: unknown[], removed: unknown[], seq: number): object | null;
   /**
    * Who receives the changes messages: 'signed-in' leaves visitors out (a poll's voters name fans).
    * Either way the message is framed once per tick for every viewer who gets it. Default 'everyone'.
    */
   changesAudience?: 'everyone' | 'signed-in';
-  /** This family's snapshot budget, when it is not the hub's (e.g. a post's reaction counts: a few a second). */
-  pacing?: { snapshotsPerSecond: number; snapshotBurst: number };
+  /**
+   * This family's pacing where it is not the hub's: its snapshot budget (e.g. a post's reaction
+   * counts: a few a second), how often its change lists go out and how many changes a message holds
+   * (a poll's voters). Read whenever it applies.
+   */
+  pacing?: Partial<TopicPacing>;
 }
 
 /** Topic handlers by family, with a completeness check like the worker's job registry. */
