@@ -28,6 +28,7 @@ export const ENDPOINT_ROUTES = {
   listPolls: { method: 'GET', path: '/api/polls', status: 200 },
   getPoll: { method: 'GET', path: '/api/polls/:pollId', status: 200 },
   pollResults: { method: 'GET', path: '/api/polls/:pollId/results', status: 200 },
+  pollCard: { method: 'GET', path: '/api/polls/:pollId/card.png', status: 200 },
   castVote: { method: 'POST', path: '/api/polls/:pollId/votes', status: 201 },
   myVotes: { method: 'GET', path: '/api/polls/:pollId/my-votes', status: 200 },
   availablePoints: { method: 'GET', path: '/api/polls/:pollId/available-points', status: 200 },

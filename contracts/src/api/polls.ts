@@ -117,6 +117,12 @@ export const HomePollQuery = Type.Object({
 });
 export type HomePollQuery = Static<typeof HomePollQuery>;
 
+/** `v`: the results version in a shared link's og:image (lets chat apps fetch a newer card); ignored by the server. */
+export const PollCardQuery = Type.Object({ v: Type.Optional(Type.String({ maxLength: 40, pattern: '^[0-9A-Za-z.-]*$' })) });
+
+/** A PNG image (binary body, content-type image/png). */
+export const PollCardImage = Type.Unknown({ description: 'image/png, 1200×630' });
+
 export const POLL_ROUTES = defineRoutes({
   homePoll: {
     method: 'GET',
@@ -160,5 +166,18 @@ export const POLL_ROUTES = defineRoutes({
     response: PollResults,
     errors: [400, 403, 404, 429],
     rateLimit: 'polls.results',
+  },
+  pollCard: {
+    method: 'GET',
+    path: '/api/polls/:pollId/card.png',
+    status: 200,
+    tags: ['polls'],
+    summary: "The poll's share card: a 1200×630 PNG of its current results (og:image of a shared poll)",
+    description: 'Redrawn at most every 30 s per poll when the results moved; served from memory otherwise.',
+    params: PollParams,
+    querystring: PollCardQuery,
+    response: PollCardImage,
+    errors: [400, 404, 429],
+    rateLimit: 'og.preview',
   },
 });

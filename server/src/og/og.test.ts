@@ -53,7 +53,7 @@ describe('link previews of shared polls (/?encuesta=<id>)', () => {
     }
   }
 
-  it('puts the poll, its leader and the leader photo in Open Graph and Twitter tags', async () => {
+  it('puts the poll, its leader and its share card in Open Graph and Twitter tags', async () => {
     const { poll, options } = await buildPoll(database.db, { title: 'Eliminación semana 5' });
     const leader = await database.db.select().from(schema.pollOptions).where(eq(schema.pollOptions.id, options[1]!.id));
     await database.db
@@ -75,28 +75,38 @@ describe('link previews of shared polls (/?encuesta=<id>)', () => {
     expect(meta(html, 'og:url')).toBe(`${PUBLIC_URL}/?encuesta=${poll.id}`);
     expect(meta(html, 'og:type')).toBe('website');
     expect(meta(html, 'og:site_name')).toBe('Tribuna');
-    expect(meta(html, 'og:image')).toBe(`${PUBLIC_URL}/media/contestants/ximena.webp`);
+    // The card of the current result, versioned by the live totals' seq.
+    expect(meta(html, 'og:image')).toMatch(new RegExp(`^${PUBLIC_URL}/api/polls/${poll.id}/card\\.png\\?v=\\d+$`));
+    expect(meta(html, 'twitter:image')).toBe(meta(html, 'og:image'));
+    expect([meta(html, 'og:image:type'), meta(html, 'og:image:width'), meta(html, 'og:image:height')]).toEqual(['image/png', '1200', '630']);
+    expect(meta(html, 'og:image:alt')).toBe('Resultados en vivo de «Eliminación semana 5» en Tribuna');
     expect(meta(html, 'twitter:card')).toBe('summary_large_image');
     // The tags sit inside <head>, and the SPA itself is untouched.
     expect(html.indexOf('og:title')).toBeLessThan(html.indexOf('</head>'));
     expect(html).toContain('<div id="root"></div>');
   });
 
-  it('invites the first vote and falls back to the app icon when nobody voted', async () => {
+  it('invites the first vote when nobody voted, the card still the image', async () => {
     const { poll } = await buildPoll(database.db, { title: 'Nueva encuesta' });
     const html = (await page(`/?encuesta=${poll.id}`)).body;
     expect(meta(html, 'og:description')).toBe('Sé el primero en votar — ¡Vota en Tribuna!');
-    expect(meta(html, 'og:image')).toBe(`${PUBLIC_URL}/icon-512.png`);
+    expect(meta(html, 'og:image')).toMatch(new RegExp(`^${PUBLIC_URL}/api/polls/${poll.id}/card\\.png\\?v=\\d+$`));
   });
 
-  it('a stored leader photo that is not an http(s) URL or a site path gives the app icon (written past the API)', async () => {
-    for (const photoUrl of ['javascript:alert(1)', 'data:image/svg+xml,<svg onload=alert(1)>', '//evil.example/x.png']) {
+  it("a stored photo that is not a file of the site's media is drawn as the option's initial (written past the API)", async () => {
+    for (const photoUrl of [
+      'javascript:alert(1)',
+      'data:image/svg+xml,<svg onload=alert(1)>',
+      '//evil.example/x.png',
+      '/media/../../../etc/passwd',
+      'https://evil.example/x.png',
+    ]) {
       const { poll, options } = await buildPoll(database.db, { title: 'Foto rara' });
       const option = await database.db.select().from(schema.pollOptions).where(eq(schema.pollOptions.id, options[0]!.id));
       await database.db.update(schema.contestants).set({ photoUrl }).where(eq(schema.contestants.id, option[0]!.contestantId!));
       await voteRows(poll.id, options[0]!.id, 1);
-      const html = (await page(`/?encuesta=${poll.id}`)).body;
-      expect({ photoUrl, image: meta(html, 'og:image') }).toEqual({ photoUrl, image: `${PUBLIC_URL}/icon-512.png` });
+      const res = await app.inject({ method: 'GET', url: `/api/polls/${poll.id}/card.png`, headers: { host: HOST } });
+      expect({ photoUrl, status: res.statusCode, type: res.headers['content-type'] }).toEqual({ photoUrl, status: 200, type: 'image/png' });
     }
   });
 

@@ -1,13 +1,15 @@
+import { CARD_HEIGHT, CARD_WIDTH } from './card.ts';
 import type { LiveOptionTotals } from '@tribuna/contracts/live';
 import type { BallotOptionRow } from '../polls/service.ts';
-import { presentableImageUrl } from '@tribuna/contracts/imageUrls';
 
 /** What a link preview (Open Graph / Twitter card) of a shared poll shows. */
 export interface SharePreview {
   title: string;
   description: string;
   url: string;
+  /** The poll's share card (og/card.ts), its URL versioned by the results it shows. */
   image: string;
+  imageAlt: string;
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -54,7 +56,7 @@ export interface PreviewInput {
   showResults: boolean;
   options: readonly BallotOptionRow[];
   /** null when the results are hidden or could not be read (Redis unavailable): no figures then. */
-  totals: PreviewTotals | null;
+  totals: (PreviewTotals & { seq?: number }) | null;
   publicUrl: string;
 }
 
@@ -67,23 +69,14 @@ export function buildSharePreview(input: PreviewInput): SharePreview {
   else if (input.closed) description = 'Encuesta cerrada — Tribuna';
   else description = 'Sé el primero en votar — ¡Vota en Tribuna!';
 
-  const photo = leader?.option.contestantPhotoUrl ?? null;
   return {
     title: input.title,
     description,
     url: `${input.publicUrl}/?encuesta=${input.pollId}`,
-    image: photo ? absoluteUrl(photo, input.publicUrl) : `${input.publicUrl}/icon-512.png`,
+    // The version lets chat apps that cache images by URL fetch the newer result.
+    image: `${input.publicUrl}/api/polls/${input.pollId}/card.png?v=${input.showResults ? (input.totals?.seq ?? 0) : 0}`,
+    imageAlt: input.showResults && input.totals ? `Resultados en vivo de «${input.title}» en Tribuna` : `«${input.title}»: vota en Tribuna`,
   };
-}
-
-function absoluteUrl(url: string, publicUrl: string): string {
-  const presentable = presentableImageUrl(url);
-  if (!presentable) return `${publicUrl}/icon-512.png`;
-  try {
-    return new URL(presentable, `${publicUrl}/`).toString();
-  } catch {
-    return `${publicUrl}/icon-512.png`;
-  }
 }
 
 /** The <head> tags of a shared poll's page, every value escaped. */
@@ -97,10 +90,15 @@ export function renderPreviewTags(preview: SharePreview): string {
     meta('property', 'og:description', preview.description),
     meta('property', 'og:url', preview.url),
     meta('property', 'og:image', preview.image),
+    meta('property', 'og:image:type', 'image/png'),
+    meta('property', 'og:image:width', String(CARD_WIDTH)),
+    meta('property', 'og:image:height', String(CARD_HEIGHT)),
+    meta('property', 'og:image:alt', preview.imageAlt),
     meta('property', 'og:locale', 'es_MX'),
     meta('name', 'twitter:card', 'summary_large_image'),
     meta('name', 'twitter:title', preview.title),
     meta('name', 'twitter:description', preview.description),
     meta('name', 'twitter:image', preview.image),
+    meta('name', 'twitter:image:alt', preview.imageAlt),
   ].join('\n    ');
 }

@@ -1,17 +1,24 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { POLL_ROUTES } from '@tribuna/contracts/api/polls';
+import { VOTE_MESSAGES } from '@tribuna/contracts/api/votes';
+import { notFound, tooManyRequests } from '../http/errors.ts';
+import { serve } from '../http/serve.ts';
 import { HomePollQuery } from '../polls/schemas.ts';
 import { sharedPollId } from '../polls/service.ts';
+import { PollCardCache } from './cardCache.ts';
 import { sharePreviewTags, type PreviewSources } from './service.ts';
+import { TOO_MANY_REQUESTS_MESSAGE } from '@tribuna/contracts/httpMessages';
 
 /**
  * The home page. A shared link (`/?encuesta=<pollId>`) of a public poll gets its Open Graph and
- * Twitter card tags in index.html, so chat apps and social networks show the poll and its leader;
- * everything else is the plain SPA page. Beyond the 'og.preview' limit (a degrading one) the plain
- * page is served too: the SPA shows the shared poll all the same, and a crawler gets the site's
- * own preview rather than none.
+ * Twitter card tags in index.html, so chat apps and social networks show the poll and its current
+ * result (its share card); everything else is the plain SPA page. Beyond the 'og.preview' limit (a
+ * degrading one) the plain page is served too: the SPA shows the shared poll all the same, and a
+ * crawler gets the site's own preview rather than none.
  */
 const openGraphRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const sources: PreviewSources = { polls: app.pollCache, live: app.pollsLive.store, publicUrl: app.config.publicUrl, log: app.log };
+  const cards = new PollCardCache({ ...sources, mediaDir: app.config.mediaDir });
 
   app.get('/', { schema: { hide: true, querystring: HomePollQuery }, config: { rateLimit: 'og.preview' } }, async (request, reply) => {
     const pollId = sharedPollId(request.query.encuesta);
@@ -24,6 +31,13 @@ const openGraphRoutes: FastifyPluginAsyncTypebox = async (app) => {
       request.log.warn({ err }, 'share preview unavailable');
     }
     return reply.sendSpaIndex(tags ?? undefined);
+  });
+
+  serve(app, POLL_ROUTES.pollCard, async (request, reply) => {
+    // Beyond the limit a card already drawn is still served, whatever its age; none is drawn.
+    const card = request.rateLimited ? await cards.cached(request.params.pollId) : await cards.get(request.params.pollId);
+    if (!card) throw request.rateLimited ? tooManyRequests(TOO_MANY_REQUESTS_MESSAGE) : notFound(VOTE_MESSAGES.pollNotFound);
+    return reply.header('content-type', 'image/png').header('cache-control', 'public, max-age=30').header('content-disposition', 'inline').send(card.png);
   });
 };
 

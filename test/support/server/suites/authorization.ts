@@ -116,6 +116,7 @@ const ACCESS: Record<string, RouteAccess> = {
   'GET /api/polls': { audience: 'everyone', request: get('/api/polls') },
   'GET /api/polls/:pollId': { audience: 'everyone', request: (c) => get(`/api/polls/${c.world.poll.poll.id}`)(c) },
   'GET /api/polls/:pollId/results': { audience: 'everyone', request: (c) => get(`/api/polls/${c.world.poll.poll.id}/results`)(c) },
+  'GET /api/polls/:pollId/card.png': { audience: 'everyone', request: (c) => get(`/api/polls/${c.world.poll.poll.id}/card.png`)(c) },
   'POST /api/polls/:pollId/votes': {
     audience: 'writer',
     request: (c) => ({
