@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { schema } from '@tribuna/drizzle';
 import type { Database } from '@tribuna/drizzle/client';
-import { buildPoll, buildUser, buildVotes } from '../../../test/support/factories.ts';
+import { buildPoll, buildPost, buildUser, buildVotes } from '../../../test/support/factories.ts';
 import type { App } from '../app.ts';
 import { useTestApp } from '../../../test/support/server/harness.ts';
 import { escapeHtml } from './presenter.ts';
@@ -145,6 +145,45 @@ describe('link previews of shared polls (/?encuesta=<id>)', () => {
     await voteRows(closed.poll.id, closed.options[0]!.id, 1, 1);
     const description = meta((await page(`/?encuesta=${closed.poll.id}`)).body, 'og:description');
     expect(description).toMatch(/^Ganó Concursante 1 .* con 100% · 1 voto — Tribuna$/);
+  });
+
+  describe('of a shared post (/wall?post=<id>)', () => {
+    const wall = (postId: string) => page(`/wall?post=${postId}`);
+
+    it('names its author, starts its text and shows its first image', async () => {
+      const author = await buildUser(database.db, { displayName: 'Ana Ruiz' });
+      const content = `¡Qué gala! ${'Ximena merece quedarse. '.repeat(12)}`;
+      const post = await buildPost(database.db, author.id, { content });
+      await database.db.insert(schema.postMedia).values([
+        { postId: post.id, mediaType: 'image', url: '/media/p/first.webp', width: 1080, height: 1350, order: 0, altText: 'Ximena en la gala' },
+        { postId: post.id, mediaType: 'image', url: '/media/p/second.webp', order: 1 },
+      ]);
+      const res = await wall(post.id);
+      expect(res.statusCode).toBe(200);
+      const html = res.body;
+      expect(meta(html, 'og:title')).toBe('Publicación de Ana Ruiz');
+      const description = meta(html, 'og:description')!;
+      expect(description.startsWith('¡Qué gala! Ximena merece quedarse.')).toBe(true);
+      expect(description.endsWith('…')).toBe(true);
+      expect([...description].length).toBeLessThanOrEqual(200);
+      expect(meta(html, 'og:url')).toBe(`${PUBLIC_URL}/wall?post=${post.id}`);
+      expect(meta(html, 'og:image')).toBe(`${PUBLIC_URL}/media/p/first.webp`);
+      expect([meta(html, 'og:image:width'), meta(html, 'og:image:height'), meta(html, 'og:image:alt')]).toEqual(['1080', '1350', 'Ximena en la gala']);
+      expect(html).toContain('<div id="root"></div>');
+    });
+
+    it('previews nothing of a post a visitor may not see, nor of a malformed id', async () => {
+      const author = await buildUser(database.db);
+      const [group] = await database.db.insert(schema.groups).values({ name: 'Privado', privacy: 'private' }).returning();
+      const privatePost = await buildPost(database.db, author.id, { content: 'Solo el grupo', groupId: group!.id, visibility: 'group' });
+      const hidden = await buildPost(database.db, author.id, { content: 'Oculta', isHidden: true });
+      const followers = await buildPost(database.db, author.id, { content: 'Seguidores', visibility: 'followers' });
+      for (const id of [privatePost.id, hidden.id, followers.id, 'no-es-un-id', '123e4567-e89b-42d3-a456-426614174000']) {
+        const res = await wall(id);
+        expect({ id, status: res.statusCode, title: meta(res.body, 'og:title') }).toEqual({ id, status: 200, title: null });
+        expect(res.body).toContain('<title>Tribuna — Votaciones en vivo</title>');
+      }
+    });
   });
 });
 

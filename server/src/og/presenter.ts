@@ -1,3 +1,4 @@
+import { presentableImageUrl } from '@tribuna/contracts/imageUrls';
 import { CARD_HEIGHT, CARD_WIDTH } from './card.ts';
 import type { LiveOptionTotals } from '@tribuna/contracts/live';
 import type { BallotOptionRow } from '../polls/service.ts';
@@ -10,6 +11,10 @@ export interface SharePreview {
   /** The poll's share card (og/card.ts), its URL versioned by the results it shows. */
   image: string;
   imageAlt: string;
+  /** The image's type and size when known (a poll's card: image/png, 1200×630). */
+  imageType?: string;
+  imageWidth?: number | null;
+  imageHeight?: number | null;
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -76,10 +81,53 @@ export function buildSharePreview(input: PreviewInput): SharePreview {
     // The version lets chat apps that cache images by URL fetch the newer result.
     image: `${input.publicUrl}/api/polls/${input.pollId}/card.png?v=${input.showResults ? (input.totals?.seq ?? 0) : 0}`,
     imageAlt: input.showResults && input.totals ? `Resultados en vivo de «${input.title}» en Tribuna` : `«${input.title}»: vota en Tribuna`,
+    imageType: 'image/png',
+    imageWidth: CARD_WIDTH,
+    imageHeight: CARD_HEIGHT,
   };
 }
 
-/** The <head> tags of a shared poll's page, every value escaped. */
+/** A post as a link preview shows it. */
+export interface PostPreviewInput {
+  postId: string;
+  authorName: string;
+  content: string;
+  /** The post's first image (a site path or an http(s) URL as stored), with its size and alt. */
+  image: { url: string; width: number | null; height: number | null; alt: string | null } | null;
+  publicUrl: string;
+}
+
+/** Characters of a post's text in a preview's description. */
+export const POST_EXCERPT_CHARS = 200;
+
+export function buildPostPreview(input: PostPreviewInput): SharePreview {
+  const text = input.content.replace(/\s+/g, ' ').trim();
+  const excerpt = [...text].length > POST_EXCERPT_CHARS ? `${[...text].slice(0, POST_EXCERPT_CHARS - 1).join('').trimEnd()}…` : text;
+  const image = input.image ? absoluteUrl(input.image.url, input.publicUrl) : null;
+  const title = `Publicación de ${input.authorName}`;
+  return {
+    title,
+    description: excerpt || 'Mira esta publicación en Tribuna',
+    url: `${input.publicUrl}/wall?post=${input.postId}`,
+    image: image ?? `${input.publicUrl}/icon-512.png`,
+    imageAlt: image ? input.image!.alt || `Imagen de la publicación de ${input.authorName}` : 'Tribuna',
+    ...(image && input.image!.width && input.image!.height ? { imageWidth: input.image!.width, imageHeight: input.image!.height } : {}),
+  };
+}
+
+/** A stored image URL as an absolute one of the site or an http(s) URL; null for anything else. */
+function absoluteUrl(url: string, publicUrl: string): string | null {
+  const presentable = presentableImageUrl(url);
+  if (!presentable) return null;
+  try {
+    const absolute = new URL(presentable, `${publicUrl}/`);
+    return absolute.protocol === 'https:' || absolute.protocol === 'http:' ? absolute.toString() : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The <head> tags of a shared poll's or post's page, every value escaped. */
 export function renderPreviewTags(preview: SharePreview): string {
   const meta = (attr: 'property' | 'name', key: string, value: string) => `<meta ${attr}="${key}" content="${escapeHtml(value)}" />`;
   return [
@@ -90,9 +138,10 @@ export function renderPreviewTags(preview: SharePreview): string {
     meta('property', 'og:description', preview.description),
     meta('property', 'og:url', preview.url),
     meta('property', 'og:image', preview.image),
-    meta('property', 'og:image:type', 'image/png'),
-    meta('property', 'og:image:width', String(CARD_WIDTH)),
-    meta('property', 'og:image:height', String(CARD_HEIGHT)),
+    ...(preview.imageType ? [meta('property', 'og:image:type', preview.imageType)] : []),
+    ...(preview.imageWidth && preview.imageHeight
+      ? [meta('property', 'og:image:width', String(preview.imageWidth)), meta('property', 'og:image:height', String(preview.imageHeight))]
+      : []),
     meta('property', 'og:image:alt', preview.imageAlt),
     meta('property', 'og:locale', 'es_MX'),
     meta('name', 'twitter:card', 'summary_large_image'),

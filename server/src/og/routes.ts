@@ -6,7 +6,12 @@ import { serve } from '../http/serve.ts';
 import { HomePollQuery } from '../polls/schemas.ts';
 import { sharedPollId } from '../polls/service.ts';
 import { PollCardCache } from './cardCache.ts';
-import { sharePreviewTags, type PreviewSources } from './service.ts';
+import { postPreviewTags, sharePreviewTags, type PreviewSources } from './service.ts';
+import { poolRunner } from '@tribuna/drizzle/pipelined';
+import { Type } from '@sinclair/typebox';
+
+/** `?post=<id>` of a shared post link (repeated: the first counts); anything else gets the plain page. */
+const SharedPostQuery = Type.Object({ post: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])) });
 import { TOO_MANY_REQUESTS_MESSAGE } from '@tribuna/contracts/httpMessages';
 
 /**
@@ -17,7 +22,13 @@ import { TOO_MANY_REQUESTS_MESSAGE } from '@tribuna/contracts/httpMessages';
  * crawler gets the site's own preview rather than none.
  */
 const openGraphRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const sources: PreviewSources = { polls: app.pollCache, live: app.pollsLive.store, publicUrl: app.config.publicUrl, log: app.log };
+  const sources: PreviewSources = {
+    polls: app.pollCache,
+    live: app.pollsLive.store,
+    publicUrl: app.config.publicUrl,
+    log: app.log,
+    reader: poolRunner(app.database.sql),
+  };
   const cards = new PollCardCache({ ...sources, mediaDir: app.config.mediaDir });
 
   app.get('/', { schema: { hide: true, querystring: HomePollQuery }, config: { rateLimit: 'og.preview' } }, async (request, reply) => {
@@ -29,6 +40,20 @@ const openGraphRoutes: FastifyPluginAsyncTypebox = async (app) => {
     } catch (err) {
       // The page must load even when the preview cannot be built (PostgreSQL down).
       request.log.warn({ err }, 'share preview unavailable');
+    }
+    return reply.sendSpaIndex(tags ?? undefined);
+  });
+
+  // A shared post (`/wall?post=<id>`, the link the notifications use): its tags for crawlers; the
+  // SPA itself (the wall, behind sign-in) is the same page for everybody.
+  app.get('/wall', { schema: { hide: true, querystring: SharedPostQuery }, config: { rateLimit: 'og.preview' } }, async (request, reply) => {
+    const postId = sharedPollId(request.query.post);
+    if (!postId || request.rateLimited) return reply.sendSpaIndex();
+    let tags: string | null = null;
+    try {
+      tags = await postPreviewTags(sources, postId);
+    } catch (err) {
+      request.log.warn({ err }, 'post preview unavailable');
     }
     return reply.sendSpaIndex(tags ?? undefined);
   });

@@ -2,7 +2,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { PollCache } from '../polls/pollCache.ts';
 import type { LiveStore } from '../polls/live/store.ts';
 import { effectiveStatus } from '../polls/rules.ts';
-import { buildSharePreview, renderPreviewTags, type PreviewTotals } from './presenter.ts';
+import type { SqlRunner } from '@tribuna/drizzle/pipelined';
+import { findPublicPost } from '../wall/service.ts';
+import { buildPostPreview, buildSharePreview, renderPreviewTags, type PreviewTotals } from './presenter.ts';
 
 export interface PreviewSources {
   /** The one poll cache of the server (what votes are validated against). */
@@ -11,6 +13,8 @@ export interface PreviewSources {
   live: LiveStore;
   publicUrl: string;
   log: FastifyBaseLogger;
+  /** Reads of the wall (a shared post), on the pool. */
+  reader: SqlRunner;
 }
 
 /**
@@ -40,4 +44,23 @@ export async function sharePreviewTags(sources: PreviewSources, pollId: string, 
     publicUrl: sources.publicUrl,
   });
   return renderPreviewTags(preview);
+}
+
+/**
+ * The link-preview tags of a shared post (`/wall?post=<id>`): its author, the start of its text and
+ * its first image; null when the post is not one a visitor may see (hidden, private group, own-only).
+ */
+export async function postPreviewTags(sources: PreviewSources, postId: string): Promise<string | null> {
+  const post = await findPublicPost(sources.reader, postId);
+  if (!post) return null;
+  const first = post.media[0];
+  return renderPreviewTags(
+    buildPostPreview({
+      postId: post.id,
+      authorName: post.author.displayName ?? post.author.username ?? 'un fan',
+      content: post.content,
+      image: first ? { url: first.url, width: first.width ?? null, height: first.height ?? null, alt: first.alt ?? null } : null,
+      publicUrl: sources.publicUrl,
+    }),
+  );
 }

@@ -174,6 +174,12 @@ export async function getPost(ctx: WallContext, postId: string, viewer: Viewer |
   return presentPost(row);
 }
 
+/** A post as anybody may see it (a visitor's rules: public posts only), for a link preview; null otherwise. */
+export async function findPublicPost(db: SqlRunner, postId: string): Promise<PostView | null> {
+  const row = await repo.findPostCard(db, postId, null);
+  return row ? presentPost(row) : null;
+}
+
 export async function listComments(ctx: WallContext, postId: string, viewer: Viewer | null): Promise<CommentList> {
   if (!(await access.mayReadPost(ctx.reader, postId, viewer))) throw notFound(WALL_MESSAGES.postNotFound);
   const [rows, commentCount] = await Promise.all([
