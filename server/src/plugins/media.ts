@@ -1,6 +1,5 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import fp from 'fastify-plugin';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
@@ -8,6 +7,7 @@ import { ConcurrencyLimiter } from '../media/limiter.ts';
 import { createMediaService, type MediaService } from '../media/service.ts';
 import { LocalDiskStorage } from '../media/storage.ts';
 import { UploadBudget } from '../media/uploadBudget.ts';
+import { createUploadDir, removeOrphanUploadDirs } from '../media/uploadDirs.ts';
 import { DEFAULT_MAX_FIELD_BYTES, type UploadArea } from '../media/uploads.ts';
 
 declare module 'fastify' {
@@ -40,8 +40,10 @@ export default fp(
     app.decorate('media', createMediaService({ storage, db: app.database.db, limiter }));
 
     // Uploaded files are streamed here, never held in memory; each request removes its own
-    // (withUploads), and the directory goes with the app (a crash leaves it to the OS's tmp cleaning).
-    const uploadDir = await mkdtemp(join(tmpdir(), 'tribuna-uploads-'));
+    // (withUploads), and the directory goes with the app. Those of crashed processes go at the next start.
+    const orphans = await removeOrphanUploadDirs(tmpdir());
+    if (orphans > 0) app.log.info({ removed: orphans }, 'upload directories of stopped processes removed');
+    const uploadDir = await createUploadDir(tmpdir());
     app.decorate('uploads', { dir: uploadDir, budget: new UploadBudget(app.config.uploadBytesInFlight) });
     app.addHook('onClose', async () => {
       await rm(uploadDir, { recursive: true, force: true });
