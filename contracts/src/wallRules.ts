@@ -19,6 +19,17 @@ export const WALL_LIMITS = {
   infiniteScrollMarginPx: 200,
 } as const;
 
+/** Video clips (issue 30; the spec's generic media upload: 'File size exceeds 50MB limit'). */
+export const VIDEO_LIMITS = {
+  maxBytes: 50 * 1024 * 1024,
+  /** Three minutes. */
+  maxDurationS: 180,
+  /** Transcoded to at most 720 lines. */
+  maxHeight: 720,
+  /** A transcode that runs longer is killed (and its job retried). */
+  transcodeTimeoutMs: 10 * 60_000,
+} as const;
+
 export const REACTION_TYPES = ['like', 'love', 'haha', 'wow', 'sad', 'angry'] as const;
 export type ReactionType = (typeof REACTION_TYPES)[number];
 

@@ -1,4 +1,5 @@
 // `npm run start:worker`: runs every BullMQ queue of the contracts and registers the schedules.
+import { checkFfmpeg } from './media/video.ts';
 import type { Logger } from 'pino';
 import type { Config } from '@tribuna/contracts/config';
 import { databaseErrorMessage, readConfigOrExit } from '@tribuna/contracts/startup';
@@ -85,6 +86,11 @@ function main(): void {
   starting.then(
     ({ app }) => {
       if (!stopping) logger.info({ queues: [...app.queues.keys()], timezone: config.showTimezone }, 'worker ready');
+      // Video clips need FFmpeg: a missing or broken one is told at start, not first by a failed job.
+      checkFfmpeg().then(
+        (versions) => logger.info(versions, 'ffmpeg available for video clips'),
+        (err: unknown) => logger.error({ err: { message: (err as Error).message } }, 'ffmpeg unavailable: video clips cannot be processed'),
+      );
     },
     (err: unknown) => {
       if (stopping) return;

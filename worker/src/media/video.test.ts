@@ -1,0 +1,105 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkFfmpeg, FfmpegUnavailableError, ffmpegBinaries, NotAVideoError, probeVideo, transcodeVideo } from './video.ts';
+
+const run = promisify(execFile);
+
+/** The top-level MP4 boxes of a file, in order (ftyp, moov, mdat…). */
+async function topLevelBoxes(file: string): Promise<string[]> {
+  const data = await readFile(file);
+  const boxes: string[] = [];
+  for (let at = 0; at + 8 <= data.length;) {
+    let size = data.readUInt32BE(at);
+    boxes.push(data.toString('latin1', at + 4, at + 8));
+    if (size === 1) size = Number(data.readBigUInt64BE(at + 8));
+    if (size < 8) break;
+    at += size;
+  }
+  return boxes;
+}
+
+describe('video clips through FFmpeg (the worker)', () => {
+  const bin = ffmpegBinaries();
+  let dir: string;
+  let clip: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'tribuna-video-test-'));
+    clip = join(dir, 'clip.mov');
+    // A 1280×960 test pattern with a tone and a title in its metadata, 3 s.
+    await run(bin.ffmpeg, [
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=duration=3:size=1280x960:rate=25',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:duration=3',
+      '-metadata',
+      'title=Ubicación secreta',
+      '-c:v',
+      'mpeg4',
+      '-c:a',
+      'aac',
+      '-shortest',
+      clip,
+    ]);
+  }, 60_000);
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('finds the installed binaries working, and names a broken one plainly', async () => {
+    const versions = await checkFfmpeg(bin);
+    expect(versions.ffmpeg).toMatch(/^ffmpeg version/);
+    expect(versions.ffprobe).toMatch(/^ffprobe version/);
+    await expect(checkFfmpeg({ ...bin, ffmpeg: join(dir, 'no-such-ffmpeg') })).rejects.toBeInstanceOf(FfmpegUnavailableError);
+  });
+
+  it('probes duration, size and codecs before any work', async () => {
+    const probe = await probeVideo(clip, bin);
+    expect(probe).toMatchObject({ width: 1280, height: 960, videoCodec: 'mpeg4', audioCodec: 'aac' });
+    expect(probe.durationS).toBeGreaterThan(2.9);
+    expect(probe.durationS).toBeLessThan(3.2);
+  });
+
+  it('refuses a file that is not a video, whatever its name', async () => {
+    const fake = join(dir, 'not-a-video.mp4');
+    await writeFile(fake, 'this is text, not a video');
+    await expect(probeVideo(fake, bin)).rejects.toBeInstanceOf(NotAVideoError);
+    const still = join(dir, 'still.mp4');
+    await writeFile(
+      still,
+      await sharp({ create: { width: 8, height: 8, channels: 3, background: '#fff' } })
+        .png()
+        .toBuffer(),
+    );
+    await expect(probeVideo(still, bin)).rejects.toBeInstanceOf(NotAVideoError);
+  });
+
+  it('transcodes to H.264/AAC at most 720 lines, moov first, metadata stripped, with a WebP poster and its ThumbHash', async () => {
+    const out = await mkdtemp(join(dir, 'out-'));
+    const result = await transcodeVideo(clip, out, { bin });
+    const probe = await probeVideo(result.mp4, bin);
+    expect(probe).toMatchObject({ videoCodec: 'h264', audioCodec: 'aac', height: 720, width: 960 });
+    expect(result).toMatchObject({ width: 960, height: 720 });
+    expect(result.durationS).toBeGreaterThan(2.9);
+    const boxes = await topLevelBoxes(result.mp4);
+    expect(boxes.indexOf('moov')).toBeGreaterThanOrEqual(0);
+    expect(boxes.indexOf('moov')).toBeLessThan(boxes.indexOf('mdat'));
+    const { stdout } = await run(bin.ffprobe, ['-v', 'error', '-print_format', 'json', '-show_format', result.mp4]);
+    expect(JSON.stringify(JSON.parse(stdout).format.tags ?? {})).not.toContain('Ubicación secreta');
+    const poster = await sharp(result.poster).metadata();
+    expect([poster.format, poster.width, poster.height]).toEqual(['webp', 960, 720]);
+    expect(Buffer.from(result.placeholder, 'base64').length).toBeGreaterThan(5);
+    expect((await stat(result.mp4)).size).toBeGreaterThan(10_000);
+  });
+});
