@@ -102,7 +102,13 @@ export const POST_EXCERPT_CHARS = 200;
 
 export function buildPostPreview(input: PostPreviewInput): SharePreview {
   const text = input.content.replace(/\s+/g, ' ').trim();
-  const excerpt = [...text].length > POST_EXCERPT_CHARS ? `${[...text].slice(0, POST_EXCERPT_CHARS - 1).join('').trimEnd()}…` : text;
+  const excerpt =
+    [...text].length > POST_EXCERPT_CHARS
+      ? `${[...text]
+          .slice(0, POST_EXCERPT_CHARS - 1)
+          .join('')
+          .trimEnd()}…`
+      : text;
   const image = input.image ? absoluteUrl(input.image.url, input.publicUrl) : null;
   const title = `Publicación de ${input.authorName}`;
   return {
