@@ -35,9 +35,9 @@ const REQUEST_TIMEOUT_MS = 10_000;
 
 /**
  * Routes allowed to declare no response schema: third-party plugins' files and docs, and the SPA
- * page. Every other route must say what it answers.
+ * pages (the home page and the wall, with their link previews). Every other route must say what it answers.
  */
-const WITHOUT_RESPONSE_SCHEMA = [/^\/\*$/, /^\/media\/\*$/, /^\/api\/docs(\/|$)/, /^\/$/];
+const WITHOUT_RESPONSE_SCHEMA = [/^\/\*$/, /^\/media\/\*$/, /^\/api\/docs(\/|$)/, /^\/$/, /^\/wall$/];
 
 /**
  * Every rate limit a thousand times wider: the fuzzer sends a route far more requests than a fan
