@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { JobsOptions } from 'bullmq';
 import type { ClusterEventName, ClusterEvents } from '@tribuna/contracts/events';
 import type { JobName, JobPayloads } from '@tribuna/contracts/jobs';
-import type { DbOrTx } from '@tribuna/drizzle/client';
+import { createDatabase, type DbOrTx } from '@tribuna/drizzle/client';
 import { OutboxRelay, OUTBOX_POLL_MS } from './relay.ts';
 import * as repo from './repository.ts';
 import type { OutboxRow } from './repository.ts';
@@ -51,8 +51,17 @@ export function deliverer(app: FastifyInstance): (message: OutboxRow) => Promise
 /** `app.outbox`: the transactional outbox and this instance's relay. */
 export default fp<OutboxPluginOptions>(
   async (app, options) => {
+    // Its own connection: the relay's polling never waits behind (nor is counted with) the pool's
+    // requests, and a round's transaction never holds one of their connections.
+    const relayDatabase = createDatabase(app.config.databaseUrl, {
+      max: 1,
+      connectTimeout: 2,
+      applicationName: 'tribuna-outbox-relay',
+      statementTimeoutMs: 30_000,
+      idleInTransactionTimeoutMs: 60_000,
+    });
     const relay = new OutboxRelay({
-      db: app.database.db,
+      db: relayDatabase.db,
       log: app.log,
       pollMs: options.pollMs || OUTBOX_POLL_MS,
       deliver: deliverer(app),
@@ -68,7 +77,10 @@ export default fp<OutboxPluginOptions>(
       if (options.pollMs !== 0) relay.start();
     });
     // Before the queues and the database close (plugins close in reverse order of registration).
-    app.addHook('onClose', async () => relay.close());
+    app.addHook('onClose', async () => {
+      await relay.close();
+      await relayDatabase.sql.end({ timeout: 5 });
+    });
   },
   { name: 'outbox', dependencies: ['events'] },
 );
