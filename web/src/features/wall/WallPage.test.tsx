@@ -71,8 +71,12 @@ describe('WallPage feed', () => {
     });
     renderWall();
     await screen.findByText('Post A');
-    const [observer] = FakeIntersectionObserver.withMargin(`${WALL_LIMITS.infiniteScrollMarginPx}px`);
-    expect(observer).toBeTruthy();
+    // The sentinel's observer is set up by an effect after the page renders: wait for it.
+    const observer = await vi.waitFor(() => {
+      const [found] = FakeIntersectionObserver.withMargin(`${WALL_LIMITS.infiniteScrollMarginPx}px`);
+      expect(found).toBeTruthy();
+      return found;
+    });
     FakeIntersectionObserver.trigger([...observer!.elements][0]!, true);
     await screen.findByText('Post B');
     expect(requestsOf(fetchMock)).toContain('GET /api/posts?sort=activity&cursor=c1');
