@@ -3,15 +3,14 @@ import { POLL_ROUTES } from '@tribuna/contracts/api/polls';
 import { VOTE_MESSAGES } from '@tribuna/contracts/api/votes';
 import { notFound, tooManyRequests } from '../http/errors.ts';
 import { serve } from '../http/serve.ts';
-import { HomePollQuery } from '../polls/schemas.ts';
 import { sharedPollId } from '../polls/service.ts';
 import { PollCardCache } from './cardCache.ts';
 import { postPreviewTags, sharePreviewTags, type PreviewSources } from './service.ts';
 import { poolRunner } from '@tribuna/drizzle/pipelined';
 import { Type } from '@sinclair/typebox';
 
-/** `?post=<id>` of a shared post link (repeated: the first counts); anything else gets the plain page. */
-const SharedPostQuery = Type.Object({ post: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])) });
+/** The id of a shared link (`?encuesta=`, `?post=`); repeated, the first counts; anything else gets the plain page. */
+const SharedId = Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())]));
 import { TOO_MANY_REQUESTS_MESSAGE } from '@tribuna/contracts/httpMessages';
 
 /**
@@ -31,32 +30,28 @@ const openGraphRoutes: FastifyPluginAsyncTypebox = async (app) => {
   };
   const cards = new PollCardCache({ ...sources, mediaDir: app.config.mediaDir });
 
-  app.get('/', { schema: { hide: true, querystring: HomePollQuery }, config: { rateLimit: 'og.preview' } }, async (request, reply) => {
-    const pollId = sharedPollId(request.query.encuesta);
-    if (!pollId || request.rateLimited) return reply.sendSpaIndex();
-    let tags: string | null = null;
-    try {
-      tags = await sharePreviewTags(sources, pollId);
-    } catch (err) {
-      // The page must load even when the preview cannot be built (PostgreSQL down).
-      request.log.warn({ err }, 'share preview unavailable');
-    }
-    return reply.sendSpaIndex(tags ?? undefined);
-  });
+  /**
+   * An SPA page whose shared link (`?<param>=<id>`) gets preview tags for crawlers; the page must
+   * load even when the preview cannot be built (PostgreSQL down), and beyond 'og.preview' it is the
+   * plain page.
+   */
+  const previewPage = (url: string, param: string, tagsOf: (id: string) => Promise<string | null>) =>
+    app.get(url, { schema: { hide: true, querystring: Type.Object({ [param]: SharedId }) }, config: { rateLimit: 'og.preview' } }, async (request, reply) => {
+      const id = sharedPollId((request.query as Record<string, string | string[] | undefined>)[param]);
+      if (!id || request.rateLimited) return reply.sendSpaIndex();
+      let tags: string | null = null;
+      try {
+        tags = await tagsOf(id);
+      } catch (err) {
+        request.log.warn({ err, url }, 'link preview unavailable');
+      }
+      return reply.sendSpaIndex(tags ?? undefined);
+    });
 
-  // A shared post (`/wall?post=<id>`, the link the notifications use): its tags for crawlers; the
-  // SPA itself (the wall, behind sign-in) is the same page for everybody.
-  app.get('/wall', { schema: { hide: true, querystring: SharedPostQuery }, config: { rateLimit: 'og.preview' } }, async (request, reply) => {
-    const postId = sharedPollId(request.query.post);
-    if (!postId || request.rateLimited) return reply.sendSpaIndex();
-    let tags: string | null = null;
-    try {
-      tags = await postPreviewTags(sources, postId);
-    } catch (err) {
-      request.log.warn({ err }, 'post preview unavailable');
-    }
-    return reply.sendSpaIndex(tags ?? undefined);
-  });
+  previewPage('/', 'encuesta', (pollId) => sharePreviewTags(sources, pollId));
+  // A shared post (`/wall?post=<id>`, the link the notifications use); the SPA itself (the wall,
+  // behind sign-in) is the same page for everybody.
+  previewPage('/wall', 'post', (postId) => postPreviewTags(sources, postId));
 
   serve(app, POLL_ROUTES.pollCard, async (request, reply) => {
     // Beyond the limit a card already drawn is still served, whatever its age; none is drawn.
