@@ -295,27 +295,50 @@ describe('live hub backpressure (fake sockets, fake clock)', () => {
     }
   });
 
-  it('spaces snapshots by how long their fan-out takes, so sends never take over the process', async () => {
-    // Each snapshot send "takes" 4 ms: 10 viewers make a 40 ms fan-out, which at a 20% share allows
-    // one snapshot per 200 ms; the same flood without that cost is paced by the budget alone (50/s).
-    const flood = async (costMs: number) => {
-      const fake = await hubWithCostlySends({ snapshotsPerSecond: 50, snapshotBurst: 1, minSnapshotGapMs: 5, maxFanoutShare: 0.2 }, costMs, () => true);
-      try {
-        await advance(250);
-        const start = Date.now();
-        await floodForOneSecond(fake.vote, { tailMs: 300 });
-        // Every viewer ends with the final totals.
-        for (const socket of fake.sockets) expect(socket.snapshots().at(-1)?.seq).toBe(fake.state.seq);
-        return fake.sockets[0]!.timesOf('results').filter((t) => t >= start);
-      } finally {
-        fake.hub.close();
+  it('rolls: a snapshot read during a walk goes to the viewers not reached yet, the others get it on the next walk', async () => {
+    // Reads allowed at once while a walk is under way; one viewer per slice once all have subscribed.
+    const fake = hubWithFakeTotals({ snapshotsPerSecond: 50, snapshotBurst: 1, minSnapshotGapMs: 0 });
+    hub = fake.hub;
+    const sockets = await viewers(hub, 10);
+    hub.settings.fanoutSlice = 1;
+    await advance(100);
+    // A vote lands while the walk of the first change is handing its snapshot to the third viewer.
+    let voted = false;
+    const send = sockets[2]!.send.bind(sockets[2]!);
+    sockets[2]!.send = (data) => {
+      send(data);
+      if (!voted) {
+        voted = true;
+        fake.vote();
       }
     };
-    const costly = await flood(4);
-    const free = await flood(0);
-    // Over 1.3 s: one snapshot every 200 ms with the costly fan-outs, every 20 ms (the budget) without.
-    expect(gaps(costly)).toEqual(Array(5).fill(200));
-    expect(gaps(free)).toEqual(Array(50).fill(20));
+    fake.vote();
+    await advance(200);
+    const seqs = sockets.map((socket) => socket.snapshots().map((snapshot) => snapshot.seq));
+    // The viewers reached before the newer read (0–2 at least) got the first change, then the second
+    // on the next walk (within the budget: 20 ms later); those reached after it skip straight to it.
+    const firstSkipping = seqs.findIndex((seq) => seq.length === 2);
+    expect(firstSkipping).toBeGreaterThan(2);
+    for (const seq of seqs.slice(0, firstSkipping)) expect(seq).toEqual([1, 2, 3]);
+    for (const seq of seqs.slice(firstSkipping)) expect(seq).toEqual([1, 3]);
+    expect(gaps(sockets[0]!.timesOf('results')).at(-1)).toBe(20);
+  });
+
+  it('hands each viewer at most one frame per walk, and walks within the snapshot budget', async () => {
+    // Sends that "take" 4 ms each on the hub's clock: 10 viewers make a 40 ms walk in 4 slices.
+    const fake = await hubWithCostlySends({ snapshotsPerSecond: 50, snapshotBurst: 1, minSnapshotGapMs: 5 }, 4, () => true);
+    hub = fake.hub;
+    await advance(250);
+    const start = Date.now();
+    await floodForOneSecond(fake.vote, { tailMs: 300 });
+    for (const socket of fake.sockets) {
+      expect(socket.snapshots().at(-1)?.seq).toBe(fake.state.seq);
+      const seqs = socket.snapshots().map((snapshot) => snapshot.seq);
+      // Increasing: never the same snapshot twice, never an older one after a newer.
+      seqs.slice(1).forEach((seq, i) => expect(seq).toBeGreaterThan(seqs[i]!));
+      const sent = socket.timesOf('results').filter((t) => t >= start);
+      sent.forEach((t, k) => expect(k + 1).toBeLessThanOrEqual(1 + ((t - start) * 50) / 1000));
+    }
   });
 
   it('paces voters messages by their fan-out cost too', async () => {
@@ -338,7 +361,7 @@ describe('live hub backpressure (fake sockets, fake clock)', () => {
   });
 
   it('terminates sockets that stop answering pings', async () => {
-    const fake = hubWithFakeTotals({ keepAliveMs: 20 });
+    const fake = hubWithFakeTotals({ keepAliveMs: 20, keepAliveSteps: 1 });
     hub = fake.hub;
     const [socket] = (await viewers(hub, 1)) as [FakeSocket];
     await advance(20); // pinged
@@ -350,7 +373,7 @@ describe('live hub backpressure (fake sockets, fake clock)', () => {
 
   it('pings in slices like a fan-out, letting other work run between them', async () => {
     let now = 0;
-    const fake = hubWithFakeTotals({ keepAliveMs: 20, fanoutSlice: 1000, fanoutSliceMs: 4 }, () => now);
+    const fake = hubWithFakeTotals({ keepAliveMs: 20, keepAliveSteps: 1, fanoutSlice: 1000, fanoutSliceMs: 4 }, () => now);
     hub = fake.hub;
     const sockets = await viewers(hub, 70);
     const order: string[] = [];
@@ -364,6 +387,31 @@ describe('live hub backpressure (fake sockets, fake clock)', () => {
     await advance(25); // one pass (the next is due at 40 ms)
     expect(order.indexOf('other work')).toBe(64);
     expect(order.filter((o) => o.startsWith('ping'))).toHaveLength(70);
+  });
+
+  it('spreads the pings of a period over its steps, each socket pinged once per period', async () => {
+    const fake = hubWithFakeTotals({ keepAliveMs: 30, keepAliveSteps: 3 });
+    hub = fake.hub;
+    const sockets = await viewers(hub, 9);
+    const pingedAt: number[][] = sockets.map(() => []);
+    sockets.forEach((socket, i) => {
+      socket.ping = () => {
+        pingedAt[i]!.push(Date.now());
+        // Answered, as a live client does.
+        for (const listener of (socket as unknown as { listeners: Map<string, (() => void)[]> }).listeners.get('pong') ?? []) listener();
+      };
+    });
+    const start = Date.now();
+    await advance(10);
+    expect(pingedAt.filter((times) => times.length === 1)).toHaveLength(3);
+    await advance(20);
+    // A third of the sockets per step; after a period every socket once.
+    expect(pingedAt.map((times) => times.length)).toEqual(Array(9).fill(1));
+    expect(new Set(pingedAt.map((times) => times[0]! - start))).toEqual(new Set([10, 20, 30]));
+    await advance(30);
+    expect(pingedAt.map((times) => times.length)).toEqual(Array(9).fill(2));
+    // Answered sockets stay open.
+    expect(sockets.every((socket) => !socket.terminated)).toBe(true);
   });
 });
 

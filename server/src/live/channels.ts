@@ -66,7 +66,12 @@ export class TopicChannel {
   /** Viewers that have not received any snapshot of this topic yet. */
   readonly awaitingFirst = new Set<Viewer>();
   dirty = false;
+  /** A tick is reading the snapshot (or sending the changes message). */
   running = false;
+  /** Rolling delivery (LiveHub.rotate): the seq last handed to each viewer. */
+  readonly delivered = new Map<Viewer, number>();
+  /** A rotation is handing the newest snapshot to the viewers behind it. */
+  rolling = false;
   timer: NodeJS.Timeout | null = null;
   /** When the pending timer fires. */
   timerAt = 0;
@@ -76,7 +81,7 @@ export class TopicChannel {
   /** When the totals were last read, and when they may be read again after a failure. */
   lastReadAt = 0;
   retryAt = 0;
-  /** How long the last snapshot's (and changes message's) fan-out to every local viewer took (ms). */
+  /** How long the last complete rotation (and changes message's fan-out) over every local viewer took (ms, its slices only). */
   fanoutMs = 0;
   changesFanoutMs = 0;
   /** Pending changes may go out from then on. */

@@ -13,14 +13,16 @@ export type { HubSocket } from './channels.ts';
  * maxChangesPerMessage) is every family's unless the family's handler sets its own.
  */
 export interface HubSettings extends TopicPacing {
-  /** Never two snapshots of a topic closer than this. */
+  /**
+   * Never two reads of a topic's snapshot closer than this. While a walk hands the snapshot out
+   * (rolling delivery, LiveHub.rotate) the topic is read this often when it changed, so the rest of
+   * the walk hands out a snapshot at most this old.
+   */
   minSnapshotGapMs: number;
   /**
-   * Share of this process's time a topic's snapshot fan-out (or changes message fan-out) may
-   * take: after a fan-out that took T ms the next one waits at least T / share. With many viewers
-   * (thousands of sends per snapshot) snapshots go out less often instead of the sends starving
-   * everything else the process does (taking votes, answering requests) and piling stale
-   * snapshots on the viewers.
+   * Share of this process's time a topic's changes message fan-out may take: after one that took
+   * T ms the next waits at least T / share. (Snapshots need no such bound: a walk hands each viewer
+   * at most one frame, the newest, so a long walk means fewer frames, never a queue of stale ones.)
    */
   maxFanoutShare: number;
   /** A socket with more than this queued is slow: it skips intermediate messages and owes the latest snapshot. */
@@ -31,6 +33,12 @@ export interface HubSettings extends TopicPacing {
   owedRetryMs: number;
   /** Ping period; a socket that did not answer the previous ping is terminated. */
   keepAliveMs: number;
+  /**
+   * The period's pings go out in this many steps, each to the next share of the sockets: a pass
+   * over 10,000 sockets at once (about as long as a snapshot's) made the walks it crossed twice as
+   * long, which was the vote-to-screen p99 of the fan-out bench.
+   */
+  keepAliveSteps: number;
   /** A tick that failed (Redis down) is retried after this long. */
   retryMs: number;
   maxSubscriptionsPerSocket: number;
@@ -67,6 +75,7 @@ export const DEFAULT_HUB_SETTINGS: HubSettings = {
   maxBufferedBytes: 1024 * 1024,
   owedRetryMs: 100,
   keepAliveMs: 30_000,
+  keepAliveSteps: 30,
   retryMs: 1000,
   maxSubscriptionsPerSocket: LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET,
   changesEveryMs: 1000,
@@ -115,9 +124,11 @@ export interface HubStats {
  * This instance's websocket fan-out, for every topic. Domains register a TopicHandler per topic
  * family (who may watch, how to read a snapshot); the hub owns the sockets, their frame budgets,
  * keepalive and delivery. A topic with snapshots keeps a coalescing timer: when its domain says it
- * changed (`changed`), the next tick reads the snapshot once, serializes it once and hands the same
- * buffer to every local viewer, however many changes arrived; slow sockets skip intermediate
- * snapshots but always end with the newest one. Lists of changes pushed with it (a poll's voters)
+ * changed (`changed`), the next tick reads the snapshot once, serializes it once, and a walk over
+ * the local viewers hands each the newest buffer, however many changes arrived (rolling delivery:
+ * a snapshot read during a walk goes to the viewers the walk has not reached, and the next walk
+ * brings it to the others; see rotate). Slow sockets skip intermediate snapshots but always end
+ * with the newest one. Lists of changes pushed with it (a poll's voters)
  * are merged and go out together, paced, in the message the topic's handler builds
  * (`changesMessage`). Other messages go out as they come (`publish`).
  */
@@ -131,8 +142,12 @@ export class LiveHub {
   private closed = false;
   private readonly counters = { snapshots: 0, tickErrors: 0, framesRefused: 0, rateLimitClosed: 0 };
   private readonly clock: () => number;
-  /** A keep-alive pass is under way (its slices span several turns of the event loop). */
+  /** A keep-alive step is under way (its slices span several turns of the event loop). */
   private pinging = false;
+  /** The sockets of the keep-alive period under way, the next one to ping, and the step. */
+  private pingQueue: Viewer[] = [];
+  private pingNext = 0;
+  private pingStep = 0;
 
   constructor(
     private readonly deps: HubDependencies,
@@ -141,7 +156,7 @@ export class LiveHub {
     this.settings = { ...DEFAULT_HUB_SETTINGS, ...settings };
     this.clock = deps.clock ?? (() => performance.now());
     this.delivery = new Delivery(this.settings, (viewer) => this.detach(viewer));
-    this.keepAliveTimer = setInterval(() => void this.keepAlive(), this.settings.keepAliveMs);
+    this.keepAliveTimer = setInterval(() => void this.keepAlive(), this.settings.keepAliveMs / this.settings.keepAliveSteps);
     this.keepAliveTimer.unref();
   }
 
@@ -345,6 +360,7 @@ export class LiveHub {
   private leave(viewer: Viewer, channel: TopicChannel): void {
     channel.viewers.delete(viewer);
     channel.awaitingFirst.delete(viewer);
+    channel.delivered.delete(viewer);
     viewer.owed?.delete(channel);
     if (channel.viewers.size === 0 && this.channels.get(channel.topic) === channel) {
       this.channels.delete(channel.topic);
@@ -357,7 +373,7 @@ export class LiveHub {
   private sendCurrent(viewer: Viewer, channel: TopicChannel): void {
     if (!channel.snapshots) return;
     if (channel.payload && !channel.dirty && !channel.running) {
-      this.delivery.snapshot(viewer, channel);
+      this.sendSnapshot(viewer, channel);
       return;
     }
     channel.awaitingFirst.add(viewer);
@@ -447,6 +463,7 @@ export class LiveHub {
       channel.frame = null;
       channel.seq = -1;
       channel.awaitingFirst.clear();
+      channel.delivered.clear();
       channel.added = [];
       channel.removed = [];
     }
@@ -466,9 +483,18 @@ export class LiveHub {
     const snapshotBurst = this.paced(channel.handler, 'snapshotBurst');
     channel.tokens = Math.min(snapshotBurst, channel.tokens + ((now - channel.tokensAt) * snapshotsPerSecond) / 1000);
     channel.tokensAt = now;
+    // During a walk a read only refreshes what the rest of the walk hands out: the walks spend the budget.
+    if (channel.rolling) return Math.max(channel.lastReadAt + minSnapshotGapMs, channel.retryAt);
     const byBudget = channel.tokens >= 1 ? now : now + Math.ceil(((1 - channel.tokens) * 1000) / snapshotsPerSecond);
-    const gap = Math.max(minSnapshotGapMs, Math.ceil(channel.fanoutMs / this.settings.maxFanoutShare));
-    return Math.max(byBudget, channel.lastReadAt + gap, channel.retryAt);
+    return Math.max(byBudget, channel.lastReadAt + minSnapshotGapMs, channel.retryAt);
+  }
+
+  /** How long until the snapshot budget allows another walk (0: now). */
+  private walkWaitMs(channel: TopicChannel, now: number): number {
+    const snapshotsPerSecond = this.paced(channel.handler, 'snapshotsPerSecond');
+    channel.tokens = Math.min(this.paced(channel.handler, 'snapshotBurst'), channel.tokens + ((now - channel.tokensAt) * snapshotsPerSecond) / 1000);
+    channel.tokensAt = now;
+    return channel.tokens >= 1 ? 0 : Math.ceil(((1 - channel.tokens) * 1000) / snapshotsPerSecond);
   }
 
   /**
@@ -506,7 +532,6 @@ export class LiveHub {
     channel.running = true;
     if (readTotals) {
       channel.dirty = false;
-      channel.tokens -= 1;
       channel.lastReadAt = now;
     }
     const { added, removed, changesSeq } = channel;
@@ -526,13 +551,11 @@ export class LiveHub {
           channel.payload = Buffer.from(JSON.stringify(snapshot));
           channel.frame = textFrame(channel.payload);
           this.counters.snapshots++;
+          // Every viewer (those awaiting their first snapshot too) is behind now: the rotation reaches them.
           channel.awaitingFirst.clear();
-          channel.fanoutMs = await this.fanOut(channel, (viewer) => this.delivery.snapshot(viewer, channel));
-          // Viewers who subscribed during the pass's pauses and were not reached get the newest now.
-          for (const viewer of channel.awaitingFirst) this.delivery.snapshot(viewer, channel);
-          channel.awaitingFirst.clear();
+          this.roll(channel);
         } else if (channel.awaitingFirst.size > 0) {
-          for (const viewer of channel.awaitingFirst) this.delivery.snapshot(viewer, channel);
+          for (const viewer of channel.awaitingFirst) this.sendSnapshot(viewer, channel);
           channel.awaitingFirst.clear();
         }
       }
@@ -554,6 +577,47 @@ export class LiveHub {
     } finally {
       channel.running = false;
       if (this.channels.get(channel.topic) === channel) this.schedule(channel);
+    }
+  }
+
+  /** The channel's newest snapshot to one viewer, remembered so a rotation does not send it twice. */
+  private sendSnapshot(viewer: Viewer, channel: TopicChannel): void {
+    channel.delivered.set(viewer, channel.seq);
+    this.delivery.snapshot(viewer, channel);
+  }
+
+  /** Starts a rotation unless one is under way (it picks up the newer snapshot by itself). */
+  private roll(channel: TopicChannel): void {
+    if (channel.rolling) return;
+    channel.rolling = true;
+    void this.rotate(channel).finally(() => {
+      channel.rolling = false;
+    });
+  }
+
+  /**
+   * Rolling delivery: walks the channel's viewers in slices, handing each one that is behind the
+   * channel's newest snapshot *as it is at that moment*. A snapshot read while the walk is under way
+   * does not queue a second pass behind the first: the viewers not reached yet get the newer one
+   * directly, and those reached before it get it on the next walk, which starts at once. So a change
+   * reaches every viewer within about one walk of its read, each viewer gets at most one frame per
+   * snapshot, and viewers reached stay in order. Ends when a walk finds nobody behind.
+   */
+  private async rotate(channel: TopicChannel): Promise<void> {
+    for (;;) {
+      // Each walk spends the topic's snapshot budget (it hands a viewer at most one frame); reads go
+      // on while it waits, so it starts with the newest.
+      const wait = this.walkWaitMs(channel, Date.now());
+      if (wait > 0) await new Promise<void>((resolve) => setTimeout(resolve, wait));
+      if (this.closed || this.channels.get(channel.topic) !== channel || !channel.snapshots) return;
+      channel.tokens -= 1;
+      const startSeq = channel.seq;
+      const spent = await this.inSlices(channel.viewers, (viewer) => {
+        if ((channel.delivered.get(viewer) ?? -1) < channel.seq) this.sendSnapshot(viewer, channel);
+      });
+      channel.fanoutMs = spent;
+      if (this.closed || this.channels.get(channel.topic) !== channel || !channel.snapshots) return;
+      if (channel.seq === startSeq) return;
     }
   }
 
@@ -615,16 +679,27 @@ export class LiveHub {
   }
 
   /**
-   * Pings every socket (terminating those that did not answer the last ping), in slices like a
-   * fan-out: one pass over 10,000 sockets is as long as a snapshot's, and held the process for
-   * about 300 ms every keepAliveMs when it ran in one go.
+   * One step of the keep-alive period: pings the next share of the sockets that were open when the
+   * period began (terminating those that did not answer their previous ping), in slices like a
+   * fan-out. Every socket is pinged once per keepAliveMs, and never 10,000 of them in one go.
    */
   private async keepAlive(): Promise<void> {
     if (this.pinging) return;
     this.pinging = true;
     try {
-      // A copy: terminated sockets leave the set during the pass.
-      await this.inSlices([...this.viewers], (viewer) => {
+      const steps = this.settings.keepAliveSteps;
+      if (this.pingStep === 0) {
+        // A copy: terminated sockets leave the set during the period; sockets opened meanwhile wait for the next.
+        this.pingQueue = [...this.viewers];
+        this.pingNext = 0;
+      }
+      const last = this.pingStep === steps - 1;
+      const end = last ? this.pingQueue.length : Math.min(this.pingQueue.length, this.pingNext + Math.ceil(this.pingQueue.length / steps));
+      const share = this.pingQueue.slice(this.pingNext, end);
+      this.pingNext = end;
+      this.pingStep = last ? 0 : this.pingStep + 1;
+      if (last) this.pingQueue = [];
+      await this.inSlices(share, (viewer) => {
         if (viewer.closed) return;
         if (!viewer.alive) {
           viewer.socket.terminate();

@@ -12,12 +12,13 @@ export interface TopicSnapshot {
 /**
  * How often a family's messages go out. A handler states what differs from the hub's defaults
  * (LiveHub settings, same names); the fan-out's share of the process (maxFanoutShare) still bounds
- * both kinds.
+ * the change lists.
  */
 export interface TopicPacing {
   /**
-   * Snapshots per topic per second under load, however many changes arrive (a token bucket: a
-   * change after a quiet spell goes out at once, and jitter in a steady stream is absorbed by the burst).
+   * Walks handing out a topic's snapshot per second under load, i.e. frames a viewer receives at
+   * most, however many changes arrive (a token bucket: a change after a quiet spell goes out at
+   * once, and jitter in a steady stream is absorbed by the burst).
    */
   snapshotsPerSecond: number;
   /** Snapshots that may go out in a row before the rate applies. */
