@@ -37,6 +37,8 @@ export const ENDPOINT_ROUTES = {
   feed: { method: 'GET', path: '/api/posts', status: 200 },
   getPost: { method: 'GET', path: '/api/posts/:postId', status: 200 },
   createPost: { method: 'POST', path: '/api/posts', status: 201 },
+  createVideoPost: { method: 'POST', path: '/api/posts/video', status: 202 },
+  listVideoUploads: { method: 'GET', path: '/api/me/video-uploads', status: 200 },
   editPost: { method: 'PATCH', path: '/api/posts/:postId', status: 200 },
   deletePost: { method: 'DELETE', path: '/api/posts/:postId', status: 204 },
   reactToPost: { method: 'POST', path: '/api/posts/:postId/reactions', status: 200 },

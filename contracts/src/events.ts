@@ -5,7 +5,7 @@
 // where it enters a process; a malformed one is dropped and logged.
 import { Type, type Static } from '@sinclair/typebox';
 import { PollStatus } from './api/pollStatus.ts';
-import { WallLiveEvent } from './api/wall.ts';
+import { VideoUploadEvent, WallLiveEvent } from './api/wall.ts';
 import { NotificationsChanged } from './api/notifications.ts';
 import { AbuseScanProgress, PollVotesEvent, channelName } from './live.ts';
 
@@ -29,6 +29,8 @@ export const CLUSTER_EVENTS = {
    * badge count and tells those sockets (server/src/notifications/live.ts).
    */
   'notifications.changed': NotificationsChanged,
+  /** A clip was transcoded (a server publishes its post, once) or failed (its author is told): the worker's. */
+  'wall.video': VideoUploadEvent,
   /** A committed vote batch (Lua script of the live totals): every instance sends the poll's viewers a snapshot. */
   'poll.votes': PollVotesEvent,
   /** 00:00 SHOW_TIMEZONE (the worker): connected clients refresh their available points. */

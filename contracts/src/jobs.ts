@@ -3,7 +3,7 @@ import { FormatRegistry, Type, type Static, type TSchema } from '@sinclair/typeb
 // BullMQ queue and job names with their payloads. The worker refuses to start if a job
 // name listed here has no handler, so adding a job here forces a handler to exist.
 
-export const QUEUE_NAMES = { maintenance: 'maintenance', points: 'points' } as const;
+export const QUEUE_NAMES = { maintenance: 'maintenance', points: 'points', media: 'media' } as const;
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 
 const DAY_FORMAT = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -74,6 +74,13 @@ export const JOB_PAYLOADS = {
    * `olderThanMinutes` ago: at least an hour, so an upload whose transaction is still running is never touched.
    */
   'media.gc': Type.Object({ olderThanMinutes: Type.Integer({ minimum: 60 }) }),
+  /**
+   * Transcodes the uploaded clip of video_uploads row `uploadId` (H.264/AAC MP4 ≤ 720p, a poster and
+   * its ThumbHash), stores the files and the media row, and marks the upload 'transcoded' (the
+   * cluster event `wall.video` then has a server publish the post). On its own queue: a clip takes
+   * seconds to minutes and must not hold up the maintenance jobs.
+   */
+  'media.transcode-video': Type.Object({ uploadId: Uuid }),
   /** Recomputes every day's aggregates from the first vote, view or profile to today (the reports screen's button). */
   'reports.recompute-all': Nothing,
   /**
@@ -100,6 +107,7 @@ export const JOB_QUEUES: { [K in JobName]: QueueName } = {
   'sessions.purge': QUEUE_NAMES.maintenance,
   'votes.purge-requests': QUEUE_NAMES.maintenance,
   'media.gc': QUEUE_NAMES.maintenance,
+  'media.transcode-video': QUEUE_NAMES.media,
   'reports.recompute-all': QUEUE_NAMES.maintenance,
   'abuse.scan': QUEUE_NAMES.maintenance,
 };

@@ -20,6 +20,10 @@ export const WALL_LIMITS = {
 } as const;
 
 /** Video clips (issue 30; the spec's generic media upload: 'File size exceeds 50MB limit'). */
+/** The clip types the composer takes (sniffed from the bytes on the server), and its file input's accept list. */
+export const VIDEO_TYPES = ['video/mp4', 'video/quicktime', 'video/webm'] as const;
+export const VIDEO_ACCEPT = 'video/mp4,video/quicktime,video/webm,.mp4,.mov,.webm';
+
 export const VIDEO_LIMITS = {
   maxBytes: 50 * 1024 * 1024,
   /** Three minutes. */
@@ -61,6 +65,8 @@ export const WALL_FIELDS = {
   images: 'images',
   /** A comment's image. */
   image: 'image',
+  /** A post's video clip (POST /api/posts/video; one, instead of images). */
+  video: 'video',
   /** Alternative texts, one per image in the same order (may be empty). */
   alt: 'alt',
 } as const;
@@ -73,6 +79,16 @@ export const WALL_MESSAGES = {
   imagesOnly: 'Solo se permiten imágenes',
   postImageTooLarge: 'Cada imagen debe ser menor a 10MB',
   createPostFailed: 'Error al crear la publicación',
+  // Video clips (spec §9 generic media upload, English as the spec writes them; then ours, Spanish)
+  mediaOnly: 'Only images and videos are allowed',
+  videoTooLarge: 'File size exceeds 50MB limit',
+  videoOne: 'Solo se permite un video por publicación',
+  videoMissing: 'Agrega un video',
+  videoTooLong: 'El video no puede durar más de 3 minutos',
+  videoUnreadable: 'El video está dañado o no se puede leer',
+  videoUnavailable: 'No podemos procesar videos en este momento. Intenta más tarde.',
+  videoProcessing: 'Procesando video…',
+  videoFailed: 'No pudimos procesar el video',
   // Beyond the spec, same tone
   typeMismatch: 'El archivo no es del tipo que dice ser',
   imageUnreadable: 'La imagen está dañada o no se puede leer',

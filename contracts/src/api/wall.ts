@@ -27,9 +27,14 @@ export const AuthorView = Type.Object({
 });
 export type AuthorView = Static<typeof AuthorView>;
 
-/** A stored image: the re-encoded original, a thumbnail and a ThumbHash placeholder (base64). */
+/**
+ * A stored image (the re-encoded original, a thumbnail and a ThumbHash placeholder, base64), or a
+ * video clip: `url` its MP4 (H.264/AAC, at most 720p), `thumbnailUrl` its poster frame (WebP),
+ * `placeholder` the poster's ThumbHash, `durationS` its length.
+ */
 export const MediaView = Type.Object({
-  mediaType: Type.Literal('image'),
+  mediaType: Type.Union([Type.Literal('image'), Type.Literal('video')]),
+  durationS: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
   url: Type.String(),
   thumbnailUrl: Type.Union([Type.String(), Type.Null()]),
   width: Type.Union([Type.Integer(), Type.Null()]),
@@ -86,6 +91,25 @@ export const FeedPage = Type.Object({
   nextCursor: Type.Union([Type.String(), Type.Null()]),
 });
 export type FeedPage = Static<typeof FeedPage>;
+
+/**
+ * A video post being processed (POST /api/posts/video answers it, 202): only its author sees it,
+ * as 'Procesando video…', until the worker has transcoded the clip and the post is published (a
+ * `video-upload` message on `user:{id}` says which post), or it failed ('No pudimos procesar el video').
+ */
+export const VideoUploadView = Type.Object({
+  id: Uuid,
+  status: Type.Literal('processing'),
+  content: Type.String(),
+  visibility: PostVisibilitySchema,
+  groupId: Type.Union([Uuid, Type.Null()]),
+  createdAt: IsoDate,
+});
+export type VideoUploadView = Static<typeof VideoUploadView>;
+
+/** GET /api/me/video-uploads: the signed-in author's clips still being processed, newest first. */
+export const VideoUploadList = Type.Object({ uploads: Type.Array(VideoUploadView) });
+export type VideoUploadList = Static<typeof VideoUploadList>;
 
 export const PostParams = Type.Object({ postId: Uuid }, { additionalProperties: false });
 export const CommentParams = Type.Object({ commentId: Uuid }, { additionalProperties: false });
@@ -219,6 +243,30 @@ export type WallLiveMessage = Static<typeof WallLiveMessage>;
 export type PostLiveMessage = Exclude<WallLiveMessage, { type: 'feed-post' }>;
 
 /**
+ * To the author on `user:{id}`: their clip became post `postId` ('published'), or could not be
+ * processed ('failed', postId null; nothing of it is kept).
+ */
+export const VideoUploadMessage = Type.Object({
+  type: Type.Literal('video-upload'),
+  topic: Type.String({ pattern: '^user:[0-9a-f-]{36}$' }),
+  uploadId: Uuid,
+  status: Type.Union([Type.Literal('published'), Type.Literal('failed')]),
+  postId: Type.Union([Uuid, Type.Null()]),
+});
+export type VideoUploadMessage = Static<typeof VideoUploadMessage>;
+
+/**
+ * The worker transcoded an uploaded clip ('transcoded': a server publishes the post, once) or gave
+ * up on it ('failed': the author is told). Tolerates being heard twice.
+ */
+export const VideoUploadEvent = Type.Object({
+  uploadId: Uuid,
+  userId: Uuid,
+  outcome: Type.Union([Type.Literal('transcoded'), Type.Literal('failed')]),
+});
+export type VideoUploadEvent = Static<typeof VideoUploadEvent>;
+
+/**
  * A post's or a comment's reactions changed (after commit): every instance marks the item dirty and
  * its flusher publishes the counts, read again, to its own viewers at the next paced tick.
  */
@@ -282,6 +330,30 @@ export const WALL_ROUTES = defineRoutes({
     errors: [400, 401, 403, 404, 406, 413, 415, 429, 503],
     rateLimit: 'wall.post-create',
     audience: 'writer',
+  },
+  createVideoPost: {
+    method: 'POST',
+    path: '/api/posts/video',
+    status: 202,
+    tags: ['wall'],
+    summary: 'Post a video clip (MP4, MOV or WebM, ≤50 MB, ≤3 min) with text: processed by the worker, published when ready',
+    description: `${MULTIPART_NOTE} Fields: content, groupId, visibility, alt; file: video (one). Answers the upload being processed; the post reaches the wall once the clip is transcoded.`,
+    consumes: ['multipart/form-data'],
+    response: VideoUploadView,
+    errors: [400, 401, 403, 404, 406, 413, 415, 429, 503],
+    rateLimit: 'wall.video-create',
+    audience: 'writer',
+  },
+  listVideoUploads: {
+    method: 'GET',
+    path: '/api/me/video-uploads',
+    status: 200,
+    tags: ['wall'],
+    summary: "The signed-in author's clips still being processed ('Procesando video…')",
+    response: VideoUploadList,
+    errors: [401, 429],
+    rateLimit: 'wall.read',
+    audience: 'user',
   },
   editPost: {
     method: 'PATCH',

@@ -251,3 +251,40 @@ export const commentReactionCounts = pgTable(
   },
   (t) => [primaryKey({ name: 'comment_reaction_counts_pk', columns: [t.commentId, t.reactionType, t.shard] })],
 );
+
+export const VIDEO_UPLOAD_STATUS = ['processing', 'transcoded'] as const;
+
+/**
+ * A video post on its way (issue 30): the clip as uploaded (`upload_key`, a file of the media
+ * storage under `uploads/`) and the post's fields, until the worker has transcoded it
+ * ('transcoded', with the media row of its MP4 and poster) and a server turns it into the post and
+ * its post_media row in one transaction, deleting this row. The feed never reads this table.
+ */
+export const videoUploads = pgTable(
+  'video_uploads',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    groupId: uuid('group_id').references(() => groups.id, { onDelete: 'cascade' }),
+    content: text('content').notNull().default(''),
+    visibility: text('visibility', { enum: POST_VISIBILITY }).notNull(),
+    altText: text('alt_text'),
+    uploadKey: text('upload_key').notNull(),
+    bytes: integer('bytes').notNull(),
+    status: text('status', { enum: VIDEO_UPLOAD_STATUS }).notNull().default('processing'),
+    mediaId: uuid('media_id').references(() => media.id, { onDelete: 'restrict' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('video_uploads_status', oneOf(t.status, VIDEO_UPLOAD_STATUS)),
+    check('video_uploads_visibility', oneOf(t.visibility, POST_VISIBILITY)),
+    check('video_uploads_content_len', sql`char_length(${t.content}) <= 2000`),
+    check('video_uploads_alt_len', sql`char_length(${t.altText}) <= 300`),
+    check('video_uploads_transcoded', sql`(${t.status} = 'transcoded') = (${t.mediaId} IS NOT NULL)`),
+    uniqueIndex('video_uploads_upload_key_uq').on(t.uploadKey),
+    index('video_uploads_user_idx').on(t.userId, t.createdAt),
+    index('video_uploads_media_idx').on(t.mediaId),
+  ],
+);

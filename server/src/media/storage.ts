@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, opendir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { copyFile, mkdir, opendir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 
 // No server-only imports here: the worker's media GC uses this module too.
@@ -13,6 +14,10 @@ import { dirname, join, resolve } from 'node:path';
 export interface MediaStorage {
   /** Stores `data` under `key`; a reader never sees a half-written file. */
   put(key: string, data: Buffer, contentType: string): Promise<void>;
+  /** Stores the file at `path` under `key` without holding it in memory (a 50 MB clip); same guarantee. */
+  putFile(key: string, path: string, contentType: string): Promise<void>;
+  /** Copies the file stored under `key` to the local file `path` (the worker reads an uploaded clip so). */
+  getFile(key: string, path: string): Promise<void>;
   /** Removes `key`; a missing key is not an error. */
   delete(key: string): Promise<void>;
   exists(key: string): Promise<boolean>;
@@ -25,7 +30,15 @@ export interface MediaStorage {
 const KEY = /^[a-z0-9._-]+(?:\/[a-z0-9._-]+)*$/;
 const HEX_DIR = /^[0-9a-f]{2}$/;
 /** A stored file (`<sha256>.webp`) or what a crashed put left behind (`<sha256>.webp.<random>.tmp`). */
-const STORED_FILE = /^[0-9a-f]{64}\.(?:webp|avif)(?:\.[0-9a-f]{16}\.tmp)?$/;
+const STORED_FILE = /^[0-9a-f]{64}\.(?:webp|avif|mp4)(?:\.[0-9a-f]{16}\.tmp)?$/;
+/** Where uploaded clips wait for the worker: `uploads/<uuid>.upload` (named by a video_uploads row). */
+export const UPLOADS_DIR = 'uploads';
+const UPLOAD_FILE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.upload(?:\.[0-9a-f]{16}\.tmp)?$/;
+
+/** The storage key of an uploaded clip waiting for the worker. */
+export function uploadKey(uploadId: string): string {
+  return `${UPLOADS_DIR}/${uploadId.toLowerCase()}.upload`;
+}
 
 /** Refuses keys that could leave the storage root or that this module would never generate. */
 export function assertValidKey(key: string): void {
@@ -38,8 +51,18 @@ export function assertValidKey(key: string): void {
  * The content-addressed key of encoded bytes: the sha256 of the bytes, fanned out over two levels
  * of directories (65,536 of them) so no directory holds more than a few entries per million files.
  */
-export function contentKey(data: Buffer, extension: 'webp' | 'avif'): string {
-  const hash = createHash('sha256').update(data).digest('hex');
+export function contentKey(data: Buffer, extension: 'webp' | 'avif' | 'mp4'): string {
+  return keyOfHash(createHash('sha256').update(data).digest('hex'), extension);
+}
+
+/** contentKey of a file's bytes, read as a stream (a clip is never held in memory). */
+export async function fileContentKey(path: string, extension: 'webp' | 'mp4'): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return keyOfHash(hash.digest('hex'), extension);
+}
+
+function keyOfHash(hash: string, extension: string): string {
   return `${hash.slice(0, 2)}/${hash.slice(2, 4)}/${hash}.${extension}`;
 }
 
@@ -77,6 +100,24 @@ export class LocalDiskStorage implements MediaStorage {
     }
   }
 
+  /** Copied to a temporary file beside the target, then renamed, like put. */
+  async putFile(key: string, source: string, _contentType: string): Promise<void> {
+    const path = this.pathOf(key);
+    await mkdir(dirname(path), { recursive: true });
+    const temp = `${path}.${randomBytes(8).toString('hex')}.tmp`;
+    try {
+      await copyFile(source, temp);
+      await rename(temp, path);
+    } catch (err) {
+      await rm(temp, { force: true });
+      throw err;
+    }
+  }
+
+  async getFile(key: string, destination: string): Promise<void> {
+    await copyFile(this.pathOf(key), destination);
+  }
+
   async delete(key: string): Promise<void> {
     try {
       await unlink(this.pathOf(key));
@@ -95,6 +136,7 @@ export class LocalDiskStorage implements MediaStorage {
   }
 
   async *list(): AsyncIterable<{ key: string; modifiedAt: Date }> {
+    yield* this.filesIn(UPLOADS_DIR, UPLOAD_FILE);
     for (const first of await subdirectories(this.root)) {
       for (const second of await subdirectories(join(this.root, first))) {
         const dir = join(this.root, first, second);
@@ -108,6 +150,27 @@ export class LocalDiskStorage implements MediaStorage {
             if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
           }
         }
+      }
+    }
+  }
+
+  /** The files of directory `relative` whose names match `pattern` (none if it does not exist). */
+  private async *filesIn(relative: string, pattern: RegExp): AsyncIterable<{ key: string; modifiedAt: Date }> {
+    const dir = join(this.root, relative);
+    let entries;
+    try {
+      entries = await opendir(dir);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw err;
+    }
+    for await (const entry of entries) {
+      if (!entry.isFile() || !pattern.test(entry.name)) continue;
+      try {
+        const { mtime } = await stat(join(dir, entry.name));
+        yield { key: `${relative}/${entry.name}`, modifiedAt: mtime };
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
       }
     }
   }
