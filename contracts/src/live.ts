@@ -116,7 +116,7 @@ export {
   type LiveTopicFamily,
 } from './liveTopics.ts';
 import type { LiveErrorCode } from './liveTopics.ts';
-import type { WallLiveMessage } from './api/wall.ts';
+import type { VideoUploadMessage, WallLiveMessage } from './api/wall.ts';
 import type { AdminDashboardMessage } from './api/admin/polls.ts';
 import type { NotificationsLiveMessage } from './api/notifications.ts';
 import type { AbuseScanMessage } from './api/admin/abuse.ts';
@@ -141,6 +141,7 @@ export type LiveServerMessage =
   | PollStatusMessage
   | PointsResetMessage
   | WallLiveMessage
+  | VideoUploadMessage
   | AdminDashboardMessage
   | NotificationsLiveMessage
   | AbuseScanMessage
