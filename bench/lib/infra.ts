@@ -1,6 +1,9 @@
 // The benchmark's own database and Redis prefix on the local PostgreSQL and Redis, and the real
 // server and worker started exactly as in production against them.
 import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { dropDatabase, ensureDatabase, runMigrations } from '@tribuna/drizzle/migrate';
 import { freePort, NODE_PROCESS_FLAGS, postgresAnswers, redisAnswers } from '../../scripts/infra.ts';
@@ -73,6 +76,8 @@ export async function deleteRedisKeys(env: BenchEnv): Promise<number> {
 }
 
 export interface Tribuna {
+  /** MEDIA_DIR of this run (a temporary directory, removed by stop). */
+  mediaDir: string;
   server: BenchChild;
   worker: BenchChild;
   port: number;
@@ -95,6 +100,7 @@ export async function startTribuna(env: BenchEnv, options: StartOptions = {}): P
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const publicUrl = `https://127.0.0.1:${options.publicPort ?? port}`;
+  const mediaDir = join(tmpdir(), `${env.name}-media`);
   const processEnv: NodeJS.ProcessEnv = {
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
@@ -112,6 +118,7 @@ export async function startTribuna(env: BenchEnv, options: StartOptions = {}): P
     DATABASE_URL: env.databaseUrl,
     REDIS_URL: env.redisUrl,
     REDIS_PREFIX: env.redisPrefix,
+    MEDIA_DIR: mediaDir,
   };
   // BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") is for investigating a
   // run, never set by default.
@@ -120,6 +127,7 @@ export async function startTribuna(env: BenchEnv, options: StartOptions = {}): P
   const worker = spawnTs('worker', 'worker/src/main.ts', [], { env: processEnv, echoStdout: true, nodeArgs: NODE_PROCESS_FLAGS });
   const stop = async () => {
     await Promise.allSettled([server.stop(), worker.stop()]);
+    await rm(mediaDir, { recursive: true, force: true });
   };
   try {
     await waitForHttp200(`${baseUrl}/api/health`, server);
@@ -128,5 +136,5 @@ export async function startTribuna(env: BenchEnv, options: StartOptions = {}): P
     await stop();
     throw err;
   }
-  return { server, worker, port, baseUrl, publicUrl, stop };
+  return { mediaDir, server, worker, port, baseUrl, publicUrl, stop };
 }

@@ -172,6 +172,21 @@ describe('link previews of shared polls (/?encuesta=<id>)', () => {
       expect(html).toContain('<div id="root"></div>');
     });
 
+    it("previews a clip with its poster frame, the video's size and a description of it", async () => {
+      const author = await buildUser(database.db, { displayName: 'Leo' });
+      const post = await buildPost(database.db, author.id, { content: 'El momento de la noche' });
+      await database.db
+        .insert(schema.postMedia)
+        .values({ postId: post.id, mediaType: 'video', url: '/media/v/clip.mp4', thumbnailUrl: '/media/v/poster.webp', width: 720, height: 1280, order: 0 });
+      const html = (await wall(post.id)).body;
+      expect(meta(html, 'og:image')).toBe(`${PUBLIC_URL}/media/v/poster.webp`);
+      expect([meta(html, 'og:image:width'), meta(html, 'og:image:height'), meta(html, 'og:image:alt')]).toEqual([
+        '720',
+        '1280',
+        'Video de la publicación de Leo',
+      ]);
+    });
+
     it('previews nothing of a post a visitor may not see, nor of a malformed id', async () => {
       const author = await buildUser(database.db);
       const [group] = await database.db.insert(schema.groups).values({ name: 'Privado', privacy: 'private' }).returning();

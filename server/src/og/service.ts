@@ -54,12 +54,20 @@ export async function postPreviewTags(sources: PreviewSources, postId: string): 
   const post = await findPublicPost(sources.reader, postId);
   if (!post) return null;
   const first = post.media[0];
+  const authorName = post.author.displayName ?? post.author.username ?? 'un fan';
+  // A clip previews with its poster frame (same size as the video).
+  const picture =
+    first?.mediaType === 'video'
+      ? first.thumbnailUrl
+        ? { ...first, url: first.thumbnailUrl, alt: first.alt ?? `Video de la publicación de ${authorName}` }
+        : null
+      : first;
   return renderPreviewTags(
     buildPostPreview({
       postId: post.id,
-      authorName: post.author.displayName ?? post.author.username ?? 'un fan',
+      authorName,
       content: post.content,
-      image: first ? { url: first.url, width: first.width ?? null, height: first.height ?? null, alt: first.alt ?? null } : null,
+      image: picture ? { url: picture.url, width: picture.width ?? null, height: picture.height ?? null, alt: picture.alt ?? null } : null,
       publicUrl: sources.publicUrl,
     }),
   );
