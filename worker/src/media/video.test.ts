@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkFfmpeg, FfmpegUnavailableError, ffmpegBinaries, NotAVideoError, probeVideo, transcodeVideo } from './video.ts';
+import { checkFfmpeg, FfmpegUnavailableError, ffmpegBinaries, NotAVideoError, probeVideo, runNiced, TRANSCODE_NICENESS, transcodeVideo } from './video.ts';
 
 const run = promisify(execFile);
 
@@ -83,6 +83,14 @@ describe('video clips through FFmpeg (the worker)', () => {
         .toBuffer(),
     );
     await expect(probeVideo(still, bin)).rejects.toBeInstanceOf(NotAVideoError);
+  });
+
+  it('runs FFmpeg at a low priority: the request paths keep the CPU they need', async () => {
+    expect(TRANSCODE_NICENESS).toBeGreaterThanOrEqual(10);
+    // The child waits for a line before telling its niceness: set by then, whatever the timing.
+    const running = runNiced('sh', ['-c', 'read line; nice'], {}, TRANSCODE_NICENESS);
+    running.child.stdin!.end('go\n');
+    expect((await running).stdout.trim()).toBe(String(TRANSCODE_NICENESS));
   });
 
   it('transcodes to H.264/AAC at most 720 lines, moov first, metadata stripped, with a WebP poster and its ThumbHash', async () => {

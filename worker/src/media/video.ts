@@ -1,4 +1,5 @@
-import { execFile } from 'node:child_process';
+import { execFile, type ExecFileOptions, type PromiseWithChild } from 'node:child_process';
+import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
@@ -35,6 +36,26 @@ export interface TranscodedVideo {
 }
 
 /**
+ * Scheduling priority of the FFmpeg children (0 normal, 19 lowest): a transcode takes whatever CPU
+ * the request paths leave (the votes keep their rate on a 2-core machine), not a share of it.
+ */
+export const TRANSCODE_NICENESS = 10;
+
+/** execFile whose child runs at `niceness` (set right after the spawn; a child already gone is left alone). */
+export function runNiced(file: string, args: string[], options: ExecFileOptions, niceness: number): PromiseWithChild<{ stdout: string; stderr: string }> {
+  const running = run(file, args, { ...options, encoding: 'utf8' });
+  const pid = running.child.pid;
+  if (pid !== undefined && niceness !== 0) {
+    try {
+      setPriority(pid, niceness);
+    } catch {
+      // Exited already (ESRCH), or not permitted: it runs at the normal priority.
+    }
+  }
+  return running;
+}
+
+/**
  * Transcodes `input` into `outDir` (video.mp4 and poster.webp): H.264 (yuv420p, at most 720 lines,
  * even dimensions) and AAC, the moov atom first so playback starts before the download ends, no
  * metadata (location, device); then a poster frame and its ThumbHash. Killed past `timeoutMs`.
@@ -42,14 +63,19 @@ export interface TranscodedVideo {
 export async function transcodeVideo(
   input: string,
   outDir: string,
-  { timeoutMs = VIDEO_LIMITS.transcodeTimeoutMs, bin = ffmpegBinaries() }: { timeoutMs?: number; bin?: FfmpegBinaries } = {},
+  {
+    timeoutMs = VIDEO_LIMITS.transcodeTimeoutMs,
+    bin = ffmpegBinaries(),
+    niceness = TRANSCODE_NICENESS,
+  }: { timeoutMs?: number; bin?: FfmpegBinaries; niceness?: number } = {},
 ): Promise<TranscodedVideo> {
+  const niced = (file: string, args: string[], options: ExecFileOptions) => runNiced(file, args, options, niceness);
   const probe = await probeVideo(input, bin);
   const mp4 = join(outDir, 'video.mp4');
   const posterPng = join(outDir, 'poster.png');
   const poster = join(outDir, 'poster.webp');
   const scale = `scale=-2:'min(${VIDEO_LIMITS.maxHeight},trunc(ih/2)*2)'`;
-  await run(
+  await niced(
     bin.ffmpeg,
     [
       '-v',
@@ -88,7 +114,7 @@ export async function transcodeVideo(
     { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 4 * 1024 * 1024 },
   );
   const at = Math.min(1, probe.durationS / 2).toFixed(2);
-  await run(bin.ffmpeg, ['-v', 'error', '-y', '-ss', at, '-i', mp4, '-frames:v', '1', posterPng], { timeout: 60_000, killSignal: 'SIGKILL' });
+  await niced(bin.ffmpeg, ['-v', 'error', '-y', '-ss', at, '-i', mp4, '-frames:v', '1', posterPng], { timeout: 60_000, killSignal: 'SIGKILL' });
   const image = sharp(posterPng);
   const { width, height } = await image.metadata();
   await image.clone().webp({ quality: 80 }).toFile(poster);
