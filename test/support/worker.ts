@@ -8,6 +8,7 @@ import type { Config } from '@tribuna/contracts/config';
 import type { QueueName } from '@tribuna/contracts/jobs';
 import { startWorker, type WorkerApp } from '../../worker/src/app.ts';
 import type { JobContext } from '../../worker/src/context.ts';
+import type { JobHandlers } from '../../worker/src/registry.ts';
 
 /**
  * A job handler's context on this run's test database (emptied before each test, closed after the
@@ -28,12 +29,13 @@ export function useJobTestContext(): { database: Database; ctx: JobContext } {
  * A real worker (no schedules) for a test file whose jobs go through BullMQ: started before the
  * file's tests on this run's test database (emptied before each test), its queue obliterated and
  * everything closed after them. `run` waits for a job's end: its return value, or its failure.
+ * `handlers` replaces the registry's (a test's hooks around a real handler).
  */
-export function useQueueWorker(config: Config, database: Database, queue: QueueName, timeoutMs = 20_000): QueueWorkerHarness {
+export function useQueueWorker(config: Config, database: Database, queue: QueueName, timeoutMs = 20_000, handlers?: Partial<JobHandlers>): QueueWorkerHarness {
   let app: WorkerApp | undefined;
   let events: QueueEvents | undefined;
   beforeAll(async () => {
-    app = await startWorker({ config, db: database.db, logger: pino({ level: 'silent' }), schedules: false });
+    app = await startWorker({ config, db: database.db, logger: pino({ level: 'silent' }), schedules: false, ...(handlers ? { handlers } : {}) });
     events = new QueueEvents(queue, { connection: { url: config.redisUrl }, prefix: config.redisPrefix });
     await events.waitUntilReady();
   });

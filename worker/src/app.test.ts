@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { Queue } from 'bullmq';
+import { QUEUE_NAMES } from '@tribuna/contracts/jobs';
 import pino from 'pino';
 import { testConfig } from '../../test/support/env.ts';
 import { testDatabase } from '../../test/support/db.ts';
@@ -22,6 +23,16 @@ describe('startWorker', () => {
     await expect(startWorker({ config, db: database.db, logger: pino({ level: 'silent' }), handlers: incomplete, schedules: false })).rejects.toThrow(
       /no handler for "reports\.aggregate-recent-days"/,
     );
+  });
+
+  it('consumes every queue of the contracts, the media queue (transcodes) one job at a time', async () => {
+    const app = await startWorker({ config, db: database.db, logger: pino({ level: 'silent' }), schedules: false, concurrency: 4 });
+    try {
+      expect([...app.queues.keys()].sort()).toEqual(Object.values(QUEUE_NAMES).sort());
+      expect(Object.fromEntries(app.workers.map((w) => [w.name, w.concurrency]))).toEqual({ maintenance: 4, points: 4, media: 1 });
+    } finally {
+      await app.close();
+    }
   });
 
   it('lets the running job finish before close() resolves', async () => {

@@ -42,6 +42,12 @@ const DEFAULT_JOB_OPTIONS: JobsOptions = {
  */
 const RECONNECT_SWEEP_DELAY_MS = 10_000;
 
+/**
+ * Queues whose jobs run one at a time per worker process whatever `concurrency` says: a transcode
+ * uses the CPU for seconds to minutes (FFmpeg at a low priority), two at once would only share it.
+ */
+const QUEUE_CONCURRENCY: Partial<Record<QueueName, number>> = { media: 1 };
+
 /** Days recomputed when a worker starts, covering any time it was down. */
 const CATCH_UP_DAYS = 7;
 
@@ -127,13 +133,14 @@ function createQueueWorker(
   const worker = new Worker(
     queueName,
     async (job) => {
-      const jobLogger = logger.child({ queue: queueName, job: job.name, jobId: job.id, attempt: job.attemptsMade + 1 });
+      const attempt = { number: job.attemptsMade + 1, max: job.opts.attempts ?? 1 };
+      const jobLogger = logger.child({ queue: queueName, job: job.name, jobId: job.id, attempt: attempt.number });
       const started = performance.now();
-      const result = await dispatch(job.name, job.data, { db, config, logger: jobLogger, publishEvent });
+      const result = await dispatch(job.name, job.data, { db, config, logger: jobLogger, publishEvent, attempt });
       jobLogger.debug({ ms: Math.round(performance.now() - started) }, 'job done');
       return result;
     },
-    { connection, prefix: config.redisPrefix, concurrency: concurrency ?? 4 },
+    { connection, prefix: config.redisPrefix, concurrency: QUEUE_CONCURRENCY[queueName] ?? concurrency ?? 4 },
   );
   worker.on('failed', (job, err) => {
     logger.error({ queue: queueName, job: job?.name, jobId: job?.id, attempts: job?.attemptsMade, err }, 'job failed');
