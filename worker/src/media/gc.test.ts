@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { schema } from '@tribuna/drizzle';
 import { testConfig } from '../../../test/support/env.ts';
-import { contentKey, LocalDiskStorage } from '../../../server/src/media/storage.ts';
+import { contentKey, LocalDiskStorage, uploadKey } from '../../../server/src/media/storage.ts';
+import { buildUser } from '../../../test/support/factories.ts';
 import { handlers } from '../handlers.ts';
 import { createRegistry, InvalidJobPayloadError } from '../registry.ts';
 import { useJobTestContext } from '../../../test/support/worker.ts';
@@ -75,6 +76,26 @@ describe('media.gc', () => {
     expect(result).toEqual({ scanned: 3, deleted: 1 });
     expect(await remaining()).toEqual([avatar, banner].sort());
     expect(await remaining()).not.toContain(orphan);
+  });
+
+  it('deletes old orphan clips (MP4s, uploads) and keeps an upload a video_uploads row names', async () => {
+    const mp4 = await file(contentKey(Buffer.from('orphan clip'), 'mp4'), 2);
+    const poster = await file(contentKey(Buffer.from('orphan poster'), 'webp'), 2);
+    const video = await file(contentKey(Buffer.from('published clip'), 'mp4'), 2);
+    const videoPoster = await file(contentKey(Buffer.from('published poster'), 'webp'), 2);
+    const orphanUpload = await file(uploadKey('0b6c2f4e-8f0a-4a53-9d43-1f7e2a9c1d01'), 2);
+    const waiting = await file(uploadKey('6f1d2b9a-3c4e-4f5a-8b6c-7d8e9f0a1b2c'), 2);
+    const inFlight = await file(uploadKey('a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d'), 0.5);
+    const author = await buildUser(database.db);
+    await database.db.insert(schema.videoUploads).values({ userId: author.id, visibility: 'public', uploadKey: waiting, bytes: 10 });
+    await database.db
+      .insert(schema.media)
+      .values({ key: video, thumbKey: videoPoster, contentType: 'video/mp4', width: 2, height: 2, bytes: 5, durationMs: 3000 });
+
+    const result = await collectMediaGarbage(database.db, new LocalDiskStorage(root), new Date(Date.now() - HOUR));
+    expect(result).toEqual({ scanned: 7, deleted: 3 });
+    expect(await remaining()).toEqual([video, videoPoster, waiting, inFlight].sort());
+    for (const gone of [mp4, poster, orphanUpload]) expect(await remaining()).not.toContain(gone);
   });
 
   it('asks about keys in batches', async () => {

@@ -1,11 +1,16 @@
-import { inArray, or } from 'drizzle-orm';
+import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@tribuna/drizzle/client';
 import { schema } from '@tribuna/drizzle';
 import { keysNamedByProfiles } from '../../../server/src/media/repository.ts';
+import { UPLOADS_DIR } from '../../../server/src/media/storage.ts';
 
-const { media } = schema;
+const { media, videoUploads } = schema;
 
-/** Which of `keys` a media row names, as its image or its thumbnail (both columns are indexed), or a profile as its avatar or banner. */
+/**
+ * Which of `keys` a media row names, as its image or its thumbnail (both columns are indexed), a
+ * profile as its avatar or banner, or a video_uploads row as its uploaded clip (`uploads/…`, kept
+ * until the post is published or the clip given up).
+ */
 export async function referencedMediaKeys(db: DbOrTx, keys: string[]): Promise<Set<string>> {
   if (keys.length === 0) return new Set();
   const rows = await db
@@ -16,5 +21,81 @@ export async function referencedMediaKeys(db: DbOrTx, keys: string[]): Promise<S
   const kept = new Set(rows.flatMap((r) => [r.key, r.thumbKey]).filter((k) => wanted.has(k)));
   // A profile's avatar or banner (`/media/<key>`) is kept even if no media row names it.
   for (const key of await keysNamedByProfiles(db, keys)) kept.add(key);
+  const uploads = keys.filter((key) => key.startsWith(`${UPLOADS_DIR}/`));
+  if (uploads.length > 0) {
+    const named = await db.select({ key: videoUploads.uploadKey }).from(videoUploads).where(inArray(videoUploads.uploadKey, uploads));
+    for (const { key } of named) kept.add(key);
+  }
   return kept;
+}
+
+export interface VideoUploadRow {
+  id: string;
+  userId: string;
+  uploadKey: string;
+  status: 'processing' | 'transcoded';
+  mediaId: string | null;
+}
+
+/** The video_uploads row `id` as the transcode job needs it (undefined once published or given up). */
+export async function findVideoUpload(db: DbOrTx, id: string): Promise<VideoUploadRow | undefined> {
+  const [row] = await db
+    .select({ id: videoUploads.id, userId: videoUploads.userId, uploadKey: videoUploads.uploadKey, status: videoUploads.status, mediaId: videoUploads.mediaId })
+    .from(videoUploads)
+    .where(eq(videoUploads.id, id));
+  return row;
+}
+
+export interface StoredVideo {
+  /** The MP4's key; `thumbKey` its poster's. */
+  key: string;
+  thumbKey: string;
+  width: number;
+  height: number;
+  /** Of the MP4. */
+  bytes: number;
+  placeholder: string;
+  durationMs: number;
+}
+
+/**
+ * The media row of a transcoded clip; returns its id. Keys are content hashes: the same MP4 stored
+ * before (a retried job, the same clip uploaded again) reuses its row, like insertMedia on the server.
+ */
+export async function insertVideoMedia(db: DbOrTx, video: StoredVideo, uploadedBy: string): Promise<string> {
+  const [row] = await db
+    .insert(media)
+    .values({
+      key: video.key,
+      thumbKey: video.thumbKey,
+      contentType: 'video/mp4',
+      width: video.width,
+      height: video.height,
+      bytes: video.bytes,
+      placeholder: video.placeholder,
+      durationMs: video.durationMs,
+      uploadedBy,
+    })
+    .onConflictDoUpdate({ target: media.key, set: { key: sql`excluded.key` } })
+    .returning({ id: media.id });
+  return row!.id;
+}
+
+/** Marks upload `id` transcoded into `mediaId`; false if it is no longer 'processing' (another run did it, or it is gone). */
+export async function markUploadTranscoded(db: DbOrTx, id: string, mediaId: string): Promise<boolean> {
+  const rows = await db
+    .update(videoUploads)
+    .set({ status: 'transcoded', mediaId })
+    .where(and(eq(videoUploads.id, id), eq(videoUploads.status, 'processing')))
+    .returning({ id: videoUploads.id });
+  return rows.length > 0;
+}
+
+/** Deletes upload `id` if it is still 'processing' (a clip given up); returns what it was, undefined if nothing was deleted. */
+export async function deleteProcessingUpload(db: DbOrTx, id: string): Promise<Pick<VideoUploadRow, 'userId' | 'uploadKey'> | undefined> {
+  const [row] = await db
+    .delete(videoUploads)
+    .where(and(eq(videoUploads.id, id), eq(videoUploads.status, 'processing')))
+    .returning({ userId: videoUploads.userId, uploadKey: videoUploads.uploadKey });
+  return row;
 }
