@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -91,6 +92,22 @@ describe('video clips through FFmpeg (the worker)', () => {
     const running = runNiced('sh', ['-c', 'read line; nice'], {}, TRANSCODE_NICENESS);
     running.child.stdin!.end('go\n');
     expect((await running).stdout.trim()).toBe(String(TRANSCODE_NICENESS));
+  });
+
+  it('kills its FFmpeg children when the worker exits (a forced stop mid-transcode), never leaving them running alone', async () => {
+    const script = [
+      `import { runNiced } from ${JSON.stringify(fileURLToPath(new URL('./video.ts', import.meta.url)))};`,
+      `const running = runNiced('sleep', ['60'], {}, 0);`,
+      'running.catch(() => undefined);',
+      'console.log(running.child.pid);',
+      'process.exit(0);',
+    ].join('\n');
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 30_000 });
+    const pid = Number(stdout.trim());
+    expect(pid).toBeGreaterThan(0);
+    // Gone, or a zombie nobody reaped yet (a container's pid 1 may not): no longer running either way.
+    const state = async () => (await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '0 (gone) X')).split(') ')[1]![0];
+    await expect.poll(state).toMatch(/[XZ]/);
   });
 
   it('transcodes to H.264/AAC at most 720 lines, moov first, metadata stripped, with a WebP poster and its ThumbHash', async () => {

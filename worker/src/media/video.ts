@@ -1,4 +1,4 @@
-import { execFile, type ExecFileOptions, type PromiseWithChild } from 'node:child_process';
+import { execFile, type ChildProcess, type ExecFileOptions, type PromiseWithChild } from 'node:child_process';
 import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -41,9 +41,31 @@ export interface TranscodedVideo {
  */
 export const TRANSCODE_NICENESS = 10;
 
-/** execFile whose child runs at `niceness` (set right after the spawn; a child already gone is left alone). */
+/**
+ * The FFmpeg children running now. A worker that stops exits within seconds (its forced exit) even
+ * mid-transcode: they are killed with it, not left to run minutes alone (the job is taken over).
+ */
+const children = new Set<ChildProcess>();
+let killedOnExit = false;
+
+function killOnExit(child: ChildProcess): void {
+  if (!killedOnExit) {
+    killedOnExit = true;
+    process.on('exit', () => {
+      for (const c of children) c.kill('SIGKILL');
+    });
+  }
+  children.add(child);
+  child.once('close', () => children.delete(child));
+}
+
+/**
+ * execFile whose child runs at `niceness` (set right after the spawn; a child already gone is left
+ * alone) and dies with this process.
+ */
 export function runNiced(file: string, args: string[], options: ExecFileOptions, niceness: number): PromiseWithChild<{ stdout: string; stderr: string }> {
   const running = run(file, args, { ...options, encoding: 'utf8' });
+  killOnExit(running.child);
   const pid = running.child.pid;
   if (pid !== undefined && niceness !== 0) {
     try {

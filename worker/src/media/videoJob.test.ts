@@ -1,9 +1,10 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
-import { rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Queue, UnrecoverableError, Worker, type JobsOptions } from 'bullmq';
@@ -23,7 +24,7 @@ import type { JobContext } from '../context.ts';
 import { handlers } from '../handlers.ts';
 import type { JobHandler } from '../registry.ts';
 import { ffmpegBinaries, type FfmpegBinaries } from './video.ts';
-import { createTranscodeVideoJob, UnusableClipError, type TranscodeVideoDeps } from './videoJob.ts';
+import { createTranscodeVideoJob, TRANSCODE_DIR_PREFIX, UnusableClipError, type TranscodeVideoDeps } from './videoJob.ts';
 
 const run = promisify(execFile);
 const JOB = 'media.transcode-video';
@@ -99,6 +100,13 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
+/** The pid of a process that ran and exited. */
+async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', '0']);
+  await once(child, 'exit');
+  return child.pid!;
+}
+
 /** A video_uploads row of a new author, its file (`source`, the test clip by default) stored as the server does. */
 async function upload(source = clip) {
   const author = await buildUser(db);
@@ -130,6 +138,10 @@ function enqueue(uploadId: string, options: JobsOptions = {}) {
 describe('media.transcode-video (BullMQ)', () => {
   it('transcodes an upload into a video media row, MP4 and poster files, marks it transcoded and says so on the bus; again, it only says so again', async () => {
     const { id, userId, key } = await upload();
+    // What a worker killed mid-transcode left in the system's tmp.
+    const orphan = join(tmpdir(), `${TRANSCODE_DIR_PREFIX}${await deadPid()}-AbC123`);
+    await mkdir(orphan);
+    await writeFile(join(orphan, 'upload'), 'half a clip');
 
     const result = (await harness.run(enqueue(id))) as { outcome: string; mediaId: string; republished: boolean };
     expect(result).toMatchObject({ outcome: 'transcoded', republished: false });
@@ -147,6 +159,9 @@ describe('media.transcode-video (BullMQ)', () => {
     // The upload stays until a server has published the post.
     const files = await storedKeys();
     expect(files).toEqual([media!.key, media!.thumbKey, key].sort());
+
+    // Its own directory removed when done, the dead worker's too.
+    expect((await readdir(tmpdir())).filter((name) => name.startsWith(`${TRANSCODE_DIR_PREFIX}${process.pid}-`) || name === basename(orphan))).toEqual([]);
 
     const event = { uploadId: id, userId, outcome: 'transcoded' };
     expect(published).toEqual([event]);

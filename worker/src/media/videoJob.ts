@@ -1,10 +1,11 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UnrecoverableError } from 'bullmq';
 import type { Config } from '@tribuna/contracts/config';
 import { VIDEO_LIMITS } from '@tribuna/contracts/wallRules';
 import { fileContentKey, LocalDiskStorage, type MediaStorage } from '../../../server/src/media/storage.ts';
+import { createUploadDir, processAlive, removeOrphanUploadDirs } from '../../../server/src/media/uploadDirs.ts';
 import { isLastAttempt, type JobContext } from '../context.ts';
 import type { JobHandler } from '../registry.ts';
 import { deleteProcessingUpload, findVideoUpload, insertVideoMedia, markUploadTranscoded, type VideoUploadRow } from './repository.ts';
@@ -15,6 +16,12 @@ import { checkFfmpeg, ffmpegBinaries, NotAVideoError, probeVideo, transcodeVideo
 // their media row and marks the upload 'transcoded' in one transaction, then publishes the cluster
 // event `wall.video` on which a server publishes the post. A clip that can never be used, or whose
 // last attempt failed, is given up: its row and upload file deleted, `wall.video` 'failed'.
+
+/**
+ * This process's directories for a clip and its outputs, under the system's tmp: removed once the run
+ * ends; those of a worker killed mid-way are removed by the next transcode on the machine.
+ */
+export const TRANSCODE_DIR_PREFIX = 'tribuna-transcode-';
 
 /** A clip no attempt can transcode (not a video, too long, its upload file gone): fails the job at once. */
 export class UnusableClipError extends UnrecoverableError {
@@ -77,7 +84,8 @@ async function transcodeUpload(ctx: JobContext, storage: MediaStorage, upload: V
   const bin = (deps.binaries ?? ffmpegBinaries)();
   await checkFfmpeg(bin);
   const started = performance.now();
-  const dir = await mkdtemp(join(tmpdir(), 'tribuna-transcode-'));
+  await removeOrphanUploadDirs(tmpdir(), processAlive, TRANSCODE_DIR_PREFIX);
+  const dir = await createUploadDir(tmpdir(), TRANSCODE_DIR_PREFIX);
   try {
     const input = join(dir, 'upload');
     try {
