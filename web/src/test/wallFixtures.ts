@@ -1,4 +1,4 @@
-import type { AuthorView, CommentView, FeedPage, PostView, ReactionCounts, ReplyView } from '@tribuna/contracts/api/wall';
+import type { AuthorView, CommentView, FeedPage, MediaView, PostView, ReactionCounts, ReplyView, VideoUploadView } from '@tribuna/contracts/api/wall';
 
 /**
  * The "now" of the wall's fixtures: posts are 5 minutes old and replies 1 minute old at this time.
@@ -60,4 +60,24 @@ export function buildComment(postId: string, overrides: Partial<CommentView> = {
 
 export function feedPage(posts: PostView[], nextCursor: string | null = null, total = posts.length): FeedPage {
   return { posts, total, hasMore: nextCursor !== null, nextCursor };
+}
+
+/** A post's clip as the server presents it: the MP4, its poster (WebP) and the poster's ThumbHash. */
+export function buildVideoMedia(overrides: Partial<MediaView> = {}): MediaView {
+  return {
+    mediaType: 'video',
+    durationS: 75,
+    url: '/media/ab/clip.mp4',
+    thumbnailUrl: '/media/ab/poster.webp',
+    width: 1280,
+    height: 720,
+    placeholder: 'JKkGJI53d3dwiHiIeId3cIf3iA==',
+    alt: null,
+    ...overrides,
+  };
+}
+
+/** A clip being processed (the 202 of POST /api/posts/video, an entry of GET /api/me/video-uploads). */
+export function buildVideoUpload(overrides: Partial<VideoUploadView> = {}): VideoUploadView {
+  return { id: wallId(), status: 'processing', content: 'Mi clip de la gala', visibility: 'public', groupId: null, createdAt: ago(60_000), ...overrides };
 }

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import type { PostView } from '@tribuna/contracts/api/wall';
-import { WALL_LIMITS, WALL_MESSAGES } from '@tribuna/contracts/wallRules';
+import { VIDEO_ACCEPT, WALL_LIMITS, WALL_MESSAGES } from '@tribuna/contracts/wallRules';
 import { Alert } from '../../components/Alert';
 import { Avatar } from '../../components/Avatar';
 import { CloseIcon } from '../../components/icons';
@@ -9,9 +9,11 @@ import { errorMessage } from '../../lib/api';
 import { displayNameOf } from '../../lib/displayName';
 import { useSessionStore } from '../../lib/session/sessionStore';
 import { EmojiPicker } from './EmojiPicker';
-import { ImageIcon, SmileIcon } from './icons';
-import { postFormData, uploadPost } from './upload';
-import { textLength, validatePost, validatePostFiles } from './validation';
+import { ImageIcon, SmileIcon, VideoIcon } from './icons';
+import { postFormData, uploadPost, uploadVideoPost, videoPostFormData } from './upload';
+import { MEDIA_EXCLUSIVE, textLength, validatePost, validatePostFiles, validateVideoDuration, validateVideoFile, validateVideoPost } from './validation';
+import { readVideoDuration } from './videoDuration';
+import { useVideoUploadsStore } from './videoUploadsStore';
 import { UploadProgress } from '../../components/UploadProgress';
 import { useLatest } from '../../lib/useLatest';
 
@@ -19,6 +21,12 @@ interface PickedImage {
   key: number;
   file: File;
   /** Object URL of the preview ('' where the browser cannot make one). */
+  preview: string;
+  alt: string;
+}
+
+interface PickedVideo {
+  file: File;
   preview: string;
   alt: string;
 }
@@ -34,7 +42,12 @@ interface ComposerProps {
   groupId?: string;
 }
 
-/** The wall's composer: text with a counter, up to 10 images with alt texts, emoji, upload progress. */
+/**
+ * The wall's composer: text with a counter, up to 10 images with alt texts or one video clip (MP4,
+ * MOV or WebM, at most 50 MB and 3 minutes) with its alt text, emoji, upload progress. A clip is
+ * processed after the upload: the feed shows 'Procesando video…' (VideoUploadCards) until its post
+ * is published.
+ */
 export function Composer({ onCreated, groupId }: ComposerProps) {
   const user = useSessionStore((state) => state.user);
   if (!user) {
@@ -53,26 +66,36 @@ export function Composer({ onCreated, groupId }: ComposerProps) {
       </div>
     );
   }
-  return <SignedInComposer onCreated={onCreated} groupId={groupId} name={displayNameOf(user)} avatarUrl={user.avatarUrl} />;
+  return <SignedInComposer onCreated={onCreated} groupId={groupId} name={displayNameOf(user)} avatarUrl={user.avatarUrl} userId={user.id} />;
 }
 
-function SignedInComposer({ onCreated, groupId, name, avatarUrl }: ComposerProps & { name: string; avatarUrl: string | null }) {
+function SignedInComposer({ onCreated, groupId, name, avatarUrl, userId }: ComposerProps & { name: string; avatarUrl: string | null; userId: string }) {
   const [content, setContent] = useState('');
   const [images, setImages] = useState<PickedImage[]>([]);
+  const [video, setVideo] = useState<PickedVideo | null>(null);
+  /** A picked clip's length is being read. */
+  const [checkingVideo, setCheckingVideo] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [emojiOpen, setEmojiOpen] = useState(false);
   const textareaRef = useRef<HTMLTextAreaElement>(null);
   const fileRef = useRef<HTMLInputElement>(null);
+  const videoRef = useRef<HTMLInputElement>(null);
+  /** Bumped by each pick, so the length of a clip replaced meanwhile is ignored. */
+  const videoPick = useRef(0);
+  const upload = useRef<AbortController | null>(null);
   const caret = useRef<number | null>(null);
   const nextKey = useRef(0);
   const errorId = useId();
   const counterId = useId();
   const imagesRef = useLatest(images);
+  const videoPreview = useLatest(video?.preview ?? '');
   const sending = progress !== null;
   const length = textLength(content);
 
   useEffect(() => () => imagesRef.current.forEach((image) => revoke(image.preview)), [imagesRef]);
+  useEffect(() => () => revoke(videoPreview.current), [videoPreview]);
+  useEffect(() => () => upload.current?.abort(), []);
 
   useEffect(() => {
     // Put the caret back after an emoji was inserted.
@@ -90,10 +113,21 @@ function SignedInComposer({ onCreated, groupId, name, avatarUrl }: ComposerProps
     setContent(content.slice(0, start) + emoji + content.slice(end));
   }
 
+  function pickImages() {
+    if (video) return setError(MEDIA_EXCLUSIVE.imagesAfterVideo);
+    fileRef.current?.click();
+  }
+
+  function pickVideo() {
+    if (images.length > 0) return setError(MEDIA_EXCLUSIVE.videoAfterImages);
+    videoRef.current?.click();
+  }
+
   function onFiles(event: ChangeEvent<HTMLInputElement>) {
     const picked = Array.from(event.target.files ?? []);
     event.target.value = '';
     if (picked.length === 0) return;
+    if (video) return setError(MEDIA_EXCLUSIVE.imagesAfterVideo);
     const problem = validatePostFiles([...images.map((i) => i.file), ...picked]);
     if (problem) {
       setError(problem);
@@ -101,6 +135,66 @@ function SignedInComposer({ onCreated, groupId, name, avatarUrl }: ComposerProps
     }
     setError(null);
     setImages((current) => [...current, ...picked.map((file) => ({ key: ++nextKey.current, file, preview: objectUrl(file), alt: '' }))]);
+  }
+
+  async function onVideo(event: ChangeEvent<HTMLInputElement>) {
+    const picked = Array.from(event.target.files ?? []);
+    event.target.value = '';
+    const file = picked[0];
+    if (!file) return;
+    const pick = ++videoPick.current;
+    const problem = images.length > 0 ? MEDIA_EXCLUSIVE.videoAfterImages : picked.length > 1 ? WALL_MESSAGES.videoOne : validateVideoFile(file);
+    if (problem) {
+      setCheckingVideo(false);
+      return setError(problem);
+    }
+    setError(null);
+    setCheckingVideo(true);
+    const tooLong = validateVideoDuration(await readVideoDuration(file));
+    if (pick !== videoPick.current) return;
+    setCheckingVideo(false);
+    if (tooLong) return setError(tooLong);
+    revoke(videoPreview.current);
+    setVideo({ file, preview: objectUrl(file), alt: '' });
+  }
+
+  function removeVideo() {
+    videoPick.current++;
+    revoke(videoPreview.current);
+    setVideo(null);
+  }
+
+  function cancelUpload() {
+    upload.current?.abort();
+  }
+
+  async function sendVideo(clip: PickedVideo) {
+    const problem = validateVideoPost(content, clip.file);
+    if (problem) {
+      setError(problem);
+      return;
+    }
+    setError(null);
+    setProgress(0);
+    const controller = new AbortController();
+    upload.current = controller;
+    try {
+      const queued = await uploadVideoPost(videoPostFormData(content.trim(), clip, groupId), { onProgress: setProgress, signal: controller.signal });
+      const store = useVideoUploadsStore.getState();
+      if (store.userId !== userId) store.reset(userId);
+      store.added(queued);
+      revoke(clip.preview);
+      setVideo(null);
+      setContent('');
+      setEmojiOpen(false);
+    } catch (failure) {
+      if (controller.signal.aborted) return;
+      console.debug(WALL_MESSAGES.createPostFailed, failure);
+      setError(errorMessage(failure, WALL_MESSAGES.createPostFailed));
+    } finally {
+      upload.current = null;
+      setProgress(null);
+    }
   }
 
   function removeImage(key: number) {
@@ -113,7 +207,8 @@ function SignedInComposer({ onCreated, groupId, name, avatarUrl }: ComposerProps
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
-    if (sending) return;
+    if (sending || checkingVideo) return;
+    if (video) return sendVideo(video);
     const problem = validatePost(
       content,
       images.map((i) => i.file),
@@ -199,7 +294,74 @@ function SignedInComposer({ onCreated, groupId, name, avatarUrl }: ComposerProps
         </ul>
       )}
 
-      {sending && <UploadProgress label="Subiendo publicación" percent={percent} className="mt-3" />}
+      {video && (
+        <div className="mt-3 space-y-1.5">
+          <div className="relative overflow-hidden rounded-2xl bg-black">
+            {video.preview && (
+              // A local preview to check the clip: muted, played only by hand.
+              <video
+                src={video.preview}
+                muted
+                controls
+                playsInline
+                preload="metadata"
+                aria-label={`Vista previa del video ${video.file.name}`}
+                className="block max-h-72 w-full object-contain"
+                data-testid="video-preview"
+              />
+            )}
+            {!video.preview && <p className="px-4 py-6 text-center text-sm text-white/80">{video.file.name}</p>}
+            <button
+              type="button"
+              onClick={removeVideo}
+              aria-label="Quitar video"
+              disabled={sending}
+              className="absolute top-1.5 right-1.5 inline-flex size-8 items-center justify-center rounded-full bg-black/60 text-white hover:bg-black/80"
+            >
+              <CloseIcon className="size-4" />
+            </button>
+          </div>
+          <input
+            type="text"
+            value={video.alt}
+            maxLength={WALL_LIMITS.altText}
+            onChange={(event) => {
+              const alt = event.target.value;
+              setVideo((current) => (current ? { ...current, alt } : current));
+            }}
+            placeholder="Texto alternativo (opcional)"
+            aria-label="Texto alternativo (opcional) del video"
+            disabled={sending}
+            className="w-full rounded-xl bg-slate-100 px-3 py-1.5 text-xs placeholder:text-slate-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-fuchsia-500 dark:bg-white/5"
+          />
+        </div>
+      )}
+
+      {checkingVideo && (
+        <p role="status" className="mt-3 text-sm text-slate-600 dark:text-slate-400">
+          Revisando el video…
+        </p>
+      )}
+
+      {sending && (
+        <div className="mt-3 flex items-center gap-3">
+          <UploadProgress label={video ? 'Subiendo video' : 'Subiendo publicación'} percent={percent} className="flex-1" />
+          {video && (
+            <>
+              <span aria-hidden="true" className="text-xs text-slate-600 tabular-nums dark:text-slate-400">
+                {percent}%
+              </span>
+              <button
+                type="button"
+                onClick={cancelUpload}
+                className="rounded-full px-3 py-1 text-sm font-semibold text-slate-700 ring-1 ring-slate-300 hover:bg-slate-100 dark:text-slate-200 dark:ring-white/15 dark:hover:bg-white/10"
+              >
+                Cancelar
+              </button>
+            </>
+          )}
+        </div>
+      )}
 
       {error && (
         <Alert id={errorId} className="mt-3">
@@ -220,15 +382,35 @@ function SignedInComposer({ onCreated, groupId, name, avatarUrl }: ComposerProps
             onChange={onFiles}
             data-testid="post-images"
           />
+          <input
+            ref={videoRef}
+            type="file"
+            accept={VIDEO_ACCEPT}
+            className="sr-only"
+            tabIndex={-1}
+            aria-hidden="true"
+            onChange={onVideo}
+            data-testid="post-video"
+          />
           <button
             type="button"
-            onClick={() => fileRef.current?.click()}
+            onClick={pickImages}
             disabled={sending}
             aria-label="Agregar imágenes"
             title="Agregar imágenes"
             className="inline-flex size-10 items-center justify-center rounded-full text-fuchsia-600 hover:bg-fuchsia-50 dark:text-fuchsia-400 dark:hover:bg-white/10"
           >
             <ImageIcon className="size-5" />
+          </button>
+          <button
+            type="button"
+            onClick={pickVideo}
+            disabled={sending || checkingVideo}
+            aria-label="Agregar video"
+            title="Agregar video"
+            className="inline-flex size-10 items-center justify-center rounded-full text-fuchsia-600 hover:bg-fuchsia-50 dark:text-fuchsia-400 dark:hover:bg-white/10"
+          >
+            <VideoIcon className="size-5" />
           </button>
           <button
             type="button"
@@ -252,7 +434,7 @@ function SignedInComposer({ onCreated, groupId, name, avatarUrl }: ComposerProps
           </span>
           <button
             type="submit"
-            disabled={sending}
+            disabled={sending || checkingVideo}
             className="rounded-full bg-fuchsia-600 px-5 py-2 text-sm font-bold text-white transition hover:bg-fuchsia-700 disabled:opacity-60"
           >
             {sending ? 'Publicando…' : 'Publicar'}

@@ -1,10 +1,15 @@
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
+import type { PostView } from '@tribuna/contracts/api/wall';
 import { WALL_LIMITS, WALL_MESSAGES } from '@tribuna/contracts/wallRules';
 import { Alert } from '../../components/Alert';
 import { CloseButton } from '../../components/CloseButton';
 import type { FeedFilters } from './api';
+import { useSessionStore } from '../../lib/session/sessionStore';
+import { useLatest } from '../../lib/useLatest';
 import { PostCard } from './PostCard';
 import { FeedDispatchContext, isGlobalFeed, useFeed, type Feed } from './useFeed';
+import { useVideoUploads, videoUploadsScope } from './useVideoUploads';
+import { VideoUploadCards } from './VideoUploadCards';
 
 export interface EmptyText {
   title: string;
@@ -73,6 +78,19 @@ export function FeedList({
   const global = isGlobalFeed(feed.filters);
   const autoLoad = infinite && state.status === 'ready' && state.hasMore && !state.loadingMore && state.moreError === null;
 
+  // The author's clips being processed ('Procesando video…') lead their feeds; a published one
+  // takes its card's place as a post.
+  const viewerId = useSessionStore((s) => s.user?.id ?? null);
+  const scope = videoUploadsScope(feed.filters, viewerId);
+  const scopeRef = useLatest(scope);
+  const onVideoPublished = useCallback(
+    (post: PostView) => {
+      if (scopeRef.current?.(post.groupId)) dispatch({ type: 'prepend', post });
+    },
+    [dispatch, scopeRef],
+  );
+  useVideoUploads(scope ? viewerId : null, onVideoPublished);
+
   // Infinite scroll: the next page loads when the end comes within 200 px. Re-observed after each
   // page, so a short page that leaves the end in view loads the next one too.
   useEffect(() => {
@@ -108,6 +126,8 @@ export function FeedList({
           )}
         </div>
       )}
+
+      {scope && <VideoUploadCards show={scope} />}
 
       {state.status === 'loading' && (
         <div aria-busy="true" className="space-y-4">

@@ -92,11 +92,15 @@ describe('WallPage ?post= (a notification opens one post)', () => {
   });
 
   it('does not ask the server about something that is not a post id', async () => {
-    const fetchMock = stubApi({ 'GET /api/posts?sort=activity': () => jsonResponse(200, feedPage([buildPost({ content: 'Post A' })])) });
+    const fetchMock = stubApi({
+      'GET /api/posts?sort=activity': () => jsonResponse(200, feedPage([buildPost({ content: 'Post A' })])),
+      'GET /api/me/video-uploads': () => jsonResponse(200, { uploads: [] }),
+    });
     renderWallAt('/wall?post=..%2Fadmin');
     expect(within(focusedRegion()).getByRole('alert').textContent).toBe('Esta publicación ya no está disponible');
     await screen.findByText('Post A');
-    expect(requestsOf(fetchMock)).toEqual(['GET /api/posts?sort=activity']);
+    // The feed, and the signed-in author's clips being processed; nothing about the bad id.
+    expect(requestsOf(fetchMock).sort()).toEqual(['GET /api/me/video-uploads', 'GET /api/posts?sort=activity']);
   });
 
   it('offers Reintentar when the post fails to load for another reason', async () => {

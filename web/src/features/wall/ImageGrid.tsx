@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { MediaView } from '@tribuna/contracts/api/wall';
 import { ImageViewer } from './ImageViewer';
 import { TileImage } from './TileImage';
+import { VideoPlayer } from './VideoPlayer';
 
 /** The grid shows at most this many tiles (spec §9); the last one carries '+N' for the rest. */
 export const MAX_TILES = 4;
@@ -19,10 +20,15 @@ const LAYOUTS: Record<number, string[]> = {
   4: ['aspect-square', 'aspect-square', 'aspect-square', 'aspect-square'],
 };
 
-/** A post's images: 1, 2, 3 or 4 tiles ('+N' over the fourth when there are more); a click opens the viewer. */
+/**
+ * A post's images: 1, 2, 3 or 4 tiles ('+N' over the fourth when there are more); a click opens the
+ * viewer. A video post (one clip, no images) gets its player instead.
+ */
 export function ImageGrid({ media }: { media: MediaView[] }) {
   const [viewing, setViewing] = useState<number | null>(null);
   if (media.length === 0) return null;
+  const video = media.find((item) => item.mediaType === 'video');
+  if (video) return <VideoPlayer media={video} />;
   const shown = media.slice(0, MAX_TILES);
   const hidden = media.length - shown.length;
   const layout = LAYOUTS[shown.length];

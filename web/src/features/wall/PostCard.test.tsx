@@ -9,7 +9,7 @@ import { FakeIntersectionObserver, installFakeIntersectionObserver } from '../..
 import { FakeXhr, installFakeXhr } from '../../test/fakeXhr';
 import { buildProfile, jsonResponse } from '../../test/fixtures';
 import { spyLive } from '../../test/liveSpy';
-import { buildAuthor, buildComment, buildPost, buildReply, feedPage, noReactions } from '../../test/wallFixtures';
+import { buildAuthor, buildComment, buildPost, buildReply, buildVideoMedia, feedPage, noReactions } from '../../test/wallFixtures';
 import { PostFeed } from './Feed';
 
 const me = buildProfile({ id: '30000000-0000-4000-8000-000000000002', role: 'user' });
@@ -72,6 +72,48 @@ describe('PostCard', () => {
     expect(within(viewer).getByText('2 / 6')).toBeTruthy();
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('plays a video post inline: poster over its ThumbHash, nothing preloaded, no autoplay, its length, full screen', async () => {
+    const requestFullscreen = vi.fn(() => Promise.resolve());
+    Object.defineProperty(HTMLElement.prototype, 'requestFullscreen', { value: requestFullscreen, configurable: true });
+    try {
+      const post = buildPost({ media: [buildVideoMedia({ alt: 'El baile final', durationS: 75, width: 720, height: 1280 })] });
+      await renderPost(post);
+      const video = screen.getByLabelText('El baile final') as HTMLVideoElement;
+      expect(video.tagName).toBe('VIDEO');
+      expect(video.getAttribute('src')).toBe('/media/ab/clip.mp4');
+      expect(video.getAttribute('poster')).toBe('/media/ab/poster.webp');
+      expect(video.getAttribute('preload')).toBe('none');
+      expect(video.controls).toBe(true);
+      expect(video.hasAttribute('playsinline')).toBe(true);
+      expect(video.autoplay).toBe(false);
+      expect(video.muted).toBe(false);
+      expect(video.style.backgroundImage).toMatch(/^url\("?data:image\/png;base64,/);
+      // A portrait clip keeps 4:5 at most (letterboxed), so a phone's feed stays readable.
+      expect(video.style.aspectRatio).toBe('4 / 5');
+      expect(screen.queryByRole('button', { name: /Ver imagen/ })).toBeNull();
+
+      const article = screen.getByRole('article');
+      expect(within(article).getByText('1:15')).toBeTruthy();
+      expect(within(article).getByText('Duración:')).toBeTruthy();
+      await userEvent.setup().click(within(article).getByRole('button', { name: 'Ver video en pantalla completa' }));
+      expect(requestFullscreen).toHaveBeenCalledTimes(1);
+      expect(requestFullscreen.mock.contexts[0]).toBe(video);
+      fireEvent.play(video);
+      expect(within(article).queryByText('1:15')).toBeNull();
+    } finally {
+      delete (HTMLElement.prototype as { requestFullscreen?: unknown }).requestFullscreen;
+    }
+  });
+
+  it("labels a clip without alt text 'Video'", async () => {
+    await renderPost(buildPost({ media: [buildVideoMedia({ alt: null, durationS: null, placeholder: null })] }));
+    const video = screen.getByLabelText('Video');
+    expect(video.tagName).toBe('VIDEO');
+    expect(video.getAttribute('preload')).toBe('none');
+    expect(video.style.backgroundImage).toBe('');
+    expect(video.style.aspectRatio).toBe('1280 / 720');
   });
 
   it('toggles a reaction optimistically and keeps what the server answers', async () => {

@@ -17,6 +17,9 @@ export const fetchFeed = (filters: FeedFilters, cursor: string | null, signal?: 
 
 export const fetchPost = (postId: string, signal?: AbortSignal) => callApi('getPost', { params: { postId }, signal });
 
+/** GET /api/me/video-uploads: the signed-in author's clips still being processed, newest first. */
+export const fetchVideoUploads = (signal?: AbortSignal) => callApi('listVideoUploads', { signal });
+
 export const editPost = (postId: string, content: string) => callApi('editPost', { params: { postId }, body: { content } });
 
 export const deletePost = (postId: string) => callApi('deletePost', { params: { postId } });

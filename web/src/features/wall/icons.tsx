@@ -46,3 +46,16 @@ export const ChevronRightIcon = (p: IconProps) => (
     <path d="m9 18 6-6-6-6" />
   </Icon>
 );
+
+export const VideoIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <rect x="2.5" y="5.5" width="13" height="13" rx="2.5" />
+    <path d="m15.5 10 6-3.5v11l-6-3.5" />
+  </Icon>
+);
+
+export const ExpandIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M4 9V4h5M20 9V4h-5M4 15v5h5M20 15v5h-5" />
+  </Icon>
+);

@@ -1,4 +1,4 @@
-import { WALL_LIMITS, WALL_MESSAGES } from '@tribuna/contracts/wallRules';
+import { VIDEO_LIMITS, VIDEO_TYPES, WALL_LIMITS, WALL_MESSAGES } from '@tribuna/contracts/wallRules';
 
 /** Whether a picked file claims to be an image (the server sniffs the bytes again). */
 export const isImageFile = (file: File) => file.type.startsWith('image/');
@@ -42,4 +42,36 @@ export function validateEdit(content: string, max: number, tooLong: string): str
   if (!text) return WALL_MESSAGES.editEmpty;
   if (textLength(text) > max) return tooLong;
   return null;
+}
+
+/** A post carries images or one video, never both: what the composer says when the other kind is picked. */
+export const MEDIA_EXCLUSIVE = {
+  videoAfterImages: 'Una publicación puede llevar imágenes o un video, no ambos. Quita las imágenes para agregar un video.',
+  imagesAfterVideo: 'Una publicación puede llevar imágenes o un video, no ambos. Quita el video para agregar imágenes.',
+} as const;
+
+const VIDEO_EXTENSIONS = /\.(mp4|mov|webm)$/i;
+
+/**
+ * Whether a picked file claims to be an MP4, MOV or WebM clip (the server sniffs the bytes again).
+ * A file the browser gave no type keeps its name's word.
+ */
+export const isVideoFile = (file: File) => (file.type ? (VIDEO_TYPES as readonly string[]).includes(file.type) : VIDEO_EXTENSIONS.test(file.name));
+
+/** The checks of a picked clip that need no decoding (the server's messages): its type, then its size. */
+export function validateVideoFile(file: File): string | null {
+  if (!isVideoFile(file)) return WALL_MESSAGES.mediaOnly;
+  if (file.size > VIDEO_LIMITS.maxBytes) return WALL_MESSAGES.videoTooLarge;
+  return null;
+}
+
+/** A clip's length as the browser read it (null: unreadable here, the server decides). */
+export function validateVideoDuration(durationS: number | null): string | null {
+  return durationS !== null && durationS > VIDEO_LIMITS.maxDurationS ? WALL_MESSAGES.videoTooLong : null;
+}
+
+/** A video post: the text may be empty (the clip is the post), at most 2000 characters. */
+export function validateVideoPost(content: string, video: File): string | null {
+  if (textLength(content.trim()) > WALL_LIMITS.postText) return WALL_MESSAGES.postTooLong;
+  return validateVideoFile(video);
 }
