@@ -279,7 +279,10 @@ export const ReactionsChangedEvent = Type.Object({
 });
 export type ReactionsChangedEvent = Static<typeof ReactionsChangedEvent>;
 
-/** The cluster event `wall.live`: the immediate messages as sent to viewers, and reaction changes to pace. */
+/**
+ * The cluster event `wall.live`: the immediate messages as sent to viewers (a clip's outcome, the
+ * `video-upload` message to its author's `user:{id}`), and reaction changes to pace.
+ */
 export const WallLiveEvent = Type.Union([
   FeedPostMessage,
   PostUpdatedMessage,
@@ -288,6 +291,7 @@ export const WallLiveEvent = Type.Union([
   CommentUpdatedMessage,
   CommentDeletedMessage,
   ReactionsChangedEvent,
+  VideoUploadMessage,
 ]);
 export type WallLiveEvent = Static<typeof WallLiveEvent>;
 

@@ -162,6 +162,9 @@ export const RATE_LIMITS = {
   },
   // Publishing a post (up to 10 images, each re-encoded): a person posts a few times a minute at most.
   'wall.post-create': { store: 'redis', perUser: { max: 5, windowSeconds: 60 }, perAddress: { max: CROWD * 5, windowSeconds: 60 } },
+  // Video posts (a clip of up to 50 MB, probed here and transcoded by the worker, minutes of CPU): a
+  // person shares a few clips in a sitting, never dozens.
+  'wall.video-create': { store: 'redis', perUser: { max: 3, windowSeconds: 600 }, perAddress: { max: CROWD * 3, windowSeconds: 600 } },
   // Comments and replies (one image at most): a lively thread, not a script.
   'wall.comment-create': { store: 'redis', perUser: { max: 20, windowSeconds: 60 }, perAddress: { max: CROWD * 20, windowSeconds: 60 } },
   // Edits and deletions of one's posts and comments (and an admin's moderation).

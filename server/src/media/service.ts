@@ -3,6 +3,7 @@ import { processImage } from './images.ts';
 import type { ConcurrencyLimiter } from './limiter.ts';
 import { referencedKeys } from './repository.ts';
 import type { MediaStorage } from './storage.ts';
+import { probeVideo, type VideoProbe } from './videoProbe.ts';
 
 /** An image in storage, with what its `media` row needs (insertMedia) and what a view shows. */
 export interface StoredImage {
@@ -44,6 +45,12 @@ export interface MediaService {
    * media.gc removes after its grace period.
    */
   discard(images: Pick<StoredImage, 'key' | 'thumbKey'>[]): Promise<void>;
+  /**
+   * Reads an uploaded clip's duration, size and codecs (ffprobe), bounded by the same limiter as
+   * images (503 when too many wait). Rejects with NotAVideoError for a file that is no readable
+   * video, FfmpegUnavailableError when ffprobe cannot run (see videoProbe.ts).
+   */
+  probeVideo(path: string): Promise<VideoProbe>;
 }
 
 export function createMediaService(deps: { storage: MediaStorage; db: DbOrTx; limiter: ConcurrencyLimiter }): MediaService {
@@ -78,6 +85,7 @@ export function createMediaService(deps: { storage: MediaStorage; db: DbOrTx; li
       const kept = await referencedKeys(db, keys);
       for (const key of keys) if (!kept.has(key)) await storage.delete(key);
     },
+    probeVideo: (path) => limiter.run(() => probeVideo(path)),
   };
 }
 

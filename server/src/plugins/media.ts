@@ -22,8 +22,8 @@ declare module 'fastify' {
 /** Images processed at once on this instance, and how many may wait for a turn (then 503). */
 export const MEDIA_CONCURRENCY = { running: 2, waiting: 16 } as const;
 
-/** What may be served from MEDIA_DIR: only the formats the pipeline writes. */
-const SERVED_TYPES: Record<string, string> = { '.webp': 'image/webp', '.avif': 'image/avif' };
+/** What may be served from MEDIA_DIR: only the formats the pipeline writes (a clip's transcoded MP4 too, never its upload). */
+const SERVED_TYPES: Record<string, string> = { '.webp': 'image/webp', '.avif': 'image/avif', '.mp4': 'video/mp4' };
 const extensionOf = (path: string) => /\.[a-z0-9]+$/i.exec(path)?.[0].toLowerCase() ?? '';
 
 /**

@@ -25,7 +25,7 @@ export function presentPost(row: PostRow): PostView {
     editedAt: row.edited_at,
     createdAt: row.created_at,
     lastActivityAt: row.last_activity_at,
-    media: row.media.map((m): MediaView => ({ mediaType: 'image', ...m })),
+    media: row.media.map((m): MediaView => ({ ...m })),
     reactions: presentReactions(row.reactions),
     myReaction: row.my_reaction,
     commentCount: row.comment_count,

@@ -28,6 +28,9 @@ type AuthorColumns = {
 };
 
 export interface MediaRow {
+  mediaType: 'image' | 'video';
+  /** A clip's length in seconds; null for images. */
+  durationS: number | null;
   url: string;
   thumbnailUrl: string | null;
   width: number | null;
@@ -102,7 +105,7 @@ function cardSelect(viewer: Viewer | null): SQL {
     ${ts(sql`p.edited_at`)} AS edited_at, ${ts(sql`p.created_at`)} AS created_at, ${ts(sql`p.last_activity_at`)} AS last_activity_at,
     pr.id AS author_id, pr.display_name AS author_display_name, pr.username AS author_username, pr.avatar_url AS author_avatar_url,
     (SELECT coalesce(json_agg(json_build_object(
-        'url', pm.url, 'thumbnailUrl', pm.thumbnail_url, 'width', coalesce(m.width, pm.width), 'height', coalesce(m.height, pm.height),
+        'mediaType', pm.media_type, 'durationS', m.duration_ms / 1000.0, 'url', pm.url, 'thumbnailUrl', pm.thumbnail_url, 'width', coalesce(m.width, pm.width), 'height', coalesce(m.height, pm.height),
         'placeholder', m.placeholder, 'alt', pm.alt_text) ORDER BY pm."order"), '[]'::json)
       FROM post_media pm LEFT JOIN media m ON m.id = pm.media_id WHERE pm.post_id = p.id) AS media,
     (SELECT coalesce(json_object_agg(r.reaction_type, r.n), '{}'::json) FROM (${summedCounts(POST_REACTIONS, sql`p.id`)}) r) AS reactions,
@@ -186,6 +189,7 @@ export interface NewPost {
 }
 
 export interface NewPostMedia {
+  mediaType: 'image' | 'video';
   mediaId: string;
   url: string;
   thumbnailUrl: string;
@@ -201,7 +205,7 @@ export async function insertPost(tx: Tx, post: NewPost, media: NewPostMedia[]): 
   const postId = row!.id;
   if (media.length > 0) {
     const values = media.map(
-      (m, order) => sql`(${postId}, 'image', ${m.url}, ${m.thumbnailUrl}, ${m.width}, ${m.height}, ${order}, ${m.mediaId}, ${m.altText})`,
+      (m, order) => sql`(${postId}, ${m.mediaType}, ${m.url}, ${m.thumbnailUrl}, ${m.width}, ${m.height}, ${order}, ${m.mediaId}, ${m.altText})`,
     );
     await tx.execute(sql`
       INSERT INTO post_media (post_id, media_type, url, thumbnail_url, width, height, "order", media_id, alt_text)
@@ -219,6 +223,116 @@ export async function updatePostContent(tx: Tx, postId: string, content: string)
 
 export async function hidePost(tx: Tx, postId: string): Promise<void> {
   await tx.execute(sql`UPDATE posts SET is_hidden = TRUE, updated_at = now() WHERE id = ${postId}`);
+}
+
+// --- Video uploads (clips being processed by the worker) ------------------------------------------
+
+export interface NewVideoUpload {
+  id: string;
+  userId: string;
+  groupId: string | null;
+  content: string;
+  visibility: PostVisibility;
+  altText: string | null;
+  uploadKey: string;
+  bytes: number;
+}
+
+export type VideoUploadRow = {
+  id: string;
+  content: string;
+  visibility: PostVisibility;
+  group_id: string | null;
+  created_at: string;
+};
+
+const videoUploadColumns = sql`id, content, visibility, group_id, ${ts(sql`created_at`)} AS created_at`;
+
+/** A clip waiting for the worker ('processing'). */
+export async function insertVideoUpload(tx: Tx, upload: NewVideoUpload): Promise<VideoUploadRow> {
+  const [row] = await tx.execute<VideoUploadRow>(sql`
+    INSERT INTO video_uploads (id, user_id, group_id, content, visibility, alt_text, upload_key, bytes)
+    VALUES (${upload.id}, ${upload.userId}, ${upload.groupId}, ${upload.content}, ${upload.visibility}, ${upload.altText}, ${upload.uploadKey}, ${upload.bytes})
+    RETURNING ${videoUploadColumns}`);
+  return row!;
+}
+
+/** A user's clips not published yet (processing or transcoded), newest first. */
+export async function listVideoUploads(db: SqlRunner, userId: string, limit: number): Promise<VideoUploadRow[]> {
+  const rows = await db.execute<VideoUploadRow>(sql`
+    SELECT ${videoUploadColumns} FROM video_uploads
+    WHERE user_id = ${userId} ORDER BY created_at DESC, id DESC LIMIT ${limit}`);
+  return [...rows];
+}
+
+export interface TranscodedUpload {
+  id: string;
+  userId: string;
+  groupId: string | null;
+  content: string;
+  visibility: PostVisibility;
+  altText: string | null;
+  uploadKey: string;
+  /** Whether the author was suspended since the upload (the clip is then dropped). */
+  authorSuspended: boolean;
+  media: { id: string; key: string; thumbKey: string; width: number; height: number };
+}
+
+/**
+ * A transcoded clip with its media row, locked for the transaction publishing it; null when it is
+ * not transcoded, already published, or being published by another instance (SKIP LOCKED: exactly
+ * one of the instances hearing the same event gets it, the others go on at once).
+ */
+export async function lockTranscodedUpload(tx: Tx, uploadId: string): Promise<TranscodedUpload | null> {
+  const rows = await tx.execute<{
+    id: string;
+    user_id: string;
+    group_id: string | null;
+    content: string;
+    visibility: PostVisibility;
+    alt_text: string | null;
+    upload_key: string;
+    is_suspended: boolean;
+    media_id: string;
+    key: string;
+    thumb_key: string;
+    width: number;
+    height: number;
+  }>(sql`
+    SELECT v.id, v.user_id, v.group_id, v.content, v.visibility, v.alt_text, v.upload_key, pr.is_suspended,
+      m.id AS media_id, m.key, m.thumb_key, m.width, m.height
+    FROM video_uploads v JOIN media m ON m.id = v.media_id JOIN profiles pr ON pr.id = v.user_id
+    WHERE v.id = ${uploadId} AND v.status = 'transcoded'
+    FOR UPDATE OF v SKIP LOCKED`);
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    id: row.id,
+    userId: row.user_id,
+    groupId: row.group_id,
+    content: row.content,
+    visibility: row.visibility,
+    altText: row.alt_text,
+    uploadKey: row.upload_key,
+    authorSuspended: row.is_suspended,
+    media: { id: row.media_id, key: row.key, thumbKey: row.thumb_key, width: row.width, height: row.height },
+  };
+}
+
+export async function deleteVideoUpload(tx: Tx, uploadId: string): Promise<void> {
+  await tx.execute(sql`DELETE FROM video_uploads WHERE id = ${uploadId}`);
+}
+
+/**
+ * Transcoded clips still unpublished, uploaded more than `olderThanS` seconds ago: their `wall.video`
+ * event was lost (an instance publishing one as it arrives only makes the other find no row).
+ */
+export async function unpublishedTranscodedUploads(db: SqlRunner, olderThanS: number, limit: number): Promise<{ id: string; userId: string }[]> {
+  const rows = await db.execute<{ id: string; user_id: string }>(sql`
+    SELECT id, user_id FROM video_uploads
+    WHERE status = 'transcoded' AND created_at < now() - ${olderThanS}::int * interval '1 second'
+    ORDER BY created_at LIMIT ${limit}`);
+  return rows.map((r) => ({ id: r.id, userId: r.user_id }));
 }
 
 // --- Reactions ------------------------------------------------------------------------------------

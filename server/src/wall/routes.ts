@@ -1,16 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { WALL_ROUTES } from '@tribuna/contracts/api/wall';
-import { WALL_FIELDS, WALL_LIMITS, WALL_MESSAGES } from '@tribuna/contracts/wallRules';
+import { VIDEO_LIMITS, WALL_FIELDS, WALL_LIMITS, WALL_MESSAGES } from '@tribuna/contracts/wallRules';
 import * as access from '../access/policy.ts';
 import { serve } from '../http/serve.ts';
 import { withUploads } from '../media/uploads.ts';
-import { requireWriter } from '../identity/plugin.ts';
+import { requireUser, requireWriter } from '../identity/plugin.ts';
 import { createWallCache, createWallLive, type ReactionFlushOptions } from './live.ts';
 import { ReactionWriter, type ReactionWriterOptions } from './reactionWriter.ts';
 import { postTopic } from '@tribuna/contracts/liveTopics';
 import { poolRunner } from '@tribuna/drizzle/pipelined';
 import * as wall from './service.ts';
+import * as videos from './videos.ts';
 
 /**
  * The viewer of a read: visitors are null; admins see every post (holdsAdminPowers: with
@@ -38,7 +39,18 @@ export interface WallRoutesOptions {
     ReactionWriterOptions,
     'maxBatchSize' | 'maxWaitMs' | 'maxConcurrentFlushes' | 'maxQueuedCommands' | 'maxQueueWaitMs' | 'lockTimeoutMs'
   >;
+  /**
+   * The sweep publishing transcoded clips whose `wall.video` event was lost: every `everyMs`
+   * (default VIDEO_SWEEP_EVERY_MS; 0: never), clips uploaded more than `olderThanS` seconds ago
+   * (default VIDEO_SWEEP_AFTER_S).
+   */
+  videoSweep?: { everyMs?: number; olderThanS?: number };
 }
+
+/** How often an instance looks for transcoded clips an event was lost for. */
+export const VIDEO_SWEEP_EVERY_MS = 60_000;
+/** A clip's upload this old (and transcoded) is no longer expected to be published by its event. */
+export const VIDEO_SWEEP_AFTER_S = 30;
 
 const wallRoutes: FastifyPluginAsyncTypebox<WallRoutesOptions> = async (app, options) => {
   const cache = createWallCache({ totalsTtlMs: options.totalsTtlMs, pageTtlMs: options.pageTtlMs });
@@ -62,7 +74,7 @@ const wallRoutes: FastifyPluginAsyncTypebox<WallRoutesOptions> = async (app, opt
     await reactions.close();
     app.log.info({ stats: reactions.stats }, 'reaction writer closed');
   });
-  const ctx: wall.WallContext = {
+  const ctx: videos.VideoContext = {
     db: app.database.db,
     reader: poolRunner(app.database.sql),
     reactions,
@@ -71,7 +83,35 @@ const wallRoutes: FastifyPluginAsyncTypebox<WallRoutesOptions> = async (app, opt
     cache,
     joinTransaction: (tx, event) => app.events.inTransaction('wall.written', tx, event),
     log: app.log,
+    outbox: app.outbox,
+    tellHere: (message) => app.live.hub.publish(message.topic, message),
   };
+
+  // The worker's word on a clip (every instance hears it; one publishes the post), and a sweep for
+  // the clips whose word was lost.
+  app.events.subscribe('wall.video', (event) => videos.onVideoEvent(ctx, event));
+  const sweepEveryMs = options.videoSweep?.everyMs ?? VIDEO_SWEEP_EVERY_MS;
+  if (sweepEveryMs > 0) {
+    let sweeping: Promise<void> | null = null;
+    let timer: NodeJS.Timeout | undefined;
+    const sweep = () => {
+      sweeping ??= videos
+        .publishLostVideoPosts(ctx, options.videoSweep?.olderThanS ?? VIDEO_SWEEP_AFTER_S)
+        .then((published) => {
+          if (published > 0) app.log.info({ published }, 'published transcoded clips whose event was lost');
+        })
+        .catch((err: unknown) => app.log.warn({ err }, 'the sweep of transcoded clips failed; retried at the next one'))
+        .finally(() => (sweeping = null));
+    };
+    app.addHook('onReady', async () => {
+      timer = setInterval(sweep, sweepEveryMs);
+      timer.unref();
+    });
+    app.addHook('onClose', async () => {
+      clearInterval(timer);
+      await sweeping;
+    });
+  }
 
   serve(app, WALL_ROUTES.feed, async (request) => wall.getFeed(ctx, request.query, viewerOf(request)));
 
@@ -99,6 +139,30 @@ const wallRoutes: FastifyPluginAsyncTypebox<WallRoutesOptions> = async (app, opt
     // Up to 100 MB: five minutes at ~3 Mbit/s, a phone on a fair mobile connection.
     { config: { unavailableMessage: WALL_MESSAGES.createPostFailed, bodyDeadline: 'albumUpload' } },
   );
+
+  serve(
+    app,
+    WALL_ROUTES.createVideoPost,
+    async (request, reply) => {
+      // As for a post: visitors and suspended users are refused before a byte of their clip is read.
+      const writer = writerOf(request);
+      const spec = {
+        fileFields: [WALL_FIELDS.video],
+        textFields: [WALL_FIELDS.content, WALL_FIELDS.groupId, WALL_FIELDS.visibility, WALL_FIELDS.alt],
+        maxFiles: 1,
+        maxFileBytes: VIDEO_LIMITS.maxBytes,
+        tooManyFilesMessage: WALL_MESSAGES.videoOne,
+        fileTooLargeMessage: WALL_MESSAGES.videoTooLarge,
+      };
+      // The clip waits in a temporary file until it is stored for the worker (or refused).
+      const view = await withUploads(request, spec, (input) => videos.createVideoPost(ctx, writer, input));
+      return reply.code(202).send(view);
+    },
+    // 50 MB: under three minutes at ~3 Mbit/s, within the album's deadline.
+    { config: { unavailableMessage: WALL_MESSAGES.videoUnavailable, bodyDeadline: 'albumUpload' } },
+  );
+
+  serve(app, WALL_ROUTES.listVideoUploads, async (request) => videos.listVideoUploads(ctx, requireUser(request).id));
 
   serve(app, WALL_ROUTES.editPost, async (request) => wall.editPost(ctx, writerOf(request), request.params.postId, request.body.content));
 

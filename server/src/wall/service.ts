@@ -68,7 +68,7 @@ export interface Writer {
 export interface UploadInput {
   fields: Record<string, string[]>;
   /** Each file is a temporary file at `path` (streamed there by readUploads, removed after the request). */
-  files: { field: string; filename: string; declaredType: string; path: string }[];
+  files: { field: string; filename: string; declaredType: string; path: string; bytes: number }[];
 }
 
 const SAFE_MULTILINE = new RegExp(SAFE_MULTILINE_PATTERN, 'u');
@@ -88,7 +88,7 @@ function cleanText(raw: string, max: number, tooLong: string): string {
   return text;
 }
 
-function altTexts(fields: Record<string, string[]>, images: number): (string | null)[] {
+export function altTexts(fields: Record<string, string[]>, images: number): (string | null)[] {
   const alts = fields.alt ?? [];
   if (alts.length > Math.max(images, 0)) throw badRequest(WALL_MESSAGES.tooManyAlts);
   return Array.from({ length: images }, (_, i) => {
@@ -197,15 +197,63 @@ export async function listComments(ctx: WallContext, postId: string, viewer: Vie
  * rows. A failure after images were stored discards the files no row names: nothing is left behind.
  */
 export async function createPost(ctx: WallContext, writer: Writer, input: UploadInput): Promise<PostView> {
-  const content = cleanText(single(input.fields, 'content') ?? '', WALL_LIMITS.postText, WALL_MESSAGES.postTooLong);
   const images = input.files.filter((f) => f.field === 'images');
   if (images.length > WALL_LIMITS.postImages) throw badRequest(WALL_MESSAGES.tooManyFiles);
-  if (!content && images.length === 0) throw badRequest(WALL_MESSAGES.empty);
+  const { content, groupId, visibility } = await postTarget(ctx, writer, input.fields, images.length);
   const alts = altTexts(input.fields, images.length);
 
-  const groupId = single(input.fields, 'groupId')?.trim() || null;
+  const stored: StoredImage[] = [];
+  let postId: string;
+  let after: AfterCommit[];
+  try {
+    for (const image of images) stored.push(await ctx.media.ingest({ path: image.path, declaredType: image.declaredType }));
+    ({ postId, after } = await ctx.db.transaction(async (tx) => {
+      const media: repo.NewPostMedia[] = [];
+      for (const [i, image] of stored.entries()) {
+        const mediaId = await insertMedia(tx, image, writer.id);
+        media.push({
+          mediaType: 'image',
+          mediaId,
+          url: image.url,
+          thumbnailUrl: image.thumbnailUrl,
+          width: image.width,
+          height: image.height,
+          altText: alts[i] ?? null,
+        });
+      }
+      const id = await repo.insertPost(tx, { userId: writer.id, groupId, content, visibility }, media);
+      return { postId: id, after: await ctx.joinTransaction(drizzleRunner(tx), { kind: 'post-written', postId: id, actorId: writer.id, content }) };
+    }));
+  } catch (err) {
+    await ctx.media.discard(stored).catch((discardErr: unknown) => ctx.log.warn({ err: discardErr }, 'discarding the images of a failed post failed'));
+    throw err;
+  }
+
+  const view = await getPost(ctx, postId, writer);
+  await announcePost(ctx, { postId, authorId: writer.id, groupId, visibility }, after);
+  return view;
+}
+
+/** Where a new post goes and what it says (POST /api/posts and POST /api/posts/video alike). */
+export interface PostTarget {
+  /** Trimmed; empty only for a post with media. */
+  content: string;
+  groupId: string | null;
+  visibility: PostVisibility;
+}
+
+/**
+ * The text, group and visibility of a new post with `mediaCount` images or clips, by the spec's
+ * rules: the text within its limit and not empty without media, the visibility 'group' with a
+ * group and 'public' without one unless another is asked, and the writer a member of the group
+ * (or an admin); refused with the spec's messages otherwise.
+ */
+export async function postTarget(ctx: WallContext, writer: Writer, fields: Record<string, string[]>, mediaCount: number): Promise<PostTarget> {
+  const content = cleanText(single(fields, 'content') ?? '', WALL_LIMITS.postText, WALL_MESSAGES.postTooLong);
+  if (!content && mediaCount === 0) throw badRequest(WALL_MESSAGES.empty);
+  const groupId = single(fields, 'groupId')?.trim() || null;
   if (groupId !== null && !UUID.test(groupId)) throw badRequest('groupId must be a UUID');
-  const requested = single(input.fields, 'visibility')?.trim() || null;
+  const requested = single(fields, 'visibility')?.trim() || null;
   if (requested !== null && !(POST_VISIBILITIES as readonly string[]).includes(requested)) {
     throw badRequest(`visibility must be one of ${POST_VISIBILITIES.join(', ')}`);
   }
@@ -217,34 +265,24 @@ export async function createPost(ctx: WallContext, writer: Writer, input: Upload
     if (decision === 'not-found') throw notFound(WALL_MESSAGES.groupNotFound);
     if (decision === 'forbidden') throw forbidden(WALL_MESSAGES.groupForbidden);
   }
+  return { content, groupId, visibility };
+}
 
-  const stored: StoredImage[] = [];
-  let postId: string;
-  let after: AfterCommit[];
-  try {
-    for (const image of images) stored.push(await ctx.media.ingest({ path: image.path, declaredType: image.declaredType }));
-    ({ postId, after } = await ctx.db.transaction(async (tx) => {
-      const media: repo.NewPostMedia[] = [];
-      for (const [i, image] of stored.entries()) {
-        const mediaId = await insertMedia(tx, image, writer.id);
-        media.push({ mediaId, url: image.url, thumbnailUrl: image.thumbnailUrl, width: image.width, height: image.height, altText: alts[i] ?? null });
-      }
-      const id = await repo.insertPost(tx, { userId: writer.id, groupId, content, visibility }, media);
-      return { postId: id, after: await ctx.joinTransaction(drizzleRunner(tx), { kind: 'post-written', postId: id, actorId: writer.id, content }) };
-    }));
-  } catch (err) {
-    await ctx.media.discard(stored).catch((discardErr: unknown) => ctx.log.warn({ err: discardErr }, 'discarding the images of a failed post failed'));
-    throw err;
-  }
-
-  const onPublicWall = groupId === null && visibility === 'public';
-  if (onPublicWall) ctx.cache.invalidate();
-  const view = await getPost(ctx, postId, writer);
-  if (onPublicWall) {
-    await ctx.publish({ type: 'feed-post', topic: 'feed', postId, authorId: writer.id });
+/**
+ * After a new post's commit (a post, or a clip once transcoded): the public wall's shared pages
+ * are dropped and its readers told ('N publicaciones nuevas') when the post is on it; then the
+ * participants' after-commit work (mention badges).
+ */
+export async function announcePost(
+  ctx: WallContext,
+  post: { postId: string; authorId: string; groupId: string | null; visibility: PostVisibility },
+  after: AfterCommit[],
+): Promise<void> {
+  if (post.groupId === null && post.visibility === 'public') {
+    ctx.cache.invalidate();
+    await ctx.publish({ type: 'feed-post', topic: 'feed', postId: post.postId, authorId: post.authorId });
   }
   await afterWrite(ctx, after);
-  return view;
 }
 
 export async function editPost(ctx: WallContext, writer: Writer, postId: string, rawContent: string): Promise<PostView> {

@@ -36,8 +36,9 @@ describe('the wall API', () => {
 
   beforeAll(async () => {
     // No shared pages or totals: every test empties the tables, so nothing cached may outlive one.
+    // No sweep of transcoded clips (videos.test.ts): its statement would count with a page's.
     app = await buildApp(config, {
-      wall: { totalsTtlMs: 0, pageTtlMs: 0 },
+      wall: { totalsTtlMs: 0, pageTtlMs: 0, videoSweep: { everyMs: 0 } },
       onQuery: (query) => void statements.push(query),
       rateLimits: {
         'wall.post-create': { store: 'local', perUser: { max: 1000, windowSeconds: 1 } },

@@ -18,6 +18,7 @@ import { useListeningTestApp } from '../harness.ts';
 import { asUser, XHR } from '../sessions.ts';
 import { connectWs, openWs } from '../wsClient.ts';
 import { multipart } from '../multipart.ts';
+import { smallClip } from '../videos.ts';
 import { failedJob } from '../queues.ts';
 import { changedTables, tableDigests } from '../fuzz/fingerprint.ts';
 
@@ -87,6 +88,15 @@ const get =
 function upload(url: string, fields: Record<string, string>, context: CallContext): InjectOptions {
   const body = multipart(Object.entries(fields).map(([name, value]) => ({ name, value })));
   return { method: 'POST', url, headers: { ...context.headers, ...body.headers }, payload: body.payload };
+}
+
+/** A video post (a 2-second clip) as the caller. */
+async function videoUpload(context: CallContext): Promise<InjectOptions> {
+  const body = multipart([
+    { name: 'content', value: 'Mi video' },
+    { name: 'video', filename: 'clip.mp4', type: 'video/mp4', data: await smallClip() },
+  ]);
+  return { method: 'POST', url: '/api/posts/video', headers: { ...context.headers, ...body.headers }, payload: body.payload };
 }
 
 /** An avatar or banner upload (a 1×1 PNG) as the caller. */
@@ -399,6 +409,8 @@ const ACCESS: Record<string, RouteAccess> = {
   'GET /api/posts/:postId': { audience: 'everyone', request: (c) => get(`/api/posts/${c.world.post.id}`)(c) },
   'GET /api/posts/:postId/comments': { audience: 'everyone', request: (c) => get(`/api/posts/${c.world.post.id}/comments`)(c) },
   'POST /api/posts': { audience: 'writer', request: (c) => upload('/api/posts', { content: 'Hola muro' }, c) },
+  'POST /api/posts/video': { audience: 'writer', request: videoUpload },
+  'GET /api/me/video-uploads': { audience: 'user', request: get('/api/me/video-uploads') },
   'PATCH /api/posts/:postId': {
     audience: 'writer',
     request: async (c) => ({ method: 'PATCH', url: `/api/posts/${(await ownPost(c)).post.id}`, headers: c.headers, payload: { content: 'Editado' } }),
