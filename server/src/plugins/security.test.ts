@@ -38,6 +38,8 @@ function expectSecurityHeaders(res: LightMyRequestResponse, styles: string[] = [
   expect(policy.get('base-uri')).toEqual(["'self'"]);
   expect(policy.get('form-action')).toEqual(["'self'"]);
   expect(policy.get('img-src')).toEqual(["'self'", 'data:', 'blob:', 'https:']);
+  // Video posts, and the composer's preview of a picked clip.
+  expect(policy.get('media-src')).toEqual(["'self'", 'blob:']);
   for (const sources of policy.values()) {
     expect(sources).not.toContain("'unsafe-inline'");
     expect(sources).not.toContain("'unsafe-eval'");
@@ -48,9 +50,11 @@ function expectSecurityHeaders(res: LightMyRequestResponse, styles: string[] = [
   expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
   expect(res.headers['cross-origin-embedder-policy']).toBeUndefined();
   const permissions = res.headers['permissions-policy'];
-  for (const feature of ['camera', 'microphone', 'geolocation', 'payment', 'usb', 'fullscreen']) {
+  for (const feature of ['camera', 'microphone', 'geolocation', 'payment', 'usb', 'autoplay']) {
     expect(permissions).toContain(`${feature}=()`);
   }
+  // A video post's full-screen view, for the page itself only.
+  expect(permissions).toContain('fullscreen=(self)');
   // Copy link and the share sheet keep working.
   expect(permissions).not.toMatch(/clipboard-write|web-share/);
 }

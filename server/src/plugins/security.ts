@@ -17,7 +17,6 @@ const DENIED_FEATURES = [
   'clipboard-read',
   'display-capture',
   'encrypted-media',
-  'fullscreen',
   'geolocation',
   'gyroscope',
   'hid',
@@ -38,7 +37,10 @@ const DENIED_FEATURES = [
   'xr-spatial-tracking',
 ] as const;
 
-const PERMISSIONS_POLICY = DENIED_FEATURES.map((feature) => `${feature}=()`).join(', ');
+/** Features the page itself uses, and only it (nothing it could embed): a video post's full-screen view. */
+const SELF_FEATURES = ['fullscreen'] as const;
+
+const PERMISSIONS_POLICY = [...DENIED_FEATURES.map((feature) => `${feature}=()`), ...SELF_FEATURES.map((feature) => `${feature}=(self)`)].join(', ');
 
 /**
  * Images other sites may embed: uploads (contestant photos, avatars) and the app icons, which are
@@ -60,6 +62,8 @@ function contentSecurityPolicyDirectives(publicUrl: string): Record<string, stri
     // Google avatars and contestant photos may be https URLs of other hosts; data: carries the TOTP QR
     // code; blob: URLs (previews of a picked file) can only be minted by the page itself.
     'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+    // Video posts from /media; blob: URLs are the composer's preview of a picked clip.
+    'media-src': ["'self'", 'blob:'],
     // 'self' covers same-host websockets in CSP3 browsers; older Safari needs the ws(s) origin named.
     'connect-src': ["'self'", `${https ? 'wss' : 'ws'}://${url.host}`],
     'object-src': ["'none'"],
