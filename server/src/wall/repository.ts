@@ -335,6 +335,20 @@ export async function unpublishedTranscodedUploads(db: SqlRunner, olderThanS: nu
   return rows.map((r) => ({ id: r.id, userId: r.user_id }));
 }
 
+/**
+ * Deletes the uploads still 'processing' past `olderThanS` (their job is long over: retried,
+ * failed, or lost with its worker or Redis) and answers whose they were, for their authors to be told.
+ */
+export async function deleteStuckVideoUploads(db: SqlRunner, olderThanS: number, limit: number): Promise<{ id: string; userId: string; uploadKey: string }[]> {
+  const rows = await db.execute<{ id: string; user_id: string; upload_key: string }>(sql`
+    DELETE FROM video_uploads WHERE id IN (
+      SELECT id FROM video_uploads
+      WHERE status = 'processing' AND created_at < now() - ${olderThanS}::int * interval '1 second'
+      ORDER BY created_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+    RETURNING id, user_id, upload_key`);
+  return rows.map((r) => ({ id: r.id, userId: r.user_id, uploadKey: r.upload_key }));
+}
+
 // --- Reactions ------------------------------------------------------------------------------------
 
 export type ReactionTarget =

@@ -44,13 +44,18 @@ export interface WallRoutesOptions {
    * (default VIDEO_SWEEP_EVERY_MS; 0: never), clips uploaded more than `olderThanS` seconds ago
    * (default VIDEO_SWEEP_AFTER_S).
    */
-  videoSweep?: { everyMs?: number; olderThanS?: number };
+  videoSweep?: { everyMs?: number; olderThanS?: number; abandonAfterS?: number };
 }
 
 /** How often an instance looks for transcoded clips an event was lost for. */
 export const VIDEO_SWEEP_EVERY_MS = 60_000;
 /** A clip's upload this old (and transcoded) is no longer expected to be published by its event. */
 export const VIDEO_SWEEP_AFTER_S = 30;
+/**
+ * A clip still 'processing' this long after its upload is given up (its author told it failed):
+ * far beyond every attempt of its job (3 × the transcode time limit, with the backoffs).
+ */
+export const VIDEO_ABANDON_AFTER_S = 2 * 60 * 60;
 
 const wallRoutes: FastifyPluginAsyncTypebox<WallRoutesOptions> = async (app, options) => {
   const cache = createWallCache({ totalsTtlMs: options.totalsTtlMs, pageTtlMs: options.pageTtlMs });
@@ -97,8 +102,10 @@ const wallRoutes: FastifyPluginAsyncTypebox<WallRoutesOptions> = async (app, opt
     const sweep = () => {
       sweeping ??= videos
         .publishLostVideoPosts(ctx, options.videoSweep?.olderThanS ?? VIDEO_SWEEP_AFTER_S)
-        .then((published) => {
+        .then(async (published) => {
           if (published > 0) app.log.info({ published }, 'published transcoded clips whose event was lost');
+          const abandoned = await videos.abandonStuckVideoUploads(ctx, options.videoSweep?.abandonAfterS ?? VIDEO_ABANDON_AFTER_S);
+          if (abandoned > 0) app.log.warn({ abandoned }, 'gave up on clips whose transcode never ended');
         })
         .catch((err: unknown) => app.log.warn({ err }, 'the sweep of transcoded clips failed; retried at the next one'))
         .finally(() => (sweeping = null));

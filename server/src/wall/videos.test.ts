@@ -405,5 +405,25 @@ describe('video posts', () => {
         await sweeper.close();
       }
     });
+
+    it('gives up, by its sweep, on clips still processing long after their upload: row and file gone, the author told', async () => {
+      const sweeper = await buildApp(config, { wall: { videoSweep: { everyMs: 20, olderThanS: 30, abandonAfterS: 3600 } } });
+      await sweeper.ready();
+      try {
+        const author = await fan();
+        const stuck = await accepted(author.headers);
+        const fresh = await accepted(author.headers);
+        const socket = await authorSocket(author.headers, author.user.id);
+        await database.sql`UPDATE video_uploads SET created_at = now() - interval '3 hours' WHERE id = ${stuck.id}`;
+        const told = await socket.waitFor((m) => m.type === 'video-upload');
+        expect(told).toMatchObject({ uploadId: stuck.id, status: 'failed', postId: null });
+        expect((await uploads()).map((u) => u.id)).toEqual([fresh.id]);
+        expect(await app.media.storage.exists(uploadKey(stuck.id))).toBe(false);
+        expect(await app.media.storage.exists(uploadKey(fresh.id))).toBe(true);
+        expect(await count('posts')).toBe(0);
+      } finally {
+        await sweeper.close();
+      }
+    });
   });
 });

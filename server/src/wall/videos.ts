@@ -176,3 +176,19 @@ export async function publishLostVideoPosts(ctx: VideoContext, olderThanS: numbe
   for (const { id } of stale) if (await publishVideoPost(ctx, id)) published++;
   return published;
 }
+
+/**
+ * Gives up on clips still 'processing' past `olderThanS` (longer than every attempt of their job
+ * could take: the job was lost, or failed without its clean-up): the row and the upload go, and the
+ * author reads 'No pudimos procesar el video' instead of a card processing forever. Resolves to how many.
+ */
+export async function abandonStuckVideoUploads(ctx: VideoContext, olderThanS: number): Promise<number> {
+  const stuck = await repo.deleteStuckVideoUploads(ctx.reader, olderThanS, 50);
+  for (const upload of stuck) {
+    await ctx.media.storage
+      .delete(upload.uploadKey)
+      .catch((err: unknown) => ctx.log.warn({ err, key: upload.uploadKey }, "removing a stuck clip's upload failed; the media GC will"));
+    await ctx.publish({ type: 'video-upload', topic: userTopic(upload.userId), uploadId: upload.id, status: 'failed', postId: null });
+  }
+  return stuck.length;
+}
