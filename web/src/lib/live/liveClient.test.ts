@@ -101,6 +101,21 @@ describe('LiveClient (any topic)', () => {
     expect(other.onMessage).not.toHaveBeenCalled();
   });
 
+  it("routes a clip's video-upload message to its author's topic", () => {
+    const mine = spyHandler();
+    client.subscribe('user:00000000-0000-4000-8000-000000000001', mine);
+    FakeWebSocket.last.open();
+    const message = {
+      type: 'video-upload',
+      topic: 'user:00000000-0000-4000-8000-000000000001',
+      uploadId: '00000000-0000-4000-8000-000000000011',
+      status: 'published',
+      postId: '00000000-0000-4000-8000-000000000012',
+    };
+    FakeWebSocket.last.receive(message);
+    expect(mine.onMessage).toHaveBeenCalledWith(message);
+  });
+
   it("routes an abuse scan's progress to the admin topic's handlers", () => {
     const admin = spyHandler();
     const feed = spyHandler();
