@@ -72,7 +72,8 @@ export function UserMenu({ user, variant }: UserMenuProps) {
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}
-        aria-label={variant === 'tab' ? 'Perfil' : `Menú de ${name}`}
+        // The tab is named by its visible 'Perfil' (an aria-label would not contain the initial shown above it).
+        aria-label={variant === 'tab' ? undefined : `Menú de ${name}`}
         onClick={() => setOpen((value) => !value)}
         className={
           variant === 'tab'
@@ -83,9 +84,7 @@ export function UserMenu({ user, variant }: UserMenuProps) {
         {variant === 'tab' ? (
           <>
             <Avatar name={name} src={user.avatarUrl} size="sm" className="size-6! text-xs!" />
-            <span aria-hidden="true" className="text-[11px] font-medium">
-              Perfil
-            </span>
+            <span className="text-[11px] font-medium">Perfil</span>
           </>
         ) : (
           <>

@@ -180,14 +180,14 @@ describe('Composer', () => {
     await pickVideo([clip('ok.mov', VIDEO_LIMITS.maxBytes, 'video/quicktime')]);
     expect(screen.queryByRole('alert')).toBeNull();
     const preview = screen.getByTestId('video-preview') as HTMLVideoElement;
-    expect(preview.getAttribute('src')).toBe('blob:fake/ok.mov');
+    expect(preview.getAttribute('src')).toBe('blob:fake/ok.mov#t=0.1');
     expect(preview.muted).toBe(true);
     expect(preview.autoplay).toBe(false);
 
     // A length this browser cannot read is left to the server; the new clip replaces the old one.
     await pickVideo([clip('odd.webm', 1000, 'video/webm')]);
     expect(screen.queryByRole('alert')).toBeNull();
-    expect(screen.getByTestId('video-preview').getAttribute('src')).toBe('blob:fake/odd.webm');
+    expect(screen.getByTestId('video-preview').getAttribute('src')).toBe('blob:fake/odd.webm#t=0.1');
     expect(screen.getAllByTestId('video-preview')).toHaveLength(1);
   });
 

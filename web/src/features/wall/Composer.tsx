@@ -298,9 +298,9 @@ function SignedInComposer({ onCreated, groupId, name, avatarUrl, userId }: Compo
         <div className="mt-3 space-y-1.5">
           <div className="relative overflow-hidden rounded-2xl bg-black">
             {video.preview && (
-              // A local preview to check the clip: muted, played only by hand.
+              // A local preview to check the clip: muted, played only by hand; `#t` shows a first frame instead of black.
               <video
-                src={video.preview}
+                src={`${video.preview}#t=0.1`}
                 muted
                 controls
                 playsInline
