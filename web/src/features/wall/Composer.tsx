@@ -95,7 +95,6 @@ function SignedInComposer({ onCreated, groupId, name, avatarUrl, userId }: Compo
 
   useEffect(() => () => imagesRef.current.forEach((image) => revoke(image.preview)), [imagesRef]);
   useEffect(() => () => revoke(videoPreview.current), [videoPreview]);
-  useEffect(() => () => upload.current?.abort(), []);
 
   useEffect(() => {
     // Put the caret back after an emoji was inserted.
