@@ -234,13 +234,14 @@ export async function runVotesBenchmark(options: VotesOptions = DEFAULT_VOTES_OP
     }
 
     // Side by side (issue 30): votes rounds while the worker transcodes clips, next to rounds without
-    // (without, with, with, without); the ratio of their medians. Not part of votesPerSecond.
+    // (without, with, with, without, without, with: three of each); the ratio of their medians. Not part
+    // of votesPerSecond.
     log(`votes: making a ${BENCH_CLIP.seconds} s ${BENCH_CLIP.height}p clip, then votes rounds without and with the worker transcoding it`);
     const transcodeRounds: { transcoding: boolean; perSecond: number; p99Ms: number; cpuCores: Record<string, unknown>; clips?: TranscodeLoadResult }[] = [];
     const clipDir = await mkdtemp(join(tmpdir(), 'tribuna-bench-clip-'));
     try {
       const clip = await makeBenchClip(clipDir);
-      for (const transcoding of [false, true, true, false]) {
+      for (const transcoding of [false, true, true, false, false, true]) {
         await settleDatabase(env);
         const clips = transcoding ? new TranscodeLoad(env, tribuna.mediaDir, fixtures.users[0]!.id, clip) : null;
         if (clips) await clips.start();
@@ -425,7 +426,7 @@ export async function runVotesBenchmark(options: VotesOptions = DEFAULT_VOTES_OP
         noisyRounds: `A round during which the host stole more than ${STEAL_LIMIT_CORES} cores (cpuCores.steal, /proc/stat) is measured again, up to ${MAX_ROUND_RETRIES} times; discardedRounds lists those runs (their votes still count in the integrity checks). The last attempt is kept whatever its steal.`,
         coldStart:
           "Before the rounds, every user votes once (round-robin over the users, 3 s runs until each has an acknowledged vote): their first vote of the day, which loads the session into the server's cache and enqueues the award job. perSecond = those acknowledged votes / elapsed; awardsSettledMs = how long after that until the worker had landed every award. The measured rounds then run in the steady state of an episode (fans voting again), after a further warm-up.",
-        transcoding: `After the measured rounds, four more closed-loop votes rounds like them: without, with, with, without the worker transcoding. "With": before the round a ${BENCH_CLIP.seconds} s ${BENCH_CLIP.width}×${BENCH_CLIP.height} ${BENCH_CLIP.fps} fps H.264/AAC clip (ffmpeg testsrc2 + sine) is handed to the worker as a fan's upload is (a video_uploads row, the file under MEDIA_DIR/uploads, a media.transcode-video job), one more is kept waiting behind the active one for the whole round, and the round starts once the worker has begun; after it the waiting clip is removed and the active one finishes before anything else runs. votesWhileTranscodingRatio = median of the "with" rounds' votes/s ÷ median of the "without" ones; cpuCores.ffmpeg is the transcoder's CPU.`,
+        transcoding: `After the measured rounds, six more closed-loop votes rounds like them, three without and three with the worker transcoding, interleaved (without, with, with, without, without, with). "With": before the round a ${BENCH_CLIP.seconds} s ${BENCH_CLIP.width}×${BENCH_CLIP.height} ${BENCH_CLIP.fps} fps H.264/AAC clip (ffmpeg testsrc2 + sine) is handed to the worker as a fan's upload is (a video_uploads row, the file under MEDIA_DIR/uploads, a media.transcode-video job), one more is kept waiting behind the active one for the whole round, and the round starts once the worker has begun; after it the waiting clip is removed and the active one finishes before anything else runs. votesWhileTranscodingRatio = median of the "with" rounds' votes/s ÷ median of the "without" ones; cpuCores.ffmpeg is the transcoder's CPU.`,
         health: 'autocannon GET /api/health (PostgreSQL + Redis probe), same connections and duration.',
         rawInsert:
           'Separate process, postgres.js pool of `connections` connections, as many async workers, each `INSERT INTO bench_raw (poll_id, user_id, points, created_at) VALUES ($1, $2, 1, now())` one row per statement (autocommit); bench_raw has only an identity primary key (no foreign keys or secondary indexes).',

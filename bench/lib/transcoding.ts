@@ -74,6 +74,7 @@ export class TranscodeLoad {
   private readonly ids: string[] = [];
   private running = false;
   private loop: Promise<void> | null = null;
+  private startedAt = new Date();
 
   constructor(
     private readonly env: BenchEnv,
@@ -99,6 +100,7 @@ export class TranscodeLoad {
   /** Starts the load and resolves once the worker has picked up the first job. */
   async start(): Promise<void> {
     this.running = true;
+    this.startedAt = new Date();
     await this.add();
     await this.add();
     while ((await this.queue.getActiveCount()) === 0) await sleep(100);
@@ -117,7 +119,7 @@ export class TranscodeLoad {
     while ((await this.queue.getActiveCount()) > 0) await sleep(200);
     const [row] = await this.sql<{ rows: number; posts: number }[]>`
       SELECT (SELECT count(*)::int FROM video_uploads WHERE id = ANY(${this.ids}::uuid[]) AND status = 'transcoded') AS rows,
-             (SELECT count(*)::int FROM posts WHERE content = 'Clip del benchmark') AS posts`;
+             (SELECT count(*)::int FROM posts WHERE content = 'Clip del benchmark' AND created_at >= ${this.startedAt}) AS posts`;
     // Clips removed from the queue before they started: nothing will process them.
     await this.sql`DELETE FROM video_uploads WHERE id = ANY(${this.ids}::uuid[]) AND status = 'processing'`;
     await this.queue.close();

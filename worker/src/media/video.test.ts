@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -92,6 +93,32 @@ describe('video clips through FFmpeg (the worker)', () => {
     const running = runNiced('sh', ['-c', 'read line; nice'], {}, TRANSCODE_NICENESS);
     running.child.stdin!.end('go\n');
     expect((await running).stdout.trim()).toBe(String(TRANSCODE_NICENESS));
+  });
+
+  it('runs FFmpeg in a session of its own whose autogroup is niced too (where the kernel schedules by autogroup)', async () => {
+    // The child reports its session and its autogroup once told to (set by then, whatever the timing).
+    const running = runNiced('sh', ['-c', 'read line; ps -o sid= -p $$; cat /proc/self/autogroup 2>/dev/null || echo none'], {}, TRANSCODE_NICENESS);
+    const pid = running.child.pid!;
+    running.child.stdin!.end('go\n');
+    const [session, autogroup] = (await running).stdout.trim().split('\n');
+    expect(Number(session)).toBe(pid);
+    expect(Number(session)).not.toBe(process.pid);
+    let enabled = '0';
+    try {
+      enabled = (await readFile('/proc/sys/kernel/sched_autogroup_enabled', 'utf8')).trim();
+    } catch {
+      // Not Linux, or no autogroup: the session and the niceness are what can be checked.
+    }
+    if (enabled === '1') expect(autogroup).toMatch(new RegExp(`nice ${TRANSCODE_NICENESS}$`));
+  });
+
+  it('runs FFmpeg in the idle scheduling class where chrt is found (preempted at once by the request paths)', async () => {
+    const chrt = ['/usr/bin/chrt', '/bin/chrt'].find((path) => existsSync(path));
+    const running = runNiced('sh', ['-c', 'read line; chrt -p $$'], {}, TRANSCODE_NICENESS);
+    running.child.stdin!.end('go\n');
+    const { stdout } = await running;
+    if (chrt) expect(stdout).toMatch(/scheduling policy: SCHED_IDLE/);
+    else expect(stdout).not.toMatch(/SCHED_IDLE/);
   });
 
   it('kills its FFmpeg children when the worker exits (a forced stop mid-transcode), never leaving them running alone', async () => {
