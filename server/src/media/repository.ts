@@ -5,12 +5,16 @@ import type { StoredImage } from './service.ts';
 
 // The only SQL of the media pipeline on the server (the worker's GC has its own, worker/src/media).
 
+/** A stored image's or (the worker's transcode) clip's row: a clip is 'video/mp4' with its length. */
+export type NewMedia = Pick<StoredImage, 'key' | 'thumbKey' | 'width' | 'height' | 'bytes' | 'placeholder'> &
+  ({ contentType: StoredImage['contentType']; durationMs?: undefined } | { contentType: 'video/mp4'; durationMs: number });
+
 /**
- * The `media` row of a stored image, inserted in the transaction of the post, comment or profile
+ * The `media` row of a stored image (or clip), inserted in the transaction of the post, comment or profile
  * using it; returns its id. Keys are content hashes, so the same image uploaded again (by anyone)
  * reuses its row: the no-op update makes RETURNING give the existing id.
  */
-export async function insertMedia(db: DbOrTx, image: StoredImage, uploadedBy: string | null): Promise<string> {
+export async function insertMedia(db: DbOrTx, image: NewMedia, uploadedBy: string | null): Promise<string> {
   const [row] = await db
     .insert(media)
     .values({
@@ -21,6 +25,7 @@ export async function insertMedia(db: DbOrTx, image: StoredImage, uploadedBy: st
       height: image.height,
       bytes: image.bytes,
       placeholder: image.placeholder,
+      durationMs: image.durationMs ?? null,
       uploadedBy,
     })
     .onConflictDoUpdate({ target: media.key, set: { key: sql`excluded.key` } })

@@ -265,14 +265,7 @@ export async function listVideoUploads(db: SqlRunner, userId: string, limit: num
   return [...rows];
 }
 
-export interface TranscodedUpload {
-  id: string;
-  userId: string;
-  groupId: string | null;
-  content: string;
-  visibility: PostVisibility;
-  altText: string | null;
-  uploadKey: string;
+export interface TranscodedUpload extends Omit<NewVideoUpload, 'bytes'> {
   /** Whether the author was suspended since the upload (the clip is then dropped). */
   authorSuspended: boolean;
   media: { id: string; key: string; thumbKey: string; width: number; height: number };

@@ -1,4 +1,4 @@
-import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, or } from 'drizzle-orm';
 import type { DbOrTx } from '@tribuna/drizzle/client';
 import { schema } from '@tribuna/drizzle';
 import { keysNamedByProfiles } from '../../../server/src/media/repository.ts';
@@ -56,29 +56,6 @@ export interface StoredVideo {
   bytes: number;
   placeholder: string;
   durationMs: number;
-}
-
-/**
- * The media row of a transcoded clip; returns its id. Keys are content hashes: the same MP4 stored
- * before (a retried job, the same clip uploaded again) reuses its row, like insertMedia on the server.
- */
-export async function insertVideoMedia(db: DbOrTx, video: StoredVideo, uploadedBy: string): Promise<string> {
-  const [row] = await db
-    .insert(media)
-    .values({
-      key: video.key,
-      thumbKey: video.thumbKey,
-      contentType: 'video/mp4',
-      width: video.width,
-      height: video.height,
-      bytes: video.bytes,
-      placeholder: video.placeholder,
-      durationMs: video.durationMs,
-      uploadedBy,
-    })
-    .onConflictDoUpdate({ target: media.key, set: { key: sql`excluded.key` } })
-    .returning({ id: media.id });
-  return row!.id;
 }
 
 /** Marks upload `id` transcoded into `mediaId`; false if it is no longer 'processing' (another run did it, or it is gone). */

@@ -8,7 +8,8 @@ import { fileContentKey, LocalDiskStorage, type MediaStorage } from '../../../se
 import { createUploadDir, processAlive, removeOrphanUploadDirs } from '../../../server/src/media/uploadDirs.ts';
 import { isLastAttempt, type JobContext } from '../context.ts';
 import type { JobHandler } from '../registry.ts';
-import { deleteProcessingUpload, findVideoUpload, insertVideoMedia, markUploadTranscoded, type VideoUploadRow } from './repository.ts';
+import { insertMedia } from '../../../server/src/media/repository.ts';
+import { deleteProcessingUpload, findVideoUpload, markUploadTranscoded, type VideoUploadRow } from './repository.ts';
 import { checkFfmpeg, ffmpegBinaries, NotAVideoError, probeVideo, transcodeVideo, type FfmpegBinaries } from './video.ts';
 
 // Step 2 of a video post (issue 30): the server stored the clip as uploaded and a video_uploads row
@@ -121,7 +122,7 @@ async function transcodeUpload(ctx: JobContext, storage: MediaStorage, upload: V
     let mediaId: string;
     try {
       mediaId = await ctx.db.transaction(async (tx) => {
-        const id = await insertVideoMedia(tx, stored, upload.userId);
+        const id = await insertMedia(tx, { ...stored, contentType: 'video/mp4' }, upload.userId);
         if (!(await markUploadTranscoded(tx, upload.id, id))) throw new AlreadyTranscoded();
         return id;
       });

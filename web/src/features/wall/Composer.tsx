@@ -265,28 +265,13 @@ function SignedInComposer({ onCreated, groupId, name, avatarUrl, userId }: Compo
             <li key={image.key} className="space-y-1.5">
               <div className="relative aspect-square overflow-hidden rounded-2xl bg-slate-200 dark:bg-white/10">
                 {image.preview && <img src={image.preview} alt="" className="size-full object-cover" />}
-                <button
-                  type="button"
-                  onClick={() => removeImage(image.key)}
-                  aria-label={`Quitar imagen ${index + 1}`}
-                  disabled={sending}
-                  className="absolute top-1.5 right-1.5 inline-flex size-8 items-center justify-center rounded-full bg-black/60 text-white hover:bg-black/80"
-                >
-                  <CloseIcon className="size-4" />
-                </button>
+                <RemoveMediaButton label={`Quitar imagen ${index + 1}`} onClick={() => removeImage(image.key)} disabled={sending} />
               </div>
-              <input
-                type="text"
+              <AltTextInput
                 value={image.alt}
-                maxLength={WALL_LIMITS.altText}
-                onChange={(event) => {
-                  const alt = event.target.value;
-                  setImages((current) => current.map((i) => (i.key === image.key ? { ...i, alt } : i)));
-                }}
-                placeholder="Texto alternativo (opcional)"
-                aria-label={`Texto alternativo (opcional) de la imagen ${index + 1}`}
+                label={`Texto alternativo (opcional) de la imagen ${index + 1}`}
                 disabled={sending}
-                className="w-full rounded-xl bg-slate-100 px-3 py-1.5 text-xs placeholder:text-slate-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-fuchsia-500 dark:bg-white/5"
+                onChange={(alt) => setImages((current) => current.map((i) => (i.key === image.key ? { ...i, alt } : i)))}
               />
             </li>
           ))}
@@ -310,28 +295,13 @@ function SignedInComposer({ onCreated, groupId, name, avatarUrl, userId }: Compo
               />
             )}
             {!video.preview && <p className="px-4 py-6 text-center text-sm text-white/80">{video.file.name}</p>}
-            <button
-              type="button"
-              onClick={removeVideo}
-              aria-label="Quitar video"
-              disabled={sending}
-              className="absolute top-1.5 right-1.5 inline-flex size-8 items-center justify-center rounded-full bg-black/60 text-white hover:bg-black/80"
-            >
-              <CloseIcon className="size-4" />
-            </button>
+            <RemoveMediaButton label="Quitar video" onClick={removeVideo} disabled={sending} />
           </div>
-          <input
-            type="text"
+          <AltTextInput
             value={video.alt}
-            maxLength={WALL_LIMITS.altText}
-            onChange={(event) => {
-              const alt = event.target.value;
-              setVideo((current) => (current ? { ...current, alt } : current));
-            }}
-            placeholder="Texto alternativo (opcional)"
-            aria-label="Texto alternativo (opcional) del video"
+            label="Texto alternativo (opcional) del video"
             disabled={sending}
-            className="w-full rounded-xl bg-slate-100 px-3 py-1.5 text-xs placeholder:text-slate-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-fuchsia-500 dark:bg-white/5"
+            onChange={(alt) => setVideo((current) => (current ? { ...current, alt } : current))}
           />
         </div>
       )}
@@ -441,5 +411,36 @@ function SignedInComposer({ onCreated, groupId, name, avatarUrl, userId }: Compo
         </div>
       </div>
     </form>
+  );
+}
+
+/** The round ✕ over a chosen image or clip. */
+function RemoveMediaButton({ label, onClick, disabled }: { label: string; onClick: () => void; disabled: boolean }) {
+  return (
+    <button
+      type="button"
+      onClick={onClick}
+      aria-label={label}
+      disabled={disabled}
+      className="absolute top-1.5 right-1.5 inline-flex size-8 items-center justify-center rounded-full bg-black/60 text-white hover:bg-black/80"
+    >
+      <CloseIcon className="size-4" />
+    </button>
+  );
+}
+
+/** The optional alternative text of a chosen image or clip. */
+function AltTextInput({ value, label, disabled, onChange }: { value: string; label: string; disabled: boolean; onChange: (alt: string) => void }) {
+  return (
+    <input
+      type="text"
+      value={value}
+      maxLength={WALL_LIMITS.altText}
+      onChange={(event) => onChange(event.target.value)}
+      placeholder="Texto alternativo (opcional)"
+      aria-label={label}
+      disabled={disabled}
+      className="w-full rounded-xl bg-slate-100 px-3 py-1.5 text-xs placeholder:text-slate-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-fuchsia-500 dark:bg-white/5"
+    />
   );
 }
