@@ -13,6 +13,7 @@ import { SHARE_ROUTES } from './api/shares.ts';
 import { SITE_ROUTES } from './api/site.ts';
 import { VOTE_ROUTES } from './api/votes.ts';
 import { WALL_ROUTES } from './api/wall.ts';
+import { GROUP_ROUTES } from './api/groups.ts';
 import { ADMIN_ABUSE_ROUTES } from './api/admin/abuse.ts';
 import { ADMIN_AUDIT_ROUTES } from './api/admin/audit.ts';
 import { ADMIN_CATALOG_ROUTES } from './api/admin/catalog.ts';
@@ -49,6 +50,7 @@ export const ENDPOINTS = mergeRoutes(
   SHARE_ROUTES,
   PAGE_VIEW_ROUTES,
   WALL_ROUTES,
+  GROUP_ROUTES,
   NOTIFICATION_ROUTES,
   ADMIN_CATALOG_ROUTES,
   ADMIN_POLL_ROUTES,

@@ -110,6 +110,7 @@ export {
   parseTopic,
   pollTopic,
   postTopic,
+  groupTopic,
   userTopic,
   type LiveErrorCode,
   type LiveTopic,
@@ -119,6 +120,7 @@ import type { LiveErrorCode } from './liveTopics.ts';
 import type { VideoUploadMessage, WallLiveMessage } from './api/wall.ts';
 import type { AdminDashboardMessage } from './api/admin/polls.ts';
 import type { NotificationsLiveMessage } from './api/notifications.ts';
+import type { GroupLiveMessage } from './api/groups.ts';
 import type { AbuseScanMessage } from './api/admin/abuse.ts';
 
 /** A subscribe (or other client message) the server refused, naming its topic when it had one. The socket stays open. */
@@ -144,6 +146,7 @@ export type LiveServerMessage =
   | VideoUploadMessage
   | AdminDashboardMessage
   | NotificationsLiveMessage
+  | GroupLiveMessage
   | AbuseScanMessage
   | LiveErrorMessage;
 

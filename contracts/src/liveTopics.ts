@@ -8,17 +8,19 @@
  *  - `poll:{pollId}`: results snapshots, voters and status changes of one poll;
  *  - `feed`: the public wall (new posts, counters);
  *  - `post:{postId}`: one post's comments and reactions;
+ *  - `group:{groupId}`: new posts on a group's wall (its readers: a public group, members, admins);
  *  - `user:{userId}`: that user's notifications;
  *  - `admin`: the back-office dashboard.
  */
-export type LiveTopic = `poll:${string}` | 'feed' | `post:${string}` | `user:${string}` | 'admin';
+export type LiveTopic = `poll:${string}` | 'feed' | `post:${string}` | `group:${string}` | `user:${string}` | 'admin';
 
 /** Topic families: `family` alone or `family:key`. The server refuses to start without a handler for each. */
-export const LIVE_TOPIC_FAMILIES = ['poll', 'feed', 'post', 'user', 'admin'] as const;
+export const LIVE_TOPIC_FAMILIES = ['poll', 'feed', 'post', 'group', 'user', 'admin'] as const;
 export type LiveTopicFamily = (typeof LIVE_TOPIC_FAMILIES)[number];
 
 export const pollTopic = (pollId: string): `poll:${string}` => `poll:${pollId}`;
 export const postTopic = (postId: string): `post:${string}` => `post:${postId}`;
+export const groupTopic = (groupId: string): `group:${string}` => `group:${groupId}`;
 export const userTopic = (userId: string): `user:${string}` => `user:${userId}`;
 
 /** A topic string split into its family and key (null key: a family-wide topic such as `feed`); null if malformed. */

@@ -6,9 +6,10 @@ import { REACTION_TYPES, type ReactionType } from './wallRules.ts';
  * - `post_reaction` / `comment_reaction`: someone reacted to your post / comment (grouped per item);
  * - `post_comment`: someone commented on your post;
  * - `comment_reply`: someone replied to your comment;
- * - `post_mention` / `comment_mention`: someone wrote your @username in a post / comment you may see.
+ * - `post_mention` / `comment_mention`: someone wrote your @username in a post / comment you may see;
+ * - `follow`: someone started following you ('X empezó a seguirte'; no post).
  */
-export const NOTIFICATION_TYPES = ['post_reaction', 'comment_reaction', 'post_comment', 'comment_reply', 'post_mention', 'comment_mention'] as const;
+export const NOTIFICATION_TYPES = ['post_reaction', 'comment_reaction', 'post_comment', 'comment_reply', 'post_mention', 'comment_mention', 'follow'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 export const NOTIFICATION_LIMITS = {
@@ -62,7 +63,8 @@ export interface NotificationTextInput {
 /**
  * The entry's sentence: 'A Ana le encanta tu publicación', 'A Ana y 3 personas más les encanta tu
  * comentario', 'Ana y 2 personas más reaccionaron a tu publicación' (different reactions),
- * 'Ana comentó tu publicación', 'Ana respondió a tu comentario', 'Ana te mencionó en una publicación'.
+ * 'Ana comentó tu publicación', 'Ana respondió a tu comentario', 'Ana te mencionó en una publicación',
+ * 'Ana empezó a seguirte'.
  */
 export function notificationText(entry: NotificationTextInput): string {
   const { actorName, othersCount } = entry;
@@ -86,5 +88,7 @@ export function notificationText(entry: NotificationTextInput): string {
       return `${actorName} te mencionó en una publicación`;
     case 'comment_mention':
       return `${actorName} te mencionó en un comentario`;
+    case 'follow':
+      return `${actorName} empezó a seguirte`;
   }
 }

@@ -18,7 +18,8 @@ export const NotificationEntry = Type.Object({
   actor: AuthorView,
   othersCount: Type.Integer({ minimum: 0 }),
   reactionTypes: Type.Array(ReactionTypeSchema),
-  postId: Uuid,
+  /** The post the entry leads to; null for a follow (it leads to the actor's profile). */
+  postId: Type.Union([Uuid, Type.Null()]),
   commentId: Type.Union([Uuid, Type.Null()]),
   /** The comment written or reacted to, or the post reacted to, cut to 140 characters. */
   excerpt: Type.Union([Type.String(), Type.Null()]),

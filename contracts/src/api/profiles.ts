@@ -22,8 +22,25 @@ export const PublicProfile = Type.Object({
   /** The account was deleted (anonymised): 'Usuario eliminado', nothing else. */
   isDeleted: Type.Boolean(),
   createdAt: IsoDate,
+  /** 'Seguidores' and 'Siguiendo' (issue 28). */
+  followersCount: Type.Integer({ minimum: 0 }),
+  followingCount: Type.Integer({ minimum: 0 }),
+  /** The signed-in viewer follows this profile ('Siguiendo'); false for visitors and on one's own. */
+  viewerFollows: Type.Boolean(),
 });
 export type PublicProfile = Static<typeof PublicProfile>;
+
+/** PUT and DELETE /api/profiles/:userId/follow: the state after the change. */
+export const FollowState = Type.Object({ following: Type.Boolean(), followersCount: Type.Integer({ minimum: 0 }) });
+export type FollowState = Static<typeof FollowState>;
+
+/** One entry of a followers or following list: the person, when the follow began, and whether the viewer follows them. */
+export const FollowEntry = Type.Object({ user: AuthorView, since: IsoDate, viewerFollows: Type.Boolean() });
+export type FollowEntry = Static<typeof FollowEntry>;
+
+/** GET /api/profiles/:userId/followers and /following: newest first, 30 a page. */
+export const FollowPage = Type.Object({ items: Type.Array(FollowEntry), nextCursor: Type.Union([Type.String(), Type.Null()]) });
+export type FollowPage = Static<typeof FollowPage>;
 
 /** GET /api/profiles/:userId/stats: the counters (for others: the posts and comments they may see). */
 export const ProfileStats = Type.Object({
@@ -242,6 +259,54 @@ export const PROFILE_ROUTES = defineRoutes({
     summary: "A profile's groups, newest membership first (others: public groups only)",
     params: ProfileParams,
     response: ProfileGroupList,
+    errors: [400, 404, 429],
+    rateLimit: 'profiles.read',
+  },
+  followUser: {
+    method: 'PUT',
+    path: '/api/profiles/:userId/follow',
+    status: 200,
+    tags: ['profiles'],
+    summary: "Follow a profile ('Seguir'; idempotent; not one's own); they are told 'X empezó a seguirte'",
+    params: ProfileParams,
+    response: FollowState,
+    errors: [400, 401, 403, 404, 429],
+    rateLimit: 'follows.write',
+    audience: 'writer',
+  },
+  unfollowUser: {
+    method: 'DELETE',
+    path: '/api/profiles/:userId/follow',
+    status: 200,
+    tags: ['profiles'],
+    summary: 'Stop following a profile (idempotent)',
+    params: ProfileParams,
+    response: FollowState,
+    errors: [400, 401, 403, 404, 429],
+    rateLimit: 'follows.write',
+    audience: 'user',
+  },
+  profileFollowers: {
+    method: 'GET',
+    path: '/api/profiles/:userId/followers',
+    status: 200,
+    tags: ['profiles'],
+    summary: "A profile's followers, newest first, 30 a page",
+    params: ProfileParams,
+    querystring: ProfileListQuery,
+    response: FollowPage,
+    errors: [400, 404, 429],
+    rateLimit: 'profiles.read',
+  },
+  profileFollowing: {
+    method: 'GET',
+    path: '/api/profiles/:userId/following',
+    status: 200,
+    tags: ['profiles'],
+    summary: 'Whom a profile follows, newest first, 30 a page',
+    params: ProfileParams,
+    querystring: ProfileListQuery,
+    response: FollowPage,
     errors: [400, 404, 429],
     rateLimit: 'profiles.read',
   },

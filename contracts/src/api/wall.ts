@@ -78,6 +78,8 @@ export const FeedQuery = Type.Object(
     userId: Type.Optional(Uuid),
     groupId: Type.Optional(Uuid),
     visibility: Type.Optional(PostVisibilitySchema),
+    /** The 'Siguiendo' wall (signed in): posts of the people the viewer follows, outside groups (issue 28). */
+    following: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
@@ -85,6 +87,8 @@ export type FeedQuery = Static<typeof FeedQuery>;
 
 export const FeedPage = Type.Object({
   posts: Type.Array(PostView),
+  /** A group's wall, first page only: its pinned posts ('Fijado', at most 3), shown on top and not repeated in `posts`. */
+  pinned: Type.Optional(Type.Array(PostView)),
   /** Posts matching the filters (all pages). */
   total: Type.Integer({ minimum: 0 }),
   hasMore: Type.Boolean(),

@@ -22,6 +22,9 @@ export const profiles = pgTable(
      * default, as the spec's voters lists are, and as fans who vote on a public poll expect.
      */
     showInVoterLists: boolean('show_in_voter_lists').notNull().default(true),
+    /** Followers and followed accounts, kept by statement triggers on follows (migration 0030). */
+    followersCount: integer('followers_count').notNull().default(0),
+    followingCount: integer('following_count').notNull().default(0),
     /** Set when the owner deleted the account (the profile is anonymised and kept for their posts). */
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     createdAt: createdAt(),

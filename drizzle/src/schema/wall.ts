@@ -33,6 +33,10 @@ export const groups = pgTable(
     avatarUrl: text('avatar_url'),
     coverUrl: text('cover_url'),
     privacy: text('privacy', { enum: GROUP_PRIVACY }).notNull().default('public'),
+    /** Who created it (its first admin); null once that account is gone. */
+    createdBy: uuid('created_by').references((): AnyPgColumn => profiles.id, { onDelete: 'set null' }),
+    /** Members now, kept by statement triggers on group_members (migration 0030): the directory sorts by it. */
+    memberCount: integer('member_count').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -40,6 +44,10 @@ export const groups = pgTable(
     check('groups_name_len', lengthBetween(t.name, 1, 100)),
     check('groups_description_len', sql`char_length(${t.description}) <= 500`),
     check('groups_privacy', oneOf(t.privacy, GROUP_PRIVACY)),
+    check('groups_member_count', sql`${t.memberCount} >= 0`),
+    // The directory: most members first, keyset (member_count, id).
+    index('groups_directory_idx').on(t.memberCount.desc(), t.id.desc()),
+    index('groups_created_by_idx').on(t.createdBy),
   ],
 );
 
@@ -59,6 +67,67 @@ export const groupMembers = pgTable(
     primaryKey({ columns: [t.groupId, t.userId] }),
     check('group_members_role', oneOf(t.role, GROUP_ROLES)),
     index('group_members_user_idx').on(t.userId),
+    // The members list: admins, then moderators, then members, oldest first (keyset).
+    index('group_members_list_idx').on(t.groupId, t.joinedAt, t.userId),
+  ],
+);
+
+/** A fan's request to join a private group, until one of its admins or moderators answers it. */
+export const groupJoinRequests = pgTable(
+  'group_join_requests',
+  {
+    groupId: uuid('group_id')
+      .notNull()
+      .references(() => groups.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.groupId, t.userId] }),
+    index('group_join_requests_group_idx').on(t.groupId, t.createdAt, t.userId),
+    index('group_join_requests_user_idx').on(t.userId),
+  ],
+);
+
+/** Fans a group's admins banned: they cannot join or ask to join again until unbanned. */
+export const groupBans = pgTable(
+  'group_bans',
+  {
+    groupId: uuid('group_id')
+      .notNull()
+      .references(() => groups.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    bannedBy: uuid('banned_by').references(() => profiles.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.groupId, t.userId] }), index('group_bans_user_idx').on(t.userId)],
+);
+
+/**
+ * Who follows whom. Counters on profiles (followers_count, following_count) are kept by statement
+ * triggers (migration 0030). `followers` posts are readable by the author's followers.
+ */
+export const follows = pgTable(
+  'follows',
+  {
+    followerId: uuid('follower_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    followeeId: uuid('followee_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.followerId, t.followeeId] }),
+    check('follows_not_self', sql`${t.followerId} <> ${t.followeeId}`),
+    // Lists, newest first (keyset (created_at, id)): a profile's followers, and whom one follows.
+    index('follows_followee_idx').on(t.followeeId, t.createdAt.desc(), t.followerId.desc()),
+    index('follows_follower_idx').on(t.followerId, t.createdAt.desc(), t.followeeId.desc()),
   ],
 );
 
@@ -94,6 +163,13 @@ export const posts = pgTable(
       .where(sql`NOT ${t.isHidden} AND ${t.groupId} IS NULL`),
     index('posts_user_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
     index('posts_group_idx').on(t.groupId, t.createdAt.desc(), t.id.desc()),
+    // A group's wall by activity (keyset), and its pinned posts.
+    index('posts_group_activity_idx')
+      .on(t.groupId, t.lastActivityAt.desc(), t.id.desc())
+      .where(sql`NOT ${t.isHidden} AND ${t.groupId} IS NOT NULL`),
+    index('posts_group_pinned_idx')
+      .on(t.groupId, t.createdAt.desc())
+      .where(sql`${t.isPinned} AND NOT ${t.isHidden} AND ${t.groupId} IS NOT NULL`),
   ],
 );
 

@@ -172,6 +172,21 @@ export const RATE_LIMITS = {
   // Reaction taps: quick, and a fan changes their mind; 2/s sustained after a burst of 30.
   'wall.react': { store: 'local', perUser: { max: 30, windowSeconds: 15 }, perAddress: { max: CROWD * 30, windowSeconds: 15 } },
 
+  // --- Groups and follows (issue 28) -------------------------------------------------------------
+  // The directory, a group's page, its members and requests: browsing, like the wall.
+  'groups.read': {
+    store: 'local',
+    perUser: { max: 60, windowSeconds: 20 },
+    perSignedInAddress: { max: CROWD * 60, windowSeconds: 20 },
+    perAddress: { max: 60, windowSeconds: 20 },
+  },
+  // Creating a group (the service also allows 3 a day per fan): a burst guard.
+  'groups.create': { store: 'redis', perUser: { max: 5, windowSeconds: 600 }, perAddress: { max: CROWD * 5, windowSeconds: 600 } },
+  // Joining, leaving, editing, moderating a group: a group admin clears a queue of requests at a click each.
+  'groups.write': { store: 'redis', perUser: { max: 60, windowSeconds: 60 }, perAddress: { max: CROWD * 60, windowSeconds: 60 } },
+  // Following and unfollowing: a fan follows a handful of people from a list, not thousands by script.
+  'follows.write': { store: 'redis', perUser: { max: 30, windowSeconds: 60 }, perAddress: { max: CROWD * 30, windowSeconds: 60 } },
+
   // --- Notifications ----------------------------------------------------------------------------
   // The badge count (page loads, reconnects) and the list's pages: a reader scrolls, tabs come back.
   'notifications.read': { store: 'local', perUser: { max: 120, windowSeconds: 60 }, perAddress: { max: CROWD * 120, windowSeconds: 60 } },

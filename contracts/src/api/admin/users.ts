@@ -2,7 +2,8 @@ import { Type, type Static } from '@sinclair/typebox';
 import { ADMIN_LIMITS } from '../../adminRules.ts';
 import { ROLES } from '../../roles.ts';
 import { IsoDate, SafeMultilineText, SafeText, Uuid } from '../common.ts';
-import { defineRoutes } from '../../route.ts';
+import { defineRoutes, NoContent } from '../../route.ts';
+import { ProfileGroupList } from '../profiles.ts';
 
 export const RoleSchema = Type.Union(ROLES.map((r) => Type.Literal(r)));
 export const USER_STATUS_FILTERS = ['all', 'active', 'suspended'] as const;
@@ -92,6 +93,12 @@ export const AdminUserStats = Type.Object({
 });
 export type AdminUserStats = Static<typeof AdminUserStats>;
 
+/** GET /api/admin/users/:userId/groups: every group of the user (private ones too), newest membership first (issue 28). */
+export const AdminUserGroups = ProfileGroupList;
+
+export const AdminGroupParams = Type.Object({ groupId: Uuid }, { additionalProperties: false });
+export type AdminGroupParams = Static<typeof AdminGroupParams>;
+
 export const ADMIN_USER_ROUTES = defineRoutes({
   adminUsers: {
     method: 'GET',
@@ -159,6 +166,28 @@ export const ADMIN_USER_ROUTES = defineRoutes({
     params: AdminUserParams,
     response: AdminUserRow,
     errors: [400, 401, 403, 404, 409, 429],
+    rateLimit: 'admin.write',
+  },
+  adminUserGroups: {
+    method: 'GET',
+    path: '/api/admin/users/:userId/groups',
+    status: 200,
+    tags: ['admin'],
+    summary: "A user's groups with their role, private ones included, newest membership first",
+    params: AdminUserParams,
+    response: AdminUserGroups,
+    errors: [400, 401, 403, 404, 429],
+    rateLimit: 'admin.read',
+  },
+  adminDeleteGroup: {
+    method: 'DELETE',
+    path: '/api/admin/groups/:groupId',
+    status: 204,
+    tags: ['admin'],
+    summary: 'Delete any group and its posts (audit log)',
+    params: AdminGroupParams,
+    response: NoContent,
+    errors: [400, 401, 403, 404, 429],
     rateLimit: 'admin.write',
   },
 });
