@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -133,6 +133,28 @@ describe('video clips through FFmpeg (the worker)', () => {
     const pid = Number(stdout.trim());
     expect(pid).toBeGreaterThan(0);
     // Gone, or a zombie nobody reaped yet (a container's pid 1 may not): no longer running either way.
+    const state = async () => (await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '0 (gone) X')).split(') ')[1]![0];
+    await expect.poll(state).toMatch(/[XZ]/);
+  });
+
+  it('never leaves a stopped FFmpeg behind when the worker is killed outright while it yields', async () => {
+    // The child is stopped as the CPU governor stops it on a busy machine, then the worker dies
+    // without running any handler: its process group, a session of its own, is orphaned with a
+    // stopped member, so the kernel hangs it up and continues it (POSIX), and it ends.
+    const script = [
+      `import { runNiced, TRANSCODE_NICENESS } from ${JSON.stringify(fileURLToPath(new URL('./video.ts', import.meta.url)))};`,
+      `const running = runNiced('sleep', ['60'], { yieldWhileBusy: false }, TRANSCODE_NICENESS);`,
+      'running.catch(() => undefined);',
+      "process.kill(running.child.pid, 'SIGSTOP');",
+      'console.log(running.child.pid);',
+      "process.kill(process.pid, 'SIGKILL');",
+    ].join('\n');
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    await new Promise((resolve) => child.once('close', resolve));
+    const pid = Number(stdout.trim());
+    expect(pid).toBeGreaterThan(0);
     const state = async () => (await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '0 (gone) X')).split(') ')[1]![0];
     await expect.poll(state).toMatch(/[XZ]/);
   });

@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import { rgbaToThumbHash } from 'thumbhash';
 import { VIDEO_LIMITS } from '@tribuna/contracts/wallRules';
 import { ffmpegBinaries, probeVideo, type FfmpegBinaries } from '../../../server/src/media/videoProbe.ts';
+import { yieldWhileBusy, type CpuYield } from './cpuYield.ts';
 
 export {
   checkFfmpeg,
@@ -66,6 +67,19 @@ function killOnExit(child: ChildProcess): void {
 
 /** util-linux's chrt (Debian and most Linux images have it), to run FFmpeg in the idle scheduling class. */
 const CHRT = ['/usr/bin/chrt', '/bin/chrt'].find((path) => existsSync(path)) ?? null;
+/** util-linux's setpriv, to give each child a parent-death signal (it execs the command: same pid). */
+const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((path) => existsSync(path)) ?? null;
+
+/** Whether this machine has /proc/stat (Linux): where a niced child yields to a busy machine. */
+const PROC_STAT = existsSync('/proc/stat');
+
+function startYielding(pid: number): CpuYield | null {
+  try {
+    return yieldWhileBusy(pid);
+  } catch {
+    return null; // Exited already, or /proc unreadable: it runs niced only.
+  }
+}
 
 /** What runNiced takes of execFile's options. */
 export interface NicedOptions {
@@ -74,6 +88,12 @@ export interface NicedOptions {
   killSignal?: NodeJS.Signals;
   /** Bytes of stdout or stderr kept at most (default 1 MiB); beyond it the child is killed. */
   maxBuffer?: number;
+  /**
+   * A niced child yields to a busy machine (cpuYield.ts: stopped for most of each period while the
+   * other processes keep the cores busy); its time limit does not count the time it spent stopped.
+   * Default: on for a niced child where /proc is.
+   */
+  yieldWhileBusy?: boolean;
 }
 
 /** A child that failed: its exit code or signal and what it wrote. */
@@ -100,13 +120,21 @@ export class ChildFailedError extends Error {
  * against the server's and PostgreSQL's sessions (the votes bench kept 0.78× its rate while a clip
  * transcoded). Its session's autogroup is niced as well. Both are set right after the spawn; a
  * child already gone is left alone.
+ *
+ * While the rest of the machine is busy a niced child also yields in bursts (cpuYield.ts), and its
+ * time limit counts only the time it could run. Every child dies with the worker even when the
+ * worker is killed outright (setpriv's parent-death signal, where util-linux has it).
  */
 export function runNiced(file: string, args: string[], options: NicedOptions, niceness: number): PromiseWithChild<{ stdout: string; stderr: string }> {
   // Linux's idle scheduling class where util-linux's chrt is found (it execs the command: same pid):
   // any request-path thread waking on its core preempts it at once, instead of waiting for the end
   // of its time slice as it would behind a merely niced process.
-  const idle = niceness !== 0 && CHRT !== null;
-  const child = spawn(idle ? CHRT! : file, idle ? ['--idle', '0', file, ...args] : args, { detached: niceness !== 0, stdio: ['pipe', 'pipe', 'pipe'] });
+  let command = [file, ...args];
+  if (niceness !== 0 && CHRT !== null) command = [CHRT, '--idle', '0', ...command];
+  // Killed by the kernel if the worker dies outright (SIGKILL, a crash): a child in a session of its
+  // own is never hung up with it, and one stopped by the CPU governor would stay stopped forever.
+  if (SETPRIV !== null) command = [SETPRIV, '--pdeathsig', 'KILL', ...command];
+  const child = spawn(command[0]!, command.slice(1), { detached: niceness !== 0, stdio: ['pipe', 'pipe', 'pipe'] });
   killOnExit(child);
   const pid = child.pid;
   if (pid !== undefined && niceness !== 0) {
@@ -122,11 +150,23 @@ export function runNiced(file: string, args: string[], options: NicedOptions, ni
     }
   }
   const { timeout, killSignal = 'SIGTERM', maxBuffer = 1024 * 1024 } = options;
+  const governor = pid !== undefined && niceness !== 0 && (options.yieldWhileBusy ?? PROC_STAT) ? startYielding(pid) : null;
   const promise = new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
     let stdout = '';
     let stderr = '';
     let timedOut = false;
-    const timer = timeout ? setTimeout(() => ((timedOut = true), child.kill(killSignal)), timeout) : null;
+    // The time limit counts the time the child could run: a child stopped while the machine was busy gets that time back.
+    const started = performance.now();
+    const expire = () => {
+      const left = started + timeout! + (governor?.stoppedMs() ?? 0) - performance.now();
+      if (left > 0) timer = setTimeout(expire, left);
+      else {
+        timedOut = true;
+        governor?.release();
+        child.kill(killSignal);
+      }
+    };
+    let timer = timeout ? setTimeout(expire, timeout) : null;
     const keep = (current: string, chunk: string) => {
       if (current.length + chunk.length > maxBuffer) child.kill(killSignal);
       return (current + chunk).slice(0, maxBuffer);
@@ -135,10 +175,12 @@ export function runNiced(file: string, args: string[], options: NicedOptions, ni
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr = keep(stderr, chunk)));
     child.once('error', (err) => {
       if (timer) clearTimeout(timer);
+      governor?.release();
       reject(err);
     });
     child.once('close', (code, signal) => {
       if (timer) clearTimeout(timer);
+      governor?.release();
       if (code === 0 && !timedOut) resolve({ stdout, stderr });
       else reject(new ChildFailedError(file, code, signal, stdout, stderr, timedOut));
     });
