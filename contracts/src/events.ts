@@ -7,6 +7,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { PollStatus } from './api/pollStatus.ts';
 import { VideoUploadEvent, WallLiveEvent } from './api/wall.ts';
 import { NotificationsChanged } from './api/notifications.ts';
+import { GroupAccessEvent, GroupLiveEvent } from './api/groups.ts';
 import { AbuseScanProgress, PollVotesEvent, channelName } from './live.ts';
 
 /** A poll's status, featured flag or options changed (an admin edit): caches drop it, viewers are told. */
@@ -29,6 +30,10 @@ export const CLUSTER_EVENTS = {
    * badge count and tells those sockets (server/src/notifications/live.ts).
    */
   'notifications.changed': NotificationsChanged,
+  /** A group's message for the viewers of its topic (`group:{id}`, or `user:{id}` of its staff): a new post, the pending requests. */
+  'group.live': GroupLiveEvent,
+  /** Who may read a group changed: every instance drops the subscriptions that lost access, then tells the fans (server/src/groups/live.ts). */
+  'group.access': GroupAccessEvent,
   /** A clip was transcoded (a server publishes its post, once) or failed (its author is told): the worker's. */
   'wall.video': VideoUploadEvent,
   /** A committed vote batch (Lua script of the live totals): every instance sends the poll's viewers a snapshot. */

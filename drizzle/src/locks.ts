@@ -41,3 +41,6 @@ export const reactionLockKey = (table: SQL, item: SQL, reader: SQL): SQL =>
 
 /** `pg_advisory_xact_lock(key)`: held until the transaction ends. */
 export const xactLock = (key: SQL): SQL => sql`pg_advisory_xact_lock(${key})`;
+
+/** Group creations of one fan (groups/repository.ts): two at once cannot both pass the daily limit. */
+export const groupCreationLockKey = (user: SQL): SQL => sql`hashtextextended('tribuna:group-create:' || ${user}::text, 0)`;

@@ -160,6 +160,23 @@ export type GroupRelationMessage = Static<typeof GroupRelationMessage>;
 
 export type GroupLiveMessage = GroupPostMessage | GroupRequestsMessage | GroupRelationMessage;
 
+/** The cluster event `group.live`: a message as it is sent to the viewers of its topic. */
+export const GroupLiveEvent = Type.Union([GroupPostMessage, GroupRequestsMessage]);
+export type GroupLiveEvent = Static<typeof GroupLiveEvent>;
+
+/**
+ * The cluster event `group.access`: who may read a group changed (a fan left, was removed or
+ * banned; the group turned private or was deleted). Every instance asks the access policy again
+ * for the sockets of `userIds` (every socket when null) watching `group:{id}` or a `post:{id}` of
+ * the group, drops the subscriptions refused, then sends `relations` (in that order).
+ */
+export const GroupAccessEvent = Type.Object({
+  groupId: Uuid,
+  userIds: Type.Union([Type.Array(Uuid, { maxItems: 1000 }), Type.Null()]),
+  relations: Type.Array(GroupRelationMessage, { maxItems: 1000 }),
+});
+export type GroupAccessEvent = Static<typeof GroupAccessEvent>;
+
 const groupRoute = { tags: ['groups'] } as const;
 
 export const GROUP_ROUTES = defineRoutes({

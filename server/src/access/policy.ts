@@ -5,6 +5,7 @@
 import type { SqlRunner } from '@tribuna/drizzle/pipelined';
 import * as repo from './repository.ts';
 import type { Viewer } from './viewer.ts';
+import type { GroupRole } from '@tribuna/contracts/groupRules';
 
 export { holdsAdminPowers, viewerOf, type Viewer } from './viewer.ts';
 
@@ -21,18 +22,64 @@ export function readersOfPost(db: SqlRunner, postId: string, viewers: Viewer[]):
   return repo.postReaders(db, postId, viewers);
 }
 
+/** What a viewer may do in a group (GroupDetail's can* flags): one rule for every route and topic. */
+export interface GroupPowers {
+  /** Read its wall, members and live topic: a public group, its members, site admins. */
+  canRead: boolean;
+  /** Post there: its members, site admins. */
+  canPost: boolean;
+  /** Answer join requests, pin posts, remove posts, comments and plain members: its admins and moderators, site admins. */
+  canModerate: boolean;
+  /** Edit it, change roles, ban, delete it: its admins, site admins. */
+  canAdminister: boolean;
+}
+
+/** The powers of `viewer`, whose role in a group of this privacy is `role` (null: not a member). */
+export function groupPowers(group: { isPublic: boolean }, role: GroupRole | null, viewer: Viewer | null): GroupPowers {
+  const siteAdmin = viewer?.isAdmin === true;
+  return {
+    canRead: group.isPublic || role !== null || siteAdmin,
+    canPost: role !== null || siteAdmin,
+    canModerate: role === 'admin' || role === 'moderator' || siteAdmin,
+    canAdminister: role === 'admin' || siteAdmin,
+  };
+}
+
+/** The viewer's role in a group and what it lets them do; null when there is no such group. */
+export async function groupStanding(db: SqlRunner, groupId: string, viewer: Viewer | null): Promise<{ role: GroupRole | null; powers: GroupPowers } | null> {
+  const access = await repo.groupAccess(db, groupId, viewer?.id ?? null);
+  if (!access.exists) return null;
+  return { role: access.role, powers: groupPowers(access, access.role, viewer) };
+}
+
 /** Whether `viewer` may read a group's wall: a public group, a member, or an admin. */
 export async function mayReadGroup(db: SqlRunner, groupId: string, viewer: Viewer | null): Promise<Decision> {
-  const access = await repo.groupAccess(db, groupId, viewer?.id ?? null);
-  if (!access.exists) return 'not-found';
-  return access.isPublic || access.isMember || viewer?.isAdmin ? 'ok' : 'forbidden';
+  const standing = await groupStanding(db, groupId, viewer);
+  if (!standing) return 'not-found';
+  return standing.powers.canRead ? 'ok' : 'forbidden';
 }
 
 /** Whether `writer` may post in a group: its members, or an admin. */
 export async function mayPostInGroup(db: SqlRunner, groupId: string, writer: Viewer): Promise<Decision> {
-  const access = await repo.groupAccess(db, groupId, writer.id);
-  if (!access.exists) return 'not-found';
-  return access.isMember || writer.isAdmin ? 'ok' : 'forbidden';
+  const standing = await groupStanding(db, groupId, writer);
+  if (!standing) return 'not-found';
+  return standing.powers.canPost ? 'ok' : 'forbidden';
+}
+
+/** Whether `viewer` moderates a group (requests, pins, posts, comments and plain members there): its admins and moderators, or an admin. */
+export async function mayModerateGroup(db: SqlRunner, groupId: string, viewer: Viewer): Promise<Decision> {
+  const standing = await groupStanding(db, groupId, viewer);
+  if (!standing) return 'not-found';
+  return standing.powers.canModerate ? 'ok' : 'forbidden';
+}
+
+/**
+ * Whether `writer` may delete a post or comment of `ownerId` (on a post of group `groupId`, or of
+ * none): its owner, an admin, or the admins and moderators of that group.
+ */
+export async function mayDeleteFromWall(db: SqlRunner, writer: Viewer, item: { ownerId: string; groupId: string | null }): Promise<boolean> {
+  if (mayModify(writer, item.ownerId, { admins: true })) return true;
+  return item.groupId !== null && (await mayModerateGroup(db, item.groupId, writer)) === 'ok';
 }
 
 /** Whether `user` may watch the personal topic of `ownerId` (notification badges): only its owner. */

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { SqlRunner } from '@tribuna/drizzle/pipelined';
 import { readableBy, visiblePost } from './predicates.ts';
 import type { Viewer } from './viewer.ts';
+import type { GroupRole } from '@tribuna/contracts/groupRules';
 
 /** Whether a visible post exists that this viewer may see. */
 export async function isPostVisible(db: SqlRunner, postId: string, viewer: Viewer | null): Promise<boolean> {
@@ -24,12 +25,16 @@ export interface GroupAccess {
   exists: boolean;
   isPublic: boolean;
   isMember: boolean;
+  /** The user's role in the group (null: not a member). */
+  role: GroupRole | null;
 }
 
 export async function groupAccess(db: SqlRunner, groupId: string, userId: string | null): Promise<GroupAccess> {
-  const rows = await db.execute<{ privacy: string; member: boolean }>(sql`
-    SELECT g.privacy, ${userId ? sql`EXISTS (SELECT 1 FROM group_members gm WHERE gm.group_id = g.id AND gm.user_id = ${userId})` : sql`FALSE`} AS member
+  const rows = await db.execute<{ privacy: string; role: GroupRole | null }>(sql`
+    SELECT g.privacy, ${userId ? sql`(SELECT gm.role FROM group_members gm WHERE gm.group_id = g.id AND gm.user_id = ${userId})` : sql`NULL::text`} AS role
     FROM groups g WHERE g.id = ${groupId}`);
   const row = rows[0];
-  return row ? { exists: true, isPublic: row.privacy === 'public', isMember: row.member } : { exists: false, isPublic: false, isMember: false };
+  return row
+    ? { exists: true, isPublic: row.privacy === 'public', isMember: row.role !== null, role: row.role }
+    : { exists: false, isPublic: false, isMember: false, role: null };
 }

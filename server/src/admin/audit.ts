@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '@tribuna/drizzle/client';
+import type { SqlRunner } from '@tribuna/drizzle/pipelined';
 
 export interface AuditEntry {
   /** e.g. 'reality.create', 'season.activate', 'poll.feature', 'poll.delete'. */
@@ -17,7 +18,7 @@ export interface AuditEntry {
  * written, the change does not commit either. Every admin write calls this (the repository of
  * the admin's audit log is this function; the screen comes with the admin insight issue).
  */
-export async function recordAudit(tx: Tx, adminId: string, entry: AuditEntry): Promise<void> {
+export async function recordAudit(tx: Tx | SqlRunner, adminId: string, entry: AuditEntry): Promise<void> {
   await tx.execute(sql`
     INSERT INTO admin_audit_log (admin_id, action, entity_type, entity_id, before, after)
     VALUES (${adminId}, ${entry.action}, ${entry.entityType}, ${entry.entityId},

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { AbuseScanMessage } from '@tribuna/contracts/api/admin/abuse';
 import { coalesce, DASHBOARD_PUSH_MS } from './dashboard/live.ts';
 import { adminTopic } from './topics.ts';
+import { recordAudit } from './audit.ts';
 
 /**
  * The back-office's live side on this instance, owned here rather than by its routes: the `admin`
@@ -16,6 +17,12 @@ export default fp(
   async (app) => {
     const hub = app.live.hub;
     app.live.registerTopic(adminTopic(app.database.db, app.config.requireAdminMfa));
+
+    // A group deleted by a site admin's powers (here or on its page) is audited in its transaction.
+    app.events.joinTransactions('group.deleted', async (tx, { group, actorId, bySiteAdmin }) => {
+      if (!bySiteAdmin) return;
+      await recordAudit(tx, actorId, { action: 'group.delete', entityType: 'group', entityId: group.id, before: group, after: null });
+    });
 
     app.events.subscribe('abuse.scan-progress', ({ scanId, status, progress }) => {
       const message: AbuseScanMessage = { type: 'abuse-scan', topic: 'admin', scanId, status, progress };
@@ -32,5 +39,5 @@ export default fp(
       for (const off of unsubscribe) off();
     });
   },
-  { name: 'admin', dependencies: ['config', 'db', 'events', 'live'] },
+  { name: 'admin', dependencies: ['config', 'db', 'events', 'live', 'groups'] },
 );

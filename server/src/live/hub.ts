@@ -357,6 +357,58 @@ export class LiveHub {
     this.leave(viewer, channel);
   }
 
+  /** The keys of the local topics of `family` with viewers (e.g. the posts watched on this instance). */
+  topicKeys(family: LiveTopicFamily): string[] {
+    const keys: string[] = [];
+    for (const channel of this.channels.values()) if (channel.handler.family === family && channel.key !== null) keys.push(channel.key);
+    return keys;
+  }
+
+  /**
+   * Asks the handler of each of `topics` again whether its local viewers (only the sockets of
+   * `userIds`, when given) may still watch it, and drops the subscriptions refused at once: a fan
+   * removed from a private group stops hearing it and its posts. Each user (or visitor) is asked
+   * once per topic; a check that fails keeps the subscription (logged). Resolves to the number dropped.
+   */
+  async recheckAccess(topics: Iterable<string>, userIds?: ReadonlySet<string>): Promise<number> {
+    let dropped = 0;
+    await Promise.all(
+      [...new Set(topics)].map(async (topic) => {
+        const channel = this.channels.get(topic);
+        if (!channel) return;
+        // Sockets of one user with the same powers (role, second factor, suspension) get one answer.
+        const byUser = new Map<string, Viewer[]>();
+        for (const viewer of channel.viewers) {
+          if (userIds && (viewer.userId === null || !userIds.has(viewer.userId))) continue;
+          const { user } = viewer;
+          const key = user ? `${user.id}|${user.role}|${user.level ?? ''}|${user.isSuspended === true}` : '';
+          const list = byUser.get(key) ?? [];
+          list.push(viewer);
+          byUser.set(key, list);
+        }
+        await Promise.all(
+          [...byUser.values()].map(async (viewers) => {
+            let decision;
+            try {
+              decision = await channel.handler.authorize(channel.key, viewers[0]!.user);
+            } catch (err) {
+              this.deps.log.warn({ err, topic }, 'live access recheck failed; the subscription stays');
+              return;
+            }
+            if (decision.ok) return;
+            for (const viewer of viewers) {
+              if (viewer.channels.get(topic) !== channel) continue;
+              viewer.channels.delete(topic);
+              this.leave(viewer, channel);
+              dropped++;
+            }
+          }),
+        );
+      }),
+    );
+    return dropped;
+  }
+
   private leave(viewer: Viewer, channel: TopicChannel): void {
     channel.viewers.delete(viewer);
     channel.awaitingFirst.delete(viewer);

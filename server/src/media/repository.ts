@@ -42,7 +42,7 @@ export async function referencedKeys(db: DbOrTx, keys: string[]): Promise<Set<st
     .where(or(inArray(media.key, keys), inArray(media.thumbKey, keys)));
   const wanted = new Set(keys);
   const kept = new Set(rows.flatMap((r) => [r.key, r.thumbKey]).filter((k) => wanted.has(k)));
-  for (const key of await keysNamedByProfiles(db, keys)) kept.add(key);
+  for (const key of await keysNamedByProfilesOrGroups(db, keys)) kept.add(key);
   return kept;
 }
 
@@ -50,15 +50,19 @@ export async function referencedKeys(db: DbOrTx, keys: string[]): Promise<Set<st
 export const MEDIA_URL_PREFIX = '/media/';
 
 /**
- * Which of `keys` a profile names as its avatar or banner (`/media/<key>`): kept even without a
- * media row. One scan of profiles whatever the number of keys.
+ * Which of `keys` a profile names as its avatar or banner, or a group as its avatar or cover
+ * (`/media/<key>`): kept even without a media row. One scan of profiles and one of groups whatever
+ * the number of keys.
  */
-export async function keysNamedByProfiles(db: DbOrTx, keys: string[]): Promise<string[]> {
+export async function keysNamedByProfilesOrGroups(db: DbOrTx, keys: string[]): Promise<string[]> {
   if (keys.length === 0) return [];
   const urls = `{${keys.map((key) => `"${MEDIA_URL_PREFIX}${key.replace(/["\\]/g, '')}"`).join(',')}}`;
   const rows = await db.execute<{ key: string }>(sql`
-    SELECT DISTINCT substr(v.url, ${MEDIA_URL_PREFIX.length + 1}) AS key
-    FROM profiles p CROSS JOIN LATERAL (VALUES (p.avatar_url), (p.banner_url)) v(url)
+    SELECT DISTINCT substr(v.url, ${MEDIA_URL_PREFIX.length + 1}) AS key FROM (
+      SELECT u.url FROM profiles p CROSS JOIN LATERAL (VALUES (p.avatar_url), (p.banner_url)) u(url)
+      UNION ALL
+      SELECT u.url FROM groups g CROSS JOIN LATERAL (VALUES (g.avatar_url), (g.cover_url)) u(url)
+    ) v
     WHERE v.url = ANY(${urls}::text[])`);
   return rows.map((row) => row.key);
 }

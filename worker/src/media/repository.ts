@@ -1,14 +1,14 @@
 import { and, eq, inArray, or } from 'drizzle-orm';
 import type { DbOrTx } from '@tribuna/drizzle/client';
 import { schema } from '@tribuna/drizzle';
-import { keysNamedByProfiles } from '../../../server/src/media/repository.ts';
+import { keysNamedByProfilesOrGroups } from '../../../server/src/media/repository.ts';
 import { UPLOADS_DIR } from '../../../server/src/media/storage.ts';
 
 const { media, videoUploads } = schema;
 
 /**
  * Which of `keys` a media row names, as its image or its thumbnail (both columns are indexed), a
- * profile as its avatar or banner, or a video_uploads row as its uploaded clip (`uploads/…`, kept
+ * profile as its avatar or banner, a group as its avatar or cover, or a video_uploads row as its uploaded clip (`uploads/…`, kept
  * until the post is published or the clip given up).
  */
 export async function referencedMediaKeys(db: DbOrTx, keys: string[]): Promise<Set<string>> {
@@ -19,8 +19,8 @@ export async function referencedMediaKeys(db: DbOrTx, keys: string[]): Promise<S
     .where(or(inArray(media.key, keys), inArray(media.thumbKey, keys)));
   const wanted = new Set(keys);
   const kept = new Set(rows.flatMap((r) => [r.key, r.thumbKey]).filter((k) => wanted.has(k)));
-  // A profile's avatar or banner (`/media/<key>`) is kept even if no media row names it.
-  for (const key of await keysNamedByProfiles(db, keys)) kept.add(key);
+  // A profile's avatar or banner, a group's avatar or cover (`/media/<key>`): kept even if no media row names it.
+  for (const key of await keysNamedByProfilesOrGroups(db, keys)) kept.add(key);
   const uploads = keys.filter((key) => key.startsWith(`${UPLOADS_DIR}/`));
   if (uploads.length > 0) {
     const named = await db.select({ key: videoUploads.uploadKey }).from(videoUploads).where(inArray(videoUploads.uploadKey, uploads));

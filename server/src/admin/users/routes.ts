@@ -5,6 +5,7 @@ import { USER_ADMIN_MESSAGES } from '@tribuna/contracts/adminRules';
 import { badRequest } from '../../http/errors.ts';
 import { serve } from '../../http/serve.ts';
 import { requireUser } from '../../identity/plugin.ts';
+import * as groups from '../../groups/service.ts';
 import * as users from './service.ts';
 
 /**
@@ -46,6 +47,14 @@ const adminUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
   serve(app, ADMIN_USER_ROUTES.suspendUser, async (request) => users.suspendUser(ctx, requireUser(request), request.params.userId));
 
   serve(app, ADMIN_USER_ROUTES.unsuspendUser, async (request) => users.unsuspendUser(ctx.db, requireUser(request), request.params.userId));
+
+  serve(app, ADMIN_USER_ROUTES.adminUserGroups, async (request) => users.userGroups(ctx.db, request.params.userId));
+
+  serve(app, ADMIN_USER_ROUTES.adminDeleteGroup, async (request, reply) => {
+    // The admin guard passed: a site admin's powers, audited in the deletion's transaction (admin/plugin.ts).
+    await groups.deleteGroup(app.groups, { id: requireUser(request).id, isAdmin: true }, request.params.groupId, { backOffice: true });
+    return reply.code(204).send(null);
+  });
 };
 
 export default adminUserRoutes;

@@ -12,7 +12,9 @@ import { PROFILE_MESSAGES } from '@tribuna/contracts/profileRules';
 import type { Db, DbOrTx, Tx } from '@tribuna/drizzle/client';
 import { constraintOf, sqlState } from '@tribuna/drizzle/sqlState';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
+import type { ProfileGroupList } from '@tribuna/contracts/api/profiles';
 import { profileChanges } from '../../identity/profiles/edit.ts';
+import { getGroups } from '../../identity/profiles/tabs.ts';
 import type { SessionCache } from '../../identity/sessions/cache.ts';
 import * as profiles from '../../identity/profiles/service.ts';
 import * as sessions from '../../identity/sessions/service.ts';
@@ -121,6 +123,14 @@ export async function adjustPoints(db: Db, admin: AuthUser, userId: string, inpu
     if (sqlState(err) === '22003') throw badRequest(POINTS_OUT_OF_RANGE);
     throw err;
   }
+}
+
+/**
+ * GET /api/admin/users/:userId/groups: every group of the user with their role, private ones too:
+ * the groups tab as its owner sees it (newest membership first).
+ */
+export async function userGroups(db: DbOrTx, userId: string): Promise<ProfileGroupList> {
+  return getGroups(db, userId, { id: userId });
 }
 
 export async function userStats(db: DbOrTx, userId: string): Promise<AdminUserStats> {

@@ -43,9 +43,10 @@ const chars = (value: string) => Array.from(value).length;
 
 /**
  * An avatar or banner URL as stored: null to clear; this site's own upload as its path
- * (`/media/…`, whatever origin it was sent with), anything else accepted as sent (trimmed).
+ * (`/media/…`, whatever origin it was sent with), anything else accepted as sent (trimmed). A
+ * group's avatar and cover follow the same rules (groups/service.ts).
  */
-function imageUrl(kind: ProfileImageKind, value: string | null, publicUrl: string): string | null {
+export function storedImageUrl(kind: ProfileImageKind, value: string | null, publicUrl: string): string | null {
   const raw = (value ?? '').trim();
   if (!raw) return null;
   const problem = imageUrlProblem(kind, raw, publicUrl);
@@ -73,8 +74,8 @@ export function profileChanges(input: UpdateProfileInput, publicUrl: string): pr
     if (chars(bio) > PROFILE_LIMITS.bio) throw badRequest(PROFILE_MESSAGES.bioTooLong);
     changes.bio = bio || null;
   }
-  if (input.avatarUrl !== undefined) changes.avatarUrl = imageUrl('avatar', input.avatarUrl, publicUrl);
-  if (input.bannerUrl !== undefined) changes.bannerUrl = imageUrl('banner', input.bannerUrl, publicUrl);
+  if (input.avatarUrl !== undefined) changes.avatarUrl = storedImageUrl('avatar', input.avatarUrl, publicUrl);
+  if (input.bannerUrl !== undefined) changes.bannerUrl = storedImageUrl('banner', input.bannerUrl, publicUrl);
   if (input.showInVoterLists !== undefined) changes.showInVoterLists = input.showInVoterLists;
   return changes;
 }
