@@ -11,6 +11,8 @@ export const WALL_LIMITS = {
   /** Alternative text of one image (beyond the spec: read by screen readers). */
   altText: 300,
   feedPageSize: 10,
+  /** The 'Siguiendo' wall counts its posts up to this many (FeedPage.totalCapped beyond): a bounded count per page. */
+  followingTotalCap: 1000,
   /** Top-level comments loaded per post. */
   commentsLoaded: 100,
   /** Comments shown before 'Ver más comentarios'. */
@@ -112,6 +114,7 @@ export const WALL_MESSAGES = {
   groupNotFound: 'Grupo no encontrado',
   groupForbidden: 'No perteneces a este grupo',
   groupRequired: 'La visibilidad de grupo requiere un grupo',
+  followersNotInGroup: 'Las publicaciones para seguidores no van en un grupo',
   badCursor: 'Cursor de paginación inválido',
   // API (spec §5, English)
   notAuthenticated: 'User not authenticated',

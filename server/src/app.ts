@@ -36,6 +36,7 @@ import authRoutes from './identity/auth/routes.ts';
 import profileRoutes from './identity/profiles/routes.ts';
 import notificationRoutes from './notifications/routes.ts';
 import devLoginRoutes from './identity/devLogin/routes.ts';
+import followRoutes from './follows/routes.ts';
 import factorRoutes from './identity/factors/routes.ts';
 import googleRoutes from './identity/oidc/routes.ts';
 import healthRoutes from './health/routes.ts';
@@ -199,6 +200,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(wallRoutes, options.wall ?? {});
   await app.register(notificationRoutes);
   await app.register(googleRoutes);
+  await app.register(followRoutes);
   await app.register(factorRoutes);
   await app.register(devLoginRoutes);
   await app.register(adminRoutes, { prefix: '/api/admin' });

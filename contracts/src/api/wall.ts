@@ -89,8 +89,10 @@ export const FeedPage = Type.Object({
   posts: Type.Array(PostView),
   /** A group's wall, first page only: its pinned posts ('Fijado', at most 3), shown on top and not repeated in `posts`. */
   pinned: Type.Optional(Type.Array(PostView)),
-  /** Posts matching the filters (all pages). */
+  /** Posts matching the filters (all pages); with `totalCapped`, at least that many. */
   total: Type.Integer({ minimum: 0 }),
+  /** The count stopped at its cap (the 'Siguiendo' wall counts up to WALL_LIMITS.followingTotalCap). */
+  totalCapped: Type.Optional(Type.Boolean()),
   hasMore: Type.Boolean(),
   nextCursor: Type.Union([Type.String(), Type.Null()]),
 });
@@ -309,10 +311,11 @@ export const WALL_ROUTES = defineRoutes({
     path: '/api/posts',
     status: 200,
     tags: ['wall'],
-    summary: 'The wall: 10 posts a page by activity (default) or newest, keyset cursor; filters user, group, visibility',
+    summary:
+      "The wall: 10 posts a page by activity (default) or newest, keyset cursor; filters user, group, visibility, and 'Siguiendo' (following=true, signed in)",
     querystring: FeedQuery,
     response: FeedPage,
-    errors: [400, 403, 404, 429],
+    errors: [400, 401, 403, 404, 429],
     rateLimit: 'wall.read',
   },
   getPost: {

@@ -7,8 +7,9 @@ import type { Viewer } from './viewer.ts';
 
 /**
  * Whether the post `alias` is one a reader who is not an admin may see: public outside groups or
- * in a public group, a group post of a group they can read, or their own. `readerId` is a value,
- * a column (a batch of readers), or null for somebody signed out.
+ * in a public group, a group post of a group they can read, a followers-only post (outside groups)
+ * of someone they follow, or their own. `readerId` is a value, a column (a batch of readers), or
+ * null for somebody signed out.
  */
 export function readableBy(readerId: string | SQL | null, alias: SQL = sql.raw('p')): SQL {
   const groupReadable =
@@ -16,8 +17,15 @@ export function readableBy(readerId: string | SQL | null, alias: SQL = sql.raw('
       ? sql`EXISTS (SELECT 1 FROM groups g WHERE g.id = ${alias}.group_id AND (g.privacy = 'public' OR EXISTS (SELECT 1 FROM group_members gm WHERE gm.group_id = g.id AND gm.user_id = ${readerId})))`
       : sql`EXISTS (SELECT 1 FROM groups g WHERE g.id = ${alias}.group_id AND g.privacy = 'public')`;
   const own = readerId !== null ? sql` OR ${alias}.user_id = ${readerId}` : sql``;
+  // One probe of the follows primary key (follower, followee).
+  const followed =
+    readerId !== null
+      ? sql`
+    OR (${alias}.visibility = 'followers' AND ${alias}.group_id IS NULL
+      AND EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = ${readerId} AND f.followee_id = ${alias}.user_id))`
+      : sql``;
   return sql`((${alias}.visibility = 'public' AND (${alias}.group_id IS NULL OR ${groupReadable}))
-    OR (${alias}.visibility = 'group' AND ${groupReadable})${own})`;
+    OR (${alias}.visibility = 'group' AND ${groupReadable})${followed}${own})`;
 }
 
 /**
@@ -36,11 +44,20 @@ export function visiblePost(viewer: Viewer | null, alias: SQL = sql.raw('p')): S
 
 /**
  * The posts of a profile's owner that `viewer` may see there: the owner all of theirs; anybody else
- * (admins included: pass them as plain readers) only the PUBLIC ones they may read.
+ * (admins included: pass them as plain readers) the PUBLIC ones they may read, and the
+ * followers-only ones when they follow the owner (readableBy decides that).
  */
 export function shownOnProfile(ownerId: string, viewer: Viewer | null, alias: SQL = sql.raw('p')): SQL {
   const own = viewer?.id === ownerId;
-  return sql`${visiblePost(viewer, alias)}${own ? sql`` : sql` AND ${alias}.visibility = 'public'`}`;
+  return sql`${visiblePost(viewer, alias)}${own ? sql`` : sql` AND ${alias}.visibility IN ('public', 'followers')`}`;
+}
+
+/**
+ * The posts of the people `readerId` follows, outside groups (the 'Siguiendo' wall); what the
+ * reader may see of them is visiblePost's.
+ */
+export function byFollowed(readerId: string, alias: SQL = sql.raw('p')): SQL {
+  return sql`${alias}.group_id IS NULL AND ${alias}.user_id IN (SELECT f.followee_id FROM follows f WHERE f.follower_id = ${readerId})`;
 }
 
 /**

@@ -13,7 +13,8 @@ declare module 'fastify' {
 
 /**
  * The notifications domain: the writer of notifications inside the wall's transactions (posts and
- * comments written: `wall.written`; batches of reaction taps: `wall.reactions`), the live badges
+ * comments written: `wall.written`; batches of reaction taps: `wall.reactions`) and of follows
+ * (`follows.changed`), the live badges
  * of the `user:{id}` topic on this instance (`notifications.changed` from every instance), and the
  * context its routes read with. Routes only route (notifications/routes.ts).
  */
@@ -24,6 +25,7 @@ export default fp(
     const ctx: notifications.NotificationsContext = { reader, publish: live.publish, log: app.log };
     app.events.joinTransactions('wall.written', (tx, event) => notifications.onWallWritten(ctx, tx, event));
     app.events.joinTransactions('wall.reactions', (tx, taps) => notifications.onReactionTaps(ctx, tx, taps));
+    app.events.joinTransactions('follows.changed', (tx, change) => notifications.onFollowChanged(ctx, tx, change));
     app.live.registerTopic(userTopic);
     app.decorate('notifications', ctx);
   },

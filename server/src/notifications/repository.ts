@@ -11,7 +11,8 @@ export interface NewNotification {
   userId: string;
   actorId: string;
   type: NotificationType;
-  postId: string;
+  /** Null only for a follow. */
+  postId: string | null;
   commentId: string | null;
   reactionType: ReactionType | null;
   dedupeKey: string;
@@ -113,6 +114,18 @@ export async function insertNotifications(db: SqlRunner, rows: NewNotification[]
   return [...new Set(inserted.map((r) => r.user_id))];
 }
 
+// --- Follows --------------------------------------------------------------------------------------
+
+/** The dedupe and group key of the follow notification of `followerId`: one entry per follower. */
+export const followKey = (followerId: string) => `f:${followerId}`;
+
+/** Removes the follow notification of `followerId` to `followeeId`; its recipient when there was one. */
+export async function deleteFollowNotification(db: SqlRunner, followeeId: string, followerId: string): Promise<string[]> {
+  const rows = await db.execute<{ user_id: string }>(sql`
+    DELETE FROM notifications WHERE user_id = ${followeeId} AND dedupe_key = ${followKey(followerId)} RETURNING user_id`);
+  return [...new Set(rows.map((r) => r.user_id))];
+}
+
 export interface CommentAudience {
   postId: string;
   postAuthorId: string;
@@ -143,17 +156,17 @@ export async function activeProfilesByUsername(db: SqlRunner, usernames: string[
 // --- Reading --------------------------------------------------------------------------------------
 
 /**
- * The recipient's notifications that may be shown: the post (and the comment, when there is one)
- * not hidden, and the post one the recipient may see now (the wall's rule: not a private group
- * they left, say; administrators see every post).
+ * The recipient's notifications that may be shown: a follow (no post), or the post (and the
+ * comment, when there is one) not hidden, and the post one the recipient may see now (the wall's
+ * rule: not a private group they left, say; administrators see every post).
  */
 function shownSql(user: SQL): SQL {
   return sql`
     SELECT n.* FROM notifications n
-    JOIN posts p ON p.id = n.post_id
+    LEFT JOIN posts p ON p.id = n.post_id
     LEFT JOIN comments c ON c.id = n.comment_id
-    WHERE n.user_id = ${user} AND NOT p.is_hidden AND (c.id IS NULL OR NOT c.is_hidden)
-      AND ${readableByAccount(user)}`;
+    WHERE n.user_id = ${user}
+      AND (n.post_id IS NULL OR (NOT p.is_hidden AND (c.id IS NULL OR NOT c.is_hidden) AND ${readableByAccount(user)}))`;
 }
 
 /**
@@ -204,7 +217,8 @@ export type EntryRow = {
   actors: number;
   reaction_types: ReactionType[] | null;
   type: NotificationType;
-  post_id: string;
+  /** Null for a follow. */
+  post_id: string | null;
   comment_id: string | null;
   actor_id: string;
   actor_display_name: string | null;
@@ -246,7 +260,7 @@ export async function entryPage(db: SqlRunner, userId: string, after: EntryPosit
       ORDER BY s.created_at DESC, s.id DESC LIMIT 1
     ) l
     JOIN profiles pr ON pr.id = l.actor_id
-    JOIN posts p ON p.id = l.post_id
+    LEFT JOIN posts p ON p.id = l.post_id
     LEFT JOIN comments c ON c.id = l.comment_id
     ORDER BY e.latest DESC, e.group_key DESC`);
   return [...rows];

@@ -6,6 +6,7 @@ import type { SqlRunner } from '@tribuna/drizzle/pipelined';
 import { badRequest } from '../http/errors.ts';
 import type { AfterCommit } from '../events/bus.ts';
 import type { ReactionTaps, WallActivity } from '../wall/activity.ts';
+import type { FollowChange } from '../follows/activity.ts';
 import { readersOfPost } from '../access/policy.ts';
 import * as repo from './repository.ts';
 
@@ -51,6 +52,25 @@ export async function onReactionTaps(ctx: NotificationsContext, tx: SqlRunner, b
     for (const change of changes) if (reasons.get(change.userId) !== 'new') reasons.set(change.userId, change.reason);
     await announceAll(ctx, reasons);
   };
+}
+
+/**
+ * A follow begun or ended, inside its transaction (the `follows.changed` transactional event):
+ * 'X empezó a seguirte' to the followed, one per follower (its dedupe key: following again while
+ * it is there writes nothing), removed when the follow ends, as a withdrawn reaction's is. The
+ * recipient's badge is told after commit.
+ */
+export async function onFollowChanged(ctx: NotificationsContext, tx: SqlRunner, change: FollowChange): Promise<AfterCommit> {
+  const { followerId, followeeId } = change;
+  if (!change.following) {
+    const removed = await repo.deleteFollowNotification(tx, followeeId, followerId);
+    return () => announceAll(ctx, new Map(removed.map((userId) => [userId, 'removed' as const])));
+  }
+  const key = repo.followKey(followerId);
+  const recipients = await repo.insertNotifications(tx, [
+    { userId: followeeId, actorId: followerId, type: 'follow', postId: null, commentId: null, reactionType: null, dedupeKey: key, groupKey: key },
+  ]);
+  return () => announceAll(ctx, new Map(recipients.map((userId) => [userId, 'new' as const])));
 }
 
 /**

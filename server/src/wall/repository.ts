@@ -3,7 +3,7 @@ import type { Tx } from '@tribuna/drizzle/client';
 import type { SqlRunner } from '@tribuna/drizzle/pipelined';
 import { feedCounts } from '@tribuna/drizzle/schema/index';
 import type { FeedSort, PostVisibility, ReactionType } from '@tribuna/contracts/wallRules';
-import { canSee, readableBy, shownOnProfile, visiblePost } from '../access/predicates.ts';
+import { byFollowed, canSee, readableBy, shownOnProfile, visiblePost } from '../access/predicates.ts';
 import type { Viewer } from '../access/viewer.ts';
 import { reactionLockKey, xactLock } from '@tribuna/drizzle/locks';
 
@@ -12,6 +12,10 @@ export interface FeedFilters {
   userId?: string;
   groupId?: string;
   visibility?: PostVisibility;
+  /** The 'Siguiendo' wall of this reader: posts of the people they follow, outside groups. */
+  followedBy?: string;
+  /** Leave pinned posts out (a group's wall shows them apart, on top: pinnedPosts). */
+  unpinned?: boolean;
 }
 
 /** A keyset position: the sort key in microseconds since the epoch, and the id breaking ties. */
@@ -86,8 +90,10 @@ function filterSql(filters: Omit<FeedFilters, 'sort'>, viewer: Viewer | null): S
   const parts: SQL[] = [filters.userId ? shownOnProfile(filters.userId, viewer) : visiblePost(viewer)];
   if (filters.groupId) parts.push(sql`p.group_id = ${filters.groupId}`);
   else if (!filters.userId) parts.push(sql`p.group_id IS NULL`);
+  if (filters.followedBy) parts.push(byFollowed(filters.followedBy));
   if (filters.userId) parts.push(sql`p.user_id = ${filters.userId}`);
   if (filters.visibility) parts.push(sql`p.visibility = ${filters.visibility}`);
+  if (filters.unpinned) parts.push(sql`NOT p.is_pinned`);
   return sql.join(parts, sql` AND `);
 }
 
@@ -135,6 +141,16 @@ export async function feedPage(db: SqlRunner, filters: FeedFilters, viewer: View
   return [...rows];
 }
 
+/** A group's pinned posts that `viewer` may see, newest first (posts_group_pinned_idx; at most GROUP_LIMITS.maxPinned exist). */
+export async function pinnedPosts(db: SqlRunner, groupId: string, viewer: Viewer | null): Promise<PostRow[]> {
+  const rows = await db.execute<PostRow>(sql`
+    SELECT ${cardSelect(viewer)}, '0' AS sort_micros
+    FROM posts p JOIN profiles pr ON pr.id = p.user_id
+    WHERE p.group_id = ${groupId} AND p.is_pinned AND ${visiblePost(viewer)}
+    ORDER BY p.created_at DESC NULLS LAST, p.id DESC`);
+  return [...rows];
+}
+
 /** The viewer's reactions to some posts (the personal part of a shared feed page). */
 export async function myPostReactions(db: SqlRunner, userId: string, postIds: string[]): Promise<Map<string, ReactionType>> {
   if (postIds.length === 0) return new Map();
@@ -144,9 +160,13 @@ export async function myPostReactions(db: SqlRunner, userId: string, postIds: st
   return new Map(rows.map((r) => [r.post_id, r.reaction_type]));
 }
 
-/** How many posts the feed's filters match, for this viewer. */
-export async function feedTotal(db: SqlRunner, filters: Omit<FeedFilters, 'sort'>, viewer: Viewer | null): Promise<number> {
-  const rows = await db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM posts p WHERE ${filterSql(filters, viewer)}`);
+/** How many posts the feed's filters match, for this viewer (counting stops at `upTo` when given). */
+export async function feedTotal(db: SqlRunner, filters: Omit<FeedFilters, 'sort'>, viewer: Viewer | null, upTo?: number): Promise<number> {
+  const rows = await db.execute<{ n: number }>(
+    upTo === undefined
+      ? sql`SELECT count(*)::int AS n FROM posts p WHERE ${filterSql(filters, viewer)}`
+      : sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM posts p WHERE ${filterSql(filters, viewer)} LIMIT ${upTo}) t`,
+  );
   return rows[0]?.n ?? 0;
 }
 
@@ -167,6 +187,8 @@ export async function findPostCard(db: SqlRunner, postId: string, viewer: Viewer
 
 export interface OwnedRow {
   userId: string;
+  /** The post's group (for a comment, its post's): whose moderators may delete it. */
+  groupId: string | null;
   isHidden: boolean;
   /** Whether the viewer may see it (canSee, and for a comment its post too): what they cannot see is not found. */
   visible: boolean;
@@ -174,11 +196,11 @@ export interface OwnedRow {
 
 /** Owner and state of a post, and whether `viewer` may see it, locked for the rest of the transaction (edit, delete). */
 export async function lockPost(tx: Tx, postId: string, viewer: Viewer): Promise<OwnedRow | null> {
-  const rows = await tx.execute<{ user_id: string; is_hidden: boolean; visible: boolean }>(
-    sql`SELECT p.user_id, p.is_hidden, ${canSee(viewer)} AS visible FROM posts p WHERE p.id = ${postId} FOR UPDATE OF p`,
+  const rows = await tx.execute<{ user_id: string; group_id: string | null; is_hidden: boolean; visible: boolean }>(
+    sql`SELECT p.user_id, p.group_id, p.is_hidden, ${canSee(viewer)} AS visible FROM posts p WHERE p.id = ${postId} FOR UPDATE OF p`,
   );
   const row = rows[0];
-  return row ? { userId: row.user_id, isHidden: row.is_hidden, visible: row.visible } : null;
+  return row ? { userId: row.user_id, groupId: row.group_id, isHidden: row.is_hidden, visible: row.visible } : null;
 }
 
 export interface NewPost {
@@ -510,14 +532,30 @@ export interface CommentTarget {
  * A comment with its owner and post, and whether `viewer` may see it (its post visible to them and
  * not hidden), locked for the rest of the transaction (edit, delete).
  */
-export async function lockComment(tx: Tx, commentId: string, viewer: Viewer): Promise<(CommentTarget & { visible: boolean }) | null> {
-  const rows = await tx.execute<{ id: string; post_id: string; user_id: string; parent_comment_id: string | null; is_hidden: boolean; visible: boolean }>(
-    sql`SELECT c.id, c.post_id, c.user_id, c.parent_comment_id, c.is_hidden, (${visiblePost(viewer)}) AS visible
+export async function lockComment(tx: Tx, commentId: string, viewer: Viewer): Promise<(CommentTarget & { groupId: string | null; visible: boolean }) | null> {
+  const rows = await tx.execute<{
+    id: string;
+    post_id: string;
+    user_id: string;
+    parent_comment_id: string | null;
+    group_id: string | null;
+    is_hidden: boolean;
+    visible: boolean;
+  }>(
+    sql`SELECT c.id, c.post_id, c.user_id, c.parent_comment_id, p.group_id, c.is_hidden, (${visiblePost(viewer)}) AS visible
       FROM comments c JOIN posts p ON p.id = c.post_id WHERE c.id = ${commentId} FOR UPDATE OF c`,
   );
   const row = rows[0];
   return row
-    ? { id: row.id, postId: row.post_id, userId: row.user_id, parentCommentId: row.parent_comment_id, isHidden: row.is_hidden, visible: row.visible }
+    ? {
+        id: row.id,
+        postId: row.post_id,
+        userId: row.user_id,
+        parentCommentId: row.parent_comment_id,
+        groupId: row.group_id,
+        isHidden: row.is_hidden,
+        visible: row.visible,
+      }
     : null;
 }
 

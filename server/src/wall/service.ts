@@ -12,11 +12,12 @@ import type {
 } from '@tribuna/contracts/api/wall';
 import { SAFE_MULTILINE_PATTERN } from '@tribuna/contracts/api/common';
 import { PROFILE_LIMITS } from '@tribuna/contracts/profileRules';
-import { postTopic } from '@tribuna/contracts/liveTopics';
+import { groupTopic, postTopic } from '@tribuna/contracts/liveTopics';
+import type { GroupPostMessage } from '@tribuna/contracts/api/groups';
 import { POST_VISIBILITIES, WALL_LIMITS, WALL_MESSAGES, type PostVisibility, type ReactionType } from '@tribuna/contracts/wallRules';
 import type { Db } from '@tribuna/drizzle/client';
 import { drizzleRunner, type SqlRunner } from '@tribuna/drizzle/pipelined';
-import { badRequest, forbidden, notFound } from '../http/errors.ts';
+import { badRequest, forbidden, notFound, unauthorized } from '../http/errors.ts';
 import type { IngestFile, StoredImage } from '../media/service.ts';
 import { insertMedia } from '../media/service.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
@@ -48,6 +49,8 @@ export interface WallContext {
   media: WallMedia;
   /** Hands a change to the live viewers of every instance, after commit. Never throws. */
   publish(message: WallLiveEvent): Promise<void>;
+  /** The same for a group's wall (the `group.live` event): a new post there. Never throws. */
+  publishGroup(message: GroupPostMessage): Promise<void>;
   /** The public wall's shared pages and total; dropped when posts appear, change or disappear. */
   cache: WallCache;
   /**
@@ -107,19 +110,31 @@ export async function getFeed(ctx: WallContext, query: FeedQuery, viewer: Viewer
   const after = query.cursor ? decodeCursor(sort, query.cursor) : null;
   if (query.cursor && !after) throw badRequest(WALL_MESSAGES.badCursor);
   if (query.groupId) await assertGroupReadable(ctx, query.groupId, viewer);
-  const filters = { sort, userId: query.userId, groupId: query.groupId, visibility: query.visibility };
+  // The 'Siguiendo' wall is the signed-in reader's own.
+  if (query.following && !viewer) throw unauthorized(WALL_MESSAGES.notAuthenticated);
+  // A group's wall (groupId) shows its pinned posts on top of its first page, never in its pages.
+  const filters = {
+    sort,
+    userId: query.userId,
+    groupId: query.groupId,
+    visibility: query.visibility,
+    followedBy: query.following ? viewer?.id : undefined,
+    unpinned: query.groupId !== undefined,
+  };
   // A profile's posts tab: pages of 20; anybody but the owner, admins included, reads it as a plain reader.
   const size = query.userId ? PROFILE_LIMITS.pageSize : WALL_LIMITS.feedPageSize;
   const reader = query.userId && viewer?.isAdmin && viewer.id !== query.userId ? { ...viewer, isAdmin: false } : viewer;
   const [rows, total] = isPublicWall(filters)
-    ? await Promise.all([publicWallPage(ctx, sort, query.cursor ?? null, after, viewer), publicWallTotal(ctx)])
-    : await Promise.all([repo.feedPage(ctx.reader, filters, reader, after, size + 1), repo.feedTotal(ctx.reader, filters, reader)]);
+    ? await Promise.all([publicWallPage(ctx, sort, query.cursor ?? null, after, viewer), publicWallTotal(ctx).then((n) => ({ total: n }))])
+    : await Promise.all([repo.feedPage(ctx.reader, filters, reader, after, size + 1), feedTotal(ctx, filters, reader)]);
+  const pinned = query.groupId && !after ? await repo.pinnedPosts(ctx.reader, query.groupId, reader) : null;
   const page = rows.slice(0, size);
   const hasMore = rows.length > size;
   const last = page.at(-1);
   return {
+    ...(pinned ? { pinned: pinned.map(presentPost) } : {}),
     posts: page.map(presentPost),
-    total,
+    ...total,
     hasMore,
     nextCursor: hasMore && last ? encodeCursor(sort, { atMicros: last.sort_micros, id: last.id }) : null,
   };
@@ -131,7 +146,18 @@ export async function getFeed(ctx: WallContext, query: FeedQuery, viewer: Viewer
  * shared by all readers for a moment (pageCache.ts, totals.ts).
  */
 function isPublicWall(filters: FeedFilters): boolean {
-  return !filters.userId && !filters.groupId && (filters.visibility === undefined || filters.visibility === 'public');
+  return !filters.userId && !filters.groupId && !filters.followedBy && (filters.visibility === undefined || filters.visibility === 'public');
+}
+
+/**
+ * The total of a filtered wall. The 'Siguiendo' wall's is counted up to a cap (a reader following
+ * a thousand active fans would otherwise count tens of thousands of posts on every page).
+ */
+async function feedTotal(ctx: WallContext, filters: FeedFilters, reader: Viewer | null): Promise<{ total: number; totalCapped?: boolean }> {
+  if (!filters.followedBy) return { total: await repo.feedTotal(ctx.reader, filters, reader) };
+  const cap = WALL_LIMITS.followingTotalCap;
+  const counted = await repo.feedTotal(ctx.reader, filters, reader, cap + 1);
+  return counted > cap ? { total: cap, totalCapped: true } : { total: counted };
 }
 
 /** A shared page of the public wall, with the reader's own reactions read apart (one statement). */
@@ -260,6 +286,8 @@ export async function postTarget(ctx: WallContext, writer: Writer, fields: Recor
   // The spec's default: group when a group is given, else public.
   const visibility = (requested ?? (groupId ? 'group' : 'public')) as PostVisibility;
   if (visibility === 'group' && !groupId) throw badRequest(WALL_MESSAGES.groupRequired);
+  // Followers-only posts are read by the author's followers, wherever they are: never inside a group.
+  if (visibility === 'followers' && groupId) throw badRequest(WALL_MESSAGES.followersNotInGroup);
   if (groupId) {
     const decision = await access.mayPostInGroup(ctx.reader, groupId, writer);
     if (decision === 'not-found') throw notFound(WALL_MESSAGES.groupNotFound);
@@ -282,6 +310,10 @@ export async function announcePost(
     ctx.cache.invalidate();
     await ctx.publish({ type: 'feed-post', topic: 'feed', postId: post.postId, authorId: post.authorId });
   }
+  // A group's readers see 'N publicaciones nuevas' on its wall (the group topic's handler checks who reads it).
+  if (post.groupId !== null) {
+    await ctx.publishGroup({ type: 'group-post', topic: groupTopic(post.groupId), groupId: post.groupId, postId: post.postId, authorId: post.authorId });
+  }
   await afterWrite(ctx, after);
 }
 
@@ -302,12 +334,14 @@ export async function editPost(ctx: WallContext, writer: Writer, postId: string,
   return getPost(ctx, postId, writer);
 }
 
-/** Soft delete, by the owner or an admin. */
+/** Soft delete, by the owner, an admin, or the admins and moderators of the post's group. */
 export async function deletePost(ctx: WallContext, writer: Writer, postId: string): Promise<void> {
   await ctx.db.transaction(async (tx) => {
     const post = await repo.lockPost(tx, postId, writer);
     if (!post || post.isHidden || !post.visible) throw notFound(WALL_MESSAGES.postNotFound);
-    if (!access.mayModify(writer, post.userId, { admins: true })) throw forbidden(WALL_MESSAGES.notAuthorizedDeletePost);
+    if (!(await access.mayDeleteFromWall(drizzleRunner(tx), writer, { ownerId: post.userId, groupId: post.groupId }))) {
+      throw forbidden(WALL_MESSAGES.notAuthorizedDeletePost);
+    }
     await repo.hidePost(tx, postId);
   });
   ctx.cache.invalidate();
@@ -391,7 +425,9 @@ export async function deleteComment(ctx: WallContext, writer: Writer, commentId:
   const postId = await ctx.db.transaction(async (tx) => {
     const comment = await repo.lockComment(tx, commentId, writer);
     if (!comment || comment.isHidden || !comment.visible) throw notFound(WALL_MESSAGES.commentNotFound);
-    if (!access.mayModify(writer, comment.userId, { admins: true })) throw forbidden(WALL_MESSAGES.notAuthorizedDeleteComment);
+    if (!(await access.mayDeleteFromWall(drizzleRunner(tx), writer, { ownerId: comment.userId, groupId: comment.groupId }))) {
+      throw forbidden(WALL_MESSAGES.notAuthorizedDeleteComment);
+    }
     await repo.hideComment(tx, commentId);
     return comment.postId;
   });

@@ -61,6 +61,7 @@ export async function deleteOwnAccount(
     await erasure.deleteSessions(tx, user.id);
     await erasure.deletePointsHistory(tx, user.id);
     await erasure.deleteNotificationsTo(tx, user.id);
+    await erasure.deleteFollows(tx, user.id);
     await erasure.scrubVotes(tx, user.id);
     await erasure.scrubPageViews(tx, user.id);
     return erasure.deleteUnusedUploads(tx, user.id);

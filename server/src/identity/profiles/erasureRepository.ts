@@ -5,6 +5,7 @@ import { MEDIA_URL_PREFIX } from '../../media/service.ts';
 // The SQL of an account deletion beyond the profile itself (profiles/account.ts deleteOwnAccount),
 // all run in its one transaction. What stays: posts, comments, reactions, votes and shares (without
 // anything that identifies a device), group memberships, notifications the user caused (ids only).
+// Follows go both ways: nobody follows 'Usuario eliminado', and it follows nobody.
 
 /** The user's session rows, after endAllSessions revoked them (the revocation notifies every instance). */
 export async function deleteSessions(tx: Tx, userId: string): Promise<void> {
@@ -19,6 +20,11 @@ export async function deletePointsHistory(tx: Tx, userId: string): Promise<void>
 /** The user's own notifications (as recipient). */
 export async function deleteNotificationsTo(tx: Tx, userId: string): Promise<void> {
   await tx.execute(sql`DELETE FROM notifications WHERE user_id = ${userId}`);
+}
+
+/** The user's follows, both ways (the counters of the others follow by trigger). */
+export async function deleteFollows(tx: Tx, userId: string): Promise<void> {
+  await tx.execute(sql`DELETE FROM follows WHERE follower_id = ${userId} OR followee_id = ${userId}`);
 }
 
 /** Votes stay in the results; the device fingerprint and browser of each go. Idempotency keys go. */

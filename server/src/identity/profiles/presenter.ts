@@ -32,6 +32,9 @@ export function presentPublicProfile(row: PublicProfileRow): PublicProfile {
     bannerUrl: deleted ? null : row.banner_url,
     isDeleted: deleted,
     createdAt: row.created_at,
+    followersCount: row.followers_count,
+    followingCount: row.following_count,
+    viewerFollows: row.viewer_follows,
   };
 }
 

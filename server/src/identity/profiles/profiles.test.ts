@@ -82,6 +82,9 @@ describe('profiles: header, counters and tabs', () => {
         bannerUrl: null,
         isDeleted: false,
         createdAt: user.createdAt.toISOString(),
+        followersCount: 0,
+        followingCount: 0,
+        viewerFollows: false,
       });
       expect(JSON.stringify(res.json())).not.toMatch(/role|email|suspend|points/i);
       const missing = await get('/api/profiles/123e4567-e89b-42d3-a456-426614174000');

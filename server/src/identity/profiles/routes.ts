@@ -58,7 +58,7 @@ const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
   serve(app, PROFILE_ROUTES.uploadAvatar, uploadImage('avatar'), { config: { bodyDeadline: 'upload' } });
   serve(app, PROFILE_ROUTES.uploadBanner, uploadImage('banner'), { config: { bodyDeadline: 'upload' } });
 
-  serve(app, PROFILE_ROUTES.profile, async (request) => tabs.getPublicProfile(db, request.params.userId));
+  serve(app, PROFILE_ROUTES.profile, async (request) => tabs.getPublicProfile(db, request.params.userId, readerOf(request)));
 
   serve(app, PROFILE_ROUTES.profileStats, async (request) => tabs.getStats(db, request.params.userId, readerOf(request)));
 

@@ -39,9 +39,9 @@ async function assertExists(db: DbOrTx, userId: string): Promise<void> {
   if (!(await repo.profileExists(db, userId))) throw notFound(PROFILE_MESSAGES.profileNotFound);
 }
 
-/** GET /api/profiles/:userId */
-export async function getPublicProfile(db: DbOrTx, userId: string): Promise<PublicProfile> {
-  const row = await repo.findPublicProfile(db, userId);
+/** GET /api/profiles/:userId (answers with a session are never cached: identity/plugin.ts, so viewerFollows is the reader's). */
+export async function getPublicProfile(db: DbOrTx, userId: string, reader: ProfileReader): Promise<PublicProfile> {
+  const row = await repo.findPublicProfile(db, userId, reader?.id ?? null);
   if (!row) throw notFound(PROFILE_MESSAGES.profileNotFound);
   return presentPublicProfile(row);
 }

@@ -7,7 +7,7 @@ import type { Viewer } from '../../access/viewer.ts';
 // The SQL of a profile's header and tabs (GET /api/profiles/:userId/…). Who may see what is the
 // access policy's (access/predicates.ts shownOnProfile): the owner sees all of their posts and
 // comments that are not hidden; anybody else (admins included: pass them as plain readers) only
-// what sits on PUBLIC posts they may read.
+// what sits on public posts they may read, and on followers-only ones when they follow the owner.
 
 const ts = (column: SQL) => sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
@@ -20,13 +20,18 @@ export type PublicProfileRow = {
   banner_url: string | null;
   is_deleted: boolean;
   created_at: string;
+  followers_count: number;
+  following_count: number;
+  viewer_follows: boolean;
 };
 
-/** A profile, and whether its owner deleted the account. */
-export async function findPublicProfile(db: DbOrTx, userId: string): Promise<PublicProfileRow | null> {
+/** A profile, whether its owner deleted the account, its follow counters, and whether `viewerId` follows it. */
+export async function findPublicProfile(db: DbOrTx, userId: string, viewerId: string | null): Promise<PublicProfileRow | null> {
+  const viewerFollows = viewerId ? sql`EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = ${viewerId} AND f.followee_id = pr.id)` : sql`FALSE`;
   const rows = await db.execute<PublicProfileRow>(sql`
     SELECT pr.id, pr.display_name, pr.username, pr.bio, pr.avatar_url, pr.banner_url,
-      pr.deleted_at IS NOT NULL AS is_deleted, ${ts(sql`pr.created_at`)} AS created_at
+      pr.deleted_at IS NOT NULL AS is_deleted, ${ts(sql`pr.created_at`)} AS created_at,
+      pr.followers_count, pr.following_count, ${viewerFollows} AS viewer_follows
     FROM profiles pr WHERE pr.id = ${userId}`);
   return rows[0] ?? null;
 }

@@ -51,6 +51,8 @@ interface TopicWorld extends World {
   hiddenPost: { id: string };
   /** A post in a private group nobody acting here belongs to (admins see every post). */
   privateGroupPost: { id: string };
+  /** A followers-only post of `target`, whom nobody acting here follows (admins see every post). */
+  followersPost: { id: string };
 }
 
 interface CallContext {
@@ -162,6 +164,20 @@ const ACCESS: Record<string, RouteAccess> = {
   'GET /api/profiles/:userId/votes': { audience: 'user', request: (c) => get(`/api/profiles/${c.userId}/votes`)(c) },
   'GET /api/profiles/:userId/comments': { audience: 'everyone', request: (c) => get(`/api/profiles/${c.world.target.id}/comments`)(c) },
   'GET /api/profiles/:userId/groups': { audience: 'everyone', request: (c) => get(`/api/profiles/${c.world.target.id}/groups`)(c) },
+  'PUT /api/profiles/:userId/follow': {
+    audience: 'writer',
+    request: (c) => ({ method: 'PUT', url: `/api/profiles/${c.world.target.id}/follow`, headers: c.headers }),
+  },
+  'DELETE /api/profiles/:userId/follow': {
+    audience: 'user',
+    // The caller follows the target first: an allowed call removes that follow (and its notification).
+    request: async (c) => {
+      await c.world.app.database.sql`INSERT INTO follows (follower_id, followee_id) VALUES (${c.userId}, ${c.world.target.id}) ON CONFLICT DO NOTHING`;
+      return { method: 'DELETE', url: `/api/profiles/${c.world.target.id}/follow`, headers: c.headers };
+    },
+  },
+  'GET /api/profiles/:userId/followers': { audience: 'everyone', request: (c) => get(`/api/profiles/${c.world.target.id}/followers`)(c) },
+  'GET /api/profiles/:userId/following': { audience: 'everyone', request: (c) => get(`/api/profiles/${c.world.target.id}/following`)(c) },
   'GET /api/auth/session': { audience: 'everyone', request: get('/api/auth/session') },
   'POST /auth/logout': { audience: 'everyone', request: (c) => ({ method: 'POST', url: '/auth/logout', headers: c.headers }) },
   'GET /auth/google': { audience: 'everyone', request: get('/auth/google') },
@@ -557,6 +573,9 @@ const NOT_OWNED = new Set([
   'POST /api/posts/:postId/reactions',
   'POST /api/posts/:postId/comments',
   'POST /api/comments/:commentId/reactions',
+  // The caller's own follow of the profile named.
+  'PUT /api/profiles/:userId/follow',
+  'DELETE /api/profiles/:userId/follow',
 ]);
 
 /** A post of the owner (world.target) in a private group nobody acting here belongs to, with a comment of theirs. */
@@ -639,6 +658,7 @@ const TOPICS: Record<LiveTopicFamily, Record<string, TopicAccess>> = {
   post: {
     'post:{id}': { audience: 'everyone', refusal: 'not-found', topic: (w) => `post:${w.post.id}` },
     'post:{id of a private group post}': { audience: 'admin', refusal: 'not-found', topic: (w) => `post:${w.privateGroupPost.id}` },
+    'post:{id of a followers-only post}': { audience: 'admin', refusal: 'not-found', topic: (w) => `post:${w.followersPost.id}` },
     'post:{id of a hidden post}': { audience: 'nobody', refusal: 'not-found', topic: (w) => `post:${w.hiddenPost.id}` },
   },
   user: {
@@ -925,6 +945,7 @@ export function describeAccess(mode: keyof typeof MODES, parts: AccessParts): vo
           draftPoll: (await buildPoll(db, { status: 'draft' })).poll,
           hiddenPost: await buildPost(db, world.target.id, { isHidden: true }),
           privateGroupPost: await buildPost(db, world.target.id, { groupId: group!.id, visibility: 'group' }),
+          followersPost: await buildPost(db, world.target.id, { visibility: 'followers' }),
         };
         const expected: Record<string, string> = {};
         const actual: Record<string, string> = {};
