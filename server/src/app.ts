@@ -28,15 +28,17 @@ import pollsPlugin, { type PollsPluginOptions } from './polls/plugin.ts';
 import adminPlugin from './admin/plugin.ts';
 import notificationsPlugin from './notifications/plugin.ts';
 import votesPlugin from './votes/plugin.ts';
+import groupsPlugin from './groups/plugin.ts';
+import groupRoutes from './groups/routes.ts';
 import { feedTopic, postTopicHandler } from './wall/topics.ts';
 import { poolRunner } from '@tribuna/drizzle/pipelined';
 import wallRoutes, { type WallRoutesOptions } from './wall/routes.ts';
 import adminRoutes from './admin/routes.ts';
 import authRoutes from './identity/auth/routes.ts';
 import profileRoutes from './identity/profiles/routes.ts';
+import followRoutes from './follows/routes.ts';
 import notificationRoutes from './notifications/routes.ts';
 import devLoginRoutes from './identity/devLogin/routes.ts';
-import followRoutes from './follows/routes.ts';
 import factorRoutes from './identity/factors/routes.ts';
 import googleRoutes from './identity/oidc/routes.ts';
 import healthRoutes from './health/routes.ts';
@@ -185,6 +187,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   // Domain plugins: what a domain runs besides its routes (writers, subscriptions, live topics).
   await app.register(votesPlugin);
   await app.register(notificationsPlugin);
+  await app.register(groupsPlugin);
   await app.register(adminPlugin);
 
   // Domains
@@ -197,10 +200,11 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(pageViewRoutes);
   await app.register(authRoutes);
   await app.register(profileRoutes);
+  await app.register(followRoutes);
   await app.register(wallRoutes, options.wall ?? {});
+  await app.register(groupRoutes);
   await app.register(notificationRoutes);
   await app.register(googleRoutes);
-  await app.register(followRoutes);
   await app.register(factorRoutes);
   await app.register(devLoginRoutes);
   await app.register(adminRoutes, { prefix: '/api/admin' });

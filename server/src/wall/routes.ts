@@ -85,6 +85,7 @@ const wallRoutes: FastifyPluginAsyncTypebox<WallRoutesOptions> = async (app, opt
     reactions,
     media: app.media,
     publish: live.publish,
+    publishGroup: (message) => app.events.publish('group.live', message),
     cache,
     joinTransaction: (tx, event) => app.events.inTransaction('wall.written', tx, event),
     log: app.log,
