@@ -53,11 +53,14 @@ describe('app routes', () => {
     expect(JSON.parse((call?.[1] as RequestInit).body as string)).toMatchObject({ path: '/terminos' });
   });
 
-  it.each(['/wall', '/grupos', '/notificaciones', '/perfil', '/admin', '/admin/encuestas'])('sends a visitor from %s to /login', async (path) => {
-    const router = renderApp(path);
-    expect(router.state.location.pathname).toBe('/login');
-    expect(await screen.findByRole('heading', { name: 'Iniciar sesión' })).toBeTruthy();
-  });
+  it.each(['/wall', '/grupos', '/grupos/00000000-0000-4000-8000-000000000001', '/notificaciones', '/perfil', '/admin', '/admin/encuestas'])(
+    'sends a visitor from %s to /login',
+    async (path) => {
+      const router = renderApp(path);
+      expect(router.state.location.pathname).toBe('/login');
+      expect(await screen.findByRole('heading', { name: 'Iniciar sesión' })).toBeTruthy();
+    },
+  );
 
   it('lets a visitor see a public profile', async () => {
     const router = renderApp('/perfil/123');
@@ -125,12 +128,18 @@ describe('app routes', () => {
     expect(screen.queryByRole('link', { name: 'Iniciar sesión' })).toBeNull();
   });
 
-  it('shows Próximamente on /grupos to a signed-in user, with the navigation bar', async () => {
+  it('shows the groups directory on /grupos to a signed-in user, with the navigation bar linking to it', async () => {
     signIn('user');
     renderApp('/grupos');
-    expect(await screen.findByText('Próximamente')).toBeTruthy();
-    expect(screen.getAllByRole('navigation', { name: 'Navegación principal' }).length).toBeGreaterThan(0);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Grupos' })).toBeTruthy();
+    const navigations = screen.getAllByRole('navigation', { name: 'Navegación principal' });
+    for (const nav of navigations) expect(within(nav).getByRole('link', { name: 'Grupos' }).getAttribute('aria-current')).toBe('page');
     expect(screen.queryByRole('contentinfo')).toBeNull();
+  });
+
+  it('links the home page to /grupos', async () => {
+    renderApp('/');
+    expect((await screen.findByRole('link', { name: /Grupos de fans/ })).getAttribute('href')).toBe('/grupos');
   });
 
   it('shows the notifications empty state to a signed-in user', async () => {

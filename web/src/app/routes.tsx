@@ -14,6 +14,7 @@ const PrivacyPage = lazy(() => import('../features/legal/PrivacyPage').then((m) 
 const ProfileRoute = lazy(() => import('./ProfileRoute').then((m) => ({ default: m.ProfileRoute })));
 const WallPage = lazy(() => import('../features/wall/WallPage').then((m) => ({ default: m.WallPage })));
 const GroupsPage = lazy(() => import('../features/groups/GroupsPage').then((m) => ({ default: m.GroupsPage })));
+const GroupRoute = lazy(() => import('./GroupRoute').then((m) => ({ default: m.GroupRoute })));
 const NotificationsPage = lazy(() => import('../features/notifications/NotificationsPage').then((m) => ({ default: m.NotificationsPage })));
 const AdminPage = lazy(() => import('../features/admin/AdminPage').then((m) => ({ default: m.AdminPage })));
 
@@ -37,6 +38,7 @@ export const routes: RouteObject[] = [
         children: [
           { path: 'wall', element: <WallPage /> },
           { path: 'grupos', element: <GroupsPage /> },
+          { path: 'grupos/:groupId', element: <GroupRoute /> },
           { path: 'notificaciones', element: <NotificationsPage /> },
           { path: 'perfil', element: <ProfileRoute /> },
         ],

@@ -15,3 +15,9 @@ export const CameraIcon = (p: IconProps) => (
     <circle cx="12" cy="13.5" r="3.5" />
   </Icon>
 );
+
+export const DotsIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M5 12h.01M12 12h.01M19 12h.01" strokeWidth={3} />
+  </Icon>
+);

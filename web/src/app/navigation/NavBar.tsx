@@ -1,6 +1,6 @@
 import type { ComponentType, SVGProps } from 'react';
 import { Link, NavLink } from 'react-router-dom';
-import { BellIcon, HomeIcon, WallIcon } from '../../components/icons';
+import { BellIcon, HomeIcon, UsersIcon, WallIcon } from '../../components/icons';
 import { useSessionStore } from '../../lib/session/sessionStore';
 import { useUnreadStore, unreadSuffix } from '../../features/notifications/unreadStore';
 import { useNotificationsLive } from '../../features/notifications/useNotificationsLive';
@@ -88,6 +88,7 @@ export function NavBar() {
           </Link>
           <BarLink to="/" end label="Home" icon={HomeIcon} />
           <BarLink to="/wall" label="Muro" icon={WallIcon} />
+          <BarLink to="/grupos" label="Grupos" icon={UsersIcon} />
           <div className="ml-auto flex items-center gap-1">
             <ThemeToggle variant="pill" />
             <BarLink to="/notificaciones" label="Notificaciones" icon={BellIcon} unread={unread} />
@@ -103,6 +104,7 @@ export function NavBar() {
         <div className="mx-auto flex max-w-lg items-stretch">
           <Tab to="/" end label="Home" icon={HomeIcon} />
           <Tab to="/wall" label="Muro" icon={WallIcon} />
+          <Tab to="/grupos" label="Grupos" icon={UsersIcon} />
           <ThemeToggle
             variant="tab"
             className="flex flex-1 flex-col items-center gap-0.5 py-2 text-slate-500 hover:text-slate-800 dark:text-slate-400 dark:hover:text-white"

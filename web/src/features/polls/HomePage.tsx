@@ -1,4 +1,5 @@
-import { AlertIcon, ClockIcon } from '../../components/icons';
+import { Link } from 'react-router-dom';
+import { AlertIcon, ClockIcon, UsersIcon } from '../../components/icons';
 import { Spinner } from '../../components/Spinner';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { InstallBanner } from '../../components/InstallBanner';
@@ -40,6 +41,24 @@ function PollSection({ state, retry }: { state: HomePollState; retry: () => void
   return <PollCard poll={state.poll} results={state.results} />;
 }
 
+/** A way from the home to the fan clubs (/grupos). */
+function GroupsLink() {
+  return (
+    <Link
+      to="/grupos"
+      className="flex items-center gap-4 rounded-3xl bg-white p-4 shadow-sm ring-1 ring-slate-200/70 transition hover:shadow-md dark:bg-ink-900 dark:ring-white/10"
+    >
+      <span aria-hidden="true" className="brand-gradient inline-flex size-12 shrink-0 items-center justify-center rounded-2xl text-white">
+        <UsersIcon className="size-6" />
+      </span>
+      <span className="min-w-0">
+        <span className="block font-bold">Grupos de fans</span>
+        <span className="block text-sm text-slate-600 dark:text-slate-400">Únete a los clubes de fans de tus participantes favoritos.</span>
+      </span>
+    </Link>
+  );
+}
+
 export function HomePage() {
   useDocumentTitle();
   const { state, retry } = useHomePoll();
@@ -48,6 +67,7 @@ export function HomePage() {
       {/* The site header (brand, theme, Iniciar sesión) comes from the layout (app/routes.tsx). */}
       <div className="mx-auto max-w-3xl space-y-10 px-4 pt-1 pb-10 sm:pt-8">
         <PollSection state={state} retry={retry} />
+        <GroupsLink />
         <SocialLinks />
       </div>
       <InstallBanner />

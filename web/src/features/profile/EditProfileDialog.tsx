@@ -1,75 +1,19 @@
-import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import type { Profile } from '@tribuna/contracts/api/me';
 import type { PublicProfile, UpdateProfileInput } from '@tribuna/contracts/api/profiles';
 import { PROFILE_LIMITS, PROFILE_MESSAGES, type ProfileImageKind } from '@tribuna/contracts/profileRules';
 import { Alert } from '../../components/Alert';
+import { FormField as Field, inputClass } from '../../components/FormField';
 import { Modal } from '../../components/Modal';
 import { errorMessage } from '../../lib/api';
 import { displayNameOf } from '../../lib/displayName';
 import { useSessionStore } from '../../lib/session/sessionStore';
-import { updateProfile, uploadProfileImage } from './api';
-import { ImagePicker } from './ImagePicker';
-import { formProblems, imageFileProblem, textLength, type ProfileForm } from './validation';
+import { updateProfile } from './api';
+import { ImagePicker } from '../../components/ImagePicker';
+import { formProblems, textLength, type ProfileForm } from './validation';
+import { usePickedImages } from '../../lib/usePickedImages';
 import { UploadProgress } from '../../components/UploadProgress';
 import { presentableImageUrl } from '@tribuna/contracts/imageUrls';
-import { useLatest } from '../../lib/useLatest';
-
-interface PickedImage {
-  file: File;
-  /** Object URL of the preview ('' where the browser cannot make one). */
-  preview: string;
-}
-
-const objectUrl = (file: File) => (typeof URL.createObjectURL === 'function' ? URL.createObjectURL(file) : '');
-const revoke = (image: PickedImage | null) => {
-  if (image?.preview && typeof URL.revokeObjectURL === 'function') URL.revokeObjectURL(image.preview);
-};
-
-const inputClass =
-  'w-full rounded-2xl bg-slate-100 px-4 py-2.5 text-base placeholder:text-slate-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-fuchsia-500 aria-invalid:ring-2 aria-invalid:ring-rose-500 disabled:opacity-60 dark:bg-white/5 dark:placeholder:text-slate-400';
-
-interface FieldProps {
-  id: string;
-  label: string;
-  /** "12/50", shown at the right of the label. */
-  counter?: { length: number; max: number };
-  hint?: string;
-  error?: string | null;
-  children: (describedBy: string | undefined) => ReactNode;
-}
-
-function Field({ id, label, counter, hint, error, children }: FieldProps) {
-  const hintId = `${id}-hint`;
-  const errorId = `${id}-error`;
-  const counterId = `${id}-counter`;
-  const describedBy = [counter ? counterId : null, hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
-  const over = counter ? counter.length > counter.max : false;
-  return (
-    <div className="space-y-1.5">
-      <div className="flex items-baseline justify-between gap-2">
-        <label htmlFor={id} className="text-sm font-semibold">
-          {label}
-        </label>
-        {counter && (
-          <span id={counterId} className={`text-xs tabular-nums ${over ? 'font-bold text-rose-600 dark:text-rose-400' : 'text-slate-500 dark:text-slate-400'}`}>
-            {counter.length}/{counter.max}
-          </span>
-        )}
-      </div>
-      {children(describedBy)}
-      {hint && (
-        <p id={hintId} className="text-xs text-slate-500 dark:text-slate-400">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={errorId} className="text-xs font-medium text-rose-600 dark:text-rose-400">
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
 
 /** "Mostrar mi nombre en las listas de votantes": as saved, and as chosen in the dialog. */
 export interface VoterListsChoice {
@@ -122,14 +66,10 @@ export function EditProfileDialog({ profile, onClose, onSaved }: EditProfileDial
   });
   const [touched, setTouched] = useState<Partial<Record<keyof ProfileForm, boolean>>>({});
   const [submitted, setSubmitted] = useState(false);
-  const [images, setImages] = useState<Partial<Record<ProfileImageKind, PickedImage>>>({});
-  const [imageErrors, setImageErrors] = useState<Partial<Record<ProfileImageKind, string>>>({});
+  const { images, errors: imageErrors, progress, pick, upload } = usePickedImages();
   const [saving, setSaving] = useState(false);
-  const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
   const baseId = useId();
-  const imagesRef = useLatest(images);
-  useEffect(() => () => Object.values(imagesRef.current).forEach((image) => revoke(image ?? null)), [imagesRef]);
 
   const problems = formProblems(form);
   const shown = (field: keyof ProfileForm) => (submitted || touched[field] ? (problems[field] ?? null) : null);
@@ -139,16 +79,6 @@ export function EditProfileDialog({ profile, onClose, onSaved }: EditProfileDial
   function change(field: keyof ProfileForm, value: string) {
     setForm((current) => ({ ...current, [field]: value }));
     setTouched((current) => ({ ...current, [field]: true }));
-  }
-
-  function pick(kind: ProfileImageKind, file: File) {
-    const problem = imageFileProblem(file);
-    setImageErrors((current) => ({ ...current, [kind]: problem ?? undefined }));
-    if (problem) return;
-    setImages((current) => {
-      revoke(current[kind] ?? null);
-      return { ...current, [kind]: { file, preview: objectUrl(file) } };
-    });
   }
 
   async function onSubmit(event: FormEvent) {
@@ -163,16 +93,7 @@ export function EditProfileDialog({ profile, onClose, onSaved }: EditProfileDial
     setSaving(true);
     setError(null);
     try {
-      const uploads = (['banner', 'avatar'] as const).filter((kind) => images[kind]);
-      const uploaded: Partial<Record<ProfileImageKind, string>> = {};
-      if (uploads.length > 0) setProgress(0);
-      for (const [index, kind] of uploads.entries()) {
-        const image = await uploadProfileImage(kind, images[kind]!.file, {
-          onProgress: (fraction) => setProgress((index + fraction) / uploads.length),
-        });
-        uploaded[kind] = image.url;
-      }
-      setProgress(null);
+      const uploaded = await upload();
       const body = changedFields(profile, form, uploaded, { saved: savedVoterLists, chosen: showInVoterLists });
       if (Object.keys(body).length > 0) {
         const saved = await updateProfile(body);
@@ -184,7 +105,6 @@ export function EditProfileDialog({ profile, onClose, onSaved }: EditProfileDial
       console.debug(PROFILE_MESSAGES.updateFailed, failure);
       setError(errorMessage(failure, PROFILE_MESSAGES.updateFailed));
       setSaving(false);
-      setProgress(null);
     }
   }
 

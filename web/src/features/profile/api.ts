@@ -1,7 +1,5 @@
-import type { UploadedProfileImage, UpdateProfileInput } from '@tribuna/contracts/api/profiles';
-import { PROFILE_IMAGE_FIELD, type ProfileImageKind } from '@tribuna/contracts/profileRules';
-import { callApi, endpointPath } from '../../lib/api';
-import { postForm, type UploadOptions } from '../../lib/upload';
+import type { UpdateProfileInput } from '@tribuna/contracts/api/profiles';
+import { callApi } from '../../lib/api';
 
 export const fetchProfile = (userId: string, signal?: AbortSignal) => callApi('profile', { params: { userId }, signal });
 
@@ -15,15 +13,19 @@ export const fetchProfileComments = (userId: string, cursor: string | null, sign
 
 export const fetchProfileGroups = (userId: string, signal?: AbortSignal) => callApi('profileGroups', { params: { userId }, signal });
 
+/** 'Seguir' / 'Dejar de seguir' (PUT / DELETE, idempotent): the state after the change. */
+export const setFollowing = (userId: string, follow: boolean) => callApi(follow ? 'followUser' : 'unfollowUser', { params: { userId } });
+
+export type FollowListKind = 'followers' | 'following';
+
+/** One page of a profile's followers or of whom it follows; `cursor` is the previous page's nextCursor. */
+export const fetchFollowList = (kind: FollowListKind, userId: string, cursor: string | null, signal?: AbortSignal) =>
+  callApi(kind === 'followers' ? 'profileFollowers' : 'profileFollowing', { params: { userId }, query: { cursor: cursor ?? undefined }, signal });
+
 /** PATCH /api/me with only the fields that changed; answers the whole profile. */
 export const updateProfile = (body: UpdateProfileInput) => callApi('updateProfile', { body });
 
 /** DELETE /api/me: anonymises the account (the server ends every session). */
 export const deleteAccount = (confirm: string) => callApi('deleteAccount', { body: { confirm } });
 
-/** POST /api/me/avatar or /api/me/banner (multipart, field `image`): stored and cropped, not yet saved on the profile. */
-export function uploadProfileImage(kind: ProfileImageKind, file: File, options?: UploadOptions): Promise<UploadedProfileImage> {
-  const form = new FormData();
-  form.append(PROFILE_IMAGE_FIELD, file, file.name);
-  return postForm<UploadedProfileImage>(endpointPath(kind === 'avatar' ? 'uploadAvatar' : 'uploadBanner'), form, options);
-}
+export { uploadProfileImage } from '../../lib/profileImages';

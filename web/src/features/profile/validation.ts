@@ -1,14 +1,9 @@
-import { PROFILE_IMAGE_TYPES, PROFILE_LIMITS, PROFILE_MESSAGES } from '@tribuna/contracts/profileRules';
+import { PROFILE_LIMITS, PROFILE_MESSAGES } from '@tribuna/contracts/profileRules';
 
 /** Length as the server counts it (code points: an emoji is one character). */
 export const textLength = (text: string) => Array.from(text).length;
 
-/** A picked avatar or banner: at most 5 MB, JPG, PNG or WebP (the server sniffs the bytes again). */
-export function imageFileProblem(file: File): string | null {
-  if (file.size > PROFILE_LIMITS.imageBytes) return PROFILE_MESSAGES.imageTooLarge;
-  if (!(PROFILE_IMAGE_TYPES as readonly string[]).includes(file.type)) return PROFILE_MESSAGES.imageType;
-  return null;
-}
+export { imageFileProblem } from '../../lib/profileImages';
 
 export function displayNameProblem(value: string): string | null {
   const name = value.trim();

@@ -16,6 +16,7 @@ import { applyMyReaction, toggledReaction } from './feedState';
 import { HeartIcon } from './icons';
 import { ItemMenu } from './ItemMenu';
 import { permissionsFor } from './permissions';
+import { useGroupModerator } from './groupModeration';
 import { useMinuteClock } from '../../lib/useMinuteClock';
 import { TileImage } from './TileImage';
 import { validateEdit } from './validation';
@@ -113,7 +114,8 @@ function CommentItem({ comment, postId, dispatch, onCount, topLevel }: CommentIt
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const name = displayNameOf(comment.author);
-  const permissions = permissionsFor(viewer, comment.author.id);
+  const moderates = useGroupModerator();
+  const permissions = permissionsFor(viewer, comment.author.id, moderates);
   const liked = comment.myReaction === 'like';
 
   async function toggleLike() {

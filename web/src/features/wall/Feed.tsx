@@ -7,7 +7,7 @@ import type { FeedFilters } from './api';
 import { useSessionStore } from '../../lib/session/sessionStore';
 import { useLatest } from '../../lib/useLatest';
 import { PostCard } from './PostCard';
-import { FeedDispatchContext, isGlobalFeed, useFeed, type Feed } from './useFeed';
+import { FeedDispatchContext, liveFeedTopic, useFeed, type Feed } from './useFeed';
 import { useVideoUploads, videoUploadsScope } from './useVideoUploads';
 import { VideoUploadCards } from './VideoUploadCards';
 
@@ -60,8 +60,8 @@ export function SkeletonCard() {
 
 /**
  * The posts of a feed (useFeed): skeletons, the error with Reintentar, the empty state, the cards,
- * infinite scroll with a 'Cargar más publicaciones' button, and on the global wall the live
- * 'N publicaciones nuevas' button.
+ * infinite scroll with a 'Cargar más publicaciones' button, a group's pinned posts on top, and on
+ * the global wall and a group's the live 'N publicaciones nuevas' button.
  */
 export function FeedList({
   feed,
@@ -75,7 +75,7 @@ export function FeedList({
   const { state, loadMore, reload, dispatch } = feed;
   const posts = omitPostId ? state.posts.filter((post) => post.id !== omitPostId) : state.posts;
   const sentinel = useRef<HTMLDivElement>(null);
-  const global = isGlobalFeed(feed.filters);
+  const live = liveFeedTopic(feed.filters) !== null;
   const autoLoad = infinite && state.status === 'ready' && state.hasMore && !state.loadingMore && state.moreError === null;
 
   // The author's clips being processed ('Procesando video…') lead their feeds; a published one
@@ -113,7 +113,7 @@ export function FeedList({
 
   return (
     <FeedDispatchContext.Provider value={dispatch}>
-      {global && (
+      {live && (
         <div aria-live="polite" className="pointer-events-none sticky top-2 z-20 flex justify-center md:top-20">
           {state.newPosts > 0 && (
             <button
@@ -149,7 +149,15 @@ export function FeedList({
         </Alert>
       )}
 
-      {state.status === 'ready' && posts.length === 0 && (
+      {state.status === 'ready' && state.pinned.length > 0 && (
+        <section aria-label="Publicaciones fijadas" className="space-y-4">
+          {state.pinned.map((post) => (
+            <PostCard key={post.id} post={post} details={details} />
+          ))}
+        </section>
+      )}
+
+      {state.status === 'ready' && posts.length === 0 && state.pinned.length === 0 && (
         <div className="rounded-3xl bg-white px-6 py-12 text-center ring-1 ring-slate-200/70 dark:bg-ink-900 dark:ring-white/10">
           <p className="text-lg font-bold">{empty.title}</p>
           {empty.body && <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{empty.body}</p>}

@@ -1,6 +1,4 @@
-import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { useDismiss, type DismissReason } from '../../lib/useDismiss';
-import { DotsIcon } from './icons';
+import { ActionMenu, type ActionMenuItem } from '../../components/ActionMenu';
 
 interface ItemMenuProps {
   /** The button's accessible name, e.g. 'Opciones de la publicación'. */
@@ -9,76 +7,15 @@ interface ItemMenuProps {
   onEdit: (() => void) | null;
   deleteLabel: string;
   onDelete: () => void;
+  /** An item before the delete one ('Fijar' / 'Desfijar' on a group's post). */
+  extra?: { label: string; onSelect: () => void } | null;
 }
 
-const itemClass =
-  'flex w-full rounded-xl px-3 py-2 text-left text-sm font-medium outline-none hover:bg-slate-100 focus-visible:bg-slate-100 dark:hover:bg-white/10 dark:focus-visible:bg-white/10';
-
-/** The ⋯ menu of a post or comment for its owner or an admin: Editar (owner only) and the delete item. */
-export function ItemMenu({ label, onEdit, deleteLabel, onDelete }: ItemMenuProps) {
-  const [open, setOpen] = useState(false);
-  const containerRef = useRef<HTMLDivElement>(null);
-  const buttonRef = useRef<HTMLButtonElement>(null);
-  const menuRef = useRef<HTMLDivElement>(null);
-  const menuId = useId();
-  const close = useCallback((reason?: DismissReason) => {
-    setOpen(false);
-    if (reason === 'escape') buttonRef.current?.focus();
-  }, []);
-  useDismiss(open, containerRef, close);
-
-  useEffect(() => {
-    if (open) menuRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
-  }, [open]);
-
-  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
-    const items = Array.from(menuRef.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? []);
-    const index = items.indexOf(document.activeElement as HTMLElement);
-    if (event.key === 'ArrowDown') items[(index + 1) % items.length]?.focus();
-    else if (event.key === 'ArrowUp') items[(index - 1 + items.length) % items.length]?.focus();
-    else if (event.key === 'Tab') return setOpen(false);
-    else return;
-    event.preventDefault();
-  }
-
-  const choose = (action: () => void) => () => {
-    setOpen(false);
-    action();
-  };
-
-  return (
-    <div ref={containerRef} className="relative">
-      <button
-        ref={buttonRef}
-        type="button"
-        aria-label={label}
-        aria-haspopup="menu"
-        aria-expanded={open}
-        aria-controls={open ? menuId : undefined}
-        onClick={() => setOpen((value) => !value)}
-        className="inline-flex size-9 items-center justify-center rounded-full text-slate-500 hover:bg-slate-100 dark:text-slate-400 dark:hover:bg-white/10"
-      >
-        <DotsIcon className="size-5" />
-      </button>
-      {open && (
-        <div
-          ref={menuRef}
-          id={menuId}
-          role="menu"
-          aria-label={label}
-          onKeyDown={onKeyDown}
-          className="absolute top-full right-0 z-20 mt-1 w-48 rounded-2xl bg-white p-1.5 shadow-xl ring-1 ring-slate-200 dark:bg-ink-800 dark:ring-white/10"
-        >
-          {onEdit && (
-            <button type="button" role="menuitem" onClick={choose(onEdit)} className={`${itemClass} text-slate-700 dark:text-slate-200`}>
-              Editar
-            </button>
-          )}
-          <button type="button" role="menuitem" onClick={choose(onDelete)} className={`${itemClass} text-rose-600 dark:text-rose-400`}>
-            {deleteLabel}
-          </button>
-        </div>
-      )}
-    </div>
-  );
+/** The ⋯ menu of a post or comment for its owner, an admin or a group's moderator: Editar (owner only), an extra item, the delete item. */
+export function ItemMenu({ label, onEdit, deleteLabel, onDelete, extra = null }: ItemMenuProps) {
+  const items: ActionMenuItem[] = [];
+  if (onEdit) items.push({ label: 'Editar', onSelect: onEdit });
+  if (extra) items.push(extra);
+  items.push({ label: deleteLabel, onSelect: onDelete, tone: 'danger' });
+  return <ActionMenu label={label} items={items} />;
 }

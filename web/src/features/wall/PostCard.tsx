@@ -5,12 +5,13 @@ import { postTopic } from '@tribuna/contracts/liveTopics';
 import { WALL_LIMITS, WALL_MESSAGES, type PostVisibility, type ReactionType } from '@tribuna/contracts/wallRules';
 import { Alert } from '../../components/Alert';
 import { Avatar } from '../../components/Avatar';
+import { UsersIcon } from '../../components/icons';
 import { ApiError, errorMessage } from '../../lib/api';
 import { relativeTime } from '../../lib/dates';
 import { liveClient } from '../../lib/live/liveClient';
 import { displayNameOf } from '../../lib/displayName';
 import { useSessionStore } from '../../lib/session/sessionStore';
-import { deletePost, editPost, fetchComments, fetchPost, reactToPost } from './api';
+import { deletePost, editPost, fetchComments, fetchPost, pinPost, reactToPost } from './api';
 import { CommentsSection } from './Comments';
 import { commentsReducer, initialCommentsState } from './commentsState';
 import { ConfirmDialog } from './ConfirmDialog';
@@ -20,6 +21,7 @@ import { ImageGrid } from './ImageGrid';
 import { ItemMenu } from './ItemMenu';
 import { livePostSlots } from './liveSlots';
 import { permissionsFor } from './permissions';
+import { useGroupModerator } from './groupModeration';
 import { postLiveHandler } from './postLive';
 import { ReactionCountsList, ReactionPicker } from './ReactionPicker';
 import { useMinuteClock } from '../../lib/useMinuteClock';
@@ -34,12 +36,27 @@ export const VISIBILITY_LABELS: Record<PostVisibility, string> = { public: 'Púb
 
 const badgeClass = 'inline-flex items-center rounded-full px-2 py-0.5 text-[11px] font-bold';
 
+/** 'Fijado': a group's pinned post (on its wall and on profiles). */
+function PinnedBadge() {
+  return <span className={`${badgeClass} bg-amber-100 text-amber-800 dark:bg-amber-400/15 dark:text-amber-300`}>Fijado</span>;
+}
+
+/** ' · Seguidores' beside the time: a followers-only post (the profile's cards say it with their badge). */
+function FollowersOnlyMark() {
+  return (
+    <span title="Solo para seguidores">
+      {' · '}
+      <UsersIcon className="inline size-3.5 align-[-2px]" /> Seguidores
+    </span>
+  );
+}
+
 /** A profile's extras: the group ('En {group}'), 'Fijado' and the visibility badge. */
 function PostDetails({ post }: { post: PostView }) {
   return (
     <p className="mt-1 flex flex-wrap items-center gap-1.5">
       {post.groupName && <span className="text-xs font-semibold text-slate-600 dark:text-slate-300">En {post.groupName}</span>}
-      {post.isPinned && <span className={`${badgeClass} bg-amber-100 text-amber-800 dark:bg-amber-400/15 dark:text-amber-300`}>Fijado</span>}
+      {post.isPinned && <PinnedBadge />}
       <span className={`${badgeClass} bg-slate-100 text-slate-700 dark:bg-white/10 dark:text-slate-300`}>{VISIBILITY_LABELS[post.visibility]}</span>
     </p>
   );
@@ -65,7 +82,8 @@ export function PostCard({ post, details = false, openComments = false }: { post
   const ref = useRef<HTMLElement>(null);
   const visible = useOnScreen(ref);
   const name = displayNameOf(post.author);
-  const permissions = permissionsFor(viewer, post.author.id);
+  const moderates = useGroupModerator() && post.groupId !== null;
+  const permissions = permissionsFor(viewer, post.author.id, moderates);
   const postId = post.id;
 
   const mounted = useRef(true);
@@ -184,6 +202,18 @@ export function PostCard({ post, details = false, openComments = false }: { post
     }
   }
 
+  async function togglePin() {
+    const pinned = !post.isPinned;
+    setError(null);
+    try {
+      const state = await pinPost(postId, pinned);
+      feed({ type: 'pin', post, pinned: state.isPinned });
+    } catch (failure) {
+      console.debug('Error al fijar la publicación', failure);
+      setError(errorMessage(failure, pinned ? 'No se pudo fijar la publicación' : 'No se pudo desfijar la publicación'));
+    }
+  }
+
   const profile = `/perfil/${post.author.id}`;
   return (
     <article
@@ -202,8 +232,17 @@ export function PostCard({ post, details = false, openComments = false }: { post
           <p className="text-xs text-slate-500 dark:text-slate-400">
             <time dateTime={post.createdAt}>{relativeTime(post.createdAt, now)}</time>
             {post.editedAt && <span> · Editado</span>}
+            {!details && post.visibility === 'followers' && <FollowersOnlyMark />}
           </p>
-          {details && <PostDetails post={post} />}
+          {details ? (
+            <PostDetails post={post} />
+          ) : (
+            post.isPinned && (
+              <p className="mt-1">
+                <PinnedBadge />
+              </p>
+            )
+          )}
         </div>
         {permissions.canDelete && !editing && (
           <ItemMenu
@@ -219,6 +258,7 @@ export function PostCard({ post, details = false, openComments = false }: { post
             }
             deleteLabel={permissions.asAdmin ? 'Eliminar como Admin' : 'Eliminar'}
             onDelete={() => setConfirming(true)}
+            extra={moderates ? { label: post.isPinned ? 'Desfijar' : 'Fijar', onSelect: () => void togglePin() } : null}
           />
         )}
       </header>

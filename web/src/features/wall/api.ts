@@ -6,12 +6,20 @@ export interface FeedFilters {
   sort?: FeedSort;
   userId?: string;
   groupId?: string;
+  /** The 'Siguiendo' wall: posts of the people the viewer follows (signed in). */
+  following?: boolean;
 }
 
 /** One page of a feed; `cursor` is the previous page's nextCursor (keyset paging). */
 export const fetchFeed = (filters: FeedFilters, cursor: string | null, signal?: AbortSignal) =>
   callApi('feed', {
-    query: { sort: filters.sort, userId: filters.userId, groupId: filters.groupId, cursor: cursor ?? undefined },
+    query: {
+      sort: filters.sort,
+      userId: filters.userId,
+      groupId: filters.groupId,
+      following: filters.following ? 'true' : undefined,
+      cursor: cursor ?? undefined,
+    },
     signal,
   });
 
@@ -23,6 +31,9 @@ export const fetchVideoUploads = (signal?: AbortSignal) => callApi('listVideoUpl
 export const editPost = (postId: string, content: string) => callApi('editPost', { params: { postId }, body: { content } });
 
 export const deletePost = (postId: string) => callApi('deletePost', { params: { postId } });
+
+/** PUT /api/posts/:postId/pin: a group's admins and moderators pin ('Fijado') or unpin its posts. */
+export const pinPost = (postId: string, pinned: boolean) => callApi('pinPost', { params: { postId }, body: { pinned } });
 
 export const reactToPost = (postId: string, type: ReactionType) => callApi('reactToPost', { params: { postId }, body: { type } });
 

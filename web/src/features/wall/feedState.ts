@@ -6,6 +6,8 @@ export interface FeedState {
   /** 'loading': the first page is on its way (skeletons); 'error': it failed (Reintentar). */
   status: 'loading' | 'ready' | 'error';
   posts: PostView[];
+  /** A group's pinned posts ('Fijado'), shown above `posts` and never among them (FeedPage.pinned). */
+  pinned: PostView[];
   nextCursor: string | null;
   hasMore: boolean;
   loadingMore: boolean;
@@ -29,11 +31,14 @@ export type FeedAction =
   | { type: 'reactions'; postId: string; reactions: ReactionCounts; myReaction?: ReactionType | null }
   | { type: 'remove'; postId: string }
   | { type: 'replace'; post: PostView }
-  | { type: 'new-post'; postId: string };
+  | { type: 'new-post'; postId: string }
+  /** A group's post was pinned or unpinned: it moves between `pinned` (last) and the top of `posts`. */
+  | { type: 'pin'; post: PostView; pinned: boolean };
 
 export const initialFeedState: FeedState = {
   status: 'loading',
   posts: [],
+  pinned: [],
   nextCursor: null,
   hasMore: false,
   loadingMore: false,
@@ -54,9 +59,13 @@ export function appendUnique(posts: readonly PostView[], more: readonly PostView
   return result;
 }
 
+const has = (posts: readonly PostView[], postId: string) => posts.some((post) => post.id === postId);
+
+/** Applies `update` to the post, among the pinned ones or the others. */
 const mapPost = (state: FeedState, postId: string, update: (post: PostView) => PostView): FeedState => {
-  if (!state.posts.some((post) => post.id === postId)) return state;
-  return { ...state, posts: state.posts.map((post) => (post.id === postId ? update(post) : post)) };
+  const map = (posts: PostView[]) => (has(posts, postId) ? posts.map((post) => (post.id === postId ? update(post) : post)) : posts);
+  if (!has(state.posts, postId) && !has(state.pinned, postId)) return state;
+  return { ...state, posts: map(state.posts), pinned: map(state.pinned) };
 };
 
 export function feedReducer(state: FeedState, action: FeedAction): FeedState {
@@ -69,6 +78,7 @@ export function feedReducer(state: FeedState, action: FeedAction): FeedState {
         ...state,
         status: 'ready',
         posts: action.append ? appendUnique(state.posts, action.page.posts) : appendUnique([], action.page.posts),
+        pinned: action.append ? state.pinned : (action.page.pinned ?? []),
         nextCursor: action.page.nextCursor,
         hasMore: action.page.hasMore && action.page.nextCursor !== null,
         loadingMore: false,
@@ -97,11 +107,17 @@ export function feedReducer(state: FeedState, action: FeedAction): FeedState {
         myReaction: action.myReaction === undefined ? post.myReaction : action.myReaction,
       }));
     case 'remove':
-      if (!state.posts.some((post) => post.id === action.postId)) return state;
-      return { ...state, posts: state.posts.filter((post) => post.id !== action.postId) };
+      if (!has(state.posts, action.postId) && !has(state.pinned, action.postId)) return state;
+      return { ...state, posts: state.posts.filter((post) => post.id !== action.postId), pinned: state.pinned.filter((post) => post.id !== action.postId) };
     case 'new-post':
-      if (state.posts.some((post) => post.id === action.postId)) return state;
+      if (has(state.posts, action.postId) || has(state.pinned, action.postId)) return state;
       return { ...state, newPosts: state.newPosts + 1 };
+    case 'pin': {
+      const post = { ...action.post, isPinned: action.pinned };
+      const posts = state.posts.filter((p) => p.id !== post.id);
+      const pinned = state.pinned.filter((p) => p.id !== post.id);
+      return action.pinned ? { ...state, posts, pinned: [...pinned, post] } : { ...state, posts: [post, ...posts], pinned };
+    }
   }
 }
 

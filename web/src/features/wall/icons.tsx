@@ -1,5 +1,5 @@
 import { Icon, type IconProps } from '../../components/icons';
-export { CameraIcon } from '../../components/featureIcons';
+export { CameraIcon, DotsIcon } from '../../components/featureIcons';
 
 // The wall's own outline icons (the shared Icon frame of components/icons; kept here so they stay in the wall chunk).
 export const ImageIcon = (p: IconProps) => (
@@ -14,12 +14,6 @@ export const SmileIcon = (p: IconProps) => (
   <Icon {...p}>
     <circle cx="12" cy="12" r="9" />
     <path d="M8.5 14.5a4.5 4.5 0 0 0 7 0M9 9.5h.01M15 9.5h.01" />
-  </Icon>
-);
-
-export const DotsIcon = (p: IconProps) => (
-  <Icon {...p}>
-    <path d="M5 12h.01M12 12h.01M19 12h.01" strokeWidth={3} />
   </Icon>
 );
 

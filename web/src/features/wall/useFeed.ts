@@ -1,6 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useReducer, useRef, useState, type Dispatch } from 'react';
 import { WALL_MESSAGES } from '@tribuna/contracts/wallRules';
 import { errorMessage } from '../../lib/api';
+import { groupTopic } from '@tribuna/contracts/liveTopics';
 import { liveClient } from '../../lib/live/liveClient';
 import { useSessionStore } from '../../lib/session/sessionStore';
 import { fetchFeed, type FeedFilters } from './api';
@@ -20,6 +21,9 @@ export interface Feed {
 /** Whether this is the global wall (no user or group filter): only it hears `feed` and has a sort toggle. */
 export const isGlobalFeed = (filters: FeedFilters) => !filters.userId && !filters.groupId;
 
+/** The topic that announces a feed's new posts: `feed` for the global wall, `group:{id}` for a group's; null for others. */
+export const liveFeedTopic = (filters: FeedFilters): string | null => (isGlobalFeed(filters) ? 'feed' : filters.groupId ? groupTopic(filters.groupId) : null);
+
 /**
  * A feed's posts with keyset paging: the first page loads whenever the filters change (paging
  * starts over), later pages are appended without duplicates. The global wall also listens to the
@@ -27,7 +31,7 @@ export const isGlobalFeed = (filters: FeedFilters) => !filters.userId && !filter
  */
 export function useFeed(filters: FeedFilters): Feed {
   const [state, dispatch] = useReducer(feedReducer, initialFeedState);
-  const key = JSON.stringify([filters.sort ?? null, filters.userId ?? null, filters.groupId ?? null]);
+  const key = JSON.stringify([filters.sort ?? null, filters.userId ?? null, filters.groupId ?? null, filters.following ?? false]);
   const [loadedKey, setLoadedKey] = useState(key);
   if (loadedKey !== key) {
     // New filters: start over from the first page (adjusting state while rendering, as React advises).
@@ -76,18 +80,20 @@ export function useFeed(filters: FeedFilters): Feed {
 
   const reload = useCallback(() => dispatch({ type: 'reload' }), []);
 
-  // The global wall: count the posts others publish ('N publicaciones nuevas').
-  const global = isGlobalFeed(filters);
+  // The global wall and a group's: count the posts others publish ('N publicaciones nuevas').
+  const topic = liveFeedTopic(filters);
   useEffect(() => {
-    if (!global) return;
-    return liveClient.subscribe('feed', {
+    if (!topic) return;
+    return liveClient.subscribe(topic, {
       onMessage(message) {
-        if (message.type !== 'feed-post') return;
+        if (message.type !== 'feed-post' && message.type !== 'group-post') return;
         if (message.authorId === useSessionStore.getState().user?.id) return;
+        // The 'Siguiendo' wall hears the whole public wall: it counts only posts by authors it already shows (known followed).
+        if (filtersRef.current.following && !stateRef.current.posts.some((post) => post.author.id === message.authorId)) return;
         dispatch({ type: 'new-post', postId: message.postId });
       },
     });
-  }, [global]);
+  }, [topic, filtersRef, stateRef]);
 
   return { filters, state, dispatch, loadMore, reload };
 }

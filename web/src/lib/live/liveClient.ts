@@ -302,6 +302,9 @@ export class LiveClient {
       case 'abuse-scan':
       case 'notifications':
       case 'video-upload':
+      case 'group-post':
+      case 'group-requests':
+      case 'group-relation':
         for (const handler of this.handlersOf(message.topic)) handler.onMessage(message);
         return;
       case 'points-reset':

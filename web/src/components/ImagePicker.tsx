@@ -1,9 +1,15 @@
 import { useId, type ChangeEvent } from 'react';
 import { PROFILE_IMAGE_TYPES, type ProfileImageKind } from '@tribuna/contracts/profileRules';
-import { initialOf } from '../../components/Avatar';
-import { CameraIcon } from './icons';
+import { initialOf } from './Avatar';
+import { CameraIcon } from './featureIcons';
 
-const TEXTS: Record<ProfileImageKind, { label: string; hint: string; button: string }> = {
+export interface ImagePickerTexts {
+  label: string;
+  hint: string;
+  button: string;
+}
+
+const TEXTS: Record<ProfileImageKind, ImagePickerTexts> = {
   banner: { label: 'Banner', hint: '1500x500px, máx. 5MB', button: 'Cambiar banner' },
   avatar: { label: 'Foto de perfil', hint: '400x400px, máx. 5MB', button: 'Cambiar foto de perfil' },
 };
@@ -17,17 +23,18 @@ interface ImagePickerProps {
   disabled?: boolean;
   error?: string | null;
   onPick: (file: File) => void;
+  /** Other words for the frame (a group's 'Portada'); by default the profile's. */
+  texts?: ImagePickerTexts;
 }
 
 /**
  * A banner (3:1) or avatar (1:1, round) picker. The preview is cropped to the frame exactly as the
  * server crops the upload (centred cover), so what is seen is what will be saved.
  */
-export function ImagePicker({ kind, src, name, disabled = false, error, onPick }: ImagePickerProps) {
+export function ImagePicker({ kind, src, name, disabled = false, error, onPick, texts = TEXTS[kind] }: ImagePickerProps) {
   const inputId = useId();
   const hintId = useId();
   const errorId = useId();
-  const texts = TEXTS[kind];
   const banner = kind === 'banner';
 
   function onChange(event: ChangeEvent<HTMLInputElement>) {
