@@ -79,7 +79,7 @@ export function GroupCard({ group, badges, footer }: GroupCardProps) {
       <article aria-label={group.name}>
         <GroupCover url={group.coverUrl} />
         <div className="px-4 pb-4">
-          <div className="-mt-7 mb-2">
+          <div className="relative -mt-7 mb-2">
             <GroupAvatar name={group.name} url={group.avatarUrl} />
           </div>
           <h3 className="truncate font-bold">

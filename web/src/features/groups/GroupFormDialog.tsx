@@ -18,7 +18,7 @@ const PRIVACY_HINTS: Record<GroupPrivacy, string> = {
 };
 
 const COVER_TEXTS: ImagePickerTexts = { label: 'Portada', hint: '1500x500px, máx. 5MB', button: 'Cambiar portada' };
-const AVATAR_TEXTS: ImagePickerTexts = { label: 'Foto del grupo', hint: '400x400px, máx. 5MB', button: 'Cambiar foto del grupo' };
+const AVATAR_TEXTS: ImagePickerTexts = { label: 'Foto del grupo', hint: '400x400px, máx. 5MB', button: 'Cambiar foto' };
 
 /** What PATCH sends: only what changed (texts trimmed; an emptied description clears it). */
 export function changedGroupFields(group: GroupDetail, form: GroupForm, uploaded: { avatar?: string; banner?: string }): UpdateGroupInput {

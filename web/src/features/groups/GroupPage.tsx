@@ -95,7 +95,7 @@ function GroupHeader({
     <header className="overflow-hidden rounded-b-3xl bg-white shadow-sm ring-1 ring-slate-200/70 sm:rounded-3xl dark:bg-ink-900 dark:ring-white/10">
       <GroupCover url={group.coverUrl} />
       <div className="space-y-3 px-4 pb-5 sm:px-6">
-        <div className="-mt-10 flex items-end justify-between gap-3">
+        <div className="relative -mt-10 flex items-end justify-between gap-3">
           <GroupAvatar name={group.name} url={group.avatarUrl} size="lg" />
           {group.canAdminister && (
             <ActionMenu
