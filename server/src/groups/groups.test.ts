@@ -70,9 +70,9 @@ describe('groups', () => {
       expect(await roleOf(group.id, owner.user.id)).toBe('admin');
       for (const [payload, message] of [
         [{ name: ` ${'x'.repeat(51)} ` }, GROUP_MESSAGES.nameLength],
-        [{ description: 'y'.repeat(501) }, GROUP_MESSAGES.descriptionTooLong],
+        [{ name: 'Válido', description: 'y'.repeat(501) }, GROUP_MESSAGES.descriptionTooLong],
       ] as const) {
-        const res = await call(owner, 'POST', '/api/groups', { name: 'Válido', privacy: 'public', ...payload });
+        const res = await call(owner, 'POST', '/api/groups', { privacy: 'public', ...payload });
         expect([res.statusCode, res.json<{ message: string }>().message]).toEqual([400, message]);
       }
       // Avatar and cover follow the profile images' rules (identity/profiles/edit.ts), on an edit too.

@@ -53,6 +53,9 @@ interface TopicWorld extends World {
   privateGroupPost: { id: string };
   /** A followers-only post of `target`, whom nobody acting here follows (admins see every post). */
   followersPost: { id: string };
+  /** A public group, and a private one nobody acting here belongs to (its card is public, its topic forbidden). */
+  publicGroup: { id: string };
+  privateGroup: { id: string };
 }
 
 interface CallContext {
@@ -115,7 +118,101 @@ async function ownPost(context: CallContext) {
   return { post, comment };
 }
 
+/**
+ * A group run by `ownerId` (the caller unless another is named) as its only admin, with a plain
+ * member, a pending request, a ban and a post of the member: what the groups' routes act on.
+ */
+async function groupOf(context: CallContext, privacy: 'public' | 'private' = 'private', ownerId = context.userId) {
+  const { db, sql } = context.world.app.database;
+  const [group] = await sql<
+    { id: string }[]
+  >`INSERT INTO groups (name, privacy, created_by) VALUES (${`Grupo de ${context.who}`}, ${privacy}, ${ownerId}) RETURNING id`;
+  const [member, asker, banned] = await Promise.all([buildUser(db), buildUser(db), buildUser(db)]);
+  const id = group!.id;
+  await sql`INSERT INTO group_members (group_id, user_id, role) VALUES (${id}, ${ownerId}, 'admin'), (${id}, ${member.id}, 'member')`;
+  await sql`INSERT INTO group_join_requests (group_id, user_id) VALUES (${id}, ${asker.id})`;
+  await sql`INSERT INTO group_bans (group_id, user_id) VALUES (${id}, ${banned.id})`;
+  const post = await buildPost(db, member.id, { groupId: id, visibility: 'group' });
+  return { id, member, asker, banned, post };
+}
+
+/** The group routes a group's admin calls, on the group `groupOf` builds for `ownerId`. */
+const groupAdminRequests = (ownerId: (c: CallContext) => string) => ({
+  'PATCH /api/groups/:groupId': async (c: CallContext): Promise<InjectOptions> => ({
+    method: 'PATCH',
+    url: `/api/groups/${(await groupOf(c, 'private', ownerId(c))).id}`,
+    headers: c.headers,
+    payload: { description: `Editado por ${c.who}` },
+  }),
+  'DELETE /api/groups/:groupId': async (c: CallContext): Promise<InjectOptions> => ({
+    method: 'DELETE',
+    url: `/api/groups/${(await groupOf(c, 'private', ownerId(c))).id}`,
+    headers: c.headers,
+  }),
+  'PATCH /api/groups/:groupId/members/:userId': async (c: CallContext): Promise<InjectOptions> => {
+    const group = await groupOf(c, 'private', ownerId(c));
+    return { method: 'PATCH', url: `/api/groups/${group.id}/members/${group.member.id}`, headers: c.headers, payload: { role: 'moderator' } };
+  },
+  'DELETE /api/groups/:groupId/members/:userId': async (c: CallContext): Promise<InjectOptions> => {
+    const group = await groupOf(c, 'private', ownerId(c));
+    return { method: 'DELETE', url: `/api/groups/${group.id}/members/${group.member.id}?ban=true`, headers: c.headers };
+  },
+  'GET /api/groups/:groupId/requests': async (c: CallContext): Promise<InjectOptions> =>
+    get(`/api/groups/${(await groupOf(c, 'private', ownerId(c))).id}/requests`)(c),
+  'POST /api/groups/:groupId/requests/:userId': async (c: CallContext): Promise<InjectOptions> => {
+    const group = await groupOf(c, 'private', ownerId(c));
+    return { method: 'POST', url: `/api/groups/${group.id}/requests/${group.asker.id}`, headers: c.headers, payload: { approve: true } };
+  },
+  'GET /api/groups/:groupId/bans': async (c: CallContext): Promise<InjectOptions> => get(`/api/groups/${(await groupOf(c, 'private', ownerId(c))).id}/bans`)(c),
+  'DELETE /api/groups/:groupId/bans/:userId': async (c: CallContext): Promise<InjectOptions> => {
+    const group = await groupOf(c, 'private', ownerId(c));
+    return { method: 'DELETE', url: `/api/groups/${group.id}/bans/${group.banned.id}`, headers: c.headers };
+  },
+  'PUT /api/posts/:postId/pin': async (c: CallContext): Promise<InjectOptions> => ({
+    method: 'PUT',
+    // A public group's post: others see it, and are refused as not its moderators (a private one's: UNSEEN).
+    url: `/api/posts/${(await groupOf(c, 'public', ownerId(c))).post.id}/pin`,
+    headers: c.headers,
+    payload: { pinned: true },
+  }),
+});
+
+/** Writers (suspended accounts refused) but for the lists of requests and bans, which their admins read whatever. */
+const GROUP_ADMIN_AUDIENCE: Record<string, Audience> = { 'GET /api/groups/:groupId/requests': 'user', 'GET /api/groups/:groupId/bans': 'user' };
+
 const ACCESS: Record<string, RouteAccess> = {
+  // --- groups ---
+  'GET /api/groups': { audience: 'everyone', request: get('/api/groups?q=grupo') },
+  'POST /api/groups': {
+    audience: 'writer',
+    request: (c) => ({ method: 'POST', url: '/api/groups', headers: c.headers, payload: { name: `Club de ${c.who}`, privacy: 'private' } }),
+  },
+  'GET /api/groups/:groupId': { audience: 'everyone', request: async (c) => get(`/api/groups/${(await groupOf(c, 'private', c.world.target.id)).id}`)(c) },
+  'GET /api/groups/:groupId/members': {
+    audience: 'everyone',
+    request: async (c) => get(`/api/groups/${(await groupOf(c, 'public', c.world.target.id)).id}/members`)(c),
+  },
+  'POST /api/groups/:groupId/join': {
+    audience: 'writer',
+    request: async (c) => ({ method: 'POST', url: `/api/groups/${(await groupOf(c, 'private', c.world.target.id)).id}/join`, headers: c.headers }),
+  },
+  'POST /api/groups/:groupId/leave': {
+    audience: 'user',
+    // The caller is a member of the target's group: an allowed call takes them out.
+    request: async (c) => {
+      const group = await groupOf(c, 'public', c.world.target.id);
+      await c.world.app.database.sql`INSERT INTO group_members (group_id, user_id) VALUES (${group.id}, ${c.userId})`;
+      return { method: 'POST', url: `/api/groups/${group.id}/leave`, headers: c.headers, payload: {} };
+    },
+  },
+  ...Object.fromEntries(
+    Object.entries(groupAdminRequests((c) => c.userId)).map(([key, request]) => [key, { audience: GROUP_ADMIN_AUDIENCE[key] ?? 'writer', request }]),
+  ),
+  'GET /api/admin/users/:userId/groups': { audience: 'admin', request: (c) => get(`/api/admin/users/${c.world.target.id}/groups`)(c) },
+  'DELETE /api/admin/groups/:groupId': {
+    audience: 'admin',
+    request: async (c) => ({ method: 'DELETE', url: `/api/admin/groups/${(await groupOf(c, 'private', c.world.target.id)).id}`, headers: c.headers }),
+  },
   'GET /api/health': { audience: 'everyone', request: get('/api/health') },
   'GET /api/site': { audience: 'everyone', request: get('/api/site') },
   'GET /api/docs': { audience: 'everyone', request: get('/api/docs') },
@@ -495,6 +592,10 @@ async function targetFactor(context: CallContext): Promise<string> {
 }
 
 const OTHERS: Record<string, OtherAccess> = {
+  // A group's admin routes on a group the owner runs: its admins', and site admins' (moderated).
+  ...Object.fromEntries(
+    Object.entries(groupAdminRequests((c) => c.world.target.id)).map(([key, request]) => [key, { moderated: true, request } satisfies OtherAccess]),
+  ),
   'PATCH /api/posts/:postId': {
     request: async (c) => ({
       method: 'PATCH',
@@ -566,6 +667,9 @@ const OTHERS: Record<string, OtherAccess> = {
  * rows whatever the parameter (the caller's votes of a poll).
  */
 const NOT_OWNED = new Set([
+  // Joining and leaving act on the caller's own membership, whatever the group.
+  'POST /api/groups/:groupId/join',
+  'POST /api/groups/:groupId/leave',
   'POST /api/polls/:pollId/votes',
   'GET /api/polls/:pollId/my-votes',
   'GET /api/polls/:pollId/available-points',
@@ -595,6 +699,10 @@ async function unseenPost(context: CallContext) {
  * every post: they may delete it (`moderated`), not edit another's (403).
  */
 const UNSEEN: Record<string, Pick<OtherAccess, 'request' | 'moderated'>> = {
+  'PUT /api/posts/:postId/pin': {
+    moderated: true,
+    request: async (c) => ({ method: 'PUT', url: `/api/posts/${(await unseenPost(c)).post.id}/pin`, headers: c.headers, payload: { pinned: true } }),
+  },
   'PATCH /api/posts/:postId': {
     request: async (c) => ({
       method: 'PATCH',
@@ -660,6 +768,10 @@ const TOPICS: Record<LiveTopicFamily, Record<string, TopicAccess>> = {
     'post:{id of a private group post}': { audience: 'admin', refusal: 'not-found', topic: (w) => `post:${w.privateGroupPost.id}` },
     'post:{id of a followers-only post}': { audience: 'admin', refusal: 'not-found', topic: (w) => `post:${w.followersPost.id}` },
     'post:{id of a hidden post}': { audience: 'nobody', refusal: 'not-found', topic: (w) => `post:${w.hiddenPost.id}` },
+  },
+  group: {
+    'group:{id}': { audience: 'everyone', refusal: 'not-found', topic: (w) => `group:${w.publicGroup.id}` },
+    'group:{id of a private group}': { audience: 'admin', refusal: 'forbidden', topic: (w) => `group:${w.privateGroup.id}` },
   },
   user: {
     'user:{own id}': { audience: 'self', refusal: 'forbidden', topic: (_w, userId) => `user:${userId}` },
@@ -946,6 +1058,8 @@ export function describeAccess(mode: keyof typeof MODES, parts: AccessParts): vo
           hiddenPost: await buildPost(db, world.target.id, { isHidden: true }),
           privateGroupPost: await buildPost(db, world.target.id, { groupId: group!.id, visibility: 'group' }),
           followersPost: await buildPost(db, world.target.id, { visibility: 'followers' }),
+          publicGroup: (await db.insert(schema.groups).values({ name: 'Grupo público', privacy: 'public' }).returning())[0]!,
+          privateGroup: group!,
         };
         const expected: Record<string, string> = {};
         const actual: Record<string, string> = {};
