@@ -32,14 +32,17 @@ function reactionEmoji(entry: NotificationEntry): string | null {
   return kinds.length === 1 ? REACTIONS[kinds[0]!].emoji : null;
 }
 
-/** One entry of /notificaciones: a link to the post with the actor, the sentence, the excerpt and the time. */
+/** Where an entry leads: its post (comments open), or for a follow the new follower's profile. */
+export const entryHref = (entry: NotificationEntry): string => (entry.postId === null ? `/perfil/${entry.actor.id}` : postHref({ postId: entry.postId }));
+
+/** One entry of /notificaciones: a link to the post (or a follower's profile) with the actor, the sentence, the excerpt and the time. */
 export function NotificationItem({ entry, now }: { entry: NotificationEntry; now: number }) {
   const emoji = reactionEmoji(entry);
   const unread = !entry.read;
   return (
     <li>
       <Link
-        to={postHref(entry)}
+        to={entryHref(entry)}
         className={`flex items-start gap-3 rounded-2xl px-3 py-3 transition sm:px-4 ${
           unread ? 'bg-fuchsia-50 hover:bg-fuchsia-100/80 dark:bg-fuchsia-500/10 dark:hover:bg-fuchsia-500/15' : 'hover:bg-slate-100 dark:hover:bg-white/5'
         }`}

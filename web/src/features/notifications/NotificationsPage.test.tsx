@@ -112,6 +112,18 @@ describe('NotificationsPage', () => {
     expect(fourth!.textContent).toContain('Usuario te mencionó en una publicación');
   });
 
+  it("shows a follow as 'X empezó a seguirte', leading to the follower's profile", async () => {
+    const follower = buildAuthor({ displayName: 'Carla Ruiz', username: 'carla' });
+    const follow = buildEntry({ type: 'follow', actor: follower, postId: null, commentId: null, excerpt: null, read: true });
+    renderPage({ 'GET /api/notifications': () => jsonResponse(200, page([follow])) });
+    await screen.findByRole('list', { name: 'Notificaciones' });
+    const [entry] = entries();
+    expect(entry!.textContent).toContain('Carla Ruiz empezó a seguirte');
+    expect(within(entry!).getByText('Carla Ruiz').tagName).toBe('STRONG');
+    expect(entry!.textContent).not.toContain('“');
+    expect(within(entry!).getByRole('link').getAttribute('href')).toBe(`/perfil/${follower.id}`);
+  });
+
   it('marks what it shows as read, up to its newest entry, and the badge takes the answer', async () => {
     // The server's times carry microseconds: upTo must be that very string (a Date would cut it to
     // milliseconds, and the newest entry would stay unread).

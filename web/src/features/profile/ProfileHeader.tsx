@@ -2,6 +2,9 @@ import type { ProfileStats, PublicProfile } from '@tribuna/contracts/api/profile
 import { PROFILE_MESSAGES } from '@tribuna/contracts/profileRules';
 import { initialOf } from '../../components/Avatar';
 import { displayNameOf } from '../../lib/displayName';
+import type { FollowListKind } from './api';
+import { FollowButton, SignInToFollow, type FollowState } from './FollowButton';
+import { FOLLOW_LIST_TITLES } from './FollowListDialog';
 import { memberSinceText } from './format';
 import { CalendarIcon, PencilIcon, TrashIcon } from './icons';
 import { presentableImageUrl } from '@tribuna/contracts/imageUrls';
@@ -20,12 +23,19 @@ interface ProfileHeaderProps {
   profile: PublicProfile;
   stats: ProfileStats;
   own: boolean;
+  /** Somebody is signed in (a visitor is offered to sign in instead of 'Seguir'). */
+  signedIn: boolean;
   onEdit: () => void;
   onDelete: () => void;
+  onFollowChange: (next: FollowState) => void;
+  onOpenFollows: (kind: FollowListKind) => void;
 }
 
-/** Banner, avatar, name, @username, bio, 'Miembro desde', the counters and (own profile) the actions. */
-export function ProfileHeader({ profile, stats, own, onEdit, onDelete }: ProfileHeaderProps) {
+/**
+ * Banner, avatar, name, @username, bio, 'Miembro desde', 'Seguidores' and 'Siguiendo' (each opens
+ * its list), the counters, and the actions: edit and delete on the own profile, 'Seguir' on others'.
+ */
+export function ProfileHeader({ profile, stats, own, signedIn, onEdit, onDelete, onFollowChange, onOpenFollows }: ProfileHeaderProps) {
   const name = profileName(profile);
   const bannerUrl = presentableImageUrl(profile.bannerUrl);
   const avatarUrl = presentableImageUrl(profile.avatarUrl);
@@ -80,6 +90,20 @@ export function ProfileHeader({ profile, stats, own, onEdit, onDelete }: Profile
               </button>
             </div>
           )}
+          {!own && !profile.isDeleted && (
+            <div className="pt-3">
+              {signedIn ? (
+                <FollowButton
+                  userId={profile.id}
+                  name={name}
+                  state={{ following: profile.viewerFollows, followersCount: profile.followersCount }}
+                  onChange={onFollowChange}
+                />
+              ) : (
+                <SignInToFollow />
+              )}
+            </div>
+          )}
         </div>
 
         <h1 id="profile-name" className="mt-3 text-2xl font-black tracking-tight break-words">
@@ -90,6 +114,22 @@ export function ProfileHeader({ profile, stats, own, onEdit, onDelete }: Profile
         <p className="mt-3 flex items-center gap-1.5 text-sm text-slate-500 dark:text-slate-400">
           <CalendarIcon className="size-4" />
           {memberSinceText(profile.createdAt)}
+        </p>
+        <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-sm">
+          {(['followers', 'following'] as const).map((kind) => (
+            <button
+              key={kind}
+              type="button"
+              onClick={() => onOpenFollows(kind)}
+              aria-haspopup="dialog"
+              className="-mx-1 rounded px-1 text-slate-600 hover:underline dark:text-slate-300"
+            >
+              <strong className="font-black text-slate-900 tabular-nums dark:text-white">
+                {numberFormat.format(kind === 'followers' ? profile.followersCount : profile.followingCount)}
+              </strong>{' '}
+              {FOLLOW_LIST_TITLES[kind]}
+            </button>
+          ))}
         </p>
 
         <dl className="mt-4 grid grid-cols-3 gap-2 border-t border-slate-200 pt-4 text-center dark:border-white/10">

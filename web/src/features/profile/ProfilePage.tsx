@@ -9,9 +9,11 @@ import { ApiError } from '../../lib/api';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { useQuery } from '../../lib/useQuery';
 import { useSessionStore } from '../../lib/session/sessionStore';
-import { fetchProfile, fetchProfileStats } from './api';
+import { fetchProfile, fetchProfileStats, type FollowListKind } from './api';
 import { DeleteAccountDialog } from './DeleteAccountDialog';
 import { EditProfileDialog } from './EditProfileDialog';
+import type { FollowState } from './FollowButton';
+import { FollowListDialog } from './FollowListDialog';
 import { ProfileHeader, profileName } from './ProfileHeader';
 import { ProfileTabs, type TabPanelProps } from './ProfileTabs';
 
@@ -48,7 +50,7 @@ export function ProfilePage(parts: ProfileParts) {
   const userId = routeId ?? viewer?.id;
   if (!userId) return <Navigate to="/login" replace />;
   const own = viewer !== null && viewer.id.toLowerCase() === userId.toLowerCase();
-  return <ProfileView key={userId} userId={userId} own={own} parts={parts} />;
+  return <ProfileView key={userId} userId={userId} own={own} signedIn={viewer !== null} parts={parts} />;
 }
 
 function NotFound() {
@@ -62,14 +64,21 @@ function NotFound() {
   );
 }
 
-function ProfileView({ userId, own, parts: { PostsPanel, SecuritySettings } }: { userId: string; own: boolean; parts: ProfileParts }) {
+interface ProfileViewProps {
+  userId: string;
+  own: boolean;
+  signedIn: boolean;
+  parts: ProfileParts;
+}
+
+function ProfileView({ userId, own, signedIn, parts: { PostsPanel, SecuritySettings } }: ProfileViewProps) {
   const profile = useQuery(['profile', userId], (signal) => fetchProfile(userId, signal), {
     onError: (error) => console.debug('Error al cargar el perfil', error),
   });
   const stats = useQuery(['profile-stats', userId], (signal) => fetchProfileStats(userId, signal), {
     onError: (error) => console.debug('Error al cargar las estadísticas del perfil', error),
   });
-  const [dialog, setDialog] = useState<'edit' | 'delete' | null>(null);
+  const [dialog, setDialog] = useState<'edit' | 'delete' | FollowListKind | null>(null);
   // Bumped after an edit: the tabs load again (the posts show the new name and avatar).
   const [version, setVersion] = useState(0);
   useDocumentTitle(profile.status === 'ready' ? profileName(profile.data) : 'Perfil');
@@ -97,14 +106,26 @@ function ProfileView({ userId, own, parts: { PostsPanel, SecuritySettings } }: {
     setVersion((n) => n + 1);
   }
 
+  function onFollowChange(next: FollowState) {
+    profile.setData((current) => ({ ...current, viewerFollows: next.following, followersCount: next.followersCount ?? current.followersCount }));
+  }
+
+  /** On the own profile, following someone from a list changes its 'Siguiendo'. */
+  function onViewerFollowChange(delta: 1 | -1) {
+    if (own) profile.setData((current) => ({ ...current, followingCount: Math.max(0, current.followingCount + delta) }));
+  }
+
   return (
     <div className="mx-auto max-w-3xl space-y-6 pb-24 sm:px-4 sm:pt-6 md:pb-12">
       <ProfileHeader
         profile={data}
         stats={stats.status === 'ready' ? stats.data : ZERO_STATS}
         own={own}
+        signedIn={signedIn}
         onEdit={() => setDialog('edit')}
         onDelete={() => setDialog('delete')}
+        onFollowChange={onFollowChange}
+        onOpenFollows={setDialog}
       />
 
       <div className="px-3 sm:px-0">
@@ -123,6 +144,9 @@ function ProfileView({ userId, own, parts: { PostsPanel, SecuritySettings } }: {
 
       {dialog === 'edit' && <EditProfileDialog profile={data} onClose={() => setDialog(null)} onSaved={onSaved} />}
       {dialog === 'delete' && <DeleteAccountDialog onClose={() => setDialog(null)} />}
+      {(dialog === 'followers' || dialog === 'following') && (
+        <FollowListDialog kind={dialog} userId={userId} own={own} onClose={() => setDialog(null)} onViewerFollowChange={onViewerFollowChange} />
+      )}
     </div>
   );
 }

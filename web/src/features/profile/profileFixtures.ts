@@ -1,4 +1,4 @@
-import type { ProfileComment, ProfileGroup, PublicProfile, VoteHistoryItem } from '@tribuna/contracts/api/profiles';
+import type { FollowEntry, ProfileComment, ProfileGroup, PublicProfile, VoteHistoryItem } from '@tribuna/contracts/api/profiles';
 
 let sequence = 0;
 export const profileId = () => `40000000-0000-4000-8000-${String(++sequence).padStart(12, '0')}`;
@@ -13,6 +13,18 @@ export function buildPublicProfile(overrides: Partial<PublicProfile> = {}): Publ
     bannerUrl: null,
     isDeleted: false,
     createdAt: '2025-01-15T12:00:00.000Z',
+    followersCount: 0,
+    followingCount: 0,
+    viewerFollows: false,
+    ...overrides,
+  };
+}
+
+export function buildFollowEntry(overrides: Partial<FollowEntry> = {}): FollowEntry {
+  return {
+    user: { id: profileId(), displayName: 'Carla Ruiz', username: 'carla', avatarUrl: null },
+    since: '2025-03-01T12:00:00.000Z',
+    viewerFollows: false,
     ...overrides,
   };
 }

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { VIDEO_LIMITS, WALL_MESSAGES } from '@tribuna/contracts/wallRules';
@@ -26,10 +26,10 @@ const pickVideo = async (files: File[]) => {
 };
 const clip = (name: string, size = 2_000_000, type = 'video/mp4') => pickedFile(name, type, size);
 
-function renderComposer(onCreated = vi.fn()) {
+function renderComposer(onCreated = vi.fn(), groupId?: string) {
   render(
     <MemoryRouter>
-      <Composer onCreated={onCreated} />
+      <Composer onCreated={onCreated} groupId={groupId} />
     </MemoryRouter>,
   );
   return onCreated;
@@ -99,6 +99,33 @@ describe('Composer', () => {
     }
   });
 
+  it("offers 'Público' (first) or 'Seguidores' outside groups and sends the choice; in a group it posts for the group", async () => {
+    const user = userEvent.setup();
+    renderComposer();
+    const audience = screen.getByRole('combobox', { name: 'Visible para' }) as HTMLSelectElement;
+    expect(Array.from(audience.options).map((o) => o.text)).toEqual(['Público', 'Seguidores']);
+    expect(audience.value).toBe('public');
+    await user.selectOptions(audience, 'Seguidores');
+    await user.type(screen.getByPlaceholderText('¿Qué está pasando?'), 'Solo para mis seguidores');
+    await user.click(screen.getByRole('button', { name: 'Publicar' }));
+    expect(FakeXhr.last.fields()).toEqual([
+      ['content', 'Solo para mis seguidores'],
+      ['visibility', 'followers'],
+    ]);
+    cleanup();
+
+    const groupId = '60000000-0000-4000-8000-000000000001';
+    renderComposer(vi.fn(), groupId);
+    expect(screen.queryByRole('combobox', { name: 'Visible para' })).toBeNull();
+    await user.type(screen.getByPlaceholderText('¿Qué está pasando?'), 'Hola grupo');
+    await user.click(screen.getByRole('button', { name: 'Publicar' }));
+    expect(FakeXhr.last.fields()).toEqual([
+      ['content', 'Hola grupo'],
+      ['groupId', groupId],
+      ['visibility', 'group'],
+    ]);
+  });
+
   it('sends text, images and alt texts as multipart with progress, then hands over the new post', async () => {
     const onCreated = renderComposer();
     const user = userEvent.setup();
@@ -115,6 +142,7 @@ describe('Composer', () => {
     expect(xhr.headers['X-Requested-With']).toBe('tribuna');
     expect(xhr.fields()).toEqual([
       ['content', '¡Vamos Carla!'],
+      ['visibility', 'public'],
       ['images', 'file:a.png'],
       ['images', 'file:b.jpg'],
       ['alt', ''],
@@ -264,6 +292,7 @@ describe('Composer', () => {
     expect(xhr.headers['X-Requested-With']).toBe('tribuna');
     expect(xhr.fields()).toEqual([
       ['content', 'Mi clip de la gala'],
+      ['visibility', 'public'],
       ['alt', 'El escenario'],
       ['video', 'file:gala.mp4'],
     ]);

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import type { PostView } from '@tribuna/contracts/api/wall';
-import { VIDEO_ACCEPT, WALL_LIMITS, WALL_MESSAGES } from '@tribuna/contracts/wallRules';
+import { VIDEO_ACCEPT, WALL_LIMITS, WALL_MESSAGES, type PostVisibility } from '@tribuna/contracts/wallRules';
 import { Alert } from '../../components/Alert';
 import { Avatar } from '../../components/Avatar';
 import { CloseIcon } from '../../components/icons';
@@ -10,7 +10,7 @@ import { displayNameOf } from '../../lib/displayName';
 import { useSessionStore } from '../../lib/session/sessionStore';
 import { EmojiPicker } from './EmojiPicker';
 import { ImageIcon, SmileIcon, VideoIcon } from './icons';
-import { postFormData, uploadPost, uploadVideoPost, videoPostFormData } from './upload';
+import { postFormData, uploadPost, uploadVideoPost, videoPostFormData, type PostAudience } from './upload';
 import { MEDIA_EXCLUSIVE, textLength, validatePost, validatePostFiles, validateVideoDuration, validateVideoFile, validateVideoPost } from './validation';
 import { readVideoDuration } from './videoDuration';
 import { useVideoUploadsStore } from './videoUploadsStore';
@@ -39,8 +39,15 @@ const revoke = (url: string) => {
 interface ComposerProps {
   /** The new post, as the server answered it (the feed puts it on top). */
   onCreated: (post: PostView) => void;
+  /** Posting in a group: for its members (visibility 'group'); elsewhere the author picks 'Público' or 'Seguidores'. */
   groupId?: string;
 }
+
+/** The audiences offered outside groups. */
+const VISIBILITY_CHOICES: ReadonlyArray<{ value: Exclude<PostVisibility, 'group'>; label: string }> = [
+  { value: 'public', label: 'Público' },
+  { value: 'followers', label: 'Seguidores' },
+];
 
 /**
  * The wall's composer: text with a counter, up to 10 images with alt texts or one video clip (MP4,
@@ -78,6 +85,9 @@ function SignedInComposer({ onCreated, groupId, name, avatarUrl, userId }: Compo
   const [error, setError] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [emojiOpen, setEmojiOpen] = useState(false);
+  const [visibility, setVisibility] = useState<Exclude<PostVisibility, 'group'>>('public');
+  const audience: PostAudience = groupId ? { groupId, visibility: 'group' } : { visibility };
+  const visibilityId = useId();
   const textareaRef = useRef<HTMLTextAreaElement>(null);
   const fileRef = useRef<HTMLInputElement>(null);
   const videoRef = useRef<HTMLInputElement>(null);
@@ -178,7 +188,7 @@ function SignedInComposer({ onCreated, groupId, name, avatarUrl, userId }: Compo
     const controller = new AbortController();
     upload.current = controller;
     try {
-      const queued = await uploadVideoPost(videoPostFormData(content.trim(), clip, groupId), { onProgress: setProgress, signal: controller.signal });
+      const queued = await uploadVideoPost(videoPostFormData(content.trim(), clip, audience), { onProgress: setProgress, signal: controller.signal });
       const store = useVideoUploadsStore.getState();
       if (store.userId !== userId) store.reset(userId);
       store.added(queued);
@@ -219,7 +229,7 @@ function SignedInComposer({ onCreated, groupId, name, avatarUrl, userId }: Compo
     setError(null);
     setProgress(0);
     try {
-      const post = await uploadPost(postFormData(content.trim(), images, groupId), { onProgress: setProgress });
+      const post = await uploadPost(postFormData(content.trim(), images, audience), { onProgress: setProgress });
       images.forEach((image) => revoke(image.preview));
       setImages([]);
       setContent('');
@@ -256,6 +266,26 @@ function SignedInComposer({ onCreated, groupId, name, avatarUrl, userId }: Compo
             disabled={sending}
             className="w-full resize-y rounded-2xl bg-slate-100 px-4 py-3 text-base placeholder:text-slate-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-fuchsia-500 dark:bg-white/5 dark:placeholder:text-slate-400"
           />
+          {!groupId && (
+            <div className="mt-2 flex items-center gap-2 text-xs">
+              <label htmlFor={visibilityId} className="font-semibold text-slate-600 dark:text-slate-400">
+                Visible para
+              </label>
+              <select
+                id={visibilityId}
+                value={visibility}
+                disabled={sending}
+                onChange={(event) => setVisibility(event.target.value as typeof visibility)}
+                className="rounded-full bg-slate-100 py-1 pr-7 pl-3 text-xs font-bold text-slate-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-fuchsia-500 dark:bg-white/5 dark:text-slate-100"
+              >
+                {VISIBILITY_CHOICES.map((choice) => (
+                  <option key={choice.value} value={choice.value}>
+                    {choice.label}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
         </div>
       </div>
 

@@ -44,10 +44,13 @@ function PinnedBadge() {
 /** ' · Seguidores' beside the time: a followers-only post (the profile's cards say it with their badge). */
 function FollowersOnlyMark() {
   return (
-    <span title="Solo para seguidores">
+    <>
       {' · '}
-      <UsersIcon className="inline size-3.5 align-[-2px]" /> Seguidores
-    </span>
+      <span title="Solo para seguidores" className="inline-flex items-center gap-0.5 align-bottom">
+        <UsersIcon className="size-3.5" />
+        Seguidores
+      </span>
+    </>
   );
 }
 

@@ -1,5 +1,5 @@
 import type { CreatedComment, PostView, VideoUploadView } from '@tribuna/contracts/api/wall';
-import { WALL_FIELDS } from '@tribuna/contracts/wallRules';
+import { WALL_FIELDS, type PostVisibility } from '@tribuna/contracts/wallRules';
 import { endpointPath } from '../../lib/api';
 import { postForm, type UploadOptions } from '../../lib/upload';
 
@@ -14,21 +14,32 @@ export interface ImageUpload {
 /** A post's clip and its alternative text ('' when none). */
 export type VideoUpload = ImageUpload;
 
-/** The multipart body of a new post: content, then each image and its alt text in display order. */
-export function postFormData(content: string, images: readonly ImageUpload[], groupId?: string): FormData {
+/** Who a new post is for: a group's members ('group', with its id), or outside groups everyone or the author's followers. */
+export interface PostAudience {
+  groupId?: string;
+  visibility: PostVisibility;
+}
+
+function appendAudience(form: FormData, audience: PostAudience) {
+  if (audience.groupId) form.append(WALL_FIELDS.groupId, audience.groupId);
+  form.append(WALL_FIELDS.visibility, audience.visibility);
+}
+
+/** The multipart body of a new post: content, audience, then each image and its alt text in display order. */
+export function postFormData(content: string, images: readonly ImageUpload[], audience: PostAudience): FormData {
   const form = new FormData();
   form.append(WALL_FIELDS.content, content);
-  if (groupId) form.append(WALL_FIELDS.groupId, groupId);
+  appendAudience(form, audience);
   for (const image of images) form.append(WALL_FIELDS.images, image.file, image.file.name);
   for (const image of images) form.append(WALL_FIELDS.alt, image.alt.trim());
   return form;
 }
 
-/** The multipart body of a new video post: content (and group), the clip's alt text, then the clip last. */
-export function videoPostFormData(content: string, video: VideoUpload, groupId?: string): FormData {
+/** The multipart body of a new video post: content and audience, the clip's alt text, then the clip last. */
+export function videoPostFormData(content: string, video: VideoUpload, audience: PostAudience): FormData {
   const form = new FormData();
   form.append(WALL_FIELDS.content, content);
-  if (groupId) form.append(WALL_FIELDS.groupId, groupId);
+  appendAudience(form, audience);
   form.append(WALL_FIELDS.alt, video.alt.trim());
   form.append(WALL_FIELDS.video, video.file, video.file.name);
   return form;

@@ -12,10 +12,10 @@ const failedToLoad = (error: unknown) => console.debug('No se pudieron leer los 
 /**
  * Which of the author's clips a feed shows (and which of their published clips it takes in): the
  * wall those without a group, a group's feed its own, the author's own profile all of them; null
- * where none belong (visitors, somebody else's profile).
+ * where none belong (visitors, somebody else's profile, the 'Siguiendo' wall of others' posts).
  */
 export function videoUploadsScope(filters: FeedFilters, viewerId: string | null): ((groupId: string | null) => boolean) | null {
-  if (!viewerId) return null;
+  if (!viewerId || filters.following) return null;
   if (filters.userId) return filters.userId === viewerId ? () => true : null;
   if (filters.groupId) return (groupId) => groupId === filters.groupId;
   return (groupId) => groupId === null;

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { ADMIN_LIMITS, ROLE_LABELS, USER_ADMIN_MESSAGES } from '@tribuna/contracts/adminRules';
 import type { AdminUserRow, AdminUserStats } from '@tribuna/contracts/api/admin/users';
+import type { ProfileGroup } from '@tribuna/contracts/api/profiles';
 import { Modal } from '../../../components/Modal';
 import { callApi } from '../../../lib/api';
 import { useQuery } from '../../../lib/useQuery';
@@ -10,6 +11,7 @@ import { FormDialog } from '../../../components/admin/FormDialog';
 import { LinesSkeleton } from '../../../components/admin/Skeletons';
 import { secondaryButton } from '../../../components/admin/buttons';
 import { SelectField, TextField } from '../../../components/admin/fields';
+import { DeleteGroupDialog, UserGroups, useUserGroups } from './UserGroups';
 import { editBody, editFormOf, normalizeUsername, parsePoints, reasonLabel, userName, type EditUserForm } from './userRules';
 
 const ROLES = Object.keys(ROLE_LABELS) as Array<keyof typeof ROLE_LABELS>;
@@ -174,9 +176,23 @@ export function PointsDialog({ user, onAdjusted, onClose }: UserDialogProps & { 
   );
 }
 
-/** Estadísticas: votes, posts, comments, total points and points by reason. */
+/** Estadísticas: votes, posts, comments, total points, points by reason, and the user's groups (each may be deleted). */
 export function StatsDialog({ user, onClose }: UserDialogProps) {
   const stats = useQuery(['admin-user-stats', user.id], (signal) => callApi('adminUserStats', { signal, params: { userId: user.id } }));
+  const groups = useUserGroups(user.id);
+  const [deleting, setDeleting] = useState<ProfileGroup | null>(null);
+  if (deleting) {
+    return (
+      <DeleteGroupDialog
+        group={deleting}
+        onDone={() => {
+          setDeleting(null);
+          groups.refetch();
+        }}
+        onCancel={() => setDeleting(null)}
+      />
+    );
+  }
   return (
     <Modal title={`Estadísticas de ${userName(user)}`} onClose={onClose}>
       <div className="space-y-4">
@@ -190,6 +206,7 @@ export function StatsDialog({ user, onClose }: UserDialogProps) {
         ) : (
           <StatsBody stats={stats.data} />
         )}
+        <UserGroups groups={groups} onDelete={setDeleting} />
         <div className="flex justify-end">
           <button type="button" onClick={onClose} className={secondaryButton}>
             Cerrar

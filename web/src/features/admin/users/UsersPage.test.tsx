@@ -9,7 +9,8 @@ import { bodyOf, requestsOf, stubApi, type Handler } from '../../../test/apiStub
 import { buildProfile, jsonResponse } from '../../../test/fixtures';
 import { apiError, bareFailure } from '../adminFixtures';
 import { UsersPage } from './UsersPage';
-import { buildAdminUser, userList } from './testFixtures';
+import { buildAdminUser, buildUserGroup, userList } from './testFixtures';
+import { DELETE_GROUP_FAILED, USER_GROUPS_FAILED } from './UserGroups';
 
 function Where() {
   const location = useLocation();
@@ -333,7 +334,10 @@ describe('UsersPage', () => {
     const ana = buildAdminUser({ displayName: 'Ana López' });
     const stats = `GET /api/admin/users/${ana.id}/stats`;
     let reply: () => Response = bareFailure;
-    stubUsers(answer(userList([ana])), { [stats]: () => reply() });
+    stubUsers(answer(userList([ana])), {
+      [stats]: () => reply(),
+      [`GET /api/admin/users/${ana.id}/groups`]: () => jsonResponse(200, { items: [] }),
+    });
     const user = userEvent.setup();
     renderPage();
     await screen.findByRole('table', { name: 'Usuarios' });
@@ -367,5 +371,73 @@ describe('UsersPage', () => {
     const closers = within(dialog).getAllByRole('button', { name: 'Cerrar' });
     await user.click(closers[closers.length - 1]!);
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it("lists the user's groups with role and privacy, links each to its page, and deletes one after confirming", async () => {
+    const ana = buildAdminUser({ displayName: 'Ana López' });
+    const club = buildUserGroup({ name: 'Team Ximena', role: 'admin', privacy: 'private' });
+    const debates = buildUserGroup({ name: 'Debates', role: 'member', privacy: 'public' });
+    let groups = [club, debates];
+    let deleteReply: () => Response = bareFailure;
+    const fetchMock = stubUsers(answer(userList([ana])), {
+      [`GET /api/admin/users/${ana.id}/stats`]: () => jsonResponse(200, { votes: 0, posts: 0, comments: 0, totalPoints: 0, pointsByReason: [] }),
+      [`GET /api/admin/users/${ana.id}/groups`]: () => jsonResponse(200, { items: groups }),
+      [`DELETE /api/admin/groups/${club.id}`]: () => deleteReply(),
+    });
+    const user = userEvent.setup();
+    renderPage();
+    await screen.findByRole('table', { name: 'Usuarios' });
+    await user.click(within(rowOf('Ana López')).getByRole('button', { name: 'Estadísticas de Ana López' }));
+    let dialog = screen.getByRole('dialog', { name: 'Estadísticas de Ana López' });
+    const list = await within(dialog).findByRole('list', { name: 'Grupos del usuario' });
+    const [first, second] = within(list).getAllByRole('listitem');
+    expect(within(first!).getByRole('link', { name: 'Team Ximena' }).getAttribute('href')).toBe(`/grupos/${club.id}`);
+    expect(within(first!).getByText('Admin')).toBeTruthy();
+    expect(within(first!).getByText('Privado')).toBeTruthy();
+    expect(within(second!).getByText('Miembro')).toBeTruthy();
+    expect(within(second!).getByText('Público')).toBeTruthy();
+
+    await user.click(within(first!).getByRole('button', { name: 'Eliminar grupo Team Ximena' }));
+    let confirm = screen.getByRole('dialog', { name: 'Eliminar grupo' });
+    expect(confirm.textContent).toContain('Team Ximena');
+    await user.click(within(confirm).getByRole('button', { name: 'Cancelar' }));
+    dialog = screen.getByRole('dialog', { name: 'Estadísticas de Ana López' });
+    expect(requestsOf(fetchMock).some((r) => r.startsWith('DELETE'))).toBe(false);
+
+    await user.click(within(dialog).getByRole('button', { name: 'Eliminar grupo Team Ximena' }));
+    confirm = screen.getByRole('dialog', { name: 'Eliminar grupo' });
+    await user.click(within(confirm).getByRole('button', { name: 'Eliminar grupo' }));
+    expect((await within(confirm).findByRole('alert')).textContent).toContain(DELETE_GROUP_FAILED);
+
+    deleteReply = () => new Response(null, { status: 204 });
+    groups = [debates];
+    await user.click(within(confirm).getByRole('button', { name: 'Eliminar grupo' }));
+    dialog = await screen.findByRole('dialog', { name: 'Estadísticas de Ana López' });
+    await waitFor(() => expect(within(dialog).queryByRole('link', { name: 'Team Ximena' })).toBeNull());
+    expect(within(dialog).getByRole('link', { name: 'Debates' })).toBeTruthy();
+    expect(requestsOf(fetchMock).filter((r) => r.includes('/groups'))).toEqual([
+      `GET /api/admin/users/${ana.id}/groups`,
+      `DELETE /api/admin/groups/${club.id}`,
+      `DELETE /api/admin/groups/${club.id}`,
+      `GET /api/admin/users/${ana.id}/groups`,
+    ]);
+  });
+
+  it('says when the user is in no group, and when the groups fail to load', async () => {
+    const ana = buildAdminUser({ displayName: 'Ana López' });
+    let reply: () => Response = bareFailure;
+    stubUsers(answer(userList([ana])), {
+      [`GET /api/admin/users/${ana.id}/stats`]: () => jsonResponse(200, { votes: 0, posts: 0, comments: 0, totalPoints: 0, pointsByReason: [] }),
+      [`GET /api/admin/users/${ana.id}/groups`]: () => reply(),
+    });
+    const user = userEvent.setup();
+    renderPage();
+    await screen.findByRole('table', { name: 'Usuarios' });
+    await user.click(within(rowOf('Ana López')).getByRole('button', { name: 'Estadísticas de Ana López' }));
+    const dialog = screen.getByRole('dialog', { name: 'Estadísticas de Ana López' });
+    expect((await within(dialog).findByRole('alert')).textContent).toContain(USER_GROUPS_FAILED);
+    reply = () => jsonResponse(200, { items: [] });
+    await user.click(within(dialog).getByRole('button', { name: 'Reintentar' }));
+    expect(await within(dialog).findByText('No pertenece a ningún grupo.')).toBeTruthy();
   });
 });
