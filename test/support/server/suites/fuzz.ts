@@ -109,6 +109,15 @@ async function prepareContext(): Promise<FuzzContext> {
   // A post of the fan with a comment: the wall's routes meet real ids (owned by one of the callers).
   const post = await buildPost(db, callers.fan.user.id);
   const comment = await buildComment(db, post.id, callers.fan.user.id);
+  // A private group the fan runs, with a member, a pending request, a ban and a post of the member:
+  // the groups' routes meet real ids of every kind (a public group of another fan too).
+  const [group, publicGroup] = await database.sql<{ id: string }[]>`
+    INSERT INTO groups (name, privacy, created_by) VALUES ('Club del fuzz', 'private', ${callers.fan.user.id}), ('Club abierto', 'public', NULL) RETURNING id`;
+  const groupPost = await buildPost(db, callers.suspendedFan.user.id, { groupId: group!.id, visibility: 'group' });
+  await database.sql`INSERT INTO group_members (group_id, user_id, role) VALUES
+    (${group!.id}, ${callers.fan.user.id}, 'admin'), (${group!.id}, ${callers.suspendedFan.user.id}, 'member'), (${publicGroup!.id}, ${callers.admin.user.id}, 'admin')`;
+  await database.sql`INSERT INTO group_join_requests (group_id, user_id) VALUES (${group!.id}, ${callers.admin.user.id})`;
+  await database.sql`INSERT INTO group_bans (group_id, user_id) VALUES (${group!.id}, ${callers.adminAal2.user.id})`;
   const flowCookies = parseSetCookies(signInStart.headers['set-cookie'] as string[] | undefined).map((cookie) => `${cookie.name}=${cookie.value}`);
   return {
     uuids: [
@@ -118,6 +127,9 @@ async function prepareContext(): Promise<FuzzContext> {
       challenge.challengeId,
       post.id,
       comment.id,
+      group!.id,
+      publicGroup!.id,
+      groupPost.id,
     ],
     sessionCookies: CALLER_KINDS.map((kind) => callers[kind].session.cookie),
     harvestedCookies: flowCookies,
