@@ -29,6 +29,22 @@ export function readableBy(readerId: string | SQL | null, alias: SQL = sql.raw('
 }
 
 /**
+ * The posts of group `groupId` that `viewer` may see (a group's wall): readableBy's rule for posts of
+ * that group (public or group visibility while the group is readable, and one's own; admins every
+ * post), with the group's readability asked once per statement (an InitPlan on its id) rather than
+ * for every post: a private group's wall of thousands of posts costs one membership probe.
+ */
+export function visibleInGroup(viewer: Viewer | null, groupId: string, alias: SQL = sql.raw('p')): SQL {
+  const inGroup = sql`NOT ${alias}.is_hidden AND ${alias}.group_id = ${groupId}`;
+  if (viewer?.isAdmin) return inGroup;
+  const readable = viewer
+    ? sql`EXISTS (SELECT 1 FROM groups g WHERE g.id = ${groupId} AND (g.privacy = 'public' OR EXISTS (SELECT 1 FROM group_members gm WHERE gm.group_id = g.id AND gm.user_id = ${viewer.id})))`
+    : sql`EXISTS (SELECT 1 FROM groups g WHERE g.id = ${groupId} AND g.privacy = 'public')`;
+  const own = viewer ? sql` OR ${alias}.user_id = ${viewer.id}` : sql``;
+  return sql`${inGroup} AND ((${alias}.visibility IN ('public', 'group') AND ${readable})${own})`;
+}
+
+/**
  * Which posts a viewer may see: public ones, their own, and those of a group they may read (every
  * post of a public group, of a private one only for members). Admins see everything.
  */

@@ -3,7 +3,7 @@ import type { Tx } from '@tribuna/drizzle/client';
 import type { SqlRunner } from '@tribuna/drizzle/pipelined';
 import { feedCounts } from '@tribuna/drizzle/schema/index';
 import type { FeedSort, PostVisibility, ReactionType } from '@tribuna/contracts/wallRules';
-import { byFollowed, canSee, readableBy, shownOnProfile, visiblePost } from '../access/predicates.ts';
+import { byFollowed, canSee, readableBy, shownOnProfile, visibleInGroup, visiblePost } from '../access/predicates.ts';
 import type { Viewer } from '../access/viewer.ts';
 import { reactionLockKey, xactLock } from '@tribuna/drizzle/locks';
 
@@ -14,7 +14,7 @@ export interface FeedFilters {
   visibility?: PostVisibility;
   /** The 'Siguiendo' wall of this reader: posts of the people they follow, outside groups. */
   followedBy?: string;
-  /** Leave pinned posts out (a group's wall shows them apart, on top: pinnedPosts). */
+  /** Leave pinned posts out (a group's wall shows them apart, on top: feedPage's pinnedOf). */
   unpinned?: boolean;
 }
 
@@ -87,9 +87,11 @@ const ts = (column: SQL) => sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-D
  * admin as a plain reader there: see wall/service.ts getFeed).
  */
 function filterSql(filters: Omit<FeedFilters, 'sort'>, viewer: Viewer | null): SQL {
-  const parts: SQL[] = [filters.userId ? shownOnProfile(filters.userId, viewer) : visiblePost(viewer)];
-  if (filters.groupId) parts.push(sql`p.group_id = ${filters.groupId}`);
-  else if (!filters.userId) parts.push(sql`p.group_id IS NULL`);
+  const { userId, groupId } = filters;
+  // A group's wall asks whether the group is readable once, not per post (visibleInGroup).
+  const parts: SQL[] = [userId ? shownOnProfile(userId, viewer) : groupId ? visibleInGroup(viewer, groupId) : visiblePost(viewer)];
+  if (userId && groupId) parts.push(sql`p.group_id = ${groupId}`);
+  else if (!userId && !groupId) parts.push(sql`p.group_id IS NULL`);
   if (filters.followedBy) parts.push(byFollowed(filters.followedBy));
   if (filters.userId) parts.push(sql`p.user_id = ${filters.userId}`);
   if (filters.visibility) parts.push(sql`p.visibility = ${filters.visibility}`);
@@ -119,35 +121,41 @@ function cardSelect(viewer: Viewer | null): SQL {
     (SELECT count(*)::int FROM comments c WHERE c.post_id = p.id AND NOT c.is_hidden) AS comment_count`;
 }
 
-/** One page of the feed (limit + 1 rows tell whether there is more), newest sort key first. */
-export async function feedPage(db: SqlRunner, filters: FeedFilters, viewer: Viewer | null, after: FeedPosition | null, limit: number): Promise<PostRow[]> {
+/**
+ * One page of the feed (limit + 1 rows tell whether there is more), newest sort key first. With
+ * `pinnedOf` (a group's wall, first page: the filters leave pinned posts out) the same statement
+ * also answers that group's pinned posts the viewer may see (posts_group_pinned_idx; at most
+ * GROUP_LIMITS.maxPinned exist), after the page, newest first: the rows with is_pinned.
+ */
+export async function feedPage(
+  db: SqlRunner,
+  filters: FeedFilters,
+  viewer: Viewer | null,
+  after: FeedPosition | null,
+  limit: number,
+  pinnedOf?: string,
+): Promise<PostRow[]> {
   const key = sortColumn(filters.sort);
   const position = after
     ? sql`AND (${key}, p.id) < (timestamptz 'epoch' + ${after.atMicros.toString()}::bigint * interval '1 microsecond', ${after.id}::uuid)`
     : sql``;
+  const pinned = pinnedOf
+    ? sql`UNION ALL (SELECT p.*, 0::bigint AS sort_micros FROM posts p WHERE p.is_pinned AND ${visibleInGroup(viewer, pinnedOf)})`
+    : sql``;
   const rows = await db.execute<PostRow>(sql`
     WITH page AS (
-      SELECT p.*, (extract(epoch FROM ${key}) * 1000000)::bigint AS sort_micros
+      (SELECT p.*, (extract(epoch FROM ${key}) * 1000000)::bigint AS sort_micros
       FROM posts p
       WHERE ${filterSql(filters, viewer)} ${position}
       -- NULLS LAST, as the posts_feed_* indexes are built: a plain DESC (NULLS FIRST) is an order no
       -- index provides, and every page would sort the whole wall (the columns are NOT NULL anyway).
       ORDER BY ${key} DESC NULLS LAST, p.id DESC NULLS LAST
-      LIMIT ${limit}
+      LIMIT ${limit})
+      ${pinned}
     )
     SELECT ${cardSelect(viewer)}, p.sort_micros::text AS sort_micros
     FROM page p JOIN profiles pr ON pr.id = p.user_id
-    ORDER BY p.sort_micros DESC, p.id DESC`);
-  return [...rows];
-}
-
-/** A group's pinned posts that `viewer` may see, newest first (posts_group_pinned_idx; at most GROUP_LIMITS.maxPinned exist). */
-export async function pinnedPosts(db: SqlRunner, groupId: string, viewer: Viewer | null): Promise<PostRow[]> {
-  const rows = await db.execute<PostRow>(sql`
-    SELECT ${cardSelect(viewer)}, '0' AS sort_micros
-    FROM posts p JOIN profiles pr ON pr.id = p.user_id
-    WHERE p.group_id = ${groupId} AND p.is_pinned AND ${visiblePost(viewer)}
-    ORDER BY p.created_at DESC NULLS LAST, p.id DESC`);
+    ORDER BY p.sort_micros DESC, p.created_at DESC, p.id DESC`);
   return [...rows];
 }
 

@@ -124,12 +124,15 @@ export async function getFeed(ctx: WallContext, query: FeedQuery, viewer: Viewer
   // A profile's posts tab: pages of 20; anybody but the owner, admins included, reads it as a plain reader.
   const size = query.userId ? PROFILE_LIMITS.pageSize : WALL_LIMITS.feedPageSize;
   const reader = query.userId && viewer?.isAdmin && viewer.id !== query.userId ? { ...viewer, isAdmin: false } : viewer;
+  const pinnedOf = query.groupId && !after ? query.groupId : undefined;
   const [rows, total] = isPublicWall(filters)
     ? await Promise.all([publicWallPage(ctx, sort, query.cursor ?? null, after, viewer), publicWallTotal(ctx).then((n) => ({ total: n }))])
-    : await Promise.all([repo.feedPage(ctx.reader, filters, reader, after, size + 1), feedTotal(ctx, filters, reader)]);
-  const pinned = query.groupId && !after ? await repo.pinnedPosts(ctx.reader, query.groupId, reader) : null;
-  const page = rows.slice(0, size);
-  const hasMore = rows.length > size;
+    : await Promise.all([repo.feedPage(ctx.reader, filters, reader, after, size + 1, pinnedOf), feedTotal(ctx, filters, reader)]);
+  // The first page of a group's wall comes with its pinned posts, in the same statement.
+  const pinned = pinnedOf ? rows.filter((row) => row.is_pinned) : null;
+  const listed = pinnedOf ? rows.filter((row) => !row.is_pinned) : rows;
+  const page = listed.slice(0, size);
+  const hasMore = listed.length > size;
   const last = page.at(-1);
   return {
     ...(pinned ? { pinned: pinned.map(presentPost) } : {}),
