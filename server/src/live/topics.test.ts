@@ -72,7 +72,7 @@ describe('TopicRegistry', () => {
   it('names every family of the contract without a handler, and refuses a family registered twice', () => {
     const registry = new TopicRegistry();
     expect(registry.missing()).toEqual([...LIVE_TOPIC_FAMILIES]);
-    expect(() => registry.assertComplete()).toThrow(/poll, feed, post, user, admin/);
+    expect(() => registry.assertComplete()).toThrow(/poll, feed, post, group, user, admin/);
     const feed = { family: 'feed' as const, normalizeKey: () => null, authorize: async () => ({ ok: true as const, snapshots: false }) };
     registry.register(feed);
     expect(() => registry.register(feed)).toThrow(/twice/);
