@@ -78,6 +78,22 @@ describe('media.gc', () => {
     expect(await remaining()).not.toContain(orphan);
   });
 
+  it('keeps old files a group names as its avatar or cover, even without a media row, and lets them go with the group', async () => {
+    const key = (name: string) => contentKey(Buffer.from(name), 'webp');
+    const avatar = await file(key('group-avatar'), 5);
+    const cover = await file(key('group-cover'), 5);
+    const [group] = await database.db
+      .insert(schema.groups)
+      .values({ name: 'Team Ximena', avatarUrl: `/media/${avatar}`, coverUrl: `/media/${cover}` })
+      .returning();
+    const storage = new LocalDiskStorage(root);
+    expect(await collectMediaGarbage(database.db, storage, new Date(Date.now() - HOUR))).toEqual({ scanned: 2, deleted: 0 });
+    expect(await remaining()).toEqual([avatar, cover].sort());
+    await database.sql`DELETE FROM groups WHERE id = ${group!.id}`;
+    expect(await collectMediaGarbage(database.db, storage, new Date(Date.now() - HOUR))).toEqual({ scanned: 2, deleted: 2 });
+    expect(await remaining()).toEqual([]);
+  });
+
   it('deletes old orphan clips (MP4s, uploads) and keeps an upload a video_uploads row names', async () => {
     const mp4 = await file(contentKey(Buffer.from('orphan clip'), 'mp4'), 2);
     const poster = await file(contentKey(Buffer.from('orphan poster'), 'webp'), 2);
