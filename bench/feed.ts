@@ -1,7 +1,9 @@
 // Feed benchmark (feed.json): a seeded wall (100k posts, 1M reactions, 300k comments, 20k images),
+// with 10,000 groups, 1,000,000 memberships and readers who each follow 1,000 people (issue 28),
 // the real server and worker, 50 signed-in readers on first and deep cursor pages next to the
-// GET /api/health baseline in the same run, reaction toggles, an open-loop feed run, and the SQL
-// statements one page costs (counted in-process with buildApp's onQuery on the same database).
+// GET /api/health baseline in the same run, a large group's wall and the 'Siguiendo' wall measured
+// the same way in the same run, reaction toggles, an open-loop feed run, and the SQL statements one
+// page costs (counted in-process with buildApp's onQuery on the same database).
 import path from 'node:path';
 import { loadConfig } from '@tribuna/contracts/config';
 import { WALL_LIMITS } from '@tribuna/contracts/wallRules';
@@ -19,6 +21,7 @@ import { sleep, spawnTs, type BenchChild } from './lib/processes.ts';
 import { median, medianBy, round } from './lib/stats.ts';
 import { measureUntilQuiet } from './lib/steal.ts';
 import { DEFAULT_WALL_SEED, seedWall, type WallSeedResult } from './lib/wallSeed.ts';
+import { DEFAULT_GROUP_SEED, seedGroupsAndFollows, type GroupSeedResult } from './lib/groupSeed.ts';
 import { paramsFile, WORK_DIR } from './lib/workdir.ts';
 import { OPEN_LOOP_WARMUP, type BenchOutcome } from './votes.ts';
 import { sessionCookie } from './lib/sessionCookie.ts';
@@ -55,11 +58,13 @@ export const DEFAULT_FEED_OPTIONS: FeedOptions = {
   warmupS: 3,
 };
 
-const TARGETS = { feedP99Ms: 50, feedVsHealthRatio: 0.4 };
+const TARGETS = { feedP99Ms: 50, feedVsHealthRatio: 0.4, groupWallVsPublic: 1.5, followingWallVsPublic: 1.5 };
 const STEAL_LIMIT_CORES = 0.1;
 const MAX_ROUND_RETRIES = 2;
 
-type Kind = 'feed' | 'health' | 'react';
+type Kind = 'feed' | 'health' | 'react' | 'group' | 'following';
+/** The walls measured like the public one (issue 28). */
+type OtherWall = 'group' | 'following';
 
 interface Latency {
   p50Ms: number;
@@ -117,24 +122,41 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
     log(`feed: seeded in ${seed.seconds} s ${JSON.stringify(seed.steps)}: ${JSON.stringify(seed.counts)}`);
     // Readers: every user but the two kept aside as the sparse and empty authors.
     const readers = fixtures.users.filter((u) => u.id !== seed.sparseAuthorId && u.id !== seed.emptyAuthorId);
+    log('feed: seeding groups, memberships and follows (set-based SQL)');
+    const groupSeed = await seedGroupsAndFollows(
+      env.databaseUrl,
+      readers.map((u) => u.id),
+      DEFAULT_GROUP_SEED,
+    );
+    log(`feed: seeded in ${groupSeed.seconds} s ${JSON.stringify(groupSeed.steps)}: ${JSON.stringify(groupSeed.counts)}`);
+    if (groupSeed.counts.memberships !== DEFAULT_GROUP_SEED.memberships) failures.push(`group seed: ${groupSeed.counts.memberships} memberships`);
+    if (
+      groupSeed.counts.followsPerReaderMin !== DEFAULT_GROUP_SEED.followsPerReader ||
+      groupSeed.counts.followsPerReaderMax !== DEFAULT_GROUP_SEED.followsPerReader
+    ) {
+      failures.push(`group seed: readers follow ${groupSeed.counts.followsPerReaderMin}..${groupSeed.counts.followsPerReaderMax} people`);
+    }
+    const followingReaders = groupSeed.followingReaderIds.map((id) => readers.findIndex((u) => u.id === id));
 
     log('feed: statements per page, in-process (buildApp onQuery) on the same database');
-    const inProcess = await countStatements(env, readers, seed, options);
+    const inProcess = await countStatements(env, readers, seed, options, groupSeed);
     const statementCounts = inProcess.counts;
-    // Constant means: the same for every page of one kind of feed whatever it holds (10 posts, 3, none).
-    // The public wall (a shared page, the reader's reactions, the total) and an author's list (the
-    // page with the reader's reactions inline, the total) are two kinds.
+    // Constant means: the same for every page of one kind of feed whatever it holds (10 posts, 3,
+    // none) and however deep. The public wall (a shared page, the reader's reactions, the total) and
+    // an author's list (the page with the reader's reactions inline, the total) are two kinds;
+    // statementsPerPage is theirs. A group's wall and the 'Siguiendo' wall are two more, reported apart.
+    const kindOf = (c: StatementCount) =>
+      c.case.startsWith('group wall') ? 'group' : c.case.startsWith('following wall') ? 'following' : c.case.includes('author') ? 'author' : 'wall';
     const kinds = new Map<string, StatementCount[]>();
-    for (const c of statementCounts) {
-      const kind = c.case.includes('author') ? 'author' : 'wall';
-      kinds.set(kind, [...(kinds.get(kind) ?? []), c]);
-    }
-    const distinctCounts = [...kinds.values()].flatMap((group) => [...new Set(group.map((c) => c.statements))]);
-    const constantPerKind = [...kinds.values()].every((group) => new Set(group.map((c) => c.statements)).size === 1);
-    const statementsPerPage = Math.max(...distinctCounts);
+    for (const c of statementCounts) kinds.set(kindOf(c), [...(kinds.get(kindOf(c)) ?? []), c]);
+    const constantOf = (group: StatementCount[] = []) => group.length > 0 && new Set(group.map((c) => c.statements)).size === 1;
+    const maxOf = (group: StatementCount[] = []) => Math.max(...group.map((c) => c.statements));
+    const constantPerKind = constantOf(kinds.get('wall')) && constantOf(kinds.get('author'));
+    const statementsPerPage = Math.max(maxOf(kinds.get('wall')), maxOf(kinds.get('author')));
+    const wallStatements = (wall: OtherWall) => ({ perPage: maxOf(kinds.get(wall)), constant: constantOf(kinds.get(wall)) });
     log(`feed: statements per page ${statementCounts.map((c) => `${c.case}=${c.statements} (${c.posts} posts)`).join(', ')}`);
     for (const c of inProcess.counts) if (c.posts === 0 && c.case !== 'empty author') failures.push(`statement count: ${c.case} returned no post`);
-    const sqlTimings = await timeRepositoryStatements(env, readers[0]!.id, inProcess.deepPosition);
+    const sqlTimings = await timeRepositoryStatements(env, readers[0]!.id, inProcess.deepPosition, groupSeed);
     log(`feed: repository statements alone (median of 15, ms): ${JSON.stringify(sqlTimings)}`);
 
     log('feed: starting server and worker');
@@ -151,6 +173,18 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
         `first page over HTTP: status ${check.status}, ${checkBody.posts?.length} posts, total ${checkBody.total} (expected ${seed.counts.visiblePosts})`,
       );
     }
+    // And a first page of the large group's wall (with its pinned posts) and of a 'Siguiendo' wall.
+    for (const [wall, path, user] of [
+      ['group', inProcess.walls.group.firstPaths[0]!, readers[0]!],
+      ['following', inProcess.walls.following.firstPaths[0]!, readers[followingReaders[0]!]!],
+    ] as const) {
+      const res = await fetch(`${tribuna.baseUrl}${path}`, { headers: { cookie: sessionCookie(user.token), 'x-forwarded-for': user.address } });
+      const body = (await res.json()) as { posts: unknown[]; pinned?: unknown[] };
+      const pinnedOk = wall !== 'group' || body.pinned?.length === DEFAULT_GROUP_SEED.pinned;
+      if (res.status !== 200 || body.posts?.length !== WALL_LIMITS.feedPageSize || !pinnedOk) {
+        failures.push(`${wall} wall first page over HTTP: status ${res.status}, ${body.posts?.length} posts, ${body.pinned?.length ?? 0} pinned`);
+      }
+    }
 
     const postIds = await samplePostIds(env, 20_000);
     const load = spawnTs(
@@ -165,6 +199,10 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
           firstPaths: ['/api/posts', '/api/posts?sort=recent'],
           deepPaths: inProcess.deepPaths,
           postIds,
+          walls: {
+            group: { ...inProcess.walls.group, readers: readers.map((_, i) => i) },
+            following: { ...inProcess.walls.following, readers: followingReaders },
+          },
         }),
       ],
       { ipc: true },
@@ -187,6 +225,7 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
 
     log(`feed: warm-up ${options.warmupS} s of each kind (not reported)`);
     const warmups = [await run('feed', options.warmupS), await run('health', options.warmupS), await run('react', options.warmupS)];
+    const wallWarmups = [await run('group', options.warmupS), await run('following', options.warmupS)];
 
     const measured: MeasuredRound[] = [];
     const discarded: { kind: Kind; round: number; perSecond: number; stealCores: number }[] = [];
@@ -220,7 +259,7 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
     };
     for (let i = 1; i <= options.rounds; i++) {
       // Interleaved so the machine's noise spreads over the kinds.
-      const order: Kind[] = i % 2 === 1 ? ['feed', 'health', 'react'] : ['react', 'health', 'feed'];
+      const order: Kind[] = i % 2 === 1 ? ['feed', 'group', 'following', 'health', 'react'] : ['react', 'health', 'following', 'group', 'feed'];
       for (const kind of order) await measureRound(kind, i);
     }
 
@@ -312,6 +351,25 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
 
     const feedP99Ms = round(medianFeed.result.latency.p99Ms, 2);
     const feedVsHealthRatio = round(feedPerSecond / healthPerSecond, 3);
+    // The other walls: their median round (by req/s), read next to the public wall's of the same run.
+    const wallFigures = (wall: OtherWall) => {
+      const med = medianBy(
+        measured.filter((m) => m.kind === wall),
+        (m) => m.result.perSecond,
+      );
+      const p99Ms = round(med.result.latency.p99Ms, 2);
+      return {
+        perSecond: round(med.result.perSecond, 0),
+        p50Ms: round(med.result.latency.p50Ms, 2),
+        p99Ms,
+        firstPageP99Ms: med.result.first?.p99Ms,
+        deepPageP99Ms: med.result.deep?.p99Ms,
+        vsPublic: round(p99Ms / feedP99Ms, 3),
+        statements: wallStatements(wall),
+      };
+    };
+    const groupWall = wallFigures('group');
+    const followingWall = wallFigures('following');
     const json: Record<string, unknown> = {
       feedPerSecond,
       feedP99Ms,
@@ -327,6 +385,22 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
       healthP99Ms: round(median(healthRounds.map((m) => m.result.latency.p99Ms)), 2),
       reactionsP99Ms: round(medianReact.result.latency.p99Ms, 2),
       statementsConstant: constantPerKind,
+      groupWallP99Ms: groupWall.p99Ms,
+      groupWallVsPublic: groupWall.vsPublic,
+      groupWallPerSecond: groupWall.perSecond,
+      groupWallP50Ms: groupWall.p50Ms,
+      groupWallFirstPageP99Ms: groupWall.firstPageP99Ms,
+      groupWallDeepPageP99Ms: groupWall.deepPageP99Ms,
+      groupWallStatementsPerPage: groupWall.statements.perPage,
+      groupWallStatementsConstant: groupWall.statements.constant,
+      followingWallP99Ms: followingWall.p99Ms,
+      followingWallVsPublic: followingWall.vsPublic,
+      followingWallPerSecond: followingWall.perSecond,
+      followingWallP50Ms: followingWall.p50Ms,
+      followingWallFirstPageP99Ms: followingWall.firstPageP99Ms,
+      followingWallDeepPageP99Ms: followingWall.deepPageP99Ms,
+      followingWallStatementsPerPage: followingWall.statements.perPage,
+      followingWallStatementsConstant: followingWall.statements.constant,
       statementCounts,
       repositoryStatementMs: sqlTimings,
       openLoopCapacityPerSecond: feedCapacity.capacityPerSecond,
@@ -347,6 +421,7 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
       reactionKeysChecked: reactionIntegrity.checked,
       reactionMismatches: reactionIntegrity.mismatches,
       seed: { seconds: seed.seconds, steps: seed.steps, counts: seed.counts, users: fixtures.users.length },
+      groupSeed: { seconds: groupSeed.seconds, steps: groupSeed.steps, counts: groupSeed.counts, options: DEFAULT_GROUP_SEED },
       rounds: options.rounds,
       roundDurationS: options.durationS,
       connections: options.connections,
@@ -358,6 +433,10 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
         feedP99Ms: feedP99Ms < TARGETS.feedP99Ms,
         feedVsHealthRatio: feedVsHealthRatio >= TARGETS.feedVsHealthRatio,
         statementsConstant: constantPerKind,
+        groupWallVsPublic: groupWall.vsPublic <= TARGETS.groupWallVsPublic,
+        followingWallVsPublic: followingWall.vsPublic <= TARGETS.followingWallVsPublic,
+        groupWallStatementsConstant: groupWall.statements.constant,
+        followingWallStatementsConstant: followingWall.statements.constant,
       },
       discardedRounds: discarded,
       method: {
@@ -365,13 +444,15 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
           'feedPerSecond, feedP50Ms, feedP99Ms and the first/deep p99 come from the median feed round (by req/s); healthPerSecond and reactionsPerSecond are medians of their rounds. Rounds are interleaved (feed, health, react, then react, health, feed, …); a round during which the host stole more than 0.1 core is measured again (discardedRounds).',
         feed: 'autocannon, closed loop, `connections` connections, pipelining 1; every request carries the session cookie of the next of distinctUsers signed-in users (each with its X-Forwarded-For address, 50 users per address; the server trusts the loopback proxy) so the per-user limit wall.read (60 per 20 s) is never reached at these rates: production limits unchanged, no override. Requests alternate a first page (GET /api/posts and ?sort=recent in turn) and a deep page (a cursor of pages deepFrom..deepTo of either sort, collected beforehand by following nextCursor, replayed at random). req/s = 200 answers / round duration. Latency: autocannon histogram (all), and per kind our own hdr histogram from the request being built to its answer.',
         health: 'GET /api/health, same connections, same process, same round length.',
+        otherWalls:
+          "group and following rounds are feed rounds (same connections, same alternation of first pages of both sorts and deep pages 20–50 replayed at random, same histograms) on the large private group's wall (GET /api/posts?groupId=…, every reader a member, 5,000 posts, 3 pinned) and on the 'Siguiendo' wall (GET /api/posts?following=true) of the readers who each follow exactly 1,000 writers (800 of them, rotated: one reader alone would meet wall.read's 60 per 20 s); interleaved with the public wall's rounds (feed, group, following, health, react, then the reverse). groupWallVsPublic / followingWallVsPublic: that wall's median-round p99 ÷ feedP99Ms of the same run. The public wall's pages are shared by every reader for a second (pageCache.ts); a group's or a reader's 'Siguiendo' pages are read for each request.",
         reactions:
           'POST /api/posts/:postId/reactions {type} (a random type on one of 20,000 random visible posts), rotating over the same users (wall.react: 30 per 15 s per user, not reached). Toggles/s = 200 answers / (first request → last answer); at the deadline every connection finishes the request in flight and stops, so every toggle the server may have committed is answered.',
         openLoop:
           "Same load process, a fixed pool of openLoopConnections keep-alive connections opened (each answering one GET /api/health) before any schedule (bench/lib/keepAlivePool.ts); feed requests (first and deep in turn), or reaction toggles (as in the closed loop), due at fixed intervals, after an unmeasured warm-up of the driver for each kind (3 s at 100/s), a request due while every connection is busy waits in the driver's queue; latency from each request's due time (no coordinated omission). openLoopP99MsAt80 / reactionsOpenLoopP99MsAt80: the run at 0.8× the closed-loop median (openLoopP99Ms is the feed's). openLoopCapacityPerSecond / reactionsOpenLoopCapacityPerSecond: the highest rate of the search (0.8×, then up or down by 0.1× of the closed-loop median, each a whole run of roundDurationS) whose p99 from due time stayed under 100 ms with no error, refusal or unsent request; openLoopSteps lists every run. Toggles of the open loops are part of the reaction integrity check.",
         statements:
-          'In-process buildApp(config, { onQuery }) on the same seeded database: after two warm first pages for the user, the statements of one GET each: first page (both sorts), a deep page (page deepTo), the sparse author (3 posts), the empty author (0 posts). Each request also passes the session lookup (cached after the warm-up).',
-        seed: 'bench/lib/wallSeed.ts: INSERT … SELECT over generate_series (a handful of statements), VACUUM ANALYZE; seed.seconds includes it.',
+          "In-process buildApp(config, { onQuery }) on the same seeded database: after two warm first pages for the user, the statements of one GET each: first page (both sorts), a deep page (page deepTo), the sparse author (3 posts), the empty author (0 posts); the same four pages of the large group's wall and of a 'Siguiendo' wall (its reader warmed up likewise). Each request also passes the session lookup (cached after the warm-up).",
+        seed: 'bench/lib/wallSeed.ts: INSERT … SELECT over generate_series (a handful of statements), VACUUM ANALYZE; seed.seconds includes it. groupSeed: bench/lib/groupSeed.ts, the same way, after it.',
       },
       roundsDetail: measured.map((m) => ({
         kind: m.kind,
@@ -384,7 +465,7 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
         statusCounts: m.result.statusCounts,
         cpuCores: m.cpuCores,
       })),
-      warmup: warmups.map((w) => ({ perSecond: round(w.perSecond, 0), errors: errorsOf(w) })),
+      warmup: [...warmups, ...wallWarmups].map((w) => ({ perSecond: round(w.perSecond, 0), errors: errorsOf(w) })),
       openLoopCpuCores: openCpu,
       machine: machineInfo(),
       measuredAt: new Date().toISOString(),
@@ -394,6 +475,18 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
       ['feed req/s (closed loop, median round)', `${feedPerSecond}`],
       ['feed p50 / p99 ms', `${json.feedP50Ms} / ${feedP99Ms}`],
       ['first page / deep page p99 ms', `${json.firstPageP99Ms} / ${json.deepPageP99Ms}`],
+      [
+        "group's wall req/s, p99 ms (first / deep), ÷ public p99",
+        `${groupWall.perSecond}, ${groupWall.p99Ms} (${groupWall.firstPageP99Ms} / ${groupWall.deepPageP99Ms}), ${groupWall.vsPublic} (target ≤ ${TARGETS.groupWallVsPublic})`,
+      ],
+      [
+        "'Siguiendo' wall req/s, p99 ms (first / deep), ÷ public p99",
+        `${followingWall.perSecond}, ${followingWall.p99Ms} (${followingWall.firstPageP99Ms} / ${followingWall.deepPageP99Ms}), ${followingWall.vsPublic} (target ≤ ${TARGETS.followingWallVsPublic})`,
+      ],
+      [
+        "statements per page: group's wall / 'Siguiendo' wall",
+        `${groupWall.statements.perPage} (${groupWall.statements.constant ? 'constant' : 'NOT constant'}) / ${followingWall.statements.perPage} (${followingWall.statements.constant ? 'constant' : 'NOT constant'})`,
+      ],
       ['GET /api/health req/s (baseline)', `${healthPerSecond}`],
       ['feed / health', `${feedVsHealthRatio} (target ≥ ${TARGETS.feedVsHealthRatio})`],
       [`feed open loop at ${openRate}/s (0.8x): p50 / p99 ms`, `${json.openLoopP50Ms} / ${json.openLoopP99Ms}`],
@@ -406,6 +499,10 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
         `${statementsPerPage} at most (${constantPerKind ? 'constant per kind of feed' : 'NOT constant'}: ${statementCounts.map((c) => `${c.case} ${c.statements}`).join(', ')})`,
       ],
       ['page / total statement alone, median ms', `${sqlTimings.pageActivityMs} / ${sqlTimings.totalMs}`],
+      [
+        'seed: groups / memberships / follows (each of the 800 readers follows)',
+        `${groupSeed.counts.groups} / ${groupSeed.counts.memberships} / ${groupSeed.counts.follows} (${groupSeed.counts.followsPerReaderMin}) in ${groupSeed.seconds} s`,
+      ],
       [
         'seed: posts / reactions / comments / media',
         `${seed.counts.posts} / ${seed.counts.postReactions} / ${seed.counts.comments} / ${seed.counts.media} in ${seed.seconds} s`,
@@ -432,7 +529,8 @@ async function countStatements(
   readers: BenchUser[],
   seed: WallSeedResult,
   options: FeedOptions,
-): Promise<{ counts: StatementCount[]; deepPaths: string[]; deepPosition: string }> {
+  groupSeed: GroupSeedResult,
+): Promise<{ counts: StatementCount[]; deepPaths: string[]; deepPosition: string; walls: Record<OtherWall, { firstPaths: string[]; deepPaths: string[] }> }> {
   const config = loadConfig({
     DATABASE_URL: env.databaseUrl,
     REDIS_URL: env.redisUrl,
@@ -454,36 +552,61 @@ async function countStatements(
     return res.json() as { posts: { id: string }[]; total: number; hasMore: boolean; nextCursor: string | null };
   };
   try {
-    // Deep pages: follow nextCursor of each sort, rotating users (each page by another reader).
-    const deepPaths: string[] = [];
-    let deepPosition = '';
-    for (const sort of ['activity', 'recent'] as const) {
-      let cursor: string | null = null;
-      for (let page = 1; page <= options.deepTo; page++) {
-        const url = `/api/posts?sort=${sort}${cursor ? `&cursor=${cursor}` : ''}`;
-        if (page >= options.deepFrom) deepPaths.push(url);
-        if (page === options.deepTo && sort === 'activity') deepPosition = cursor ?? '';
-        const body = await get(url);
-        if (!body.nextCursor) throw new Error(`the ${sort} feed ended at page ${page}`);
-        cursor = body.nextCursor;
+    // Deep pages: follow nextCursor of each sort, rotating users (each page by another reader:
+    // for the 'Siguiendo' wall, another of the readers who follow 1,000 people).
+    const followers = groupSeed.followingReaderIds.map((id) => readers.find((u) => u.id === id)!);
+    let nextFollower = 0;
+    const collect = async (base: string, by?: () => BenchUser) => {
+      const paths: string[] = [];
+      let position = '';
+      for (const sort of ['activity', 'recent'] as const) {
+        let cursor: string | null = null;
+        for (let page = 1; page <= options.deepTo; page++) {
+          const url = `${base}${base.includes('?') ? '&' : '?'}sort=${sort}${cursor ? `&cursor=${cursor}` : ''}`;
+          if (page >= options.deepFrom) paths.push(url);
+          if (page === options.deepTo && sort === 'activity') position = cursor ?? '';
+          const body = await get(url, by?.());
+          if (!body.nextCursor) throw new Error(`${base} (${sort}) ended at page ${page}`);
+          cursor = body.nextCursor;
+        }
       }
-    }
+      return { paths, position };
+    };
+    const { paths: deepPaths, position: deepPosition } = await collect('/api/posts');
+    const groupBase = `/api/posts?groupId=${groupSeed.largeGroupId}`;
+    const followingBase = '/api/posts?following=true';
+    const walls: Record<OtherWall, { firstPaths: string[]; deepPaths: string[] }> = {
+      group: { firstPaths: [groupBase, `${groupBase}&sort=recent`], deepPaths: (await collect(groupBase)).paths },
+      following: {
+        firstPaths: [followingBase, `${followingBase}&sort=recent`],
+        deepPaths: (await collect(followingBase, () => followers[nextFollower++ % followers.length]!)).paths,
+      },
+    };
 
     const user = readers[readers.length - 1]!;
-    await get('/api/posts', user);
-    await get('/api/posts', user);
-    const cases: [string, string][] = [
-      ['first page (activity)', '/api/posts'],
-      ['first page (recent)', '/api/posts?sort=recent'],
-      [`deep page ${options.deepTo} (activity)`, deepPaths.filter((p) => p.includes('sort=activity')).at(-1)!],
-      [`deep page ${options.deepTo} (recent)`, deepPaths.filter((p) => p.includes('sort=recent')).at(-1)!],
-      ['sparse author (3 posts)', `/api/posts?userId=${seed.sparseAuthorId}`],
-      ['empty author', `/api/posts?userId=${seed.emptyAuthorId}`],
+    const follower = followers[0]!;
+    for (const warm of [user, user, follower, follower]) await get('/api/posts', warm);
+    const deepOf = (paths: string[], sort: string) => paths.filter((p) => p.includes(`sort=${sort}`)).at(-1)!;
+    const cases: [string, string, BenchUser][] = [
+      ['first page (activity)', '/api/posts', user],
+      ['first page (recent)', '/api/posts?sort=recent', user],
+      [`deep page ${options.deepTo} (activity)`, deepOf(deepPaths, 'activity'), user],
+      [`deep page ${options.deepTo} (recent)`, deepOf(deepPaths, 'recent'), user],
+      ['sparse author (3 posts)', `/api/posts?userId=${seed.sparseAuthorId}`, user],
+      ['empty author', `/api/posts?userId=${seed.emptyAuthorId}`, user],
+      ['group wall first page (activity, with its pinned posts)', groupBase, user],
+      ['group wall first page (recent, with its pinned posts)', `${groupBase}&sort=recent`, user],
+      [`group wall deep page ${options.deepTo} (activity)`, deepOf(walls.group.deepPaths, 'activity'), user],
+      [`group wall deep page ${options.deepTo} (recent)`, deepOf(walls.group.deepPaths, 'recent'), user],
+      ['following wall first page (activity)', followingBase, follower],
+      ['following wall first page (recent)', `${followingBase}&sort=recent`, follower],
+      [`following wall deep page ${options.deepTo} (activity)`, deepOf(walls.following.deepPaths, 'activity'), follower],
+      [`following wall deep page ${options.deepTo} (recent)`, deepOf(walls.following.deepPaths, 'recent'), follower],
     ];
     const counts: StatementCount[] = [];
-    for (const [name, url] of cases) {
+    for (const [name, url, who] of cases) {
       statements.length = 0;
-      const body = await get(url, user);
+      const body = await get(url, who);
       counts.push({
         case: name,
         path: url.replace(/cursor=[^&]+/, 'cursor=…'),
@@ -492,17 +615,18 @@ async function countStatements(
         sql: statements.map((s) => s.replace(/\s+/g, ' ').slice(0, 120)),
       });
     }
-    return { counts, deepPaths, deepPosition };
+    return { counts, deepPaths, deepPosition, walls };
   } finally {
     await app.close();
   }
 }
 
-/** The feed's two statements alone (server/src/wall/repository.ts), median of 15 runs each, in ms. */
-async function timeRepositoryStatements(env: BenchEnv, viewerId: string, deepCursor: string): Promise<Record<string, number>> {
+/** The feed's two statements alone (server/src/wall/repository.ts), median of 15 runs each, in ms (and those of the other walls). */
+async function timeRepositoryStatements(env: BenchEnv, viewerId: string, deepCursor: string, groupSeed: GroupSeedResult): Promise<Record<string, number>> {
   const { decodeCursor } = await import('../server/src/wall/cursor.ts');
   const database = createDatabase(env.databaseUrl, { max: 1, applicationName: 'tribuna-bench-sql' });
   const viewer = { id: viewerId, isAdmin: false };
+  const follower = { id: groupSeed.followingReaderIds[0]!, isAdmin: false };
   const time = async (run: () => Promise<unknown>) => {
     const samples: number[] = [];
     for (let i = 0; i < 15; i++) {
@@ -520,6 +644,19 @@ async function timeRepositoryStatements(env: BenchEnv, viewerId: string, deepCur
       pageRecentMs: await time(() => wallRepo.feedPage(reader, { sort: 'recent' }, viewer, null, WALL_LIMITS.feedPageSize + 1)),
       pageDeepMs: await time(() => wallRepo.feedPage(reader, { sort: 'activity' }, viewer, deep, WALL_LIMITS.feedPageSize + 1)),
       totalMs: await time(() => wallRepo.feedTotal(reader, {}, viewer)),
+      groupPageMs: await time(() =>
+        wallRepo.feedPage(
+          reader,
+          { sort: 'activity', groupId: groupSeed.largeGroupId, unpinned: true },
+          viewer,
+          null,
+          WALL_LIMITS.feedPageSize + 1,
+          groupSeed.largeGroupId,
+        ),
+      ),
+      groupTotalMs: await time(() => wallRepo.feedTotal(reader, { groupId: groupSeed.largeGroupId, unpinned: true }, viewer)),
+      followingPageMs: await time(() => wallRepo.feedPage(reader, { sort: 'activity', followedBy: follower.id }, follower, null, WALL_LIMITS.feedPageSize + 1)),
+      followingTotalMs: await time(() => wallRepo.feedTotal(reader, { followedBy: follower.id }, follower, WALL_LIMITS.followingTotalCap + 1)),
     };
   } finally {
     await database.close();

@@ -1,8 +1,9 @@
 // Load for the feed benchmark, in its own process. Commands (one round each):
-// - `feed`: closed loop with autocannon, signed-in readers (a rotating session cookie and its
+// - `feed`, `group`, `following`: closed loop with autocannon, signed-in readers (a rotating session cookie and its
 //   X-Forwarded-For address per request) alternating first pages of both sorts and deep cursor
 //   pages replayed from a list collected beforehand; latency per kind (first / deep) from our own
-//   histograms, overall from autocannon's;
+//   histograms, overall from autocannon's; `feed` reads the public wall, `group` a large group's
+//   wall (its members), `following` the 'Siguiendo' wall of readers who each follow 1,000 people;
 // - `health`: GET /api/health at the same concurrency (the baseline);
 // - `react`: POST /api/posts/:id/reactions on random posts with random types, rotating users;
 //   the answer's myReaction per (post, user) is kept for the integrity check; stops gracefully
@@ -27,6 +28,11 @@ interface Params {
   deepPaths: string[];
   /** Posts the reaction load taps. */
   postIds: string[];
+  /**
+   * The other walls measured like the public one (issue 28): a group's wall and the 'Siguiendo'
+   * wall, each with its first and deep paths and the readers (indexes into `users`) who read it.
+   */
+  walls: Record<'group' | 'following', { firstPaths: string[]; deepPaths: string[]; readers: number[] }>;
 }
 
 type Message = { type: string } & Record<string, unknown>;
@@ -65,7 +71,18 @@ function commonFields(result: Result) {
   };
 }
 
-function feedRound(durationS: number): Promise<Record<string, unknown>> {
+/** Rotates over the readers of one wall (indexes into params.users). */
+const wallCursor: Record<string, number> = {};
+function takeReader(wall: keyof Params['walls']): number {
+  const readers = params.walls[wall].readers;
+  const i = (wallCursor[wall] = ((wallCursor[wall] ?? Math.floor(Math.random() * readers.length)) + 1) % readers.length);
+  return readers[i]!;
+}
+
+/** A closed-loop round of the public wall, or (`wall`) of a group's wall or the 'Siguiendo' wall. */
+function feedRound(durationS: number, wall?: keyof Params['walls']): Promise<Record<string, unknown>> {
+  const firstPaths = wall ? params.walls[wall].firstPaths : params.firstPaths;
+  const deepPaths = wall ? params.walls[wall].deepPaths : params.deepPaths;
   const hist: Record<'first' | 'deep', Histogram> = { first: newHistogram(), deep: newHistogram() };
   const statusCounts: Record<string, number> = {};
   const errorSamples: string[] = [];
@@ -82,12 +99,12 @@ function feedRound(durationS: number): Promise<Record<string, unknown>> {
           {
             method: 'GET',
             setupRequest(req, context) {
-              const u = takeUser();
+              const u = wall ? takeReader(wall) : takeUser();
               // Half first pages (the two sorts in turn), half deep pages.
               const kind = n++ % 2 === 0 ? 'first' : 'deep';
               context.kind = kind;
               context.sentAt = performance.now();
-              req.path = kind === 'first' ? params.firstPaths[(n >> 1) % params.firstPaths.length]! : pick(params.deepPaths);
+              req.path = kind === 'first' ? firstPaths[(n >> 1) % firstPaths.length]! : pick(deepPaths);
               req.headers = { cookie: cookies[u]!, 'x-forwarded-for': params.users[u]!.address, accept: 'application/json' };
               return req;
             },
@@ -301,6 +318,7 @@ serve({
     const { kind, durationS, ratePerSecond } = message as unknown as { kind: string; durationS: number; ratePerSecond?: number };
     let result: Record<string, unknown>;
     if (kind === 'feed') result = await feedRound(durationS);
+    else if (kind === 'group' || kind === 'following') result = await feedRound(durationS, kind);
     else if (kind === 'health') result = await healthRound(durationS);
     else if (kind === 'react') result = await reactRound(durationS);
     else if (kind === 'feed-open') result = await openLoopRound('feed', ratePerSecond ?? 100, durationS);
