@@ -239,8 +239,16 @@ export async function deleteGroup(ctx: GroupsContext, actor: Actor, groupId: str
     return { members: memberIds, after: work };
   });
   await runAfterCommit(after, ctx.log, 'after-commit work of a group deletion');
-  await ctx.publishAccess({ groupId, userIds: null, relations: members.map((id) => relationMessage(groupId, id, 'none')) });
+  // Every socket loses the group first; then its members are told, a bounded batch per event.
+  const relations = members.map((id) => relationMessage(groupId, id, 'none'));
+  await ctx.publishAccess({ groupId, userIds: null, relations: relations.slice(0, RELATIONS_PER_EVENT) });
+  for (let at = RELATIONS_PER_EVENT; at < relations.length; at += RELATIONS_PER_EVENT) {
+    await ctx.publishAccess({ groupId, userIds: [], relations: relations.slice(at, at + RELATIONS_PER_EVENT) });
+  }
 }
+
+/** Relation messages one `group.access` event carries at most (its schema's bound). */
+const RELATIONS_PER_EVENT = 1000;
 
 // --- Membership ---------------------------------------------------------------------------------
 
