@@ -6,7 +6,13 @@ function fakeMachine({ cores = 2 } = {}) {
   let now = 0;
   const timers: { at: number; fn: () => void; id: number }[] = [];
   let nextId = 1;
-  const machine = {
+  const machine: {
+    busyTicks: number;
+    processTicks: number | null;
+    signals: { at: number; signal: string }[];
+    advance(ms: number, load?: { othersCores?: number; processCores?: number }): void;
+    deps: CpuYieldDeps;
+  } = {
     busyTicks: 0,
     processTicks: 0 as number | null,
     signals: [] as { at: number; signal: string }[],
@@ -46,7 +52,7 @@ function fakeMachine({ cores = 2 } = {}) {
       },
       ticksPerSecond: 100,
       cores,
-    } satisfies CpuYieldDeps,
+    },
   };
   return machine;
 }
