@@ -140,7 +140,7 @@ describe('fan clubs and follows in the browser, phone size, both themes', () => 
       expect(stored).toEqual({ visibility: 'group', group_id: groupUrl.split('/').at(-1) });
 
       // The founder reads it on the group's wall.
-      await founder.page.getByRole('tab', { name: 'Publicaciones' }).click();
+      await founder.page.getByRole('tab', { name: 'Muro' }).click();
       await founder.page
         .getByRole('article', { name: `Publicación de ${applicantName}` })
         .getByText(content)

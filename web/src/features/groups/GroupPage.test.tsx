@@ -56,7 +56,7 @@ describe('GroupPage', () => {
     expect(screen.getByText('Fans de Ximena')).toBeTruthy();
     expect(screen.getByText('1 miembro')).toBeTruthy();
     expect(screen.getByText('Público')).toBeTruthy();
-    expect(screen.getByRole('tab', { name: 'Publicaciones' }).getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByRole('tab', { name: 'Muro' }).getAttribute('aria-selected')).toBe('true');
     expect(screen.getByRole('tab', { name: 'Miembros' })).toBeTruthy();
     expect(screen.queryByRole('tab', { name: /Solicitudes/ })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Opciones del grupo' })).toBeNull();
@@ -204,7 +204,7 @@ describe('GroupPage', () => {
 
     current = { ...group, relation: 'member', canRead: true, canPost: true, memberCount: group.memberCount + 1 };
     live.deliver({ type: 'group-relation', topic: userTopic(me.id), groupId: group.id, relation: 'member' });
-    expect(await screen.findByRole('tab', { name: 'Publicaciones' })).toBeTruthy();
+    expect(await screen.findByRole('tab', { name: 'Muro' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Salir del grupo' })).toBeTruthy();
     expect(screen.queryByText(GROUP_MESSAGES.privateGroup)).toBeNull();
   });

@@ -192,7 +192,7 @@ export function GroupPage({ WallPanel }: { WallPanel: ComponentType<GroupWallPan
 
   const group = query.data;
   const tabs: Array<TabDefinition<GroupTabId>> = [
-    { id: 'publicaciones', label: 'Publicaciones', panel: () => <WallPanel groupId={group.id} canPost={group.canPost} canModerate={group.canModerate} /> },
+    { id: 'publicaciones', label: 'Muro', panel: () => <WallPanel groupId={group.id} canPost={group.canPost} canModerate={group.canModerate} /> },
     { id: 'miembros', label: 'Miembros', panel: () => <MembersTab group={group} onGroupChanged={refresh} /> },
   ];
   if (group.canModerate)

@@ -22,17 +22,18 @@ function PersonItem({ user, detail, children }: { user: AuthorView; detail?: Rea
   const name = displayNameOf(user);
   const profile = `/perfil/${user.id}`;
   return (
-    <li className="flex items-center gap-3 rounded-3xl bg-white p-3 ring-1 ring-slate-200/70 dark:bg-ink-900 dark:ring-white/10">
+    <li className="flex flex-wrap items-center gap-3 rounded-3xl bg-white p-3 ring-1 ring-slate-200/70 dark:bg-ink-900 dark:ring-white/10">
       <Link to={profile} tabIndex={-1} aria-hidden="true" className="shrink-0 rounded-full">
         <Avatar name={name} src={user.avatarUrl} />
       </Link>
-      <div className="min-w-0 flex-1">
+      {/* At least 9rem for the name: on a phone the actions go under it rather than cutting it short. */}
+      <div className="min-w-36 flex-1">
         <Link to={profile} className="block truncate rounded font-bold hover:underline">
           {name}
         </Link>
         {detail && <div className="mt-0.5 flex flex-wrap items-center gap-1.5 text-xs text-slate-500 dark:text-slate-400">{detail}</div>}
       </div>
-      {children && <div className="flex shrink-0 items-center gap-1.5">{children}</div>}
+      {children && <div className="ml-auto flex shrink-0 items-center gap-1.5">{children}</div>}
     </li>
   );
 }
