@@ -667,7 +667,7 @@ async function samplePostIds(env: BenchEnv, n: number): Promise<string[]> {
   const database = createDatabase(env.databaseUrl, { max: 1, applicationName: 'tribuna-bench' });
   try {
     const rows = await database.sql<{ id: string }[]>`
-      SELECT id FROM posts WHERE NOT is_hidden AND group_id IS NULL ORDER BY md5(id::text) LIMIT ${n}`;
+      SELECT id FROM posts WHERE NOT is_hidden AND group_id IS NULL AND visibility = 'public' ORDER BY md5(id::text) LIMIT ${n}`;
     return rows.map((r) => r.id);
   } finally {
     await database.close();

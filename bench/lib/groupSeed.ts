@@ -6,6 +6,7 @@
 // The counters (groups.member_count, profiles.followers_count / following_count) are kept by the
 // statement triggers of migration 0030, as in production.
 import { createDatabase } from '@tribuna/drizzle/client';
+import { timedSteps } from './wallSeed.ts';
 
 export interface GroupSeedOptions {
   groups: number;
@@ -70,13 +71,8 @@ export interface GroupSeedResult {
 export async function seedGroupsAndFollows(databaseUrl: string, writerIds: string[], options: GroupSeedOptions = DEFAULT_GROUP_SEED): Promise<GroupSeedResult> {
   const database = createDatabase(databaseUrl, { max: 1, applicationName: 'tribuna-bench-group-seed' });
   const { sql } = database;
-  const steps: Record<string, number> = {};
+  const { steps, step } = timedSteps();
   const started = performance.now();
-  const step = async (name: string, run: () => Promise<unknown>) => {
-    const t = performance.now();
-    await run();
-    steps[name] = Math.round((performance.now() - t) / 100) / 10;
-  };
   const writers = writerIds.length;
   if (options.followsPerReader * 2 > writers)
     throw new Error(`seedGroupsAndFollows: ${options.followsPerReader} follows each need ${options.followsPerReader * 2} writers`);
@@ -134,7 +130,7 @@ export async function seedGroupsAndFollows(databaseUrl: string, writerIds: strin
     });
 
     // Group posts: the large group's by writers in turn (all members), the last few pinned; two in
-    // every other group by its members j = 0 and 1. Visibility 'group' in private groups, 'public'
+    // every other group by its members j = 0 and 1 when they are writers. Visibility 'group' in private groups, 'public'
     // or 'group' in public ones.
     await step('groupPosts', async () => {
       await sql`
@@ -152,6 +148,8 @@ export async function seedGroupsAndFollows(databaseUrl: string, writerIds: strin
         FROM bench_groups b
         CROSS JOIN generate_series(0, ${options.postsPerOtherGroup - 1}::int) k
         JOIN bench_group_users u ON u.n = (b.n::bigint * 131 + k) % ${users}::int
+        -- By writers only: the two users the wall keeps aside (3 posts, none) write nowhere else.
+        JOIN bench_group_writers w ON w.id = u.id
         CROSS JOIN LATERAL (SELECT b.created_at + random() * (now() - b.created_at) AS t) x
         WHERE b.n > 1`;
     });

@@ -38,6 +38,17 @@ export interface WallSeedResult {
   emptyAuthorId: string;
 }
 
+/** The named steps of a seed and the seconds each took (one decimal). */
+export function timedSteps(): { steps: Record<string, number>; step: (name: string, run: () => Promise<unknown>) => Promise<void> } {
+  const steps: Record<string, number> = {};
+  const step = async (name: string, run: () => Promise<unknown>) => {
+    const t = performance.now();
+    await run();
+    steps[name] = Math.round((performance.now() - t) / 100) / 10;
+  };
+  return { steps, step };
+}
+
 /** A real ThumbHash (base64) of a small two-colour gradient: the size of a real placeholder. */
 function placeholder(seed: number): string {
   const w = 32;
@@ -63,13 +74,8 @@ function placeholder(seed: number): string {
 export async function seedWall(databaseUrl: string, options: WallSeedOptions = DEFAULT_WALL_SEED): Promise<WallSeedResult> {
   const database = createDatabase(databaseUrl, { max: 1, applicationName: 'tribuna-bench-wall-seed' });
   const { sql } = database;
-  const steps: Record<string, number> = {};
+  const { steps, step } = timedSteps();
   const started = performance.now();
-  const step = async (name: string, run: () => Promise<unknown>) => {
-    const t = performance.now();
-    await run();
-    steps[name] = Math.round((performance.now() - t) / 100) / 10;
-  };
   try {
     await sql`SELECT setseed(0.42)`;
     // Profiles numbered 0..n-1 (a plain table: every statement below joins on the number).

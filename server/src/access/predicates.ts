@@ -17,13 +17,19 @@ export function readableBy(readerId: string | SQL | null, alias: SQL = sql.raw('
       ? sql`EXISTS (SELECT 1 FROM groups g WHERE g.id = ${alias}.group_id AND (g.privacy = 'public' OR EXISTS (SELECT 1 FROM group_members gm WHERE gm.group_id = g.id AND gm.user_id = ${readerId})))`
       : sql`EXISTS (SELECT 1 FROM groups g WHERE g.id = ${alias}.group_id AND g.privacy = 'public')`;
   const own = readerId !== null ? sql` OR ${alias}.user_id = ${readerId}` : sql``;
-  // One probe of the follows primary key (follower, followee).
+  // For one reader, the people they follow are read once per statement (a hashed subplan over
+  // their follows): a correlated probe per post may be planned as a walk of all their follows for
+  // every followers-only post. For a column of readers, one probe per (reader, post).
   const followed =
-    readerId !== null
-      ? sql`
+    readerId === null
+      ? sql``
+      : typeof readerId === 'string'
+        ? sql`
     OR (${alias}.visibility = 'followers' AND ${alias}.group_id IS NULL
-      AND EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = ${readerId} AND f.followee_id = ${alias}.user_id))`
-      : sql``;
+      AND ${alias}.user_id IN (SELECT f.followee_id FROM follows f WHERE f.follower_id = ${readerId}))`
+        : sql`
+    OR (${alias}.visibility = 'followers' AND ${alias}.group_id IS NULL
+      AND EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = ${readerId} AND f.followee_id = ${alias}.user_id))`;
   return sql`((${alias}.visibility = 'public' AND (${alias}.group_id IS NULL OR ${groupReadable}))
     OR (${alias}.visibility = 'group' AND ${groupReadable})${followed}${own})`;
 }

@@ -18,7 +18,10 @@ describe('groups', () => {
   let app: App;
   let database: Database;
   const statements: string[] = [];
-  useTestApp({}, (ready) => ({ app, database } = ready), { build: () => ({ onQuery: (query) => void statements.push(query) }) });
+  // Totals and shared pages off: tables are emptied between tests, and every page pays its statements.
+  useTestApp({}, (ready) => ({ app, database } = ready), {
+    build: () => ({ onQuery: (query) => void statements.push(query), wall: { totalsTtlMs: 0, pageTtlMs: 0 } }),
+  });
 
   async function fan(overrides: Parameters<typeof buildUser>[1] = {}) {
     const user = await buildUser(database.db, overrides);

@@ -153,13 +153,22 @@ function isPublicWall(filters: FeedFilters): boolean {
 }
 
 /**
- * The total of a filtered wall. The 'Siguiendo' wall's is counted up to a cap (a reader following
- * a thousand active fans would otherwise count tens of thousands of posts on every page).
+ * The total of a filtered wall. A group's wall (the same for everybody who may read the group) and a
+ * reader's 'Siguiendo' wall keep theirs for a moment while somebody pages through them (totals.ts);
+ * the 'Siguiendo' wall's is counted up to a cap (a reader following a thousand active fans would
+ * otherwise count tens of thousands of posts).
  */
 async function feedTotal(ctx: WallContext, filters: FeedFilters, reader: Viewer | null): Promise<{ total: number; totalCapped?: boolean }> {
-  if (!filters.followedBy) return { total: await repo.feedTotal(ctx.reader, filters, reader) };
   const cap = WALL_LIMITS.followingTotalCap;
-  const counted = await repo.feedTotal(ctx.reader, filters, reader, cap + 1);
+  const key = filters.followedBy
+    ? `following:${filters.followedBy}`
+    : filters.groupId && !filters.userId && !filters.visibility
+      ? `group:${filters.groupId}:${filters.unpinned ? 'unpinned' : 'all'}`
+      : null;
+  const cached = key ? ctx.cache.totals.get(key) : null;
+  const counted = cached ?? (await repo.feedTotal(ctx.reader, filters, reader, filters.followedBy ? cap + 1 : undefined));
+  if (key && cached === null) ctx.cache.totals.set(key, counted);
+  if (!filters.followedBy) return { total: counted };
   return counted > cap ? { total: cap, totalCapped: true } : { total: counted };
 }
 
