@@ -17,9 +17,8 @@ export function readableBy(readerId: string | SQL | null, alias: SQL = sql.raw('
       ? sql`EXISTS (SELECT 1 FROM groups g WHERE g.id = ${alias}.group_id AND (g.privacy = 'public' OR EXISTS (SELECT 1 FROM group_members gm WHERE gm.group_id = g.id AND gm.user_id = ${readerId})))`
       : sql`EXISTS (SELECT 1 FROM groups g WHERE g.id = ${alias}.group_id AND g.privacy = 'public')`;
   const own = readerId !== null ? sql` OR ${alias}.user_id = ${readerId}` : sql``;
-  // For one reader, the people they follow are read once per statement (a hashed subplan over
-  // their follows): a correlated probe per post may be planned as a walk of all their follows for
-  // every followers-only post. For a column of readers, one probe per (reader, post).
+  // For one reader, the people they follow are read once per statement (an uncorrelated IN: a
+  // hashed subplan over their follows). For a column of readers, one probe per (reader, post).
   const followed =
     readerId === null
       ? sql``
