@@ -34,6 +34,16 @@ export function readableBy(readerId: string | SQL | null, alias: SQL = sql.raw('
 }
 
 /**
+ * A group's wall as every reader of the group sees it (alias `p`): its posts not hidden, public or
+ * for the group. Only for a caller that has already asked the policy whether the viewer may read
+ * the group (mayReadGroup): the rows are then the same for every such reader, and the wall shares
+ * them (wall/pageCache.ts). Followers-only posts are never in a group (refused when written).
+ */
+export function groupWallForReaders(groupId: string, alias: SQL = sql.raw('p')): SQL {
+  return sql`NOT ${alias}.is_hidden AND ${alias}.group_id = ${groupId} AND ${alias}.visibility IN ('public', 'group')`;
+}
+
+/**
  * The posts of group `groupId` that `viewer` may see (a group's wall): readableBy's rule for posts of
  * that group (public or group visibility while the group is readable, and one's own; admins every
  * post), with the group's readability asked once per statement (an InitPlan on its id) rather than

@@ -6,7 +6,8 @@ import { buildComment, buildPost, buildUser } from '../../../test/support/factor
 import { useTestApp } from '../../../test/support/server/harness.ts';
 import { multipart } from '../../../test/support/server/multipart.ts';
 import { asUser, signIn } from '../../../test/support/server/sessions.ts';
-import type { App } from '../app.ts';
+import { buildApp, type App } from '../app.ts';
+import { testConfig } from '../../../test/support/env.ts';
 
 // A private group's posts, comments, reactions, mentions and notifications reach its members only
 // (and site admins), and a removed member loses them at once (sockets: live.test.ts).
@@ -104,5 +105,39 @@ describe("a private group's privacy", () => {
     await app.inject({ method: 'DELETE', url: `/api/groups/${w.groupId}/members/${w.member.user.id}`, headers: w.owner.headers });
     expect(await notified(w.member)).toEqual([]);
     expect((await get(w.member, '/api/notifications/unread')).json()).toEqual({ unreadCount: 0 });
+  });
+
+  it("shares a group's wall pages among its readers, never with anybody else, and drops them when a post appears there", async () => {
+    const cached = await buildApp(testConfig(), { wall: { totalsTtlMs: 60_000, pageTtlMs: 60_000, videoSweep: { everyMs: 0 } } });
+    try {
+      const w = await world();
+      const headersOf = async (who: Fan) => asUser(await signIn(cached, who.user));
+      const [owner, member, outsider] = [await headersOf(w.owner), await headersOf(w.member), await headersOf(w.outsider)];
+      const wall = async (headers: Record<string, string>) => cached.inject({ method: 'GET', url: `/api/posts?groupId=${w.groupId}`, headers });
+      expect((await wall(member)).json<FeedPage>().posts.map((p) => p.id)).toEqual([w.post.id]);
+      // The page is cached now: an outsider is still refused, the member's own reaction is theirs alone.
+      expect((await wall(outsider)).statusCode).toBe(403);
+      await cached.inject({ method: 'POST', url: `/api/posts/${w.post.id}/reactions`, headers: member, payload: { type: 'love' } });
+      expect((await wall(member)).json<FeedPage>().posts[0]!.myReaction).toBe('love');
+      expect((await wall(owner)).json<FeedPage>().posts[0]!.myReaction).toBeNull();
+      // A post written behind the API's back is not seen while the page is shared; one published is, at once.
+      await buildPost(database.db, w.owner.user.id, { groupId: w.groupId, visibility: 'group', content: 'a espaldas de la API' });
+      expect((await wall(member)).json<FeedPage>().posts).toHaveLength(1);
+      const body = multipart([
+        { name: 'content', value: 'Nuevo en el club' },
+        { name: 'groupId', value: w.groupId },
+        { name: 'visibility', value: 'group' },
+      ]);
+      const created = await cached.inject({ method: 'POST', url: '/api/posts', headers: { ...owner, ...body.headers }, payload: body.payload });
+      expect(created.statusCode, created.body).toBe(201);
+      const page = (await wall(member)).json<FeedPage>();
+      expect(page.posts.map((p) => p.content)).toEqual(['Nuevo en el club', 'a espaldas de la API', 'Solo para el club']);
+      expect(page.total).toBe(3);
+      // A member removed loses the shared page at once (access is asked on every request).
+      await cached.inject({ method: 'DELETE', url: `/api/groups/${w.groupId}/members/${w.member.user.id}`, headers: owner });
+      expect((await wall(member)).statusCode).toBe(403);
+    } finally {
+      await cached.close();
+    }
   });
 });

@@ -159,6 +159,10 @@ export function createWallLive(app: FastifyInstance, cache: WallCache, options: 
     if (message.type === 'feed-post' || message.type === 'post-deleted' || message.type === 'post-updated') cache.invalidate();
     app.live.hub.publish(message.topic, message);
   });
+  // A post appeared on a group's wall (on any instance): its shared pages are stale.
+  app.events.subscribe('group.live', (message) => {
+    if (message.type === 'group-post') cache.invalidate();
+  });
   return {
     publish: (message: WallLiveEvent) => app.events.publish('wall.live', message),
   };

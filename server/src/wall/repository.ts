@@ -3,7 +3,7 @@ import type { Tx } from '@tribuna/drizzle/client';
 import type { SqlRunner } from '@tribuna/drizzle/pipelined';
 import { feedCounts } from '@tribuna/drizzle/schema/index';
 import type { FeedSort, PostVisibility, ReactionType } from '@tribuna/contracts/wallRules';
-import { byFollowed, canSee, readableBy, shownOnProfile, visibleInGroup, visiblePost } from '../access/predicates.ts';
+import { byFollowed, canSee, readableBy, shownOnProfile, groupWallForReaders, visibleInGroup, visiblePost } from '../access/predicates.ts';
 import type { Viewer } from '../access/viewer.ts';
 import { reactionLockKey, xactLock } from '@tribuna/drizzle/locks';
 
@@ -16,6 +16,11 @@ export interface FeedFilters {
   followedBy?: string;
   /** Leave pinned posts out (a group's wall shows them apart, on top: feedPage's pinnedOf). */
   unpinned?: boolean;
+  /**
+   * A group's wall read for all its readers at once (access/predicates.ts groupWallForReaders): the
+   * caller has checked that the viewer may read the group, and reads it without a viewer.
+   */
+  forGroupReaders?: boolean;
 }
 
 /** A keyset position: the sort key in microseconds since the epoch, and the id breaking ties. */
@@ -89,7 +94,15 @@ const ts = (column: SQL) => sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-D
 function filterSql(filters: Omit<FeedFilters, 'sort'>, viewer: Viewer | null): SQL {
   const { userId, groupId } = filters;
   // A group's wall asks whether the group is readable once, not per post (visibleInGroup).
-  const parts: SQL[] = [userId ? shownOnProfile(userId, viewer) : groupId ? visibleInGroup(viewer, groupId) : visiblePost(viewer)];
+  const parts: SQL[] = [
+    userId
+      ? shownOnProfile(userId, viewer)
+      : groupId
+        ? filters.forGroupReaders
+          ? groupWallForReaders(groupId)
+          : visibleInGroup(viewer, groupId)
+        : visiblePost(viewer),
+  ];
   if (userId && groupId) parts.push(sql`p.group_id = ${groupId}`);
   else if (!userId && !groupId) parts.push(sql`p.group_id IS NULL`);
   if (filters.followedBy) parts.push(byFollowed(filters.followedBy));
@@ -140,7 +153,7 @@ export async function feedPage(
     ? sql`AND (${key}, p.id) < (timestamptz 'epoch' + ${after.atMicros.toString()}::bigint * interval '1 microsecond', ${after.id}::uuid)`
     : sql``;
   const pinned = pinnedOf
-    ? sql`UNION ALL (SELECT p.*, 0::bigint AS sort_micros FROM posts p WHERE p.is_pinned AND ${visibleInGroup(viewer, pinnedOf)})`
+    ? sql`UNION ALL (SELECT p.*, 0::bigint AS sort_micros FROM posts p WHERE p.is_pinned AND ${filters.forGroupReaders ? groupWallForReaders(pinnedOf) : visibleInGroup(viewer, pinnedOf)})`
     : sql``;
   const rows = await db.execute<PostRow>(sql`
     WITH page AS (

@@ -127,7 +127,9 @@ export async function getFeed(ctx: WallContext, query: FeedQuery, viewer: Viewer
   const pinnedOf = query.groupId && !after ? query.groupId : undefined;
   const [rows, total] = isPublicWall(filters)
     ? await Promise.all([publicWallPage(ctx, sort, query.cursor ?? null, after, viewer), publicWallTotal(ctx).then((n) => ({ total: n }))])
-    : await Promise.all([repo.feedPage(ctx.reader, filters, reader, after, size + 1, pinnedOf), feedTotal(ctx, filters, reader)]);
+    : isGroupWall(filters)
+      ? await Promise.all([groupWallPage(ctx, filters, query.cursor ?? null, after, viewer), feedTotal(ctx, filters, reader)])
+      : await Promise.all([repo.feedPage(ctx.reader, filters, reader, after, size + 1, pinnedOf), feedTotal(ctx, filters, reader)]);
   // The first page of a group's wall comes with its pinned posts, in the same statement.
   const pinned = pinnedOf ? rows.filter((row) => row.is_pinned) : null;
   const listed = pinnedOf ? rows.filter((row) => !row.is_pinned) : rows;
@@ -150,6 +152,43 @@ export async function getFeed(ctx: WallContext, query: FeedQuery, viewer: Viewer
  */
 function isPublicWall(filters: FeedFilters): boolean {
   return !filters.userId && !filters.groupId && !filters.followedBy && (filters.visibility === undefined || filters.visibility === 'public');
+}
+
+/** A group's own wall (no author or visibility filter): the same rows for everybody who may read the group. */
+function isGroupWall(filters: FeedFilters): filters is FeedFilters & { groupId: string } {
+  return filters.groupId !== undefined && !filters.userId && !filters.followedBy && filters.visibility === undefined;
+}
+
+/**
+ * A shared page of a group's wall (its first page with the pinned posts), read for all its readers
+ * once the viewer's access was checked (assertGroupReadable above), with the reader's own reactions
+ * read apart: during an episode a fan club's members open the same first pages, as the public
+ * wall's readers do. A new post in the group drops the shared pages (announcePost, and the
+ * `group.live` event on the other instances); a pin shows within the pages' moment (1 s).
+ */
+async function groupWallPage(
+  ctx: WallContext,
+  filters: FeedFilters & { groupId: string },
+  cursor: string | null,
+  after: ReturnType<typeof decodeCursor>,
+  viewer: Viewer | null,
+): Promise<repo.PostRow[]> {
+  const pinnedOf = after ? undefined : filters.groupId;
+  const rows = await ctx.cache.pages.get(`group:${filters.groupId}:${filters.sort}:${cursor ?? ''}`, () =>
+    repo.feedPage(ctx.reader, { ...filters, forGroupReaders: true }, null, after, WALL_LIMITS.feedPageSize + 1, pinnedOf),
+  );
+  return withMyReactions(ctx, rows, viewer);
+}
+
+/** Rows of a shared page with the viewer's own reactions, read apart (one statement). */
+async function withMyReactions(ctx: WallContext, rows: repo.PostRow[], viewer: Viewer | null): Promise<repo.PostRow[]> {
+  if (!viewer || rows.length === 0) return rows;
+  const mine = await repo.myPostReactions(
+    ctx.reader,
+    viewer.id,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => ({ ...row, my_reaction: mine.get(row.id) ?? null }));
 }
 
 /**
@@ -183,13 +222,7 @@ async function publicWallPage(
   const rows = await ctx.cache.pages.get(`${sort}:${cursor ?? ''}`, () =>
     repo.feedPage(ctx.reader, { sort, visibility: 'public' }, null, after, WALL_LIMITS.feedPageSize + 1),
   );
-  if (!viewer || rows.length === 0) return rows;
-  const mine = await repo.myPostReactions(
-    ctx.reader,
-    viewer.id,
-    rows.map((row) => row.id),
-  );
-  return rows.map((row) => ({ ...row, my_reaction: mine.get(row.id) ?? null }));
+  return withMyReactions(ctx, rows, viewer);
 }
 
 async function publicWallTotal(ctx: WallContext): Promise<number> {
@@ -322,8 +355,10 @@ export async function announcePost(
     ctx.cache.invalidate();
     await ctx.publish({ type: 'feed-post', topic: 'feed', postId: post.postId, authorId: post.authorId });
   }
-  // A group's readers see 'N publicaciones nuevas' on its wall (the group topic's handler checks who reads it).
+  // A group's readers see 'N publicaciones nuevas' on its wall (the group topic's handler checks who
+  // reads it); its shared pages are dropped here, and on the other instances by the group.live event.
   if (post.groupId !== null) {
+    ctx.cache.invalidate();
     await ctx.publishGroup({ type: 'group-post', topic: groupTopic(post.groupId), groupId: post.groupId, postId: post.postId, authorId: post.authorId });
   }
   await afterWrite(ctx, after);
