@@ -106,7 +106,8 @@ const PAGES: PageCheck[] = [
     path: () => '/grupos',
     ready: async (p) => {
       await heading(p, 'Grupos', 1);
-      await text(p, 'Próximamente');
+      // The demo groups, loaded (the admin belongs to none or some of them).
+      await heading(p, /^(Tus grupos|Descubre grupos)$/, 2);
     },
   },
   { name: 'own profile', as: 'admin', path: () => '/perfil', ready: (p) => heading(p, 'Admin Tribuna', 1) },

@@ -200,9 +200,10 @@ export async function transcodeVideo(
     timeoutMs = VIDEO_LIMITS.transcodeTimeoutMs,
     bin = ffmpegBinaries(),
     niceness = TRANSCODE_NICENESS,
-  }: { timeoutMs?: number; bin?: FfmpegBinaries; niceness?: number } = {},
+    yieldWhileBusy,
+  }: { timeoutMs?: number; bin?: FfmpegBinaries; niceness?: number; yieldWhileBusy?: boolean } = {},
 ): Promise<TranscodedVideo> {
-  const niced = (file: string, args: string[], options: NicedOptions) => runNiced(file, args, options, niceness);
+  const niced = (file: string, args: string[], options: NicedOptions) => runNiced(file, args, { ...options, yieldWhileBusy }, niceness);
   const probe = await probeVideo(input, bin);
   const mp4 = join(outDir, 'video.mp4');
   const posterPng = join(outDir, 'poster.png');

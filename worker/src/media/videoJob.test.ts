@@ -40,9 +40,9 @@ let published: VideoUploadEvent[] = [];
 /** Per-test hooks of the handler the worker runs. */
 let hooks: Pick<TranscodeVideoDeps, 'beforeCommit'> & { binaries?: FfmpegBinaries } = {};
 
-/** The real handler, its events recorded on their way to the bus. */
+/** The real handler, its events recorded on their way to the bus (FFmpeg not yielding: the test run keeps the cores busy). */
 function recorded(deps: TranscodeVideoDeps = {}): JobHandler<typeof JOB> {
-  const handler = createTranscodeVideoJob(deps);
+  const handler = createTranscodeVideoJob({ yieldWhileBusy: false, ...deps });
   return (payload, ctx) =>
     handler(payload, {
       ...ctx,

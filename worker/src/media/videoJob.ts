@@ -42,6 +42,11 @@ export interface TranscodeVideoDeps {
   binaries?: () => FfmpegBinaries;
   /** Runs once the files are stored, before the transaction (tests: a run that dies there). */
   beforeCommit?: (upload: VideoUploadRow) => Promise<void>;
+  /**
+   * Whether FFmpeg yields to a busy machine (video.ts runNiced; default: yes). Tests of the job's
+   * life turn it off: the test run keeps every core busy, and a yielding transcode would take minutes.
+   */
+  yieldWhileBusy?: boolean;
 }
 
 export type TranscodeVideoResult =
@@ -100,7 +105,7 @@ async function transcodeUpload(ctx: JobContext, storage: MediaStorage, upload: V
       // The server probed it before accepting it; checked again here, the job trusts no file.
       const probe = await probeVideo(input, bin);
       if (probe.durationS > VIDEO_LIMITS.maxDurationS) throw new UnusableClipError(upload.id, `${probe.durationS.toFixed(1)} s is too long`);
-      video = await transcodeVideo(input, dir, { bin });
+      video = await transcodeVideo(input, dir, { bin, yieldWhileBusy: deps.yieldWhileBusy });
     } catch (err) {
       if (err instanceof NotAVideoError) throw new UnusableClipError(upload.id, err.message);
       throw err;
