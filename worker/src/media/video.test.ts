@@ -161,7 +161,7 @@ describe('video clips through FFmpeg (the worker)', () => {
 
   it('transcodes to H.264/AAC at most 720 lines, moov first, metadata stripped, with a WebP poster and its ThumbHash', async () => {
     const out = await mkdtemp(join(dir, 'out-'));
-    const result = await transcodeVideo(clip, out, { bin });
+    const result = await transcodeVideo(clip, out, { bin, yieldWhileBusy: false });
     const probe = await probeVideo(result.mp4, bin);
     expect(probe).toMatchObject({ videoCodec: 'h264', audioCodec: 'aac', height: 720, width: 960 });
     expect(result).toMatchObject({ width: 960, height: 720 });
