@@ -445,7 +445,7 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
         feed: 'autocannon, closed loop, `connections` connections, pipelining 1; every request carries the session cookie of the next of distinctUsers signed-in users (each with its X-Forwarded-For address, 50 users per address; the server trusts the loopback proxy) so the per-user limit wall.read (60 per 20 s) is never reached at these rates: production limits unchanged, no override. Requests alternate a first page (GET /api/posts and ?sort=recent in turn) and a deep page (a cursor of pages deepFrom..deepTo of either sort, collected beforehand by following nextCursor, replayed at random). req/s = 200 answers / round duration. Latency: autocannon histogram (all), and per kind our own hdr histogram from the request being built to its answer.',
         health: 'GET /api/health, same connections, same process, same round length.',
         otherWalls:
-          "group and following rounds are feed rounds (same connections, same alternation of first pages of both sorts and deep pages 20–50 replayed at random, same histograms) on the large private group's wall (GET /api/posts?groupId=…, every reader a member, 5,000 posts, 3 pinned) and on the 'Siguiendo' wall (GET /api/posts?following=true) of the readers who each follow exactly 1,000 writers (800 of them, rotated: one reader alone would meet wall.read's 60 per 20 s); interleaved with the public wall's rounds (feed, group, following, health, react, then the reverse). groupWallVsPublic / followingWallVsPublic: that wall's median-round p99 ÷ feedP99Ms of the same run. The public wall's pages are shared by every reader for a second (pageCache.ts); a group's or a reader's 'Siguiendo' pages are read for each request.",
+          "group and following rounds are feed rounds (same connections, same alternation of first pages of both sorts and deep pages 20–50 replayed at random, same histograms) on the large private group's wall (GET /api/posts?groupId=…, every reader a member, 5,000 posts, 3 pinned) and on the 'Siguiendo' wall (GET /api/posts?following=true) of the readers who each follow exactly 1,000 writers (800 of them, rotated: one reader alone would meet wall.read's 60 per 20 s); interleaved with the public wall's rounds (feed, group, following, health, react, then the reverse). groupWallVsPublic / followingWallVsPublic: that wall's median-round p99 ÷ feedP99Ms of the same run. The public wall's pages are shared by every reader for a second (pageCache.ts); a group's pages are shared the same way among its readers once access is asked; a reader's 'Siguiendo' page asks its own ids (with the reader's reactions) and takes the post cards from a per-post cache shared among readers for a second (cardCache.ts).",
         reactions:
           'POST /api/posts/:postId/reactions {type} (a random type on one of 20,000 random visible posts), rotating over the same users (wall.react: 30 per 15 s per user, not reached). Toggles/s = 200 answers / (first request → last answer); at the deadline every connection finishes the request in flight and stops, so every toggle the server may have committed is answered.',
         openLoop:
@@ -655,8 +655,15 @@ async function timeRepositoryStatements(env: BenchEnv, viewerId: string, deepCur
         ),
       ),
       groupTotalMs: await time(() => wallRepo.feedTotal(reader, { groupId: groupSeed.largeGroupId, unpinned: true }, viewer)),
-      followingPageMs: await time(() => wallRepo.feedPage(reader, { sort: 'activity', followedBy: follower.id }, follower, null, WALL_LIMITS.feedPageSize + 1)),
-      followingTotalMs: await time(() => wallRepo.feedTotal(reader, { followedBy: follower.id }, follower, WALL_LIMITS.followingTotalCap + 1)),
+      // The 'Siguiendo' page is its ids (the reader's statement) and then cards, shared among readers.
+      followingPageMs: await time(() => wallRepo.followingPage(reader, follower.id, 'activity', undefined, null, WALL_LIMITS.feedPageSize + 1)),
+      followingPageAndCardsMs: await time(async () =>
+        wallRepo.postCards(
+          reader,
+          (await wallRepo.followingPage(reader, follower.id, 'activity', undefined, null, WALL_LIMITS.feedPageSize + 1)).map((e) => e.id),
+        ),
+      ),
+      followingTotalMs: await time(() => wallRepo.followingTotal(reader, follower.id, undefined, WALL_LIMITS.followingTotalCap + 1)),
     };
   } finally {
     await database.close();

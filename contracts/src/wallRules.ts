@@ -13,6 +13,8 @@ export const WALL_LIMITS = {
   feedPageSize: 10,
   /** The 'Siguiendo' wall counts its posts up to this many (FeedPage.totalCapped beyond): a bounded count per page. */
   followingTotalCap: 1000,
+  /** How long a reader's 'Siguiendo' total is kept (ms): new posts of the people followed do not drop it. */
+  followingTotalTtlMs: 30_000,
   /** Top-level comments loaded per post. */
   commentsLoaded: 100,
   /** Comments shown before 'Ver más comentarios'. */

@@ -15,7 +15,8 @@ import { useListeningTestApp } from '../../../test/support/server/harness.ts';
 import { multipart, type MultipartPart } from '../../../test/support/server/multipart.ts';
 import { asUser, signIn } from '../../../test/support/server/sessions.ts';
 import { openWs, type AnyServerMessage, type WsTestClient } from '../../../test/support/server/wsClient.ts';
-import type { App } from '../app.ts';
+import { buildApp, type App } from '../app.ts';
+import { testConfig } from '../../../test/support/env.ts';
 
 const WIDE = { store: 'local', perUser: { max: 10_000, windowSeconds: 1 }, perAddress: { max: 10_000, windowSeconds: 1 } } as const;
 const rateLimits = {
@@ -438,6 +439,59 @@ describe('follows', () => {
       await app.inject({ method: 'DELETE', url: `/api/profiles/${luis.id}/follow`, headers: reader.headers });
       const after = await walk('recent');
       expect(after.ids).toEqual(wanted.filter((_, i) => (i + 1) % 2 === 0).reverse());
+    });
+
+    it("shares the cards of its posts among readers, never a reader's page, reaction or followees, and shows an edit or a deletion at once", async () => {
+      // Statements that read post cards (their media) on the cached instance.
+      let cardReads = 0;
+      const cached = await buildApp(testConfig(), {
+        rateLimits,
+        wall: { totalsTtlMs: 60_000, pageTtlMs: 60_000, videoSweep: { everyMs: 0 } },
+        onQuery: (query) => void (cardReads += query.includes('FROM post_media') ? 1 : 0),
+      });
+      try {
+        const [ana, luis, bea, carlos] = [await fan(), await fan(), await fan(), await fan()];
+        // Ana follows Bea and Carlos; Luis follows Bea only.
+        await follow(ana, bea);
+        await follow(ana, carlos);
+        await follow(luis, bea);
+        const db = database.db;
+        const beaPublic = await buildPost(db, bea.id, { content: 'Bea para todos', createdAt: at(1), lastActivityAt: at(1) });
+        const beaFollowers = await buildPost(db, bea.id, {
+          content: 'Bea para sus seguidores',
+          visibility: 'followers',
+          createdAt: at(2),
+          lastActivityAt: at(2),
+        });
+        const carlosPost = await buildPost(db, carlos.id, { content: 'Carlos', visibility: 'followers', createdAt: at(3), lastActivityAt: at(3) });
+        const headersOf = async (who: Fan) => asUser(await signIn(cached, who));
+        const [anaH, luisH, beaH] = [await headersOf(ana), await headersOf(luis), await headersOf(bea)];
+        const wall = async (headers: Record<string, string>) => {
+          const res = await cached.inject({ method: 'GET', url: '/api/posts?following=true&sort=recent', headers });
+          expect(res.statusCode, res.body).toBe(200);
+          return res.json<FeedPage>().posts;
+        };
+        expect((await wall(anaH)).map((p) => p.content)).toEqual(['Carlos', 'Bea para sus seguidores', 'Bea para todos']);
+        expect(cardReads).toBe(1);
+        // Luis's page takes Bea's cards from the cache, and never Carlos's post (he does not follow Carlos).
+        expect((await wall(luisH)).map((p) => p.id)).toEqual([beaFollowers.id, beaPublic.id]);
+        expect(cardReads).toBe(1);
+        // Each reader's own reaction on a shared card.
+        await cached.inject({ method: 'POST', url: `/api/posts/${beaPublic.id}/reactions`, headers: luisH, payload: { type: 'love' } });
+        expect((await wall(luisH)).map((p) => p.myReaction)).toEqual([null, 'love']);
+        expect((await wall(anaH)).map((p) => p.myReaction)).toEqual([null, null, null]);
+        // Unfollowing takes the posts off at once, cached cards or not.
+        await cached.inject({ method: 'DELETE', url: `/api/profiles/${carlos.id}/follow`, headers: anaH });
+        expect((await wall(anaH)).map((p) => p.id)).not.toContain(carlosPost.id);
+        // An edit and a deletion through the API show at once on every reader's wall.
+        const edited = await cached.inject({ method: 'PATCH', url: `/api/posts/${beaPublic.id}`, headers: beaH, payload: { content: 'Bea editado' } });
+        expect(edited.statusCode, edited.body).toBe(200);
+        expect((await wall(luisH)).map((p) => p.content)).toEqual(['Bea para sus seguidores', 'Bea editado']);
+        await cached.inject({ method: 'DELETE', url: `/api/posts/${beaFollowers.id}`, headers: beaH });
+        expect((await wall(anaH)).map((p) => p.content)).toEqual(['Bea editado']);
+      } finally {
+        await cached.close();
+      }
     });
 
     it('counts its total up to the cap', async () => {

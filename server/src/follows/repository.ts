@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { limitOf } from '@tribuna/drizzle/literals';
 import type { SqlRunner } from '@tribuna/drizzle/pipelined';
 
 // The SQL of follows: the follow rows themselves (profiles.followers_count and following_count
@@ -89,6 +90,6 @@ export async function followPage(
     WHERE ${owner} = ${userId} ${position}
     -- NULLS LAST, as the indexes are built (a plain DESC is an order no index provides).
     ORDER BY f.created_at DESC NULLS LAST, ${listed} DESC NULLS LAST
-    LIMIT ${limit}`);
+    ${limitOf(limit)}`);
   return [...rows];
 }

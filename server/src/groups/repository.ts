@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { limitOf } from '@tribuna/drizzle/literals';
 import type { DbOrTx, Tx } from '@tribuna/drizzle/client';
 import type { SqlRunner } from '@tribuna/drizzle/pipelined';
 import type { GroupPrivacy, GroupRelation, GroupRole } from '@tribuna/contracts/groupRules';
@@ -61,7 +62,7 @@ export async function viewerGroups(db: DbOrTx, viewerId: string, pattern: string
     FROM group_members m JOIN groups g ON g.id = m.group_id
     WHERE m.user_id = ${viewerId} ${pattern ? sql`AND ${folded(sql`g.name`)} LIKE ${pattern}` : sql``}
     ORDER BY g.member_count DESC, g.id DESC
-    LIMIT ${limit}`);
+    ${limitOf(limit)}`);
   return [...rows];
 }
 
@@ -86,7 +87,7 @@ export async function otherGroups(
       ${pattern ? sql`AND ${folded(sql`g.name`)} LIKE ${pattern}` : sql``}
       ${after ? sql`AND (g.member_count, g.id) < (${after.memberCount}::int, ${after.id}::uuid)` : sql``}
     ORDER BY g.member_count DESC NULLS LAST, g.id DESC NULLS LAST
-    LIMIT ${limit}`);
+    ${limitOf(limit)}`);
   return [...rows];
 }
 
@@ -247,7 +248,7 @@ export async function membersPage(db: DbOrTx, groupId: string, after: MemberPosi
           : sql``
       }
     ORDER BY rank, m.joined_at, m.user_id
-    LIMIT ${limit}`);
+    ${limitOf(limit)}`);
   return [...rows];
 }
 
@@ -299,7 +300,7 @@ export async function requestsPage(db: DbOrTx, groupId: string, after: ListPosit
     WHERE r.group_id = ${groupId}
       ${after ? sql`AND (r.created_at, r.user_id) > (timestamptz 'epoch' + ${after.atMicros}::bigint * interval '1 microsecond', ${after.userId}::uuid)` : sql``}
     ORDER BY r.created_at, r.user_id
-    LIMIT ${limit}`);
+    ${limitOf(limit)}`);
   return [...rows];
 }
 
@@ -330,7 +331,7 @@ export async function bansPage(db: DbOrTx, groupId: string, after: ListPosition 
     WHERE b.group_id = ${groupId}
       ${after ? sql`AND (b.created_at, b.user_id) < (timestamptz 'epoch' + ${after.atMicros}::bigint * interval '1 microsecond', ${after.userId}::uuid)` : sql``}
     ORDER BY b.created_at DESC, b.user_id DESC
-    LIMIT ${limit}`);
+    ${limitOf(limit)}`);
   return [...rows];
 }
 

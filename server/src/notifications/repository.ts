@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { limitOf } from '@tribuna/drizzle/literals';
 import type { SqlRunner } from '@tribuna/drizzle/pipelined';
 import type { NotificationType } from '@tribuna/contracts/notificationRules';
 import type { ReactionType } from '@tribuna/contracts/wallRules';
@@ -247,7 +248,7 @@ export async function entryPage(db: SqlRunner, userId: string, after: EntryPosit
       GROUP BY s.group_key
       ${position}
       ORDER BY latest DESC, s.group_key DESC
-      LIMIT ${limit}
+      ${limitOf(limit)}
     )
     SELECT e.group_key, (extract(epoch FROM e.latest) * 1000000)::bigint::text AS latest_micros, ${ts(sql`e.latest`)} AS created_at,
       e.unread, e.actors, e.reaction_types,

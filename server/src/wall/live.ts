@@ -1,26 +1,37 @@
 import type { FastifyInstance } from 'fastify';
 import type { WallLiveEvent } from '@tribuna/contracts/api/wall';
+import { WALL_LIMITS } from '@tribuna/contracts/wallRules';
 import { poolRunner, type SqlRunner } from '@tribuna/drizzle/pipelined';
+import { PostCardCache } from './cardCache.ts';
 import { FeedPageCache } from './pageCache.ts';
 import { FeedTotals } from './totals.ts';
 import { presentReactions } from './presenter.ts';
 import * as repo from './repository.ts';
 
-/** The public wall's shared pages and total on this instance (see pageCache.ts and totals.ts). */
+/** The walls' shared pages, cards and totals on this instance (see pageCache.ts, cardCache.ts and totals.ts). */
 export interface WallCache {
   pages: FeedPageCache;
+  cards: PostCardCache;
   totals: FeedTotals;
-  invalidate(): void;
+  /** Readers' 'Siguiendo' totals: kept WALL_LIMITS.followingTotalTtlMs, never dropped by what is posted. */
+  followingTotals: FeedTotals;
+  /** A post appeared, changed or went: shared pages and totals are stale, and with `postId` its card. */
+  invalidate(postId?: string): void;
 }
 
 export function createWallCache(options: { pageTtlMs?: number; totalsTtlMs?: number } = {}): WallCache {
   const pages = new FeedPageCache(options.pageTtlMs);
+  const cards = new PostCardCache(options.pageTtlMs);
   const totals = new FeedTotals(options.totalsTtlMs);
+  const followingTotals = new FeedTotals(options.totalsTtlMs === 0 ? 0 : WALL_LIMITS.followingTotalTtlMs);
   return {
     pages,
+    cards,
     totals,
-    invalidate: () => {
+    followingTotals,
+    invalidate: (postId) => {
       pages.invalidate();
+      if (postId) cards.drop(postId);
       totals.invalidate();
     },
   };
@@ -156,7 +167,8 @@ export function createWallLive(app: FastifyInstance, cache: WallCache, options: 
       return;
     }
     // A post appeared on, changed on or left the wall (on any instance): shared pages are stale.
-    if (message.type === 'feed-post' || message.type === 'post-deleted' || message.type === 'post-updated') cache.invalidate();
+    if (message.type === 'feed-post') cache.invalidate();
+    if (message.type === 'post-deleted' || message.type === 'post-updated') cache.invalidate(message.postId);
     app.live.hub.publish(message.topic, message);
   });
   // A post appeared on a group's wall (on any instance): its shared pages are stale.

@@ -3,9 +3,10 @@ import type { Tx } from '@tribuna/drizzle/client';
 import type { SqlRunner } from '@tribuna/drizzle/pipelined';
 import { feedCounts } from '@tribuna/drizzle/schema/index';
 import type { FeedSort, PostVisibility, ReactionType } from '@tribuna/contracts/wallRules';
-import { byFollowed, canSee, readableBy, shownOnProfile, groupWallForReaders, visibleInGroup, visiblePost } from '../access/predicates.ts';
+import { byFollowed, canSee, followingWall, readableBy, shownOnProfile, groupWallForReaders, visibleInGroup, visiblePost } from '../access/predicates.ts';
 import type { Viewer } from '../access/viewer.ts';
 import { reactionLockKey, xactLock } from '@tribuna/drizzle/locks';
+import { limitOf } from '@tribuna/drizzle/literals';
 
 export interface FeedFilters {
   sort: FeedSort;
@@ -163,12 +164,72 @@ export async function feedPage(
       -- NULLS LAST, as the posts_feed_* indexes are built: a plain DESC (NULLS FIRST) is an order no
       -- index provides, and every page would sort the whole wall (the columns are NOT NULL anyway).
       ORDER BY ${key} DESC NULLS LAST, p.id DESC NULLS LAST
-      LIMIT ${limit})
+      ${limitOf(limit)})
       ${pinned}
     )
     SELECT ${cardSelect(viewer)}, p.sort_micros::text AS sort_micros
     FROM page p JOIN profiles pr ON pr.id = p.user_id
     ORDER BY p.sort_micros DESC, p.created_at DESC, p.id DESC`);
+  return [...rows];
+}
+
+/** A post of a reader's 'Siguiendo' page: its id, keyset position and the reader's own reaction. */
+export type FollowingEntry = {
+  id: string;
+  sort_micros: string;
+  my_reaction: ReactionType | null;
+};
+
+/**
+ * One page of `readerId`'s 'Siguiendo' wall (limit + 1 entries tell whether there is more), newest
+ * sort key first: which posts, not their cards. It walks the public wall's index (posts_feed_*),
+ * keeping the posts of people the reader follows (access/predicates.ts followingWall), and
+ * answers each post's id, position and the reader's reaction: the cards themselves are the same
+ * for every reader (postCards, shared for a moment by wall/cardCache.ts).
+ */
+export async function followingPage(
+  db: SqlRunner,
+  readerId: string,
+  sort: FeedSort,
+  visibility: PostVisibility | undefined,
+  after: FeedPosition | null,
+  limit: number,
+): Promise<FollowingEntry[]> {
+  const key = sortColumn(sort);
+  const position = after
+    ? sql`AND (${key}, p.id) < (timestamptz 'epoch' + ${after.atMicros.toString()}::bigint * interval '1 microsecond', ${after.id}::uuid)`
+    : sql``;
+  const only = visibility ? sql`AND p.visibility = ${visibility}` : sql``;
+  const rows = await db.execute<FollowingEntry>(sql`
+    SELECT p.id, (extract(epoch FROM ${key}) * 1000000)::bigint::text AS sort_micros,
+      (SELECT r.reaction_type FROM post_reactions r WHERE r.post_id = p.id AND r.user_id = ${readerId}) AS my_reaction
+    FROM posts p
+    WHERE ${followingWall(readerId)} ${only} ${position}
+    ORDER BY ${key} DESC NULLS LAST, p.id DESC NULLS LAST
+    ${limitOf(limit)}`);
+  return [...rows];
+}
+
+/** How many posts `readerId`'s 'Siguiendo' wall holds, counting up to `upTo`. */
+export async function followingTotal(db: SqlRunner, readerId: string, visibility: PostVisibility | undefined, upTo: number): Promise<number> {
+  const only = visibility ? sql`AND p.visibility = ${visibility}` : sql``;
+  const rows = await db.execute<{ n: number }>(
+    sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM posts p WHERE ${followingWall(readerId)} ${only} ${limitOf(upTo)}) t`,
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/**
+ * The cards of some posts as every reader sees them (no reader's own reaction, `sort_micros` 0), in
+ * no particular order. Whether a reader may see them is the caller's question, asked before
+ * (followingPage); a post gone since is simply missing.
+ */
+export async function postCards(db: SqlRunner, postIds: string[]): Promise<PostRow[]> {
+  if (postIds.length === 0) return [];
+  const rows = await db.execute<PostRow>(sql`
+    SELECT ${cardSelect(null)}, '0' AS sort_micros
+    FROM posts p JOIN profiles pr ON pr.id = p.user_id
+    WHERE p.id = ANY(${`{${postIds.join(',')}}`}::uuid[])`);
   return [...rows];
 }
 
@@ -186,7 +247,7 @@ export async function feedTotal(db: SqlRunner, filters: Omit<FeedFilters, 'sort'
   const rows = await db.execute<{ n: number }>(
     upTo === undefined
       ? sql`SELECT count(*)::int AS n FROM posts p WHERE ${filterSql(filters, viewer)}`
-      : sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM posts p WHERE ${filterSql(filters, viewer)} LIMIT ${upTo}) t`,
+      : sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM posts p WHERE ${filterSql(filters, viewer)} ${limitOf(upTo)}) t`,
   );
   return rows[0]?.n ?? 0;
 }
@@ -304,7 +365,7 @@ export async function insertVideoUpload(tx: Tx, upload: NewVideoUpload): Promise
 export async function listVideoUploads(db: SqlRunner, userId: string, limit: number): Promise<VideoUploadRow[]> {
   const rows = await db.execute<VideoUploadRow>(sql`
     SELECT ${videoUploadColumns} FROM video_uploads
-    WHERE user_id = ${userId} ORDER BY created_at DESC, id DESC LIMIT ${limit}`);
+    WHERE user_id = ${userId} ORDER BY created_at DESC, id DESC ${limitOf(limit)}`);
   return [...rows];
 }
 
@@ -367,7 +428,7 @@ export async function unpublishedTranscodedUploads(db: SqlRunner, olderThanS: nu
   const rows = await db.execute<{ id: string; user_id: string }>(sql`
     SELECT id, user_id FROM video_uploads
     WHERE status = 'transcoded' AND created_at < now() - ${olderThanS}::int * interval '1 second'
-    ORDER BY created_at LIMIT ${limit}`);
+    ORDER BY created_at ${limitOf(limit)}`);
   return rows.map((r) => ({ id: r.id, userId: r.user_id }));
 }
 
@@ -380,7 +441,7 @@ export async function deleteStuckVideoUploads(db: SqlRunner, olderThanS: number,
     DELETE FROM video_uploads WHERE id IN (
       SELECT id FROM video_uploads
       WHERE status = 'processing' AND created_at < now() - ${olderThanS}::int * interval '1 second'
-      ORDER BY created_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+      ORDER BY created_at ${limitOf(limit)} FOR UPDATE SKIP LOCKED)
     RETURNING id, user_id, upload_key`);
   return rows.map((r) => ({ id: r.id, userId: r.user_id, uploadKey: r.upload_key }));
 }
@@ -516,7 +577,7 @@ export async function listComments(db: SqlRunner, postId: string, viewer: Viewer
     WITH top AS (
       SELECT c.id FROM comments c
       WHERE c.post_id = ${postId} AND c.parent_comment_id IS NULL AND NOT c.is_hidden
-      ORDER BY c.created_at, c.id LIMIT ${limit}
+      ORDER BY c.created_at, c.id ${limitOf(limit)}
     ), thread AS (
       SELECT id FROM top
       UNION ALL

@@ -129,7 +129,9 @@ export async function getFeed(ctx: WallContext, query: FeedQuery, viewer: Viewer
     ? await Promise.all([publicWallPage(ctx, sort, query.cursor ?? null, after, viewer), publicWallTotal(ctx).then((n) => ({ total: n }))])
     : isGroupWall(filters)
       ? await Promise.all([groupWallPage(ctx, filters, query.cursor ?? null, after, viewer), feedTotal(ctx, filters, reader)])
-      : await Promise.all([repo.feedPage(ctx.reader, filters, reader, after, size + 1, pinnedOf), feedTotal(ctx, filters, reader)]);
+      : isFollowingWall(filters)
+        ? await Promise.all([followingWallPage(ctx, filters, after), followingWallTotal(ctx, filters)])
+        : await Promise.all([repo.feedPage(ctx.reader, filters, reader, after, size + 1, pinnedOf), feedTotal(ctx, filters, reader)]);
   // The first page of a group's wall comes with its pinned posts, in the same statement.
   const pinned = pinnedOf ? rows.filter((row) => row.is_pinned) : null;
   const listed = pinnedOf ? rows.filter((row) => !row.is_pinned) : rows;
@@ -180,6 +182,53 @@ async function groupWallPage(
   return withMyReactions(ctx, rows, viewer);
 }
 
+/** A reader's 'Siguiendo' wall (following=true, no author or group filter). */
+function isFollowingWall(filters: FeedFilters): filters is FeedFilters & { followedBy: string } {
+  return filters.followedBy !== undefined && !filters.userId && !filters.groupId;
+}
+
+/**
+ * A page of a reader's 'Siguiendo' wall: which posts (with the reader's reactions) is the reader's
+ * own statement; their cards are the same for everybody and shared for a moment among readers
+ * (cardCache.ts; the missing ones in one statement). During an episode the fans who follow the
+ * same contestants and hosts read mostly the same posts, as the public wall's readers do.
+ */
+async function followingWallPage(
+  ctx: WallContext,
+  filters: FeedFilters & { followedBy: string },
+  after: ReturnType<typeof decodeCursor>,
+): Promise<repo.PostRow[]> {
+  const entries = await repo.followingPage(ctx.reader, filters.followedBy, filters.sort, filters.visibility, after, WALL_LIMITS.feedPageSize + 1);
+  const cards = new Map(
+    (
+      await ctx.cache.cards.getMany(
+        entries.map((entry) => entry.id),
+        (missing) => repo.postCards(ctx.reader, missing),
+      )
+    ).map((card) => [card.id, card]),
+  );
+  // A post deleted between the two reads is left out (its entry has no card).
+  return entries.flatMap((entry) => {
+    const card = cards.get(entry.id);
+    return card ? [{ ...card, sort_micros: entry.sort_micros, my_reaction: entry.my_reaction }] : [];
+  });
+}
+
+/**
+ * A reader's 'Siguiendo' wall's total, counted up to a cap (a reader following a thousand active
+ * fans would otherwise count tens of thousands of posts) and kept while they page through it
+ * (WALL_LIMITS.followingTotalTtlMs): during an episode posts appear every moment, and dropping every
+ * reader's total with each would count them again on nearly every page.
+ */
+async function followingWallTotal(ctx: WallContext, filters: FeedFilters & { followedBy: string }): Promise<{ total: number; totalCapped?: boolean }> {
+  const cap = WALL_LIMITS.followingTotalCap;
+  const key = `following:${filters.followedBy}:${filters.visibility ?? 'all'}`;
+  const cached = ctx.cache.followingTotals.get(key);
+  const counted = cached ?? (await repo.followingTotal(ctx.reader, filters.followedBy, filters.visibility, cap + 1));
+  if (cached === null) ctx.cache.followingTotals.set(key, counted);
+  return counted > cap ? { total: cap, totalCapped: true } : { total: counted };
+}
+
 /** Rows of a shared page with the viewer's own reactions, read apart (one statement). */
 async function withMyReactions(ctx: WallContext, rows: repo.PostRow[], viewer: Viewer | null): Promise<repo.PostRow[]> {
   if (!viewer || rows.length === 0) return rows;
@@ -192,23 +241,15 @@ async function withMyReactions(ctx: WallContext, rows: repo.PostRow[], viewer: V
 }
 
 /**
- * The total of a filtered wall. A group's wall (the same for everybody who may read the group) and a
- * reader's 'Siguiendo' wall keep theirs for a moment while somebody pages through them (totals.ts);
- * the 'Siguiendo' wall's is counted up to a cap (a reader following a thousand active fans would
- * otherwise count tens of thousands of posts).
+ * The total of a filtered wall. A group's wall (the same for everybody who may read the group) keeps
+ * its total for a moment while somebody pages through it (totals.ts).
  */
-async function feedTotal(ctx: WallContext, filters: FeedFilters, reader: Viewer | null): Promise<{ total: number; totalCapped?: boolean }> {
-  const cap = WALL_LIMITS.followingTotalCap;
-  const key = filters.followedBy
-    ? `following:${filters.followedBy}`
-    : filters.groupId && !filters.userId && !filters.visibility
-      ? `group:${filters.groupId}:${filters.unpinned ? 'unpinned' : 'all'}`
-      : null;
+async function feedTotal(ctx: WallContext, filters: FeedFilters, reader: Viewer | null): Promise<{ total: number }> {
+  const key = filters.groupId && !filters.userId && !filters.visibility ? `group:${filters.groupId}:${filters.unpinned ? 'unpinned' : 'all'}` : null;
   const cached = key ? ctx.cache.totals.get(key) : null;
-  const counted = cached ?? (await repo.feedTotal(ctx.reader, filters, reader, filters.followedBy ? cap + 1 : undefined));
+  const counted = cached ?? (await repo.feedTotal(ctx.reader, filters, reader));
   if (key && cached === null) ctx.cache.totals.set(key, counted);
-  if (!filters.followedBy) return { total: counted };
-  return counted > cap ? { total: cap, totalCapped: true } : { total: counted };
+  return { total: counted };
 }
 
 /** A shared page of the public wall, with the reader's own reactions read apart (one statement). */
@@ -375,7 +416,7 @@ export async function editPost(ctx: WallContext, writer: Writer, postId: string,
     const at = await repo.updatePostContent(tx, postId, content);
     return { editedAt: at, after: await ctx.joinTransaction(drizzleRunner(tx), { kind: 'post-written', postId, actorId: writer.id, content }) };
   });
-  ctx.cache.invalidate();
+  ctx.cache.invalidate(postId);
   await ctx.publish({ type: 'post-updated', topic: postTopic(postId), postId, content, editedAt });
   await afterWrite(ctx, after);
   return getPost(ctx, postId, writer);
@@ -391,7 +432,7 @@ export async function deletePost(ctx: WallContext, writer: Writer, postId: strin
     }
     await repo.hidePost(tx, postId);
   });
-  ctx.cache.invalidate();
+  ctx.cache.invalidate(postId);
   await ctx.publish({ type: 'post-deleted', topic: postTopic(postId), postId });
 }
 

@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { limitOf } from '@tribuna/drizzle/literals';
 import type { DbOrTx } from '@tribuna/drizzle/client';
 import type { GroupPrivacy, GroupRole } from '@tribuna/contracts/groupRules';
 import { groupListedOnProfile, shownOnProfile } from '../../access/predicates.ts';
@@ -80,7 +81,7 @@ export async function voteHistory(db: DbOrTx, userId: string, limit: number): Pr
     LEFT JOIN contestants c ON c.id = o.contestant_id
     WHERE v.user_id = ${userId}
     ORDER BY v.created_at DESC, v.id DESC
-    LIMIT ${limit}`);
+    ${limitOf(limit)}`);
   return [...rows];
 }
 
@@ -127,7 +128,7 @@ export async function commentsPage(
     JOIN profiles pr ON pr.id = p.user_id
     WHERE c.user_id = ${userId} AND NOT c.is_hidden AND ${shownOnProfile(userId, viewer)} ${position}
     ORDER BY c.created_at DESC, c.id DESC
-    LIMIT ${limit}`);
+    ${limitOf(limit)}`);
   return [...rows];
 }
 
@@ -149,6 +150,6 @@ export async function memberships(db: DbOrTx, userId: string, viewer: Viewer | n
     FROM group_members gm JOIN groups g ON g.id = gm.group_id
     WHERE gm.user_id = ${userId} AND ${groupListedOnProfile(userId, viewer)}
     ORDER BY gm.joined_at DESC, g.id DESC
-    LIMIT ${limit}`);
+    ${limitOf(limit)}`);
   return [...rows];
 }
