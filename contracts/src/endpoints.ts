@@ -14,6 +14,7 @@ import { SITE_ROUTES } from './api/site.ts';
 import { VOTE_ROUTES } from './api/votes.ts';
 import { WALL_ROUTES } from './api/wall.ts';
 import { GROUP_ROUTES } from './api/groups.ts';
+import { MODERATION_ROUTES } from './api/moderation.ts';
 import { ADMIN_ABUSE_ROUTES } from './api/admin/abuse.ts';
 import { ADMIN_AUDIT_ROUTES } from './api/admin/audit.ts';
 import { ADMIN_CATALOG_ROUTES } from './api/admin/catalog.ts';
@@ -51,6 +52,7 @@ export const ENDPOINTS = mergeRoutes(
   PAGE_VIEW_ROUTES,
   WALL_ROUTES,
   GROUP_ROUTES,
+  MODERATION_ROUTES,
   NOTIFICATION_ROUTES,
   ADMIN_CATALOG_ROUTES,
   ADMIN_POLL_ROUTES,

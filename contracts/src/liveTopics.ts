@@ -15,7 +15,7 @@
 export type LiveTopic = `poll:${string}` | 'feed' | `post:${string}` | `group:${string}` | `user:${string}` | 'admin';
 
 /** Topic families: `family` alone or `family:key`. The server refuses to start without a handler for each. */
-export const LIVE_TOPIC_FAMILIES = ['poll', 'feed', 'post', 'group', 'user', 'admin'] as const;
+export const LIVE_TOPIC_FAMILIES = ['poll', 'feed', 'post', 'group', 'user', 'admin', 'moderation'] as const;
 export type LiveTopicFamily = (typeof LIVE_TOPIC_FAMILIES)[number];
 
 export const pollTopic = (pollId: string): `poll:${string}` => `poll:${pollId}`;

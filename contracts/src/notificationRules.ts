@@ -7,9 +7,24 @@ import { REACTION_TYPES, type ReactionType } from './wallRules.ts';
  * - `post_comment`: someone commented on your post;
  * - `comment_reply`: someone replied to your comment;
  * - `post_mention` / `comment_mention`: someone wrote your @username in a post / comment you may see;
- * - `follow`: someone started following you ('X empezó a seguirte'; no post).
+ * - `follow`: someone started following you ('X empezó a seguirte'; no post);
+ * - `report_actioned` / `report_dismissed`: your report was reviewed ('Revisamos tu reporte: tomamos
+ *   medidas' / '…: no infringe las normas'; no post, and the moderator is never named: the actor
+ *   column holds them for the record only).
  */
-export const NOTIFICATION_TYPES = ['post_reaction', 'comment_reaction', 'post_comment', 'comment_reply', 'post_mention', 'comment_mention', 'follow'] as const;
+export const NOTIFICATION_TYPES = [
+  'post_reaction',
+  'comment_reaction',
+  'post_comment',
+  'comment_reply',
+  'post_mention',
+  'comment_mention',
+  'follow',
+  'report_actioned',
+  'report_dismissed',
+] as const;
+/** Kinds without a post (the list does not join one). */
+export const POSTLESS_NOTIFICATION_TYPES: readonly NotificationType[] = ['follow', 'report_actioned', 'report_dismissed'];
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 export const NOTIFICATION_LIMITS = {
@@ -90,5 +105,10 @@ export function notificationText(entry: NotificationTextInput): string {
       return `${actorName} te mencionó en un comentario`;
     case 'follow':
       return `${actorName} empezó a seguirte`;
+    // Never the moderator's name (moderationRules.ts MODERATION_MESSAGES.outcome*, kept equal).
+    case 'report_actioned':
+      return 'Revisamos tu reporte: tomamos medidas';
+    case 'report_dismissed':
+      return 'Revisamos tu reporte: no infringe las normas';
   }
 }

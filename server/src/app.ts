@@ -1,3 +1,4 @@
+import { moderationTopic } from './moderation/topic.ts';
 import Fastify, { type FastifyBaseLogger, type FastifyPluginAsync, type RouteOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '@tribuna/contracts/config';
@@ -184,6 +185,8 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(pollsPlugin, options.polls ?? {});
   // Topics of the wall.
   for (const topic of [feedTopic, postTopicHandler(poolRunner(app.database.sql), config.requireAdminMfa)]) app.live.registerTopic(topic);
+  // The moderation queue's open count (issue 29).
+  app.live.registerTopic(moderationTopic(poolRunner(app.database.sql), config.requireAdminMfa));
   // Domain plugins: what a domain runs besides its routes (writers, subscriptions, live topics).
   await app.register(votesPlugin);
   await app.register(notificationsPlugin);

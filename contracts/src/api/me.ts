@@ -14,6 +14,8 @@ export const Profile = Type.Object({
   /** "Mostrar mi nombre en las listas de votantes" (default true): false, the user's votes count but are never named. */
   showInVoterLists: Type.Boolean(),
   createdAt: IsoDate,
+  /** Silenced by moderation until then (issue 29): no posting, commenting or reacting; null when not silenced (or the silence ended). */
+  silencedUntil: Type.Union([IsoDate, Type.Null()]),
 });
 export type Profile = Static<typeof Profile>;
 

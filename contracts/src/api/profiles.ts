@@ -27,6 +27,9 @@ export const PublicProfile = Type.Object({
   followingCount: Type.Integer({ minimum: 0 }),
   /** The signed-in viewer follows this profile ('Siguiendo'); false for visitors and on one's own. */
   viewerFollows: Type.Boolean(),
+  /** The signed-in viewer muted / blocked this profile (issue 29); false for visitors and on one's own. A profile that blocked the viewer is not found. */
+  viewerMuted: Type.Boolean(),
+  viewerBlocked: Type.Boolean(),
 });
 export type PublicProfile = Static<typeof PublicProfile>;
 

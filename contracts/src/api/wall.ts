@@ -62,6 +62,8 @@ export const PostView = Type.Object({
   /** The viewer's own reaction (null for visitors and when none). */
   myReaction: Type.Union([ReactionTypeSchema, Type.Null()]),
   commentCount: Type.Integer({ minimum: 0 }),
+  /** Hidden by moderation (issue 29): only its author (and the moderation queue) still sees it, as 'Oculto por moderación'. Absent otherwise. */
+  hiddenByModeration: Type.Optional(Type.Boolean()),
 });
 export type PostView = Static<typeof PostView>;
 
@@ -91,7 +93,10 @@ export const FeedPage = Type.Object({
   pinned: Type.Optional(Type.Array(PostView)),
   /** Posts matching the filters (all pages); with `totalCapped`, at least that many. */
   total: Type.Integer({ minimum: 0 }),
-  /** The count stopped at its cap (the 'Siguiendo' wall counts up to WALL_LIMITS.followingTotalCap). */
+  /**
+   * The count stopped at its cap (the 'Siguiendo' wall counts up to WALL_LIMITS.followingTotalCap;
+   * its total is kept for WALL_LIMITS.followingTotalTtlMs while the reader pages, whatever is posted meanwhile).
+   */
   totalCapped: Type.Optional(Type.Boolean()),
   hasMore: Type.Boolean(),
   nextCursor: Type.Union([Type.String(), Type.Null()]),
@@ -149,6 +154,8 @@ const commentFields = {
   createdAt: IsoDate,
   reactions: ReactionCounts,
   myReaction: Type.Union([ReactionTypeSchema, Type.Null()]),
+  /** Hidden by moderation (issue 29): only its author still sees it, as 'Oculto por moderación'. Absent otherwise. */
+  hiddenByModeration: Type.Optional(Type.Boolean()),
 };
 
 export const ReplyView = Type.Object(commentFields);

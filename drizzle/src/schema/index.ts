@@ -10,3 +10,4 @@ export * from './audit.ts';
 export * from './notifications.ts';
 export * from './maintenance.ts';
 export * from './outbox.ts';
+export * from './moderation.ts';

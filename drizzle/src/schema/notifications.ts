@@ -26,7 +26,7 @@ export const notifications = pgTable(
       .notNull()
       .references(() => profiles.id, { onDelete: 'cascade' }),
     type: text('type', { enum: NOTIFICATION_TYPES }).notNull(),
-    /** The post the notification leads to (the post itself, or the one the comment is on); null for a follow. */
+    /** The post the notification leads to (the post itself, or the one the comment is on); null for a follow and a report's outcome. */
     postId: uuid('post_id').references(() => posts.id, { onDelete: 'cascade' }),
     /** The comment reacted to, the new comment or reply, or the comment with the mention. */
     commentId: uuid('comment_id').references(() => comments.id, { onDelete: 'cascade' }),
@@ -39,7 +39,7 @@ export const notifications = pgTable(
   (t) => [
     check('notifications_type', oneOf(t.type, NOTIFICATION_TYPES)),
     check('notifications_reaction_type', sql`${t.reactionType} IS NULL OR ${oneOf(t.reactionType, REACTION_TYPES)}`),
-    check('notifications_post', sql`(${t.type} = 'follow') = (${t.postId} IS NULL)`),
+    check('notifications_post', sql`(${t.type} IN ('follow', 'report_actioned', 'report_dismissed')) = (${t.postId} IS NULL)`),
     check('notifications_not_self', sql`${t.userId} <> ${t.actorId}`),
     uniqueIndex('notifications_dedupe_uq').on(t.userId, t.dedupeKey),
     index('notifications_user_created_idx').on(t.userId, t.createdAt.desc()),

@@ -25,6 +25,8 @@ export const profiles = pgTable(
     /** Followers and followed accounts, kept by statement triggers on follows (migration 0030). */
     followersCount: integer('followers_count').notNull().default(0),
     followingCount: integer('following_count').notNull().default(0),
+    /** Silenced by moderation until then (issue 29): no posting, commenting or reacting before. */
+    silencedUntil: timestamp('silenced_until', { withTimezone: true }),
     /** Set when the owner deleted the account (the profile is anonymised and kept for their posts). */
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     createdAt: createdAt(),

@@ -143,6 +143,11 @@ export const posts = pgTable(
     visibility: text('visibility', { enum: POST_VISIBILITY }).notNull().default('public'),
     isPinned: boolean('is_pinned').notNull().default(false),
     isHidden: boolean('is_hidden').notNull().default(false),
+    /**
+     * Hidden by moderation (issue 29; `isHidden` is then true as well, so every reader's predicate
+     * leaves it out): its author still sees it, as 'Oculto por moderación'; 'Restaurar' clears both.
+     */
+    moderationHiddenAt: timestamp('moderation_hidden_at', { withTimezone: true }),
     /** Latest of creation and newest comment: the feed's activity sort key. */
     lastActivityAt: timestamp('last_activity_at', { withTimezone: true }).notNull().defaultNow(),
     /** Set when the content is edited ('Editado'). */
@@ -254,6 +259,8 @@ export const comments = pgTable(
     mediaId: uuid('media_id').references(() => media.id, { onDelete: 'restrict' }),
     mediaAlt: text('media_alt'),
     isHidden: boolean('is_hidden').notNull().default(false),
+    /** Hidden by moderation (issue 29), as posts.moderation_hidden_at. */
+    moderationHiddenAt: timestamp('moderation_hidden_at', { withTimezone: true }),
     editedAt: timestamp('edited_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -18,6 +18,7 @@ export function buildProfile(overrides: Partial<Profile> = {}): Profile {
     totalPoints: 0,
     showInVoterLists: true,
     createdAt: '2025-01-05T12:00:00.000Z',
+    silencedUntil: null,
     ...overrides,
   };
 }

@@ -5,7 +5,7 @@ import { ANONYMISED_DISPLAY_NAME } from './repository.ts';
 import type { ProfileRow } from './repository.ts';
 
 /** A profile as the API shows it (the Profile schema): public fields only, never the e-mail. */
-export function presentProfile(row: ProfileRow): Profile {
+export function presentProfile(row: ProfileRow, now: Date = new Date()): Profile {
   return {
     id: row.id,
     displayName: row.displayName,
@@ -18,6 +18,7 @@ export function presentProfile(row: ProfileRow): Profile {
     totalPoints: row.totalPoints,
     showInVoterLists: row.showInVoterLists,
     createdAt: row.createdAt.toISOString(),
+    silencedUntil: row.silencedUntil && row.silencedUntil > now ? row.silencedUntil.toISOString() : null,
   };
 }
 
@@ -35,6 +36,9 @@ export function presentPublicProfile(row: PublicProfileRow): PublicProfile {
     followersCount: row.followers_count,
     followingCount: row.following_count,
     viewerFollows: row.viewer_follows,
+    // Mute and block (issue 29): filled in by the safety domain's reads.
+    viewerMuted: false,
+    viewerBlocked: false,
   };
 }
 

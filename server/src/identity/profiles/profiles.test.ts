@@ -85,6 +85,8 @@ describe('profiles: header, counters and tabs', () => {
         followersCount: 0,
         followingCount: 0,
         viewerFollows: false,
+        viewerMuted: false,
+        viewerBlocked: false,
       });
       expect(JSON.stringify(res.json())).not.toMatch(/role|email|suspend|points/i);
       const missing = await get('/api/profiles/123e4567-e89b-42d3-a456-426614174000');

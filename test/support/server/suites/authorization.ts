@@ -778,6 +778,8 @@ const TOPICS: Record<LiveTopicFamily, Record<string, TopicAccess>> = {
     "user:{another user's id}": { audience: 'nobody', refusal: 'forbidden', topic: (w) => `user:${w.target.id}` },
   },
   admin: { admin: { audience: 'admin', refusal: 'forbidden', topic: () => 'admin' } },
+  // The moderation queue's open count (issue 29): site admins and moderators.
+  moderation: { moderation: { audience: 'admin', refusal: 'forbidden', topic: () => 'moderation' } },
 };
 
 /** What each kind of caller gets from a subscribe (a sign-in owing its second factor watches as a visitor). */

@@ -16,6 +16,8 @@ export function buildPublicProfile(overrides: Partial<PublicProfile> = {}): Publ
     followersCount: 0,
     followingCount: 0,
     viewerFollows: false,
+    viewerMuted: false,
+    viewerBlocked: false,
     ...overrides,
   };
 }
