@@ -21,6 +21,7 @@ import { sleep, spawnTs, type BenchChild } from './lib/processes.ts';
 import { median, medianBy, round } from './lib/stats.ts';
 import { measureUntilQuiet } from './lib/steal.ts';
 import { DEFAULT_WALL_SEED, seedWall, type WallSeedResult } from './lib/wallSeed.ts';
+import { DEFAULT_MUTE_SEED, seedMutes, type MuteSeedResult } from './lib/muteSeed.ts';
 import { DEFAULT_GROUP_SEED, seedGroupsAndFollows, type GroupSeedResult } from './lib/groupSeed.ts';
 import { paramsFile, WORK_DIR } from './lib/workdir.ts';
 import { OPEN_LOOP_WARMUP, type BenchOutcome } from './votes.ts';
@@ -58,13 +59,13 @@ export const DEFAULT_FEED_OPTIONS: FeedOptions = {
   warmupS: 3,
 };
 
-const TARGETS = { feedP99Ms: 50, feedVsHealthRatio: 0.4, groupWallVsPublic: 1.5, followingWallVsPublic: 1.5 };
+const TARGETS = { feedP99Ms: 50, feedVsHealthRatio: 0.4, groupWallVsPublic: 1.5, followingWallVsPublic: 1.5, mutedWallVsPublic: 1.2 };
 const STEAL_LIMIT_CORES = 0.1;
 const MAX_ROUND_RETRIES = 2;
 
-type Kind = 'feed' | 'health' | 'react' | 'group' | 'following';
+type Kind = 'feed' | 'health' | 'react' | 'group' | 'following' | 'muted';
 /** The walls measured like the public one (issue 28). */
-type OtherWall = 'group' | 'following';
+type OtherWall = 'group' | 'following' | 'muted';
 
 interface Latency {
   p50Ms: number;
@@ -137,16 +138,36 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
       failures.push(`group seed: readers follow ${groupSeed.counts.followsPerReaderMin}..${groupSeed.counts.followsPerReaderMax} people`);
     }
     const followingReaders = groupSeed.followingReaderIds.map((id) => readers.findIndex((u) => u.id === id));
+    log('feed: seeding mutes (readers who each silenced 1,000 writers)');
+    const muteSeed = await seedMutes(
+      env.databaseUrl,
+      readers.map((u) => u.id),
+      groupSeed.followingReaderIds,
+      DEFAULT_MUTE_SEED,
+    );
+    log(`feed: seeded in ${muteSeed.seconds} s: ${JSON.stringify(muteSeed.counts)}`);
+    if (muteSeed.counts.mutesPerReaderMin !== DEFAULT_MUTE_SEED.mutesPerReader || muteSeed.counts.mutesPerReaderMax !== DEFAULT_MUTE_SEED.mutesPerReader) {
+      failures.push(`mute seed: readers muted ${muteSeed.counts.mutesPerReaderMin}..${muteSeed.counts.mutesPerReaderMax} people`);
+    }
+    const mutingReaders = muteSeed.muterIds.map((id) => readers.findIndex((u) => u.id === id));
 
     log('feed: statements per page, in-process (buildApp onQuery) on the same database');
-    const inProcess = await countStatements(env, readers, seed, options, groupSeed);
+    const inProcess = await countStatements(env, readers, seed, options, groupSeed, muteSeed);
     const statementCounts = inProcess.counts;
     // Constant means: the same for every page of one kind of feed whatever it holds (10 posts, 3,
     // none) and however deep. The public wall (a shared page, the reader's reactions, the total) and
     // an author's list (the page with the reader's reactions inline, the total) are two kinds;
     // statementsPerPage is theirs. A group's wall and the 'Siguiendo' wall are two more, reported apart.
     const kindOf = (c: StatementCount) =>
-      c.case.startsWith('group wall') ? 'group' : c.case.startsWith('following wall') ? 'following' : c.case.includes('author') ? 'author' : 'wall';
+      c.case.startsWith('group wall')
+        ? 'group'
+        : c.case.startsWith('following wall')
+          ? 'following'
+          : c.case.startsWith('muted wall')
+            ? 'muted'
+            : c.case.includes('author')
+              ? 'author'
+              : 'wall';
     const kinds = new Map<string, StatementCount[]>();
     for (const c of statementCounts) kinds.set(kindOf(c), [...(kinds.get(kindOf(c)) ?? []), c]);
     const constantOf = (group: StatementCount[] = []) => group.length > 0 && new Set(group.map((c) => c.statements)).size === 1;
@@ -177,6 +198,7 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
     for (const [wall, path, user] of [
       ['group', inProcess.walls.group.firstPaths[0]!, readers[0]!],
       ['following', inProcess.walls.following.firstPaths[0]!, readers[followingReaders[0]!]!],
+      ['muted', inProcess.walls.muted.firstPaths[0]!, readers[mutingReaders[0]!]!],
     ] as const) {
       const res = await fetch(`${tribuna.baseUrl}${path}`, { headers: { cookie: sessionCookie(user.token), 'x-forwarded-for': user.address } });
       const body = (await res.json()) as { posts: unknown[]; pinned?: unknown[] };
@@ -202,6 +224,7 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
           walls: {
             group: { ...inProcess.walls.group, readers: readers.map((_, i) => i) },
             following: { ...inProcess.walls.following, readers: followingReaders },
+            muted: { ...inProcess.walls.muted, readers: mutingReaders },
           },
         }),
       ],
@@ -225,7 +248,7 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
 
     log(`feed: warm-up ${options.warmupS} s of each kind (not reported)`);
     const warmups = [await run('feed', options.warmupS), await run('health', options.warmupS), await run('react', options.warmupS)];
-    const wallWarmups = [await run('group', options.warmupS), await run('following', options.warmupS)];
+    const wallWarmups = [await run('group', options.warmupS), await run('following', options.warmupS), await run('muted', options.warmupS)];
 
     const measured: MeasuredRound[] = [];
     const discarded: { kind: Kind; round: number; perSecond: number; stealCores: number }[] = [];
@@ -259,7 +282,8 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
     };
     for (let i = 1; i <= options.rounds; i++) {
       // Interleaved so the machine's noise spreads over the kinds.
-      const order: Kind[] = i % 2 === 1 ? ['feed', 'group', 'following', 'health', 'react'] : ['react', 'health', 'following', 'group', 'feed'];
+      const order: Kind[] =
+        i % 2 === 1 ? ['feed', 'muted', 'group', 'following', 'health', 'react'] : ['react', 'health', 'following', 'group', 'muted', 'feed'];
       for (const kind of order) await measureRound(kind, i);
     }
 
@@ -370,6 +394,7 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
     };
     const groupWall = wallFigures('group');
     const followingWall = wallFigures('following');
+    const mutedWall = wallFigures('muted');
     const json: Record<string, unknown> = {
       feedPerSecond,
       feedP99Ms,
@@ -401,6 +426,15 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
       followingWallDeepPageP99Ms: followingWall.deepPageP99Ms,
       followingWallStatementsPerPage: followingWall.statements.perPage,
       followingWallStatementsConstant: followingWall.statements.constant,
+      mutedWallP99Ms: mutedWall.p99Ms,
+      mutedWallVsPublic: mutedWall.vsPublic,
+      mutedWallPerSecond: mutedWall.perSecond,
+      mutedWallP50Ms: mutedWall.p50Ms,
+      mutedWallFirstPageP99Ms: mutedWall.firstPageP99Ms,
+      mutedWallDeepPageP99Ms: mutedWall.deepPageP99Ms,
+      mutedWallStatementsPerPage: mutedWall.statements.perPage,
+      mutedWallStatementsConstant: mutedWall.statements.constant,
+      muteSeed: { seconds: muteSeed.seconds, counts: muteSeed.counts, options: DEFAULT_MUTE_SEED },
       statementCounts,
       repositoryStatementMs: sqlTimings,
       openLoopCapacityPerSecond: feedCapacity.capacityPerSecond,
@@ -437,6 +471,8 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
         followingWallVsPublic: followingWall.vsPublic <= TARGETS.followingWallVsPublic,
         groupWallStatementsConstant: groupWall.statements.constant,
         followingWallStatementsConstant: followingWall.statements.constant,
+        mutedWallVsPublic: mutedWall.vsPublic <= TARGETS.mutedWallVsPublic,
+        mutedWallStatementsConstant: mutedWall.statements.constant,
       },
       discardedRounds: discarded,
       method: {
@@ -445,7 +481,7 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
         feed: 'autocannon, closed loop, `connections` connections, pipelining 1; every request carries the session cookie of the next of distinctUsers signed-in users (each with its X-Forwarded-For address, 50 users per address; the server trusts the loopback proxy) so the per-user limit wall.read (60 per 20 s) is never reached at these rates: production limits unchanged, no override. Requests alternate a first page (GET /api/posts and ?sort=recent in turn) and a deep page (a cursor of pages deepFrom..deepTo of either sort, collected beforehand by following nextCursor, replayed at random). req/s = 200 answers / round duration. Latency: autocannon histogram (all), and per kind our own hdr histogram from the request being built to its answer.',
         health: 'GET /api/health, same connections, same process, same round length.',
         otherWalls:
-          "group and following rounds are feed rounds (same connections, same alternation of first pages of both sorts and deep pages 20–50 replayed at random, same histograms) on the large private group's wall (GET /api/posts?groupId=…, every reader a member, 5,000 posts, 3 pinned) and on the 'Siguiendo' wall (GET /api/posts?following=true) of the readers who each follow exactly 1,000 writers (800 of them, rotated: one reader alone would meet wall.read's 60 per 20 s); interleaved with the public wall's rounds (feed, group, following, health, react, then the reverse). groupWallVsPublic / followingWallVsPublic: that wall's median-round p99 ÷ feedP99Ms of the same run. The public wall's pages are shared by every reader for a second (pageCache.ts); a group's pages are shared the same way among its readers once access is asked; a reader's 'Siguiendo' page asks its own ids (with the reader's reactions) and takes the post cards from a per-post cache shared among readers for a second (cardCache.ts).",
+          "group and following rounds are feed rounds (same connections, same alternation of first pages of both sorts and deep pages 20–50 replayed at random, same histograms) on the large private group's wall (GET /api/posts?groupId=…, every reader a member, 5,000 posts, 3 pinned) and on the 'Siguiendo' wall (GET /api/posts?following=true) of the readers who each follow exactly 1,000 writers (800 of them, rotated: one reader alone would meet wall.read's 60 per 20 s); interleaved with the public wall's rounds (feed, group, following, health, react, then the reverse). groupWallVsPublic / followingWallVsPublic: that wall's median-round p99 ÷ feedP99Ms of the same run. The public wall's pages are shared by every reader for a second (pageCache.ts); a group's pages are shared the same way among its readers once access is asked; a reader's 'Siguiendo' page asks its own ids (with the reader's reactions) and takes the post cards from a per-post cache shared among readers for a second (cardCache.ts). muted rounds (issue 29) are feed rounds of the public wall (same first and deep paths) read with the sessions of 800 readers who each muted exactly 1,000 writers (bench/lib/muteSeed.ts); mutedWallVsPublic: their median-round p99 ÷ feedP99Ms (target ≤ 1.2).",
         reactions:
           'POST /api/posts/:postId/reactions {type} (a random type on one of 20,000 random visible posts), rotating over the same users (wall.react: 30 per 15 s per user, not reached). Toggles/s = 200 answers / (first request → last answer); at the deadline every connection finishes the request in flight and stops, so every toggle the server may have committed is answered.',
         openLoop:
@@ -482,6 +518,10 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
       [
         "'Siguiendo' wall req/s, p99 ms (first / deep), ÷ public p99",
         `${followingWall.perSecond}, ${followingWall.p99Ms} (${followingWall.firstPageP99Ms} / ${followingWall.deepPageP99Ms}), ${followingWall.vsPublic} (target ≤ ${TARGETS.followingWallVsPublic})`,
+      ],
+      [
+        'public wall of fans who muted 1,000 people: req/s, p99 ms (first / deep), ÷ public p99',
+        `${mutedWall.perSecond}, ${mutedWall.p99Ms} (${mutedWall.firstPageP99Ms} / ${mutedWall.deepPageP99Ms}), ${mutedWall.vsPublic} (target ≤ ${TARGETS.mutedWallVsPublic}), ${mutedWall.statements.perPage} statements a page (${mutedWall.statements.constant ? 'constant' : 'NOT constant'})`,
       ],
       [
         "statements per page: group's wall / 'Siguiendo' wall",
@@ -530,6 +570,7 @@ async function countStatements(
   seed: WallSeedResult,
   options: FeedOptions,
   groupSeed: GroupSeedResult,
+  muteSeed: MuteSeedResult,
 ): Promise<{ counts: StatementCount[]; deepPaths: string[]; deepPosition: string; walls: Record<OtherWall, { firstPaths: string[]; deepPaths: string[] }> }> {
   const config = loadConfig({
     DATABASE_URL: env.databaseUrl,
@@ -581,11 +622,14 @@ async function countStatements(
         firstPaths: [followingBase, `${followingBase}&sort=recent`],
         deepPaths: (await collect(followingBase, () => followers[nextFollower++ % followers.length]!)).paths,
       },
+      // The public wall, read by fans who muted 1,000 people (its cursors are positions: anybody's).
+      muted: { firstPaths: ['/api/posts', '/api/posts?sort=recent'], deepPaths },
     };
 
     const user = readers[readers.length - 1]!;
     const follower = followers[0]!;
-    for (const warm of [user, user, follower, follower]) await get('/api/posts', warm);
+    const muter = readers.find((u) => u.id === muteSeed.muterIds[0])!;
+    for (const warm of [user, user, follower, follower, muter, muter]) await get('/api/posts', warm);
     const deepOf = (paths: string[], sort: string) => paths.filter((p) => p.includes(`sort=${sort}`)).at(-1)!;
     const cases: [string, string, BenchUser][] = [
       ['first page (activity)', '/api/posts', user],
@@ -602,6 +646,10 @@ async function countStatements(
       ['following wall first page (recent)', `${followingBase}&sort=recent`, follower],
       [`following wall deep page ${options.deepTo} (activity)`, deepOf(walls.following.deepPaths, 'activity'), follower],
       [`following wall deep page ${options.deepTo} (recent)`, deepOf(walls.following.deepPaths, 'recent'), follower],
+      ['muted wall first page (activity)', '/api/posts', muter],
+      ['muted wall first page (recent)', '/api/posts?sort=recent', muter],
+      [`muted wall deep page ${options.deepTo} (activity)`, deepOf(deepPaths, 'activity'), muter],
+      [`muted wall deep page ${options.deepTo} (recent)`, deepOf(deepPaths, 'recent'), muter],
     ];
     const counts: StatementCount[] = [];
     for (const [name, url, who] of cases) {

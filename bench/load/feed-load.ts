@@ -3,7 +3,8 @@
 //   X-Forwarded-For address per request) alternating first pages of both sorts and deep cursor
 //   pages replayed from a list collected beforehand; latency per kind (first / deep) from our own
 //   histograms, overall from autocannon's; `feed` reads the public wall, `group` a large group's
-//   wall (its members), `following` the 'Siguiendo' wall of readers who each follow 1,000 people;
+//   wall (its members), `following` the 'Siguiendo' wall of readers who each follow 1,000 people,
+//   `muted` the public wall of readers who each muted 1,000 people (issue 29);
 // - `health`: GET /api/health at the same concurrency (the baseline);
 // - `react`: POST /api/posts/:id/reactions on random posts with random types, rotating users;
 //   the answer's myReaction per (post, user) is kept for the integrity check; stops gracefully
@@ -32,7 +33,7 @@ interface Params {
    * The other walls measured like the public one (issue 28): a group's wall and the 'Siguiendo'
    * wall, each with its first and deep paths and the readers (indexes into `users`) who read it.
    */
-  walls: Record<'group' | 'following', { firstPaths: string[]; deepPaths: string[]; readers: number[] }>;
+  walls: Record<'group' | 'following' | 'muted', { firstPaths: string[]; deepPaths: string[]; readers: number[] }>;
 }
 
 type Message = { type: string } & Record<string, unknown>;
@@ -318,7 +319,7 @@ serve({
     const { kind, durationS, ratePerSecond } = message as unknown as { kind: string; durationS: number; ratePerSecond?: number };
     let result: Record<string, unknown>;
     if (kind === 'feed') result = await feedRound(durationS);
-    else if (kind === 'group' || kind === 'following') result = await feedRound(durationS, kind);
+    else if (kind === 'group' || kind === 'following' || kind === 'muted') result = await feedRound(durationS, kind);
     else if (kind === 'health') result = await healthRound(durationS);
     else if (kind === 'react') result = await reactRound(durationS);
     else if (kind === 'feed-open') result = await openLoopRound('feed', ratePerSecond ?? 100, durationS);
