@@ -122,6 +122,7 @@ import type { AdminDashboardMessage } from './api/admin/polls.ts';
 import type { NotificationsLiveMessage } from './api/notifications.ts';
 import type { GroupLiveMessage } from './api/groups.ts';
 import type { AbuseScanMessage } from './api/admin/abuse.ts';
+import type { ModerationCountMessage } from './api/moderation.ts';
 
 /** A subscribe (or other client message) the server refused, naming its topic when it had one. The socket stays open. */
 export interface LiveErrorMessage {
@@ -148,6 +149,7 @@ export type LiveServerMessage =
   | NotificationsLiveMessage
   | GroupLiveMessage
   | AbuseScanMessage
+  | ModerationCountMessage
   | LiveErrorMessage;
 
 /** The longest topic a client may name (`post:` and a uuid fit with room to spare). */

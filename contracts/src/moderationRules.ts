@@ -117,3 +117,124 @@ export const MODERATION_MESSAGES = {
   blockedListEmpty: 'No has bloqueado a nadie',
   userNotFound: 'Usuario no encontrado',
 } as const;
+
+/** The fan's side on the web: the report dialog, the menus' safety items, the settings' lists. */
+export const SAFETY_UI = {
+  /** The menus' item and the dialog's title. */
+  report: 'Reportar',
+  reportSubmit: 'Enviar reporte',
+  reportReasonRequired: 'Elige un motivo',
+  reportSignIn: 'Inicia sesión para reportar',
+  reportSignInLink: 'Iniciar sesión',
+  /** What is being reported, under the dialog's title. */
+  reportSubject: {
+    post: (name: string) => `Publicación de ${name}`,
+    comment: (name: string) => `Comentario de ${name}`,
+    profile: (name: string) => `Perfil de ${name}`,
+  } satisfies Record<ReportTarget, (name: string) => string>,
+  profileMenu: 'Opciones del perfil',
+  mute: 'Silenciar',
+  unmute: 'Dejar de silenciar',
+  block: 'Bloquear',
+  unblock: 'Desbloquear',
+  blockTitle: (name: string) => `¿Bloquear a ${name}?`,
+  blockBothWays: 'Ninguno de los dos podrá ver las publicaciones ni los comentarios del otro, ni comentarlas, reaccionar, mencionarse o seguirse.',
+  blockEndsFollows: 'Si se siguen, dejarán de seguirse, y al desbloquear no vuelven a seguirse solos.',
+  blockReversible: 'Puedes desbloquear cuando quieras desde su perfil o desde tu configuración.',
+  unmuted: 'Ya no silencias a esta persona',
+  unblocked: 'Desbloqueaste a esta persona',
+  changeFailed: 'No se pudo guardar el cambio. Inténtalo de nuevo.',
+  /** The own profile's settings heading above both lists. */
+  settingsTitle: 'Silenciados y bloqueados',
+  mutedListTitle: 'Personas silenciadas',
+  blockedListTitle: 'Personas bloqueadas',
+  listLoadFailed: 'No se pudo cargar la lista',
+  remove: 'Quitar',
+  /** 'Quitar' as screen readers hear it (the visible word first). */
+  removeMuted: (name: string) => `Quitar a ${name} de las personas silenciadas`,
+  removeBlocked: (name: string) => `Quitar a ${name} de las personas bloqueadas`,
+} as const;
+
+// --- The queue's screen (/admin/moderacion) -------------------------------------------------------
+
+export const REPORT_TARGET_LABELS: Record<ReportTarget, string> = { post: 'Publicación', comment: 'Comentario', profile: 'Perfil' };
+
+/** The queue's status filter: items with open reports, or whose reports were closed so. */
+export const REPORT_STATUS_LABELS: Record<ReportStatus, string> = { open: 'Pendientes', dismissed: 'Descartados', actioned: 'Con medidas' };
+
+/** A reported item's state as the queue shows it (`autoHidden`: hidden with no moderator's action yet). */
+export const MODERATION_STATE_LABELS = {
+  visible: 'Visible',
+  hidden: 'Oculto',
+  autoHidden: 'Oculto automáticamente en espera de revisión',
+  deleted: 'Eliminado',
+} as const;
+
+/** An earlier action in the author's history, as done ('Ocultado el 5 ene 2025'). */
+export const MODERATION_ACTION_DONE_LABELS: Record<ModerationAction, string> = {
+  dismiss: 'Reportes descartados',
+  hide: 'Ocultado',
+  restore: 'Restaurado',
+  delete: 'Eliminado',
+  silence: 'Silenciado',
+  unsilence: 'Silencio retirado',
+  suspend: 'Suspendido',
+};
+
+export const MODERATION_QUEUE_TEXTS = {
+  description: 'Lo que reportaron los fans, agrupado por contenido: revísalo y decide qué hacer.',
+  statusFilter: 'Estado',
+  reasonFilter: 'Motivo',
+  allReasons: 'Todos',
+  loading: 'Cargando reportes…',
+  loadFailed: 'Error al cargar los reportes',
+  emptyFiltered: 'No hay reportes con estos filtros',
+  reports: (n: number) => (n === 1 ? '1 reporte' : `${n.toLocaleString('es')} reportes`),
+  /** The navigation badge's text alternative. */
+  pending: (n: number) => (n === 1 ? '1 pendiente' : `${n.toLocaleString('es')} pendientes`),
+  lastReport: 'Último reporte:',
+  reportersComments: 'Comentarios de quienes reportaron',
+  reasons: 'Motivos',
+  author: 'Autor',
+  accountCreated: (date: string) => `Cuenta creada el ${date}`,
+  suspended: 'Suspendido',
+  silencedUntil: (untilIso: string) => `Silenciado hasta el ${formatSilencedUntil(untilIso)}`,
+  reportsReceived: (n: number) => (n === 1 ? '1 reporte recibido' : `${n.toLocaleString('es')} reportes recibidos`),
+  history: 'Medidas anteriores',
+  noHistory: 'Sin medidas anteriores',
+  viewPost: 'Ver publicación',
+  viewProfile: 'Ver perfil',
+  inGroup: (group: string) => `En ${group}`,
+  followersOnly: 'Solo para seguidores',
+  images: (n: number) => (n === 1 ? '1 imagen' : `${n} imágenes`),
+  viewImage: (index: number, of: number) => `Ver imagen ${index} de ${of}`,
+  clip: 'Clip',
+  viewClip: 'Ver clip',
+  deletedProfile: 'Cuenta eliminada',
+  actions: 'Acciones',
+  reasonLabel: 'Motivo (opcional)',
+  reasonHint: 'Queda registrado en la auditoría.',
+  reasonTooLong: 'El motivo no puede tener más de 500 caracteres',
+  silenceForLabel: 'Silenciar durante',
+  actionFailed: 'No se pudo aplicar la acción. Inténtalo de nuevo.',
+  /** What each action does, in its confirmation dialog. */
+  confirm: {
+    dismiss: 'Los reportes se cerrarán sin medidas y quienes reportaron sabrán que no infringe las normas.',
+    hide: 'Dejará de verse para todos menos para su autor, que lo verá como «Oculto por moderación». Puedes restaurarlo después.',
+    restore: 'Volverá a verse como antes para quienes pueden leerlo.',
+    delete: 'Se eliminará como si lo borrara su autor. No se puede deshacer.',
+    silence: 'El autor no podrá publicar, comentar ni reaccionar hasta que termine el silencio.',
+    unsilence: 'El autor podrá volver a publicar, comentar y reaccionar.',
+    suspend: 'La cuenta del autor quedará suspendida: se cerrarán sus sesiones y no podrá votar ni publicar.',
+  } satisfies Record<ModerationAction, string>,
+  /** The confirm button while the action runs. */
+  busy: {
+    dismiss: 'Descartando…',
+    hide: 'Ocultando…',
+    restore: 'Restaurando…',
+    delete: 'Eliminando…',
+    silence: 'Silenciando…',
+    unsilence: 'Quitando silencio…',
+    suspend: 'Suspendiendo…',
+  } satisfies Record<ModerationAction, string>,
+} as const;

@@ -305,6 +305,7 @@ export class LiveClient {
       case 'group-post':
       case 'group-requests':
       case 'group-relation':
+      case 'moderation-count':
         for (const handler of this.handlersOf(message.topic)) handler.onMessage(message);
         return;
       case 'points-reset':
