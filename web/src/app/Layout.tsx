@@ -3,6 +3,7 @@ import { Outlet, ScrollRestoration, useMatches } from 'react-router-dom';
 import { PageSpinner } from '../components/Spinner';
 import { usePageViews } from '../features/analytics/usePageViews';
 import { NavBar } from './navigation/NavBar';
+import { ReportHost } from './ReportHost';
 import { SiteHeader } from './navigation/SiteHeader';
 import { useNavBarVisible } from '../lib/navVisibility';
 import { Footer } from '../features/site/Footer';
@@ -49,6 +50,7 @@ export function Layout() {
         </main>
         {showFooter && <Footer />}
       </Suspense>
+      <ReportHost />
       <ScrollRestoration />
     </div>
   );

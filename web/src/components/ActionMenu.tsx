@@ -44,8 +44,10 @@ export function ActionMenu({ label, items }: { label: string; items: readonly Ac
     event.preventDefault();
   }
 
+  // Focus goes back to the button first, so a dialog the item opens gives it back there on closing.
   const choose = (action: () => void) => () => {
     setOpen(false);
+    buttonRef.current?.focus();
     action();
   };
 

@@ -1,5 +1,7 @@
 import type { ProfileStats, PublicProfile } from '@tribuna/contracts/api/profiles';
 import { PROFILE_MESSAGES } from '@tribuna/contracts/profileRules';
+import { SAFETY_UI } from '@tribuna/contracts/moderationRules';
+import { ActionMenu } from '../../components/ActionMenu';
 import { initialOf } from '../../components/Avatar';
 import { displayNameOf } from '../../lib/displayName';
 import type { FollowListKind } from './api';
@@ -7,6 +9,7 @@ import { FollowButton, SignInToFollow, type FollowState } from './FollowButton';
 import { FOLLOW_LIST_TITLES } from './FollowListDialog';
 import { memberSinceText } from './format';
 import { CalendarIcon, PencilIcon, TrashIcon } from './icons';
+import { useProfileSafety, type SafetyPatch } from './ProfileSafety';
 import { presentableImageUrl } from '@tribuna/contracts/imageUrls';
 
 export const profileName = (profile: PublicProfile) => (profile.isDeleted ? PROFILE_MESSAGES.deletedName : displayNameOf(profile));
@@ -29,14 +32,18 @@ interface ProfileHeaderProps {
   onDelete: () => void;
   onFollowChange: (next: FollowState) => void;
   onOpenFollows: (kind: FollowListKind) => void;
+  /** Muting or blocking from the profile's menu changed the viewer's relation to it. */
+  onSafetyChange: (patch: SafetyPatch) => void;
 }
 
 /**
  * Banner, avatar, name, @username, bio, 'Miembro desde', 'Seguidores' and 'Siguiendo' (each opens
  * its list), the counters, and the actions: edit and delete on the own profile, 'Seguir' on others'.
  */
-export function ProfileHeader({ profile, stats, own, signedIn, onEdit, onDelete, onFollowChange, onOpenFollows }: ProfileHeaderProps) {
+export function ProfileHeader({ profile, stats, own, signedIn, onEdit, onDelete, onFollowChange, onOpenFollows, onSafetyChange }: ProfileHeaderProps) {
   const name = profileName(profile);
+  const safety = useProfileSafety(profile, name, signedIn, onSafetyChange);
+  const others = !own && !profile.isDeleted;
   const bannerUrl = presentableImageUrl(profile.bannerUrl);
   const avatarUrl = presentableImageUrl(profile.avatarUrl);
   return (
@@ -90,18 +97,22 @@ export function ProfileHeader({ profile, stats, own, signedIn, onEdit, onDelete,
               </button>
             </div>
           )}
-          {!own && !profile.isDeleted && (
-            <div className="pt-3">
-              {signedIn ? (
-                <FollowButton
-                  userId={profile.id}
-                  name={name}
-                  state={{ following: profile.viewerFollows, followersCount: profile.followersCount }}
-                  onChange={onFollowChange}
-                />
-              ) : (
+          {others && (
+            <div className="flex items-start gap-1 pt-3">
+              {/* A blocked fan cannot be followed: 'Desbloquear' in the menu comes first. */}
+              {!signedIn ? (
                 <SignInToFollow />
+              ) : (
+                !profile.viewerBlocked && (
+                  <FollowButton
+                    userId={profile.id}
+                    name={name}
+                    state={{ following: profile.viewerFollows, followersCount: profile.followersCount }}
+                    onChange={onFollowChange}
+                  />
+                )
               )}
+              {safety.items.length > 0 && <ActionMenu label={SAFETY_UI.profileMenu} items={safety.items} />}
             </div>
           )}
         </div>
@@ -111,6 +122,7 @@ export function ProfileHeader({ profile, stats, own, signedIn, onEdit, onDelete,
         </h1>
         {profile.username && !profile.isDeleted && <p className="text-slate-500 dark:text-slate-400">@{profile.username}</p>}
         {profile.bio && !profile.isDeleted && <p className="mt-3 break-words whitespace-pre-wrap">{profile.bio}</p>}
+        {others && safety.notice}
         <p className="mt-3 flex items-center gap-1.5 text-sm text-slate-500 dark:text-slate-400">
           <CalendarIcon className="size-4" />
           {memberSinceText(profile.createdAt)}
@@ -141,6 +153,7 @@ export function ProfileHeader({ profile, stats, own, signedIn, onEdit, onDelete,
           ))}
         </dl>
       </div>
+      {safety.dialog}
     </section>
   );
 }

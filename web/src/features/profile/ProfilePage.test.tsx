@@ -25,6 +25,8 @@ function profileApi(profile: PublicProfile, extra: Record<string, Handler> = {})
     [`GET ${base}/stats`]: () => jsonResponse(200, { votes: 12, posts: 3, comments: 1234 }),
     [`GET ${base}/votes`]: () => jsonResponse(200, { items: [] }),
     'GET /api/auth/factors': () => jsonResponse(200, { factors: [] }),
+    'GET /api/me/muted': () => jsonResponse(200, { items: [], nextCursor: null }),
+    'GET /api/me/blocked': () => jsonResponse(200, { items: [], nextCursor: null }),
     ...extra,
   });
 }

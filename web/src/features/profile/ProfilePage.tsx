@@ -2,6 +2,7 @@ import { useState, type ComponentType } from 'react';
 import { Link, Navigate, useParams } from 'react-router-dom';
 import type { Profile } from '@tribuna/contracts/api/me';
 import type { ProfileStats, PublicProfile } from '@tribuna/contracts/api/profiles';
+import { SAFETY_UI } from '@tribuna/contracts/moderationRules';
 import { PROFILE_MESSAGES } from '@tribuna/contracts/profileRules';
 import { Alert } from '../../components/Alert';
 import { PageSpinner } from '../../components/Spinner';
@@ -15,6 +16,7 @@ import { EditProfileDialog } from './EditProfileDialog';
 import type { FollowState } from './FollowButton';
 import { FollowListDialog } from './FollowListDialog';
 import { ProfileHeader, profileName } from './ProfileHeader';
+import type { SafetyPatch } from './ProfileSafety';
 import { ProfileTabs, type TabPanelProps } from './ProfileTabs';
 
 const ZERO_STATS: ProfileStats = { votes: 0, posts: 0, comments: 0 };
@@ -38,6 +40,8 @@ export interface ProfileParts {
   PostsPanel: ComponentType<TabPanelProps>;
   /** The own profile's security settings: the sign-in's two-factor card. */
   SecuritySettings: ComponentType;
+  /** The own profile's safety settings: the people one muted and blocked. */
+  SafetySettings: ComponentType;
 }
 
 /**
@@ -71,7 +75,7 @@ interface ProfileViewProps {
   parts: ProfileParts;
 }
 
-function ProfileView({ userId, own, signedIn, parts: { PostsPanel, SecuritySettings } }: ProfileViewProps) {
+function ProfileView({ userId, own, signedIn, parts: { PostsPanel, SecuritySettings, SafetySettings } }: ProfileViewProps) {
   const profile = useQuery(['profile', userId], (signal) => fetchProfile(userId, signal), {
     onError: (error) => console.debug('Error al cargar el perfil', error),
   });
@@ -110,6 +114,12 @@ function ProfileView({ userId, own, signedIn, parts: { PostsPanel, SecuritySetti
     profile.setData((current) => ({ ...current, viewerFollows: next.following, followersCount: next.followersCount ?? current.followersCount }));
   }
 
+  /** Muting or blocking; a block or unblock reads the tabs again (the person's posts and comments leave or come back). */
+  function onSafetyChange(patch: SafetyPatch) {
+    profile.setData((current) => ({ ...current, ...patch }));
+    if (patch.viewerBlocked !== undefined) setVersion((n) => n + 1);
+  }
+
   /** On the own profile, following someone from a list changes its 'Siguiendo'. */
   function onViewerFollowChange(delta: 1 | -1) {
     if (own) profile.setData((current) => ({ ...current, followingCount: Math.max(0, current.followingCount + delta) }));
@@ -126,6 +136,7 @@ function ProfileView({ userId, own, signedIn, parts: { PostsPanel, SecuritySetti
         onDelete={() => setDialog('delete')}
         onFollowChange={onFollowChange}
         onOpenFollows={setDialog}
+        onSafetyChange={onSafetyChange}
       />
 
       <div className="px-3 sm:px-0">
@@ -139,6 +150,8 @@ function ProfileView({ userId, own, signedIn, parts: { PostsPanel, SecuritySetti
           </h2>
           <h3 className="text-sm font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">Seguridad</h3>
           <SecuritySettings />
+          <h3 className="pt-3 text-sm font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">{SAFETY_UI.settingsTitle}</h3>
+          <SafetySettings />
         </section>
       )}
 

@@ -29,3 +29,9 @@ export const updateProfile = (body: UpdateProfileInput) => callApi('updateProfil
 export const deleteAccount = (confirm: string) => callApi('deleteAccount', { body: { confirm } });
 
 export { uploadProfileImage } from '../../lib/profileImages';
+
+/** 'Silenciar' / 'Dejar de silenciar' (PUT / DELETE, idempotent): the viewer's relation after the change. */
+export const setMuted = (userId: string, mute: boolean) => callApi(mute ? 'muteUser' : 'unmuteUser', { params: { userId } });
+
+/** 'Bloquear' / 'Desbloquear' (PUT / DELETE, idempotent; blocking ends the follows both ways). */
+export const setBlocked = (userId: string, block: boolean) => callApi(block ? 'blockUser' : 'unblockUser', { params: { userId } });

@@ -3,6 +3,7 @@ import type { CreatedComment } from '@tribuna/contracts/api/wall';
 import { WALL_LIMITS } from '@tribuna/contracts/wallRules';
 import { CloseIcon } from '../../components/icons';
 import { errorMessage } from '../../lib/api';
+import { noteSilenced } from '../../lib/silence';
 import { CameraIcon } from './icons';
 import { commentFormData, uploadComment } from './upload';
 import { validateComment, validateCommentImage } from './validation';
@@ -68,6 +69,7 @@ export function CommentForm({ postId, parentCommentId, onCreated, autoFocus = fa
     } catch (failure) {
       console.debug(COMMENT_FAILED, failure);
       setError(errorMessage(failure, COMMENT_FAILED));
+      noteSilenced(failure);
     } finally {
       setSending(false);
     }

@@ -7,12 +7,15 @@ import { Spinner } from '../../components/Spinner';
 import { errorMessage } from '../../lib/api';
 import { relativeTime } from '../../lib/dates';
 import { displayNameOf } from '../../lib/displayName';
+import { openReport, useCanReport } from '../../lib/reports';
 import { useSessionStore } from '../../lib/session/sessionStore';
+import { noteSilenced } from '../../lib/silence';
 import { deleteComment, editComment, reactToComment } from './api';
 import { CommentForm } from './CommentForm';
 import type { CommentsAction, CommentsState } from './commentsState';
 import { ConfirmDialog } from './ConfirmDialog';
 import { applyMyReaction, toggledReaction } from './feedState';
+import { HiddenByModeration } from './HiddenByModeration';
 import { HeartIcon } from './icons';
 import { ItemMenu } from './ItemMenu';
 import { permissionsFor } from './permissions';
@@ -116,6 +119,7 @@ function CommentItem({ comment, postId, dispatch, onCount, topLevel }: CommentIt
   const name = displayNameOf(comment.author);
   const moderates = useGroupModerator();
   const permissions = permissionsFor(viewer, comment.author.id, moderates);
+  const canReport = useCanReport('comment', comment.id, comment.author.id);
   const liked = comment.myReaction === 'like';
 
   async function toggleLike() {
@@ -131,6 +135,7 @@ function CommentItem({ comment, postId, dispatch, onCount, topLevel }: CommentIt
       console.debug('Error al reaccionar', failure);
       dispatch({ type: 'reactions', commentId: comment.id, ...before });
       setError(errorMessage(failure, 'No se pudo guardar tu reacción'));
+      noteSilenced(failure);
     }
   }
 
@@ -175,6 +180,7 @@ function CommentItem({ comment, postId, dispatch, onCount, topLevel }: CommentIt
       </Link>
       <div className="min-w-0 flex-1">
         <div className="rounded-2xl bg-slate-100 px-3 py-2 dark:bg-white/5">
+          {comment.hiddenByModeration && <HiddenByModeration compact />}
           <div className="flex items-start justify-between gap-2">
             <p className="min-w-0 text-sm">
               <Link to={`/perfil/${comment.author.id}`} className="font-bold hover:underline">
@@ -185,7 +191,7 @@ function CommentItem({ comment, postId, dispatch, onCount, topLevel }: CommentIt
               </time>
               {comment.editedAt && <span className="ml-1 text-xs text-slate-500 dark:text-slate-400">· Editado</span>}
             </p>
-            {permissions.canDelete && !editing && (
+            {!editing && (
               <ItemMenu
                 label="Opciones del comentario"
                 onEdit={
@@ -197,7 +203,8 @@ function CommentItem({ comment, postId, dispatch, onCount, topLevel }: CommentIt
                     : null
                 }
                 deleteLabel={permissions.asAdmin ? 'Eliminar Admin' : 'Eliminar'}
-                onDelete={() => setConfirming(true)}
+                onDelete={permissions.canDelete ? () => setConfirming(true) : null}
+                onReport={canReport ? () => openReport({ targetType: 'comment', targetId: comment.id, name }) : null}
               />
             )}
           </div>

@@ -5,9 +5,11 @@ import { VIDEO_ACCEPT, WALL_LIMITS, WALL_MESSAGES, type PostVisibility } from '@
 import { Alert } from '../../components/Alert';
 import { Avatar } from '../../components/Avatar';
 import { CloseIcon } from '../../components/icons';
+import { SilenceBanner } from '../../components/SilenceBanner';
 import { errorMessage } from '../../lib/api';
 import { displayNameOf } from '../../lib/displayName';
 import { useSessionStore } from '../../lib/session/sessionStore';
+import { noteSilenced } from '../../lib/silence';
 import { EmojiPicker } from './EmojiPicker';
 import { ImageIcon, SmileIcon, VideoIcon } from './icons';
 import { postFormData, uploadPost, uploadVideoPost, videoPostFormData, type PostAudience } from './upload';
@@ -73,7 +75,12 @@ export function Composer({ onCreated, groupId }: ComposerProps) {
       </div>
     );
   }
-  return <SignedInComposer onCreated={onCreated} groupId={groupId} name={displayNameOf(user)} avatarUrl={user.avatarUrl} userId={user.id} />;
+  return (
+    <>
+      <SilenceBanner />
+      <SignedInComposer onCreated={onCreated} groupId={groupId} name={displayNameOf(user)} avatarUrl={user.avatarUrl} userId={user.id} />
+    </>
+  );
 }
 
 function SignedInComposer({ onCreated, groupId, name, avatarUrl, userId }: ComposerProps & { name: string; avatarUrl: string | null; userId: string }) {
@@ -200,6 +207,7 @@ function SignedInComposer({ onCreated, groupId, name, avatarUrl, userId }: Compo
       if (controller.signal.aborted) return;
       console.debug(WALL_MESSAGES.createPostFailed, failure);
       setError(errorMessage(failure, WALL_MESSAGES.createPostFailed));
+      noteSilenced(failure);
     } finally {
       upload.current = null;
       setProgress(null);
@@ -238,6 +246,7 @@ function SignedInComposer({ onCreated, groupId, name, avatarUrl, userId }: Compo
     } catch (failure) {
       console.debug(WALL_MESSAGES.createPostFailed, failure);
       setError(errorMessage(failure, WALL_MESSAGES.createPostFailed));
+      noteSilenced(failure);
     } finally {
       setProgress(null);
     }

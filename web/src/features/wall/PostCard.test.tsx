@@ -149,11 +149,12 @@ describe('PostCard', () => {
     expect(screen.queryByRole('group', { name: 'Elige una reacción' })).toBeNull();
   });
 
-  it('disables reactions when signed out', async () => {
+  it('disables reactions when signed out, and offers a visitor only Reportar', async () => {
     useSessionStore.setState({ user: null, status: 'ready' });
     await renderPost(buildPost());
     expect((screen.getByRole('button', { name: 'Reaccionar' }) as HTMLButtonElement).disabled).toBe(true);
-    expect(screen.queryByRole('button', { name: 'Opciones de la publicación' })).toBeNull();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Opciones de la publicación' }));
+    expect(screen.getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Reportar']);
   });
 
   it('gives the owner Editar and Eliminar, and deletes after confirming', async () => {
@@ -169,12 +170,18 @@ describe('PostCard', () => {
     expect(requestsOf(fetchMock)).toContain(`DELETE /api/posts/${post.id}`);
   });
 
-  it("gives an admin only 'Eliminar como Admin' on someone else's post; nothing for other users", async () => {
+  it("gives an admin 'Reportar' and 'Eliminar como Admin' on someone else's post; other fans only 'Reportar'", async () => {
     useSessionStore.setState({ user: admin, status: 'ready' });
     await renderPost(buildPost());
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Opciones de la publicación' }));
-    expect(screen.getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Eliminar como Admin']);
+    expect(screen.getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Reportar', 'Eliminar como Admin']);
+  });
+
+  it("gives another fan only 'Reportar' on someone else's post", async () => {
+    await renderPost(buildPost());
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Opciones de la publicación' }));
+    expect(screen.getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Reportar']);
   });
 
   it('edits inline and says so when saving fails', async () => {
@@ -250,7 +257,7 @@ describe('Comments', () => {
     expect(screen.getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Editar', 'Eliminar']);
     await user.keyboard('{Escape}');
     await user.click(within(replyItem!).getByRole('button', { name: 'Opciones del comentario' }));
-    expect(screen.getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Eliminar Admin']);
+    expect(screen.getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Reportar', 'Eliminar Admin']);
     await user.click(screen.getByRole('menuitem', { name: 'Eliminar Admin' }));
     expect(screen.getByRole('dialog', { name: '¿Eliminar este comentario?' })).toBeTruthy();
   });

@@ -10,13 +10,16 @@ import { ApiError, errorMessage } from '../../lib/api';
 import { relativeTime } from '../../lib/dates';
 import { liveClient } from '../../lib/live/liveClient';
 import { displayNameOf } from '../../lib/displayName';
+import { openReport, useCanReport } from '../../lib/reports';
 import { useSessionStore } from '../../lib/session/sessionStore';
+import { noteSilenced } from '../../lib/silence';
 import { deletePost, editPost, fetchComments, fetchPost, pinPost, reactToPost } from './api';
 import { CommentsSection } from './Comments';
 import { commentsReducer, initialCommentsState } from './commentsState';
 import { ConfirmDialog } from './ConfirmDialog';
 import { applyMyReaction, toggledReaction } from './feedState';
 import { CommentIcon } from './icons';
+import { HiddenByModeration } from './HiddenByModeration';
 import { ImageGrid } from './ImageGrid';
 import { ItemMenu } from './ItemMenu';
 import { livePostSlots } from './liveSlots';
@@ -88,6 +91,7 @@ export function PostCard({ post, details = false, openComments = false }: { post
   const moderates = useGroupModerator() && post.groupId !== null;
   const permissions = permissionsFor(viewer, post.author.id, moderates);
   const postId = post.id;
+  const canReport = useCanReport('post', postId, post.author.id);
 
   const mounted = useRef(true);
   useEffect(() => {
@@ -170,6 +174,7 @@ export function PostCard({ post, details = false, openComments = false }: { post
       console.debug('Error al reaccionar', failure);
       feed({ type: 'reactions', postId, ...before });
       setError(errorMessage(failure, 'No se pudo guardar tu reacción'));
+      noteSilenced(failure);
     }
   }
 
@@ -247,7 +252,7 @@ export function PostCard({ post, details = false, openComments = false }: { post
             )
           )}
         </div>
-        {permissions.canDelete && !editing && (
+        {!editing && (
           <ItemMenu
             label="Opciones de la publicación"
             onEdit={
@@ -260,11 +265,14 @@ export function PostCard({ post, details = false, openComments = false }: { post
                 : null
             }
             deleteLabel={permissions.asAdmin ? 'Eliminar como Admin' : 'Eliminar'}
-            onDelete={() => setConfirming(true)}
+            onDelete={permissions.canDelete ? () => setConfirming(true) : null}
             extra={moderates ? { label: post.isPinned ? 'Desfijar' : 'Fijar', onSelect: () => void togglePin() } : null}
+            onReport={canReport ? () => openReport({ targetType: 'post', targetId: postId, name }) : null}
           />
         )}
       </header>
+
+      {post.hiddenByModeration && <HiddenByModeration />}
 
       {editing ? (
         <div className="space-y-2">
