@@ -3,6 +3,7 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import type { NotificationEntry, NotificationPage } from '@tribuna/contracts/api/notifications';
+import { MODERATION_MESSAGES } from '@tribuna/contracts/moderationRules';
 import { NOTIFICATION_MESSAGES } from '@tribuna/contracts/notificationRules';
 import { useSessionStore } from '../../lib/session/sessionStore';
 import { NavBar } from '../../app/navigation/NavBar';
@@ -122,6 +123,24 @@ describe('NotificationsPage', () => {
     expect(within(entry!).getByText('Carla Ruiz').tagName).toBe('STRONG');
     expect(entry!.textContent).not.toContain('“');
     expect(within(entry!).getByRole('link').getAttribute('href')).toBe(`/perfil/${follower.id}`);
+  });
+
+  it("shows a report's outcome without the moderator: no name, no avatar, no link", async () => {
+    const moderator = buildAuthor({ displayName: 'Mod Marta', username: 'mod', avatarUrl: '/media/mod.webp' });
+    const outcome = { actor: moderator, postId: null, commentId: null, excerpt: null, read: true };
+    renderPage({
+      'GET /api/notifications': () =>
+        jsonResponse(200, page([buildEntry({ type: 'report_actioned', ...outcome }), buildEntry({ type: 'report_dismissed', ...outcome })])),
+    });
+    await screen.findByRole('list', { name: 'Notificaciones' });
+    const [actioned, dismissed] = entries();
+    expect(actioned!.textContent).toContain(MODERATION_MESSAGES.outcomeActioned);
+    expect(dismissed!.textContent).toContain(MODERATION_MESSAGES.outcomeDismissed);
+    for (const entry of [actioned!, dismissed!]) {
+      expect(entry.textContent).not.toContain('Mod Marta');
+      expect(entry.querySelector('img')).toBeNull();
+      expect(within(entry).queryByRole('link')).toBeNull();
+    }
   });
 
   it('marks what it shows as read, up to its newest entry, and the badge takes the answer', async () => {
