@@ -130,8 +130,12 @@ export const USER_ADMIN_MESSAGES = {
 
 export const ROLE_LABELS = { admin: 'Admin', moderator: 'Moderador', user: 'Usuario' } as const;
 
-/** Beyond the spec's 8 entries: the audit log and the worker's queues (after them in the sidebar). */
+/**
+ * Beyond the spec's 8 entries: the moderation queue (issue 29; the only entry a moderator sees), the
+ * audit log and the worker's queues (after them in the sidebar).
+ */
 export const ADMIN_EXTRA_NAV = [
+  { path: '/admin/moderacion', label: 'Moderación' },
   { path: '/admin/auditoria', label: 'Auditoría' },
   { path: '/admin/colas', label: 'Colas' },
 ] as const;

@@ -180,6 +180,24 @@ const PAGES: PageCheck[] = [
       await p.getByRole('heading', { level: 3 }).first().waitFor();
     },
   },
+  {
+    name: 'admin moderation',
+    as: 'admin',
+    path: () => '/admin/moderacion',
+    // The fan's report of beforeAll, listed with its post, author and actions.
+    ready: async (p) => {
+      await heading(p, 'Moderación', 2);
+      await p.getByRole('article').first().waitFor();
+    },
+    // An action's confirmation open (its duration choice and reason), so the dialog is scanned too.
+    then: async (p) => {
+      await p
+        .getByRole('button', { name: /^Silenciar al autor:/ })
+        .first()
+        .click();
+      await p.getByRole('dialog', { name: /^Silenciar al autor:/ }).waitFor();
+    },
+  },
 ];
 
 /**
@@ -215,6 +233,19 @@ export function describeAccessibility(size: Size, { probes }: { probes: boolean 
         payload: { name: 'Reality de Prueba', active: true },
       });
       expect(created.statusCode).toBe(201);
+      // A fan's report of another fan's post (not staff's: a fan may be silenced), so the moderation queue lists an item.
+      const [reported] = await database.sql<{ id: string }[]>`
+        SELECT p.id FROM posts p JOIN profiles a ON a.id = p.user_id
+        WHERE a.role = 'user' AND p.user_id <> ${ids.otherId} AND p.group_id IS NULL AND p.visibility = 'public' AND NOT p.is_hidden
+        ORDER BY p.created_at DESC LIMIT 1`;
+      const { cookie: fanCookie } = await signIn(server.app as never, { id: ids.otherId });
+      const report = await server.app.inject({
+        method: 'POST',
+        url: '/api/reports',
+        headers: { cookie: fanCookie, 'x-requested-with': 'tribuna' },
+        payload: { targetType: 'post', targetId: reported!.id, reason: 'spam', comment: 'Publica lo mismo en todos lados' },
+      });
+      expect(report.statusCode).toBe(201);
       // The daily usage reports the worker would aggregate.
       await recomputeAllDays(database.db, server.app.config.showTimezone);
       browser = await launchChromium();

@@ -151,10 +151,17 @@ describe('app routes', () => {
     expect(requestedPaths()).not.toContain('/api/notifications/read');
   });
 
-  it('sends a user or moderator away from /admin to /', () => {
-    signIn('moderator');
+  it('sends a user away from /admin to /', () => {
+    signIn('user');
     const router = renderApp('/admin/encuestas');
     expect(router.state.location.pathname).toBe('/');
+  });
+
+  it("lets a moderator into the back-office's moderation queue only", async () => {
+    signIn('moderator');
+    const router = renderApp('/admin/encuestas');
+    expect(await screen.findByRole('heading', { name: 'Administración' })).toBeTruthy();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/moderacion'));
   });
 
   it('lets an admin into /admin without the navigation bar', async () => {

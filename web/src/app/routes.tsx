@@ -44,9 +44,11 @@ export const routes: RouteObject[] = [
         ],
       },
       {
+        // Site admins and moderators (resolveAccess lets admins through a moderator requirement);
+        // AdminPage shows a moderator the moderation queue only.
         path: 'admin/*',
         element: (
-          <RequireAuth role="admin">
+          <RequireAuth role="moderator">
             <AdminPage />
           </RequireAuth>
         ),

@@ -9,6 +9,7 @@ import { stubApi, requestsOf } from '../../test/apiStub';
 import { buildProfile, jsonResponse } from '../../test/fixtures';
 import { spyLive } from '../../test/liveSpy';
 import { buildDashboard } from './adminFixtures';
+import { buildPostItem, queuePage } from './moderation/moderationFixtures';
 
 function renderAdmin(path: string) {
   const router = createMemoryRouter(routes, { initialEntries: [path] });
@@ -22,9 +23,12 @@ const sections = () => within(screen.getByRole('navigation', { name: 'Secciones 
 
 describe('AdminLayout (the back-office shell)', () => {
   let fetchMock: ReturnType<typeof stubApi>;
+  let live: ReturnType<typeof spyLive>;
+  let openCount = 0;
   beforeEach(() => {
     useSessionStore.setState({ user: admin, email: null, status: 'ready' });
-    spyLive();
+    live = spyLive();
+    openCount = 0;
     vi.spyOn(console, 'debug').mockImplementation(() => {});
     fetchMock = stubApi({
       'POST /api/page-views': () => new Response(null, { status: 204 }),
@@ -35,11 +39,13 @@ describe('AdminLayout (the back-office shell)', () => {
       'GET /api/admin/audit': () => jsonResponse(200, { items: [], nextCursor: null }),
       'GET /api/admin/audit/filters': () => jsonResponse(200, { admins: [], actions: [] }),
       'GET /api/admin/queues': () => jsonResponse(200, { queues: [], checkedAt: new Date().toISOString() }),
+      'GET /api/moderation/count': () => jsonResponse(200, { open: openCount }),
+      'GET /api/moderation/queue': () => jsonResponse(200, queuePage([buildPostItem()])),
       'POST /auth/logout': () => new Response(null, { status: 204 }),
     });
   });
 
-  it('shows the 8 entries in order, then Auditoría and Colas, with the current one highlighted, the header and the admin', async () => {
+  it('shows the 8 entries in order, then Moderación, Auditoría and Colas, with the current one highlighted, the header and the admin', async () => {
     renderAdmin('/admin/realitys');
     expect(await screen.findByRole('heading', { level: 1, name: 'Administración' })).toBeTruthy();
     // The screen (a lazy chunk) in place: no navigation still pending while the shell is checked.
@@ -80,6 +86,7 @@ describe('AdminLayout (the back-office shell)', () => {
 
   it.each([
     ['/admin/usuarios', 'Usuarios'],
+    ['/admin/moderacion', 'Moderación'],
     ['/admin/auditoria', 'Auditoría'],
     ['/admin/colas', 'Colas'],
   ])('shows its screen on %s, the entry highlighted', async (path, title) => {
@@ -88,10 +95,54 @@ describe('AdminLayout (the back-office shell)', () => {
     expect(sections().getByRole('link', { name: title }).getAttribute('aria-current')).toBe('page');
   });
 
-  it('keeps non-admins out', () => {
-    useSessionStore.setState({ user: buildProfile({ role: 'moderator' }), status: 'ready' });
-    const router = renderAdmin('/admin/realitys');
+  it('keeps fans out', () => {
+    useSessionStore.setState({ user: buildProfile({ role: 'user' }), status: 'ready' });
+    const router = renderAdmin('/admin/moderacion');
     expect(router.state.location.pathname).toBe('/');
+  });
+
+  it.each(['/admin', '/admin/realitys', '/admin/usuarios', '/admin/auditoria', '/admin/no-existe'])(
+    'shows a moderator only Moderación: %s goes to /admin/moderacion',
+    async (path) => {
+      useSessionStore.setState({ user: buildProfile({ role: 'moderator', displayName: 'Rosa Mod', username: 'rosa' }), status: 'ready' });
+      const router = renderAdmin(path);
+      expect(await screen.findByRole('heading', { level: 2, name: 'Moderación' })).toBeTruthy();
+      expect(router.state.location.pathname).toBe('/admin/moderacion');
+      const links = sections().getAllByRole('link');
+      expect(links.map((l) => l.getAttribute('href'))).toEqual(['/admin/moderacion']);
+      expect(links[0]!.getAttribute('aria-current')).toBe('page');
+      expect(within(sidebar()).getByText('Moderador')).toBeTruthy();
+      expect(within(sidebar()).queryByText('Administrador')).toBeNull();
+      // Nothing of the admin-only screens was asked for (their data, their live topic).
+      expect(requestsOf(fetchMock).filter((r) => r.includes('/api/admin/'))).toEqual([]);
+      expect(live.topics()).toContain('moderation');
+      expect(live.topics()).not.toContain('admin');
+    },
+  );
+
+  it("keeps Moderación's badge live: the open count at first, then the topic's snapshots", async () => {
+    openCount = 3;
+    renderAdmin('/admin/realitys');
+    await screen.findByRole('heading', { level: 2, name: 'Realities' });
+    const entry = await sections().findByRole('link', { name: 'Moderación (3 pendientes)' });
+    expect(within(entry).getByText('3').getAttribute('aria-hidden')).toBe('true');
+    expect(screen.getByTestId('pending-dot')).toBeTruthy();
+    expect(requestsOf(fetchMock)).toContain('GET /api/moderation/count');
+    expect(live.topics()).toContain('moderation');
+
+    live.deliver({ type: 'moderation-count', topic: 'moderation', open: 1 });
+    expect(sections().getByRole('link', { name: 'Moderación (1 pendiente)' })).toBeTruthy();
+    live.deliver({ type: 'moderation-count', topic: 'moderation', open: 120 });
+    expect(within(sections().getByRole('link', { name: 'Moderación (120 pendientes)' })).getByText('99+')).toBeTruthy();
+    live.deliver({ type: 'moderation-count', topic: 'moderation', open: 0 });
+    expect(sections().getByRole('link', { name: 'Moderación' })).toBeTruthy();
+    expect(screen.queryByTestId('pending-dot')).toBeNull();
+
+    // After a dropped connection the count is read again over HTTP.
+    openCount = 2;
+    await live.resync('moderation');
+    expect(await sections().findByRole('link', { name: 'Moderación (2 pendientes)' })).toBeTruthy();
+    expect(requestsOf(fetchMock).filter((r) => r === 'GET /api/moderation/count')).toHaveLength(2);
   });
 
   it('signs out and goes to /login from the sidebar footer', async () => {

@@ -8,7 +8,10 @@ import { useSessionStore } from '../../lib/session/sessionStore';
 import { useSignOut } from '../../lib/session/useSignOut';
 import { ThemeToggle } from '../../components/ThemeToggle';
 import { ListSkeleton } from '../../components/admin/Skeletons';
-import { CalendarIcon, ChartIcon, GridIcon, MenuIcon, PeopleIcon, ReportIcon, ShieldAlertIcon, StarIcon, TvIcon } from './icons';
+import { MODERATION_QUEUE_TEXTS } from '@tribuna/contracts/moderationRules';
+import { CalendarIcon, ChartIcon, FlagIcon, GridIcon, MenuIcon, PeopleIcon, ReportIcon, ShieldAlertIcon, StarIcon, TvIcon } from './icons';
+import { useModerationCount } from './moderation/useModerationCount';
+import { MODERATION_PATH, seesWholeBackOffice } from './staffAccess';
 
 type Icon = ComponentType<SVGProps<SVGSVGElement>>;
 
@@ -24,6 +27,7 @@ const NAV_ICONS: Record<(typeof ADMIN_NAV)[number]['path'], Icon> = {
 };
 
 const EXTRA_NAV_ICONS: Record<(typeof ADMIN_EXTRA_NAV)[number]['path'], Icon> = {
+  '/admin/moderacion': FlagIcon,
   '/admin/auditoria': ShieldIcon,
   '/admin/colas': ClockIcon,
 };
@@ -40,9 +44,26 @@ const navLinkClass = ({ isActive }: { isActive: boolean }) =>
 const footerItemClass =
   'flex min-h-11 w-full items-center gap-3 rounded-xl px-3 py-2 text-left text-sm font-semibold text-slate-600 transition hover:bg-slate-100 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-white/10 dark:hover:text-white';
 
+/** The moderation queue's open count beside its entry ('99+' beyond); screen readers hear it in the entry's name. */
+function PendingBadge({ count }: { count: number | null }) {
+  if (!count) return null;
+  return (
+    <span
+      aria-hidden="true"
+      className="ml-auto inline-flex min-w-6 items-center justify-center rounded-full bg-rose-600 px-1.5 py-0.5 text-xs font-bold text-white tabular-nums"
+    >
+      {count > 99 ? '99+' : count}
+    </span>
+  );
+}
+
+/** 'Moderación (3 pendientes)': the entry's name with its count, or its label alone. */
+const pendingName = (label: string, count: number | null) => (count ? `${label} (${MODERATION_QUEUE_TEXTS.pending(count)})` : undefined);
+
 /**
- * The back-office shell (spec §2): a sidebar with the 8 entries (then Auditoría and Colas), the admin's name, 'Volver al inicio'
- * and 'Cerrar sesión'; a header titled 'Administración'; the screen (a lazy chunk) beside them.
+ * The back-office shell (spec §2): a sidebar with the 8 entries (then Moderación, with its live count,
+ * Auditoría and Colas), the admin's name, 'Volver al inicio' and 'Cerrar sesión'; a header titled
+ * 'Administración'; the screen (a lazy chunk) beside them. A moderator sees only Moderación.
  * Below md the sidebar is off-screen and slides in from the menu button as a modal panel: focus
  * moves into it and stays there, Escape or the overlay closes it, focus goes back to the button.
  */
@@ -56,6 +77,9 @@ export function AdminLayout() {
   const menuButtonRef = useRef<HTMLButtonElement>(null);
   const sidebarId = useId();
   const name = user ? displayNameOf(user) : 'Administrador';
+  const wholeBackOffice = seesWholeBackOffice(user?.role);
+  const extraNav = wholeBackOffice ? ADMIN_EXTRA_NAV : ADMIN_EXTRA_NAV.filter((entry) => entry.path === MODERATION_PATH);
+  const pending = useModerationCount(true);
 
   const close = useCallback((restoreFocus = true) => {
     setOpen(false);
@@ -138,7 +162,9 @@ export function AdminLayout() {
             ) : (
               user?.username && <p className="truncate text-sm text-slate-500 dark:text-slate-400">@{user.username}</p>
             )}
-            <p className="mt-1 text-xs font-semibold tracking-wide text-fuchsia-700 uppercase dark:text-fuchsia-300">Administrador</p>
+            <p className="mt-1 text-xs font-semibold tracking-wide text-fuchsia-700 uppercase dark:text-fuchsia-300">
+              {wholeBackOffice ? 'Administrador' : 'Moderador'}
+            </p>
           </div>
           <button
             type="button"
@@ -151,28 +177,31 @@ export function AdminLayout() {
         </div>
 
         <nav aria-label="Secciones de administración" className="flex-1 overflow-y-auto px-3 py-4">
+          {wholeBackOffice && (
+            <ul className="mb-3 space-y-1 border-b border-slate-200 pb-3 dark:border-white/10">
+              {ADMIN_NAV.map((entry) => {
+                const EntryIcon = NAV_ICONS[entry.path];
+                return (
+                  <li key={entry.path}>
+                    <NavLink to={entry.path} end={entry.path === '/admin'} className={navLinkClass}>
+                      <EntryIcon className="size-5 shrink-0" />
+                      {entry.label}
+                    </NavLink>
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+          {/* Beyond the spec's 8 entries: the moderation queue, the audit log and the worker's queues. */}
           <ul className="space-y-1">
-            {ADMIN_NAV.map((entry) => {
-              const EntryIcon = NAV_ICONS[entry.path];
-              return (
-                <li key={entry.path}>
-                  <NavLink to={entry.path} end={entry.path === '/admin'} className={navLinkClass}>
-                    <EntryIcon className="size-5 shrink-0" />
-                    {entry.label}
-                  </NavLink>
-                </li>
-              );
-            })}
-          </ul>
-          {/* Beyond the spec's 8 entries: the audit log and the worker's queues. */}
-          <ul className="mt-3 space-y-1 border-t border-slate-200 pt-3 dark:border-white/10">
-            {ADMIN_EXTRA_NAV.map((entry) => {
+            {extraNav.map((entry) => {
               const EntryIcon = EXTRA_NAV_ICONS[entry.path];
               return (
                 <li key={entry.path}>
-                  <NavLink to={entry.path} className={navLinkClass}>
+                  <NavLink to={entry.path} aria-label={entry.path === MODERATION_PATH ? pendingName(entry.label, pending) : undefined} className={navLinkClass}>
                     <EntryIcon className="size-5 shrink-0" />
                     {entry.label}
+                    {entry.path === MODERATION_PATH && <PendingBadge count={pending} />}
                   </NavLink>
                 </li>
               );
@@ -201,9 +230,17 @@ export function AdminLayout() {
             aria-label="Abrir menú"
             aria-controls={sidebarId}
             aria-expanded={open}
-            className="inline-flex size-11 items-center justify-center rounded-full text-slate-700 hover:bg-slate-200/70 md:hidden dark:text-slate-200 dark:hover:bg-white/10"
+            className="relative inline-flex size-11 items-center justify-center rounded-full text-slate-700 hover:bg-slate-200/70 md:hidden dark:text-slate-200 dark:hover:bg-white/10"
           >
             <MenuIcon className="size-6" />
+            {/* Reports waiting: a dot on the phone's menu button (the count is on the entry inside). */}
+            {pending ? (
+              <span
+                aria-hidden="true"
+                data-testid="pending-dot"
+                className="absolute top-2 right-2 size-2.5 rounded-full bg-rose-600 ring-2 ring-white dark:ring-ink-950"
+              />
+            ) : null}
           </button>
           <h1 className="text-lg font-black tracking-tight sm:text-xl">Administración</h1>
           <div className="ml-auto">
