@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { MemoryRouter, Route, Routes, useNavigate } from 'react-router-dom';
 import { MODERATION_MESSAGES, REPORT_REASON_LABELS, REPORT_REASONS, SAFETY_UI } from '@tribuna/contracts/moderationRules';
 import { ReportHost } from '../../app/ReportHost';
 import { openReport, useCanReport, useReportStore } from '../../lib/reports';
@@ -18,11 +18,18 @@ const created = () => jsonResponse(201, { id: '50000000-0000-4000-8000-00000000d
 /** An item's 'Reportar' as a menu would offer it: shown while the viewer may still report it. */
 function Opener() {
   const canReport = useCanReport('post', POST_ID, AUTHOR_ID);
+  const navigate = useNavigate();
   if (!canReport) return <p>Ya reportado</p>;
   return (
-    <button type="button" onClick={() => openReport(subject)}>
-      Reportar publicación
-    </button>
+    <>
+      <button type="button" onClick={() => openReport(subject)}>
+        Reportar publicación
+      </button>
+      {/* Outside the dialog: what the browser's back button would do while it is open. */}
+      <button type="button" onClick={() => navigate('/login')}>
+        Ir a otra página
+      </button>
+    </>
   );
 }
 
@@ -30,17 +37,10 @@ function renderOpener() {
   return render(
     <MemoryRouter>
       <Routes>
-        <Route
-          path="/"
-          element={
-            <>
-              <Opener />
-              <ReportHost />
-            </>
-          }
-        />
+        <Route path="/" element={<Opener />} />
         <Route path="/login" element={<h1>Login</h1>} />
       </Routes>
+      <ReportHost />
     </MemoryRouter>,
   );
 }
@@ -160,6 +160,15 @@ describe('ReportDialog', () => {
     const dialog = await screen.findByRole('dialog', { name: SAFETY_UI.report });
     await user.click(within(dialog).getByRole('button', { name: 'Cancelar' }));
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('closes when the fan goes to another page', async () => {
+    stubApi({});
+    const { user } = await openDialog();
+    await user.click(screen.getByRole('button', { name: 'Ir a otra página' }));
+    expect(await screen.findByRole('heading', { name: 'Login' })).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(useReportStore.getState().subject).toBeNull();
   });
 
   it('asks a visitor to sign in instead', async () => {
