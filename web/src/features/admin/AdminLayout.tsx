@@ -44,7 +44,7 @@ const navLinkClass = ({ isActive }: { isActive: boolean }) =>
 const footerItemClass =
   'flex min-h-11 w-full items-center gap-3 rounded-xl px-3 py-2 text-left text-sm font-semibold text-slate-600 transition hover:bg-slate-100 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-white/10 dark:hover:text-white';
 
-/** The moderation queue's open count beside its entry ('99+' beyond); screen readers hear it in the entry's name. */
+/** The moderation queue's open count beside its entry; screen readers hear it in the entry's name. */
 function PendingBadge({ count }: { count: number | null }) {
   if (!count) return null;
   return (
@@ -52,13 +52,13 @@ function PendingBadge({ count }: { count: number | null }) {
       aria-hidden="true"
       className="ml-auto inline-flex min-w-6 items-center justify-center rounded-full bg-rose-600 px-1.5 py-0.5 text-xs font-bold text-white tabular-nums"
     >
-      {count > 99 ? '99+' : count}
+      {count.toLocaleString('es')}
     </span>
   );
 }
 
-/** 'Moderación (3 pendientes)': the entry's name with its count, or its label alone. */
-const pendingName = (label: string, count: number | null) => (count ? `${label} (${MODERATION_QUEUE_TEXTS.pending(count)})` : undefined);
+/** 'Moderación 3 pendientes': the entry's name with its count (its visible text first), or its label alone. */
+const pendingName = (label: string, count: number | null) => (count ? `${label} ${MODERATION_QUEUE_TEXTS.pending(count)}` : undefined);
 
 /**
  * The back-office shell (spec §2): a sidebar with the 8 entries (then Moderación, with its live count,
@@ -201,6 +201,8 @@ export function AdminLayout() {
                   <NavLink to={entry.path} aria-label={entry.path === MODERATION_PATH ? pendingName(entry.label, pending) : undefined} className={navLinkClass}>
                     <EntryIcon className="size-5 shrink-0" />
                     {entry.label}
+                    {/* The space keeps the badge's figure a word apart in the text (the name says '… 3 pendientes'). */}
+                    {entry.path === MODERATION_PATH && pending ? ' ' : null}
                     {entry.path === MODERATION_PATH && <PendingBadge count={pending} />}
                   </NavLink>
                 </li>

@@ -15,7 +15,8 @@ export function AuthorPanel({ author }: { author: ModeratedAuthor }) {
   const headingId = useId();
   const name = displayNameOf(author);
   return (
-    <section aria-labelledby={headingId} className="space-y-3 rounded-2xl p-3 ring-1 ring-slate-200 sm:p-4 dark:ring-white/10">
+    // A group, not a region: the same author may head several items, and landmarks must differ.
+    <div role="group" aria-labelledby={headingId} className="min-w-0 space-y-3 self-start rounded-2xl p-3 ring-1 ring-slate-200 sm:p-4 dark:ring-white/10">
       <h4 id={headingId} className="text-xs font-bold tracking-wide text-slate-600 uppercase dark:text-slate-400">
         {MODERATION_QUEUE_TEXTS.author}
       </h4>
@@ -33,7 +34,7 @@ export function AuthorPanel({ author }: { author: ModeratedAuthor }) {
         <p className="flex flex-wrap gap-2">
           {author.isSuspended && <StatusBadge tone="rose">{MODERATION_QUEUE_TEXTS.suspended}</StatusBadge>}
           {author.silencedUntil && (
-            <StatusBadge tone="amber" className="whitespace-normal">
+            <StatusBadge tone="amber" className="whitespace-normal!">
               {MODERATION_QUEUE_TEXTS.silencedUntil(author.silencedUntil)}
             </StatusBadge>
           )}
@@ -59,6 +60,6 @@ export function AuthorPanel({ author }: { author: ModeratedAuthor }) {
           </ul>
         )}
       </div>
-    </section>
+    </div>
   );
 }

@@ -42,7 +42,7 @@ export function ModerationItemCard({ item, actions, onAction }: ModerationItemCa
           <h3 id={headingId} className="min-w-0 text-base font-bold break-words">
             {itemTitle(item)}
           </h3>
-          <StatusBadge tone={STATE_TONES[state]} className="whitespace-normal">
+          <StatusBadge tone={STATE_TONES[state]} className="whitespace-normal!">
             {MODERATION_STATE_LABELS[state]}
           </StatusBadge>
         </div>

@@ -123,7 +123,7 @@ describe('ModerationPage', () => {
     expect(tiles[0]!.getAttribute('href')).toBe('/media/img-1.webp');
     expect(article.getByRole('link', { name: 'Ver publicación' }).getAttribute('href')).toBe(`/wall?post=${post.id}`);
     // The author: created date, badges, reports received, history.
-    const authorPanel = within(article.getByRole('region', { name: 'Autor' }));
+    const authorPanel = within(article.getByRole('group', { name: 'Autor' }));
     expect(authorPanel.getByRole('link', { name: 'Luis Pérez' }).getAttribute('href')).toBe(`/perfil/${author.id}`);
     expect(authorPanel.getByText('Cuenta creada el 5 de enero de 2025')).toBeTruthy();
     expect(authorPanel.getByText('Suspendido')).toBeTruthy();
