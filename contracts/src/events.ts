@@ -7,6 +7,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { PollStatus } from './api/pollStatus.ts';
 import { VideoUploadEvent, WallLiveEvent } from './api/wall.ts';
 import { NotificationsChanged } from './api/notifications.ts';
+import { Uuid } from './api/common.ts';
 import { GroupAccessEvent, GroupLiveEvent } from './api/groups.ts';
 import { AbuseScanProgress, PollVotesEvent, channelName } from './live.ts';
 
@@ -15,6 +16,17 @@ export const PollChanged = Type.Object({
   pollId: Type.String({ minLength: 1, maxLength: 64 }),
   status: PollStatus,
   isFeatured: Type.Boolean(),
+});
+
+/**
+ * A mute or block began or ended (issue 29) between the people named (the one who acted first):
+ * every instance forgets what it knew of whether they mute or block anybody (server/src/safety),
+ * and after a new block drops their subscriptions to each other's posts.
+ */
+export const SafetyChanged = Type.Object({
+  userIds: Type.Array(Uuid, { minItems: 1, maxItems: 2 }),
+  /** A block began: the live subscriptions between the two are asked again. */
+  blocked: Type.Boolean(),
 });
 
 /** The cluster-wide events and their payload schemas. Local-only events are declared by the server's domains. */
@@ -42,6 +54,8 @@ export const CLUSTER_EVENTS = {
   'points.reset': Type.Object({ day: Type.String({ maxLength: 10 }) }),
   /** The worker's abuse scan moved on: the admins watching the back-office see its progress. */
   'abuse.scan-progress': AbuseScanProgress,
+  /** A mute or block began or ended (server/src/safety): each instance forgets its flags of the two, and a block's live subscriptions go. */
+  'safety.changed': SafetyChanged,
 } as const;
 
 export type ClusterEventName = keyof typeof CLUSTER_EVENTS;

@@ -44,3 +44,11 @@ export const xactLock = (key: SQL): SQL => sql`pg_advisory_xact_lock(${key})`;
 
 /** Group creations of one fan (groups/repository.ts): two at once cannot both pass the daily limit. */
 export const groupCreationLockKey = (user: SQL): SQL => sql`hashtextextended('tribuna:group-create:' || ${user}::text, 0)`;
+
+/**
+ * Every change of the relation between two people, whichever acts (follows, blocks: issue 29): a
+ * follow and a block of the same two never interleave, so no follow outlives a block. `a` and `b`
+ * are uuid expressions, in any order.
+ */
+export const relationLockKey = (a: SQL, b: SQL): SQL =>
+  sql`hashtextextended('tribuna:relation:' || least(${a}::uuid, ${b}::uuid)::text || ':' || greatest(${a}::uuid, ${b}::uuid)::text, 0)`;

@@ -30,6 +30,8 @@ import adminPlugin from './admin/plugin.ts';
 import notificationsPlugin from './notifications/plugin.ts';
 import votesPlugin from './votes/plugin.ts';
 import groupsPlugin from './groups/plugin.ts';
+import safetyPlugin from './safety/plugin.ts';
+import safetyRoutes from './safety/routes.ts';
 import groupRoutes from './groups/routes.ts';
 import { feedTopic, postTopicHandler } from './wall/topics.ts';
 import { poolRunner } from '@tribuna/drizzle/pipelined';
@@ -191,6 +193,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(votesPlugin);
   await app.register(notificationsPlugin);
   await app.register(groupsPlugin);
+  await app.register(safetyPlugin);
   await app.register(adminPlugin);
 
   // Domains
@@ -204,6 +207,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(authRoutes);
   await app.register(profileRoutes);
   await app.register(followRoutes);
+  await app.register(safetyRoutes);
   await app.register(wallRoutes, options.wall ?? {});
   await app.register(groupRoutes);
   await app.register(notificationRoutes);

@@ -17,9 +17,40 @@ export function mayReadPost(db: SqlRunner, postId: string, viewer: Viewer | null
   return repo.isPostVisible(db, postId, viewer);
 }
 
-/** Which of `viewers` may see the post (mentioned fans, say): their ids, asked in one statement. */
-export function readersOfPost(db: SqlRunner, postId: string, viewers: Viewer[]): Promise<Set<string>> {
-  return repo.postReaders(db, postId, viewers);
+/**
+ * Which of `viewers` may see the post (mentioned fans, say), leaving out those in a block with
+ * `actorId` (who wrote the mention) either way: their ids, asked in one statement.
+ */
+export function readersOfPost(db: SqlRunner, postId: string, viewers: Viewer[], actorId?: string): Promise<Set<string>> {
+  return repo.postReaders(db, postId, viewers, actorId);
+}
+
+export type { ProfileRelation } from './repository.ts';
+
+/**
+ * Which of `readerIds` must not read what `author` wrote in a list (a comment arriving live in a
+ * thread): those who muted the author or are in a block with them, either way (issue 29). The
+ * author is a user id, or the author of a comment by its id.
+ */
+export function readersHidingAuthor(db: SqlRunner, author: { userId: string } | { commentId: string }, readerIds: string[]): Promise<Set<string>> {
+  return repo.readersHiding(db, author, readerIds);
+}
+
+/**
+ * Whether `a` and `b` are in a block, either way ('Bloquear', issue 29): then neither may follow,
+ * comment on, react to or mention the other, nor see the other's posts, comments or profile.
+ */
+export function blockedBetween(db: SqlRunner, a: string, b: string): Promise<boolean> {
+  return repo.blockedBetween(db, a, b);
+}
+
+/**
+ * How a viewer stands with a profile (null: no such profile): whether its owner blocked them (the
+ * profile and its tabs are then not found for them), and whether they blocked or muted its owner
+ * (they still see the profile, to take it back; a blocked owner's tabs are empty for them).
+ */
+export function profileRelation(db: SqlRunner, userId: string, viewerId: string | null): Promise<repo.ProfileRelation | null> {
+  return repo.profileRelation(db, userId, viewerId);
 }
 
 /** What a viewer may do in a group (GroupDetail's can* flags): one rule for every route and topic. */

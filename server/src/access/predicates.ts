@@ -5,13 +5,60 @@ import type { Viewer } from './viewer.ts';
 // the feed, the post page, comments, profile tabs, notifications and live topics filter with.
 // Repositories of any domain put these in their WHERE clauses; nothing else writes this rule.
 
+// --- Mutes and blocks (issue 29) -------------------------------------------------------------------
+//
+// 'Bloquear' works both ways and everywhere: a post (and so its comments, reactions, live topic,
+// mentions and notifications) of someone in a block with the reader is not readable (readableBy),
+// nor a comment written by them, nor their notifications. 'Silenciar' works one way and on lists:
+// the walls, comment threads and notifications leave the muted person out; their own profile and a
+// post of theirs opened by its address still show (the muter went there on purpose, and the
+// profile is where they take the mute back).
+
+/**
+ * The people whose posts, comments and notifications `readerId` does not see listed: the ones they
+ * muted, the ones they blocked, and the ones who blocked them. An uncorrelated subquery: in
+ * `x NOT IN (…)` PostgreSQL reads it once per statement into a hash (a hashed subplan), so a reader
+ * with a thousand mutes costs one index range scan per statement, not a probe per row.
+ */
+function hiddenAuthorsOf(readerId: string): SQL {
+  return sql`(SELECT hm.muted_id FROM user_mutes hm WHERE hm.user_id = ${readerId}
+    UNION ALL SELECT hb.blocked_id FROM user_blocks hb WHERE hb.blocker_id = ${readerId}
+    UNION ALL SELECT hb.blocker_id FROM user_blocks hb WHERE hb.blocked_id = ${readerId})`;
+}
+
+/**
+ * Whether the person in `column` (an author, an actor) is shown to the reader in lists: not muted by
+ * them and in no block with them. `readerId` a value (one hashed subplan per statement) or a column
+ * (a batch of readers: primary-key probes per row).
+ */
+export function listedAuthor(readerId: string | SQL, column: SQL): SQL {
+  if (typeof readerId === 'string') return sql`${column} NOT IN ${hiddenAuthorsOf(readerId)}`;
+  return sql`(NOT EXISTS (SELECT 1 FROM user_mutes hm WHERE hm.user_id = ${readerId} AND hm.muted_id = ${column}) AND ${unblocked(readerId, column)})`;
+}
+
+/**
+ * Whether the person in `column` is in no block with the reader, either way. `readerId` a value (a
+ * hashed subplan over the reader's blocks, both ways) or a column (primary-key probes per row).
+ */
+export function unblocked(readerId: string | SQL, column: SQL): SQL {
+  if (typeof readerId === 'string') {
+    return sql`${column} NOT IN (SELECT ub.blocked_id FROM user_blocks ub WHERE ub.blocker_id = ${readerId}
+      UNION ALL SELECT ub.blocker_id FROM user_blocks ub WHERE ub.blocked_id = ${readerId})`;
+  }
+  return sql`(NOT EXISTS (SELECT 1 FROM user_blocks ub WHERE ub.blocker_id = ${readerId} AND ub.blocked_id = ${column})
+    AND NOT EXISTS (SELECT 1 FROM user_blocks ub WHERE ub.blocker_id = ${column} AND ub.blocked_id = ${readerId}))`;
+}
+
+
 /**
  * Whether the post `alias` is one a reader who is not an admin may see: public outside groups or
  * in a public group, a group post of a group they can read, a followers-only post (outside groups)
- * of someone they follow, or their own. `readerId` is a value, a column (a batch of readers), or
- * null for somebody signed out.
+ * of someone they follow, or their own; never one of somebody in a block with them, either way
+ * (unblocked), unless `blocks` is false: an author's or a moderator's own dealings with an item
+ * (editing or deleting it) are not a reading. `readerId` is a value, a column (a batch of
+ * readers), or null for somebody signed out.
  */
-export function readableBy(readerId: string | SQL | null, alias: SQL = sql.raw('p')): SQL {
+export function readableBy(readerId: string | SQL | null, alias: SQL = sql.raw('p'), { blocks = true }: { blocks?: boolean } = {}): SQL {
   const groupReadable =
     readerId !== null
       ? sql`EXISTS (SELECT 1 FROM groups g WHERE g.id = ${alias}.group_id AND (g.privacy = 'public' OR EXISTS (SELECT 1 FROM group_members gm WHERE gm.group_id = g.id AND gm.user_id = ${readerId})))`
@@ -29,8 +76,9 @@ export function readableBy(readerId: string | SQL | null, alias: SQL = sql.raw('
         : sql`
     OR (${alias}.visibility = 'followers' AND ${alias}.group_id IS NULL
       AND EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = ${readerId} AND f.followee_id = ${alias}.user_id))`;
-  return sql`((${alias}.visibility = 'public' AND (${alias}.group_id IS NULL OR ${groupReadable}))
-    OR (${alias}.visibility = 'group' AND ${groupReadable})${followed}${own})`;
+  const notBlocked = readerId !== null && blocks ? sql` AND ${unblocked(readerId, sql`${alias}.user_id`)}` : sql``;
+  return sql`(((${alias}.visibility = 'public' AND (${alias}.group_id IS NULL OR ${groupReadable}))
+    OR (${alias}.visibility = 'group' AND ${groupReadable})${followed}${own})${notBlocked})`;
 }
 
 /**
@@ -63,14 +111,14 @@ export function visibleInGroup(viewer: Viewer | null, groupId: string, alias: SQ
  * Which posts a viewer may see: public ones, their own, and those of a group they may read (every
  * post of a public group, of a private one only for members). Admins see everything.
  */
-export function canSee(viewer: Viewer | null, alias: SQL = sql.raw('p')): SQL {
+export function canSee(viewer: Viewer | null, alias: SQL = sql.raw('p'), options: { blocks?: boolean } = {}): SQL {
   if (viewer?.isAdmin) return sql`TRUE`;
-  return readableBy(viewer?.id ?? null, alias);
+  return readableBy(viewer?.id ?? null, alias, options);
 }
 
 /** A post still shown (not hidden) that `viewer` may see. */
-export function visiblePost(viewer: Viewer | null, alias: SQL = sql.raw('p')): SQL {
-  return sql`NOT ${alias}.is_hidden AND ${canSee(viewer, alias)}`;
+export function visiblePost(viewer: Viewer | null, alias: SQL = sql.raw('p'), options: { blocks?: boolean } = {}): SQL {
+  return sql`NOT ${alias}.is_hidden AND ${canSee(viewer, alias, options)}`;
 }
 
 /**
@@ -98,9 +146,12 @@ export function byFollowed(readerId: string, alias: SQL = sql.raw('p')): SQL {
  * follows its author, and nobody follows themselves), in one hashed subplan over the reader's
  * follows instead of readableBy's branches: the page's own scan (posts_feed_* indexes) stays cheap.
  */
-export function followingWall(readerId: string, alias: SQL = sql.raw('p')): SQL {
+export function followingWall(readerId: string, alias: SQL = sql.raw('p'), { hideAuthors = false }: { hideAuthors?: boolean } = {}): SQL {
+  // A block ends the follows both ways, so only mutes can leave out someone followed; asked only of
+  // a reader who has any (`hideAuthors`: safety/flags.ts), the others' statement stays as it was.
+  const listed = hideAuthors ? sql` AND ${listedAuthor(readerId, sql`${alias}.user_id`)}` : sql``;
   return sql`NOT ${alias}.is_hidden AND ${alias}.group_id IS NULL AND ${alias}.visibility IN ('public', 'followers')
-    AND ${alias}.user_id IN (SELECT f.followee_id FROM follows f WHERE f.follower_id = ${readerId})`;
+    AND ${alias}.user_id IN (SELECT f.followee_id FROM follows f WHERE f.follower_id = ${readerId})${listed}`;
 }
 
 /**

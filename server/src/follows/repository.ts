@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { limitOf } from '@tribuna/drizzle/literals';
+import { relationLockKey, xactLock } from '@tribuna/drizzle/locks';
 import type { SqlRunner } from '@tribuna/drizzle/pipelined';
 
 // The SQL of follows: the follow rows themselves (profiles.followers_count and following_count
@@ -34,6 +35,19 @@ export async function insertFollow(tx: SqlRunner, followerId: string, followeeId
 export async function deleteFollow(tx: SqlRunner, followerId: string, followeeId: string): Promise<boolean> {
   const rows = await tx.execute(sql`DELETE FROM follows WHERE follower_id = ${followerId} AND followee_id = ${followeeId} RETURNING 1`);
   return rows.length > 0;
+}
+
+/** Ends the follows between `a` and `b`, both ways (a block: issue 29); the follows that ended. */
+export async function deleteFollowsBetween(tx: SqlRunner, a: string, b: string): Promise<{ followerId: string; followeeId: string }[]> {
+  const rows = await tx.execute<{ follower_id: string; followee_id: string }>(sql`
+    DELETE FROM follows WHERE (follower_id = ${a} AND followee_id = ${b}) OR (follower_id = ${b} AND followee_id = ${a})
+    RETURNING follower_id, followee_id`);
+  return rows.map((r) => ({ followerId: r.follower_id, followeeId: r.followee_id }));
+}
+
+/** Serialises every change of the relation between two people (a follow, a block) until the transaction ends. */
+export async function lockRelation(tx: SqlRunner, a: string, b: string): Promise<void> {
+  await tx.execute(sql`SELECT ${xactLock(relationLockKey(sql`${a}`, sql`${b}`))}`);
 }
 
 /** A profile's followers counter (as the triggers keep it; read after the change, in its transaction). */

@@ -186,6 +186,10 @@ export const RATE_LIMITS = {
   'groups.write': { store: 'redis', perUser: { max: 60, windowSeconds: 60 }, perAddress: { max: CROWD * 60, windowSeconds: 60 } },
   // Following and unfollowing: a fan follows a handful of people from a list, not thousands by script.
   'follows.write': { store: 'redis', perUser: { max: 30, windowSeconds: 60 }, perAddress: { max: CROWD * 30, windowSeconds: 60 } },
+  // Muting, blocking and their undoing (issue 29): a fan silences a troll or clears their list from
+  // the settings at a tap each, never hundreds by script.
+  'safety.write': { store: 'redis', perUser: { max: 30, windowSeconds: 60 }, perAddress: { max: CROWD * 30, windowSeconds: 60 } },
+
 
   // --- Notifications ----------------------------------------------------------------------------
   // The badge count (page loads, reconnects) and the list's pages: a reader scrolls, tabs come back.

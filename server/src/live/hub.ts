@@ -466,12 +466,28 @@ export class LiveHub {
     return channel !== undefined && channel.viewers.size > 0;
   }
 
-  /** A message for every local viewer of `topic` (small and rare: sent whatever a socket's backlog). */
-  publish(topic: string, message: object): void {
+  /**
+   * A message for every local viewer of `topic` (small and rare: sent whatever a socket's backlog),
+   * but the sockets of the users in `skip` (who must not read it: a comment of somebody they muted
+   * or are in a block with, issue 29).
+   */
+  publish(topic: string, message: object, skip?: ReadonlySet<string>): void {
     const channel = this.channels.get(topic);
     if (!channel) return;
     const payload = Buffer.from(JSON.stringify(message));
-    for (const viewer of channel.viewers) this.delivery.now(viewer, payload);
+    for (const viewer of channel.viewers) {
+      if (skip && viewer.userId !== null && skip.has(viewer.userId)) continue;
+      this.delivery.now(viewer, payload);
+    }
+  }
+
+  /** The signed-in users watching `topic` on this instance (each once). */
+  viewerIds(topic: string): string[] {
+    const channel = this.channels.get(topic);
+    if (!channel) return [];
+    const ids = new Set<string>();
+    for (const viewer of channel.viewers) if (viewer.userId !== null) ids.add(viewer.userId);
+    return [...ids];
   }
 
   /** A message for every socket of this instance (e.g. the daily points reset). */

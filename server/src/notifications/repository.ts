@@ -3,7 +3,7 @@ import { limitOf } from '@tribuna/drizzle/literals';
 import type { SqlRunner } from '@tribuna/drizzle/pipelined';
 import type { NotificationType } from '@tribuna/contracts/notificationRules';
 import type { ReactionType } from '@tribuna/contracts/wallRules';
-import { readableByAccount } from '../access/predicates.ts';
+import { listedAuthor, readableByAccount } from '../access/predicates.ts';
 import type { Viewer } from '../access/viewer.ts';
 
 const ts = (column: SQL) => sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
@@ -159,15 +159,19 @@ export async function activeProfilesByUsername(db: SqlRunner, usernames: string[
 /**
  * The recipient's notifications that may be shown: a follow (no post), or the post (and the
  * comment, when there is one) not hidden, and the post one the recipient may see now (the wall's
- * rule: not a private group they left, say; administrators see every post).
+ * rule: not a private group they left, say; administrators see every post); never one caused by
+ * somebody the recipient muted or is in a block with (issue 29: listed nor counted; they come back
+ * with an unmute or unblock). `reader` is the recipient as a value where there is one (a hashed
+ * subplan over their mutes and blocks instead of probes per notification).
  */
-function shownSql(user: SQL): SQL {
+function shownSql(user: SQL, reader: string | SQL = user): SQL {
   return sql`
     SELECT n.* FROM notifications n
     LEFT JOIN posts p ON p.id = n.post_id
     LEFT JOIN comments c ON c.id = n.comment_id
     WHERE n.user_id = ${user}
-      AND (n.post_id IS NULL OR (NOT p.is_hidden AND (c.id IS NULL OR NOT c.is_hidden) AND ${readableByAccount(user)}))`;
+      AND (n.post_id IS NULL OR (NOT p.is_hidden AND (c.id IS NULL OR NOT c.is_hidden) AND ${readableByAccount(user)}))
+      AND ${listedAuthor(reader, sql`n.actor_id`)}`;
 }
 
 /**
@@ -239,7 +243,7 @@ export async function entryPage(db: SqlRunner, userId: string, after: EntryPosit
     ? sql`HAVING (max(s.created_at), s.group_key) < (timestamptz 'epoch' + ${after.atMicros.toString()}::bigint * interval '1 microsecond', ${after.groupKey}::text)`
     : sql``;
   const rows = await db.execute<EntryRow>(sql`
-    WITH shown AS (${shownSql(sql`${userId}::uuid`)}),
+    WITH shown AS (${shownSql(sql`${userId}::uuid`, userId)}),
     entries AS (
       SELECT s.group_key, max(s.created_at) AS latest, bool_or(s.read_at IS NULL) AS unread,
         count(DISTINCT s.actor_id)::int AS actors,

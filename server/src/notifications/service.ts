@@ -92,14 +92,14 @@ async function commentRows(tx: SqlRunner, commentId: string, actorId: string, co
   }
   // Those the comment is already about are told of it as such, never as a mention too.
   const concerned = new Set([actorId, postAuthorId, ...(parentAuthorId ? [parentAuthorId] : [])]);
-  for (const userId of await mentionRecipients(tx, content, postId, concerned)) {
+  for (const userId of await mentionRecipients(tx, content, postId, concerned, actorId)) {
     rows.push({ ...base, userId, type: 'comment_mention', dedupeKey: `m:c:${commentId}`, groupKey: `m:c:${commentId}` });
   }
   return rows;
 }
 
 async function postMentionRows(tx: SqlRunner, postId: string, actorId: string, content: string): Promise<repo.NewNotification[]> {
-  return (await mentionRecipients(tx, content, postId, new Set([actorId]))).map((userId): repo.NewNotification => ({
+  return (await mentionRecipients(tx, content, postId, new Set([actorId]), actorId)).map((userId): repo.NewNotification => ({
     userId,
     actorId,
     type: 'post_mention',
@@ -111,12 +111,16 @@ async function postMentionRows(tx: SqlRunner, postId: string, actorId: string, c
   }));
 }
 
-/** The users a text mentions who exist, are not suspended, are not `excluded` and may see the post. */
-async function mentionRecipients(tx: SqlRunner, content: string, postId: string, excluded: Set<string>): Promise<string[]> {
+/**
+ * The users a text mentions who exist, are not suspended, are not `excluded`, may see the post, and
+ * are in no block with the text's writer `actorId`, either way (issue 29: no mention notification
+ * between them).
+ */
+async function mentionRecipients(tx: SqlRunner, content: string, postId: string, excluded: Set<string>, actorId: string): Promise<string[]> {
   const names = mentionedUsernames(content, NOTIFICATION_LIMITS.mentionsPerItem);
   if (names.length === 0) return [];
   const candidates = (await repo.activeProfilesByUsername(tx, names)).filter((viewer) => !excluded.has(viewer.id));
-  const readers = await readersOfPost(tx, postId, candidates);
+  const readers = await readersOfPost(tx, postId, candidates, actorId);
   return candidates.filter((viewer) => readers.has(viewer.id)).map((viewer) => viewer.id);
 }
 

@@ -7,6 +7,7 @@ import { FeedPageCache } from './pageCache.ts';
 import { FeedTotals } from './totals.ts';
 import { presentReactions } from './presenter.ts';
 import * as repo from './repository.ts';
+import { readersHidingAuthor } from '../access/policy.ts';
 
 /** The walls' shared pages, cards and totals on this instance (see pageCache.ts, cardCache.ts and totals.ts). */
 export interface WallCache {
@@ -169,8 +170,21 @@ export function createWallLive(app: FastifyInstance, cache: WallCache, options: 
     // A post appeared on, changed on or left the wall (on any instance): shared pages are stale.
     if (message.type === 'feed-post') cache.invalidate();
     if (message.type === 'post-deleted' || message.type === 'post-updated') cache.invalidate(message.postId);
+    if (message.type === 'comment-created' || message.type === 'comment-updated') return publishComment(message);
     app.live.hub.publish(message.topic, message);
   });
+  /**
+   * A comment (new or edited) for the post's viewers here, but those who muted its author or are in a
+   * block with them (issue 29: their threads leave the author out): one statement when anybody
+   * signed in watches. Should it fail, the comment goes to nobody here (readers resync over HTTP).
+   */
+  const reader = poolRunner(app.database.sql);
+  async function publishComment(message: Extract<WallLiveEvent, { type: 'comment-created' | 'comment-updated' }>): Promise<void> {
+    const viewers = app.live.hub.viewerIds(message.topic);
+    const author = message.type === 'comment-created' ? { userId: message.comment.author.id } : { commentId: message.commentId };
+    const hiding = viewers.length > 0 ? await readersHidingAuthor(reader, author, viewers) : undefined;
+    app.live.hub.publish(message.topic, message, hiding);
+  }
   // A post appeared on a group's wall (on any instance): its shared pages are stale.
   app.events.subscribe('group.live', (message) => {
     if (message.type === 'group-post') cache.invalidate();

@@ -3,7 +3,18 @@ import type { Tx } from '@tribuna/drizzle/client';
 import type { SqlRunner } from '@tribuna/drizzle/pipelined';
 import { feedCounts } from '@tribuna/drizzle/schema/index';
 import type { FeedSort, PostVisibility, ReactionType } from '@tribuna/contracts/wallRules';
-import { byFollowed, canSee, followingWall, readableBy, shownOnProfile, groupWallForReaders, visibleInGroup, visiblePost } from '../access/predicates.ts';
+import {
+  byFollowed,
+  canSee,
+  followingWall,
+  listedAuthor,
+  unblocked,
+  readableBy,
+  shownOnProfile,
+  groupWallForReaders,
+  visibleInGroup,
+  visiblePost,
+} from '../access/predicates.ts';
 import type { Viewer } from '../access/viewer.ts';
 import { reactionLockKey, xactLock } from '@tribuna/drizzle/locks';
 import { limitOf } from '@tribuna/drizzle/literals';
@@ -22,6 +33,12 @@ export interface FeedFilters {
    * caller has checked that the viewer may read the group, and reads it without a viewer.
    */
   forGroupReaders?: boolean;
+  /**
+   * Leave out the authors this reader does not see listed: those they muted or blocked, and those
+   * who blocked them (access/predicates.ts listedAuthor; issue 29). Set for a reader who has any
+   * (safety/flags.ts) on the walls, never on a profile's posts tab.
+   */
+  hiddenAuthorsOf?: string;
 }
 
 /** A keyset position: the sort key in microseconds since the epoch, and the id breaking ties. */
@@ -110,6 +127,7 @@ function filterSql(filters: Omit<FeedFilters, 'sort'>, viewer: Viewer | null): S
   if (filters.userId) parts.push(sql`p.user_id = ${filters.userId}`);
   if (filters.visibility) parts.push(sql`p.visibility = ${filters.visibility}`);
   if (filters.unpinned) parts.push(sql`NOT p.is_pinned`);
+  if (filters.hiddenAuthorsOf) parts.push(listedAuthor(filters.hiddenAuthorsOf, sql`p.user_id`));
   return sql.join(parts, sql` AND `);
 }
 
@@ -149,14 +167,25 @@ export async function feedPage(
   limit: number,
   pinnedOf?: string,
 ): Promise<PostRow[]> {
+  const rows = await db.execute<PostRow>(sql`
+    ${pageOf(filters, viewer, after, limit, pinnedOf)}
+    SELECT ${cardSelect(viewer)}, p.sort_micros::text AS sort_micros
+    FROM page p JOIN profiles pr ON pr.id = p.user_id
+    ORDER BY p.sort_micros DESC, p.created_at DESC, p.id DESC`);
+  return [...rows];
+}
+
+/** The CTE `page` of feedPage and feedEntries: the page's posts (and pinned ones), each with its sort_micros. */
+function pageOf(filters: FeedFilters, viewer: Viewer | null, after: FeedPosition | null, limit: number, pinnedOf?: string): SQL {
   const key = sortColumn(filters.sort);
   const position = after
     ? sql`AND (${key}, p.id) < (timestamptz 'epoch' + ${after.atMicros.toString()}::bigint * interval '1 microsecond', ${after.id}::uuid)`
     : sql``;
+  const listed = filters.hiddenAuthorsOf ? sql` AND ${listedAuthor(filters.hiddenAuthorsOf, sql`p.user_id`)}` : sql``;
   const pinned = pinnedOf
-    ? sql`UNION ALL (SELECT p.*, 0::bigint AS sort_micros FROM posts p WHERE p.is_pinned AND ${filters.forGroupReaders ? groupWallForReaders(pinnedOf) : visibleInGroup(viewer, pinnedOf)})`
+    ? sql`UNION ALL (SELECT p.*, 0::bigint AS sort_micros FROM posts p WHERE p.is_pinned AND ${filters.forGroupReaders ? groupWallForReaders(pinnedOf) : visibleInGroup(viewer, pinnedOf)}${listed})`
     : sql``;
-  const rows = await db.execute<PostRow>(sql`
+  return sql`
     WITH page AS (
       (SELECT p.*, (extract(epoch FROM ${key}) * 1000000)::bigint AS sort_micros
       FROM posts p
@@ -166,9 +195,29 @@ export async function feedPage(
       ORDER BY ${key} DESC NULLS LAST, p.id DESC NULLS LAST
       ${limitOf(limit)})
       ${pinned}
-    )
-    SELECT ${cardSelect(viewer)}, p.sort_micros::text AS sort_micros
-    FROM page p JOIN profiles pr ON pr.id = p.user_id
+    )`;
+}
+
+/**
+ * feedPage's posts without their cards, for a reader who hides authors on the walls (issue 29:
+ * `filters.hiddenAuthorsOf`): each post's id, keyset position and the reader's own reaction, in the
+ * page's order (pinned ones last, newest first). The cards are the same for every reader (postCards,
+ * shared for a moment by wall/cardCache.ts), as on the 'Siguiendo' wall: the reader's own statement
+ * walks the same index as the shared page, with their hidden authors in one hashed subplan.
+ */
+export async function feedEntries(
+  db: SqlRunner,
+  filters: FeedFilters,
+  readerId: string,
+  after: FeedPosition | null,
+  limit: number,
+  pinnedOf?: string,
+): Promise<FollowingEntry[]> {
+  const rows = await db.execute<FollowingEntry>(sql`
+    ${pageOf(filters, null, after, limit, pinnedOf)}
+    SELECT p.id, p.sort_micros::text AS sort_micros,
+      (SELECT r.reaction_type FROM post_reactions r WHERE r.post_id = p.id AND r.user_id = ${readerId}) AS my_reaction
+    FROM page p
     ORDER BY p.sort_micros DESC, p.created_at DESC, p.id DESC`);
   return [...rows];
 }
@@ -194,6 +243,7 @@ export async function followingPage(
   visibility: PostVisibility | undefined,
   after: FeedPosition | null,
   limit: number,
+  hideAuthors = false,
 ): Promise<FollowingEntry[]> {
   const key = sortColumn(sort);
   const position = after
@@ -204,17 +254,23 @@ export async function followingPage(
     SELECT p.id, (extract(epoch FROM ${key}) * 1000000)::bigint::text AS sort_micros,
       (SELECT r.reaction_type FROM post_reactions r WHERE r.post_id = p.id AND r.user_id = ${readerId}) AS my_reaction
     FROM posts p
-    WHERE ${followingWall(readerId)} ${only} ${position}
+    WHERE ${followingWall(readerId, sql.raw('p'), { hideAuthors })} ${only} ${position}
     ORDER BY ${key} DESC NULLS LAST, p.id DESC NULLS LAST
     ${limitOf(limit)}`);
   return [...rows];
 }
 
 /** How many posts `readerId`'s 'Siguiendo' wall holds, counting up to `upTo`. */
-export async function followingTotal(db: SqlRunner, readerId: string, visibility: PostVisibility | undefined, upTo: number): Promise<number> {
+export async function followingTotal(
+  db: SqlRunner,
+  readerId: string,
+  visibility: PostVisibility | undefined,
+  upTo: number,
+  hideAuthors = false,
+): Promise<number> {
   const only = visibility ? sql`AND p.visibility = ${visibility}` : sql``;
   const rows = await db.execute<{ n: number }>(
-    sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM posts p WHERE ${followingWall(readerId)} ${only} ${limitOf(upTo)}) t`,
+    sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM posts p WHERE ${followingWall(readerId, sql.raw('p'), { hideAuthors })} ${only} ${limitOf(upTo)}) t`,
   );
   return rows[0]?.n ?? 0;
 }
@@ -279,7 +335,8 @@ export interface OwnedRow {
 /** Owner and state of a post, and whether `viewer` may see it, locked for the rest of the transaction (edit, delete). */
 export async function lockPost(tx: Tx, postId: string, viewer: Viewer): Promise<OwnedRow | null> {
   const rows = await tx.execute<{ user_id: string; group_id: string | null; is_hidden: boolean; visible: boolean }>(
-    sql`SELECT p.user_id, p.group_id, p.is_hidden, ${canSee(viewer)} AS visible FROM posts p WHERE p.id = ${postId} FOR UPDATE OF p`,
+    // A block does not stop an author or a moderator dealing with their item (readableBy's `blocks`).
+    sql`SELECT p.user_id, p.group_id, p.is_hidden, ${canSee(viewer, sql.raw('p'), { blocks: false })} AS visible FROM posts p WHERE p.id = ${postId} FOR UPDATE OF p`,
   );
   const row = rows[0];
   return row ? { userId: row.user_id, groupId: row.group_id, isHidden: row.is_hidden, visible: row.visible } : null;
@@ -486,7 +543,8 @@ export interface TapResult {
 function tapScope(target: ReactionTarget): SQL {
   return target.table === 'post_reactions'
     ? sql`JOIN posts p ON p.id = i.item WHERE NOT p.is_hidden`
-    : sql`JOIN comments c ON c.id = i.item JOIN posts p ON p.id = c.post_id WHERE NOT c.is_hidden AND NOT p.is_hidden`;
+    : // Nor a comment of somebody in a block with the reader (issue 29), either way.
+      sql`JOIN comments c ON c.id = i.item JOIN posts p ON p.id = c.post_id WHERE NOT c.is_hidden AND NOT p.is_hidden AND ${unblocked(sql`i.reader`, sql`c.user_id`)}`;
 }
 
 const tapsJson = (taps: Tap[]) => JSON.stringify(taps.map((t, n) => ({ n, item: t.itemId, reader: t.userId, type: t.type, admin: t.isAdmin })));
@@ -573,15 +631,18 @@ const commentSelect = (viewer: Viewer | null) => sql`
  * with authors, images and reactions: one statement.
  */
 export async function listComments(db: SqlRunner, postId: string, viewer: Viewer | null, limit: number): Promise<CommentRow[]> {
+  // The comments of people the viewer muted or is in a block with are left out (issue 29), and the
+  // replies to them with them (a thread without its start is not shown).
+  const listed = (alias: SQL) => (viewer ? sql` AND ${listedAuthor(viewer.id, sql`${alias}.user_id`)}` : sql``);
   const rows = await db.execute<CommentRow>(sql`
     WITH top AS (
       SELECT c.id FROM comments c
-      WHERE c.post_id = ${postId} AND c.parent_comment_id IS NULL AND NOT c.is_hidden
+      WHERE c.post_id = ${postId} AND c.parent_comment_id IS NULL AND NOT c.is_hidden${listed(sql.raw('c'))}
       ORDER BY c.created_at, c.id ${limitOf(limit)}
     ), thread AS (
       SELECT id FROM top
       UNION ALL
-      SELECT r.id FROM comments r JOIN top ON r.parent_comment_id = top.id WHERE NOT r.is_hidden
+      SELECT r.id FROM comments r JOIN top ON r.parent_comment_id = top.id WHERE NOT r.is_hidden${listed(sql.raw('r'))}
     )
     SELECT ${commentSelect(viewer)}
     FROM thread t JOIN comments c ON c.id = t.id JOIN profiles pr ON pr.id = c.user_id LEFT JOIN media m ON m.id = c.media_id
@@ -624,7 +685,7 @@ export async function lockComment(tx: Tx, commentId: string, viewer: Viewer): Pr
     is_hidden: boolean;
     visible: boolean;
   }>(
-    sql`SELECT c.id, c.post_id, c.user_id, c.parent_comment_id, p.group_id, c.is_hidden, (${visiblePost(viewer)}) AS visible
+    sql`SELECT c.id, c.post_id, c.user_id, c.parent_comment_id, p.group_id, c.is_hidden, (${visiblePost(viewer, sql.raw('p'), { blocks: false })}) AS visible
       FROM comments c JOIN posts p ON p.id = c.post_id WHERE c.id = ${commentId} FOR UPDATE OF c`,
   );
   const row = rows[0];

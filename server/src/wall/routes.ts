@@ -87,6 +87,7 @@ const wallRoutes: FastifyPluginAsyncTypebox<WallRoutesOptions> = async (app, opt
     publish: live.publish,
     publishGroup: (message) => app.events.publish('group.live', message),
     cache,
+    hidesAuthors: (readerId) => app.safety.flags.hidesAuthors(readerId),
     joinTransaction: (tx, event) => app.events.inTransaction('wall.written', tx, event),
     log: app.log,
     outbox: app.outbox,

@@ -54,6 +54,11 @@ export interface WallContext {
   /** The public wall's shared pages and total; dropped when posts appear, change or disappear. */
   cache: WallCache;
   /**
+   * Whether a reader hides anybody from their walls: mutes, blocks either way (issue 29; kept in
+   * memory by the safety domain, safety/flags.ts). Such a reader's wall pages are their own.
+   */
+  hidesAuthors(readerId: string): Promise<boolean>;
+  /**
    * Runs the other domains' statements for what someone wrote inside its transaction `tx` (the
    * `wall.written` transactional event: the notifications); resolves to their after-commit work.
    */
@@ -112,6 +117,9 @@ export async function getFeed(ctx: WallContext, query: FeedQuery, viewer: Viewer
   if (query.groupId) await assertGroupReadable(ctx, query.groupId, viewer);
   // The 'Siguiendo' wall is the signed-in reader's own.
   if (query.following && !viewer) throw unauthorized(WALL_MESSAGES.notAuthenticated);
+  // The walls leave out the people a reader muted or is in a block with (issue 29); a profile's posts
+  // tab leaves out only a blocked profile's (the access policy's readableBy), as the post page does.
+  const hides = viewer !== null && !query.userId && (await ctx.hidesAuthors(viewer.id));
   // A group's wall (groupId) shows its pinned posts on top of its first page, never in its pages.
   const filters = {
     sort,
@@ -120,15 +128,20 @@ export async function getFeed(ctx: WallContext, query: FeedQuery, viewer: Viewer
     visibility: query.visibility,
     followedBy: query.following ? viewer?.id : undefined,
     unpinned: query.groupId !== undefined,
+    hiddenAuthorsOf: hides ? viewer.id : undefined,
   };
   // A profile's posts tab: pages of 20; anybody but the owner, admins included, reads it as a plain reader.
   const size = query.userId ? PROFILE_LIMITS.pageSize : WALL_LIMITS.feedPageSize;
   const reader = query.userId && viewer?.isAdmin && viewer.id !== query.userId ? { ...viewer, isAdmin: false } : viewer;
   const pinnedOf = query.groupId && !after ? query.groupId : undefined;
   const [rows, total] = isPublicWall(filters)
-    ? await Promise.all([publicWallPage(ctx, sort, query.cursor ?? null, after, viewer), publicWallTotal(ctx).then((n) => ({ total: n }))])
+    ? await Promise.all([publicWallPage(ctx, filters, query.cursor ?? null, after, viewer), publicWallTotal(ctx).then((n) => ({ total: n }))])
     : isGroupWall(filters)
-      ? await Promise.all([groupWallPage(ctx, filters, query.cursor ?? null, after, viewer), feedTotal(ctx, filters, reader)])
+      ? // The total is the group's for all its readers (shared): a reader's hidden authors are not taken off it.
+        await Promise.all([
+          groupWallPage(ctx, filters, query.cursor ?? null, after, viewer),
+          feedTotal(ctx, { ...filters, hiddenAuthorsOf: undefined }, reader),
+        ])
       : isFollowingWall(filters)
         ? await Promise.all([followingWallPage(ctx, filters, after), followingWallTotal(ctx, filters)])
         : await Promise.all([repo.feedPage(ctx.reader, filters, reader, after, size + 1, pinnedOf), feedTotal(ctx, filters, reader)]);
@@ -176,6 +189,7 @@ async function groupWallPage(
   viewer: Viewer | null,
 ): Promise<repo.PostRow[]> {
   const pinnedOf = after ? undefined : filters.groupId;
+  if (filters.hiddenAuthorsOf) return personalWallPage(ctx, { ...filters, forGroupReaders: true }, filters.hiddenAuthorsOf, after, pinnedOf);
   const rows = await ctx.cache.pages.get(`group:${filters.groupId}:${filters.sort}:${cursor ?? ''}`, () =>
     repo.feedPage(ctx.reader, { ...filters, forGroupReaders: true }, null, after, WALL_LIMITS.feedPageSize + 1, pinnedOf),
   );
@@ -198,7 +212,39 @@ async function followingWallPage(
   filters: FeedFilters & { followedBy: string },
   after: ReturnType<typeof decodeCursor>,
 ): Promise<repo.PostRow[]> {
-  const entries = await repo.followingPage(ctx.reader, filters.followedBy, filters.sort, filters.visibility, after, WALL_LIMITS.feedPageSize + 1);
+  const entries = await repo.followingPage(
+    ctx.reader,
+    filters.followedBy,
+    filters.sort,
+    filters.visibility,
+    after,
+    WALL_LIMITS.feedPageSize + 1,
+    filters.hiddenAuthorsOf !== undefined,
+  );
+  return withSharedCards(ctx, entries);
+}
+
+/**
+ * A reader's own page of a wall everybody else shares (the public wall, a group's: `filters` as they
+ * read it), for a reader who hides authors (issue 29, `readerId` = filters.hiddenAuthorsOf): which
+ * posts (with the reader's reactions) is the reader's own statement, walking the shared page's index
+ * with their mutes and blocks in one hashed subplan; the cards are the shared ones (cardCache.ts).
+ * The same statements per page as a shared page's (ids, missing cards), and the same keyset: the
+ * cursors of both paths mean the same position.
+ */
+async function personalWallPage(
+  ctx: WallContext,
+  filters: FeedFilters,
+  readerId: string,
+  after: ReturnType<typeof decodeCursor>,
+  pinnedOf?: string,
+): Promise<repo.PostRow[]> {
+  const entries = await repo.feedEntries(ctx.reader, filters, readerId, after, WALL_LIMITS.feedPageSize + 1, pinnedOf);
+  return withSharedCards(ctx, entries);
+}
+
+/** Cards for a reader's own page's entries: the shared ones (cardCache.ts; the missing ones in one statement), with the entry's position and reaction. */
+async function withSharedCards(ctx: WallContext, entries: repo.FollowingEntry[]): Promise<repo.PostRow[]> {
   const cards = new Map(
     (
       await ctx.cache.cards.getMany(
@@ -224,7 +270,7 @@ async function followingWallTotal(ctx: WallContext, filters: FeedFilters & { fol
   const cap = WALL_LIMITS.followingTotalCap;
   const key = `following:${filters.followedBy}:${filters.visibility ?? 'all'}`;
   const cached = ctx.cache.followingTotals.get(key);
-  const counted = cached ?? (await repo.followingTotal(ctx.reader, filters.followedBy, filters.visibility, cap + 1));
+  const counted = cached ?? (await repo.followingTotal(ctx.reader, filters.followedBy, filters.visibility, cap + 1, filters.hiddenAuthorsOf !== undefined));
   if (cached === null) ctx.cache.followingTotals.set(key, counted);
   return counted > cap ? { total: cap, totalCapped: true } : { total: counted };
 }
@@ -252,14 +298,21 @@ async function feedTotal(ctx: WallContext, filters: FeedFilters, reader: Viewer 
   return { total: counted };
 }
 
-/** A shared page of the public wall, with the reader's own reactions read apart (one statement). */
+/**
+ * A shared page of the public wall, with the reader's own reactions read apart (one statement); for a
+ * reader who hides authors (issue 29), their own page (personalWallPage). Its total stays the wall's
+ * (publicWallTotal: shared, never less a reader's hidden authors; no screen shows it).
+ */
 async function publicWallPage(
   ctx: WallContext,
-  sort: FeedFilters['sort'],
+  filters: FeedFilters,
   cursor: string | null,
   after: ReturnType<typeof decodeCursor>,
   viewer: Viewer | null,
 ): Promise<repo.PostRow[]> {
+  const sort = filters.sort;
+  if (filters.hiddenAuthorsOf)
+    return personalWallPage(ctx, { sort, visibility: 'public', hiddenAuthorsOf: filters.hiddenAuthorsOf }, filters.hiddenAuthorsOf, after);
   const rows = await ctx.cache.pages.get(`${sort}:${cursor ?? ''}`, () =>
     repo.feedPage(ctx.reader, { sort, visibility: 'public' }, null, after, WALL_LIMITS.feedPageSize + 1),
   );
@@ -455,7 +508,7 @@ export async function createComment(ctx: WallContext, writer: Writer, postId: st
   if (parentCommentId !== null && !UUID.test(parentCommentId)) throw badRequest('parentCommentId must be a UUID');
 
   if (!(await access.mayReadPost(ctx.reader, postId, writer))) throw notFound(WALL_MESSAGES.postNotFound);
-  if (parentCommentId) await assertReplyable(ctx, postId, parentCommentId);
+  if (parentCommentId) await assertReplyable(ctx, postId, parentCommentId, writer);
 
   const stored: StoredImage[] = [];
   let commentId: string;
@@ -485,9 +538,11 @@ export async function createComment(ctx: WallContext, writer: Writer, postId: st
 /** The participants' after-commit work (live badges): best-effort, failures logged, never thrown back. */
 const afterWrite = (ctx: WallContext, after: AfterCommit[]) => runAfterCommit(after, ctx.log, 'after-commit work of a wall write');
 
-async function assertReplyable(ctx: WallContext, postId: string, parentCommentId: string): Promise<void> {
+async function assertReplyable(ctx: WallContext, postId: string, parentCommentId: string, writer: Writer): Promise<void> {
   const parent = await repo.findCommentTarget(ctx.reader, parentCommentId);
   if (!parent || parent.isHidden || parent.postId !== postId) throw notFound(WALL_MESSAGES.parentNotFound);
+  // A comment of somebody in a block with the writer (issue 29) is not there for them.
+  if (parent.userId !== writer.id && (await access.blockedBetween(ctx.reader, writer.id, parent.userId))) throw notFound(WALL_MESSAGES.parentNotFound);
   // Replies are one level deep: a reply to a reply is refused.
   if (parent.parentCommentId !== null) throw badRequest(WALL_MESSAGES.replyDepth);
 }

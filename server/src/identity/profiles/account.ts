@@ -62,6 +62,7 @@ export async function deleteOwnAccount(
     await erasure.deletePointsHistory(tx, user.id);
     await erasure.deleteNotificationsTo(tx, user.id);
     await erasure.deleteFollows(tx, user.id);
+    await erasure.deleteMutesAndBlocks(tx, user.id);
     await erasure.scrubVotes(tx, user.id);
     await erasure.scrubPageViews(tx, user.id);
     return erasure.deleteUnusedUploads(tx, user.id);

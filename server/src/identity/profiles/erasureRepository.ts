@@ -5,7 +5,7 @@ import { MEDIA_URL_PREFIX } from '../../media/service.ts';
 // The SQL of an account deletion beyond the profile itself (profiles/account.ts deleteOwnAccount),
 // all run in its one transaction. What stays: posts, comments, reactions, votes and shares (without
 // anything that identifies a device), group memberships, notifications the user caused (ids only).
-// Follows go both ways: nobody follows 'Usuario eliminado', and it follows nobody.
+// Follows go both ways: nobody follows 'Usuario eliminado', and it follows nobody; so do mutes and blocks.
 
 /** The user's session rows, after endAllSessions revoked them (the revocation notifies every instance). */
 export async function deleteSessions(tx: Tx, userId: string): Promise<void> {
@@ -25,6 +25,12 @@ export async function deleteNotificationsTo(tx: Tx, userId: string): Promise<voi
 /** The user's follows, both ways (the counters of the others follow by trigger). */
 export async function deleteFollows(tx: Tx, userId: string): Promise<void> {
   await tx.execute(sql`DELETE FROM follows WHERE follower_id = ${userId} OR followee_id = ${userId}`);
+}
+
+/** The user's mutes and blocks, both ways (issue 29): nobody mutes or blocks 'Usuario eliminado', and it hides nobody. */
+export async function deleteMutesAndBlocks(tx: Tx, userId: string): Promise<void> {
+  await tx.execute(sql`DELETE FROM user_mutes WHERE user_id = ${userId} OR muted_id = ${userId}`);
+  await tx.execute(sql`DELETE FROM user_blocks WHERE blocker_id = ${userId} OR blocked_id = ${userId}`);
 }
 
 /** Votes stay in the results; the device fingerprint and browser of each go. Idempotency keys go. */

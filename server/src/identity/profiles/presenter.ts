@@ -36,9 +36,9 @@ export function presentPublicProfile(row: PublicProfileRow): PublicProfile {
     followersCount: row.followers_count,
     followingCount: row.following_count,
     viewerFollows: row.viewer_follows,
-    // Mute and block (issue 29): filled in by the safety domain's reads.
-    viewerMuted: false,
-    viewerBlocked: false,
+    // Mute and block (issue 29): the viewer's own, for 'Silenciar' / 'Bloquear' and their undoing.
+    viewerMuted: row.viewer_muted,
+    viewerBlocked: row.viewer_blocked,
   };
 }
 

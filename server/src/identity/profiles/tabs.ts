@@ -4,7 +4,9 @@ import { WALL_MESSAGES } from '@tribuna/contracts/wallRules';
 import type { DbOrTx } from '@tribuna/drizzle/client';
 import { badRequest, forbidden, notFound, unauthorized } from '../../http/errors.ts';
 import { NOT_AUTHENTICATED } from '../plugin.ts';
-import { mayReadVoteHistory, type Viewer } from '../../access/policy.ts';
+import { MODERATION_MESSAGES } from '@tribuna/contracts/moderationRules';
+import { drizzleRunner } from '@tribuna/drizzle/pipelined';
+import { mayReadVoteHistory, profileRelation, type Viewer } from '../../access/policy.ts';
 import { presentProfileComment, presentProfileGroup, presentPublicProfile, presentVote } from './presenter.ts';
 import * as repo from './tabsRepository.ts';
 import type { ListPosition } from './tabsRepository.ts';
@@ -35,21 +37,35 @@ export function decodeListCursor(cursor: string): ListPosition | null {
   return { atMicros: BigInt(micros), id };
 }
 
-async function assertExists(db: DbOrTx, userId: string): Promise<void> {
-  if (!(await repo.profileExists(db, userId))) throw notFound(PROFILE_MESSAGES.profileNotFound);
+/**
+ * The profile's tabs may be read by `reader`: 404 when there is no such profile, or when its owner
+ * blocked the reader (issue 29: 'Usuario no encontrado', as the profile itself). Whether the reader
+ * blocked its owner: then they see its header (to unblock) and its tabs empty.
+ */
+async function tabsStanding(db: DbOrTx, userId: string, reader: ProfileReader): Promise<{ readerBlocked: boolean }> {
+  const relation = await profileRelation(drizzleRunner(db), userId, reader?.id ?? null);
+  if (!relation) throw notFound(PROFILE_MESSAGES.profileNotFound);
+  if (relation.blocksViewer) throw notFound(MODERATION_MESSAGES.userNotFound);
+  return { readerBlocked: relation.viewerBlocked };
 }
 
-/** GET /api/profiles/:userId (answers with a session are never cached: identity/plugin.ts, so viewerFollows is the reader's). */
+/**
+ * GET /api/profiles/:userId (answers with a session are never cached: identity/plugin.ts, so
+ * viewerFollows, viewerMuted and viewerBlocked are the reader's). Not found for somebody its owner
+ * blocked (issue 29); the blocker still reads it, with viewerBlocked, to take the block back.
+ */
 export async function getPublicProfile(db: DbOrTx, userId: string, reader: ProfileReader): Promise<PublicProfile> {
   const row = await repo.findPublicProfile(db, userId, reader?.id ?? null);
   if (!row) throw notFound(PROFILE_MESSAGES.profileNotFound);
+  if (row.blocks_viewer) throw notFound(MODERATION_MESSAGES.userNotFound);
   return presentPublicProfile(row);
 }
 
-/** GET /api/profiles/:userId/stats: all votes; the posts and comments this reader may see. */
+/** GET /api/profiles/:userId/stats: all votes; the posts and comments this reader may see (none of a profile they blocked). */
 export async function getStats(db: DbOrTx, userId: string, reader: ProfileReader): Promise<ProfileStats> {
-  await assertExists(db, userId);
-  return repo.profileCounts(db, userId, asViewer(reader));
+  const { readerBlocked } = await tabsStanding(db, userId, reader);
+  const counts = await repo.profileCounts(db, userId, asViewer(reader));
+  return readerBlocked ? { ...counts, posts: 0, comments: 0 } : counts;
 }
 
 /** GET /api/profiles/:userId/votes: the owner's latest 50 vote rows; private to anybody else. */
@@ -64,7 +80,8 @@ export async function getVoteHistory(db: DbOrTx, userId: string, reader: Profile
 export async function getComments(db: DbOrTx, userId: string, reader: ProfileReader, cursor: string | undefined): Promise<ProfileCommentPage> {
   const after = cursor ? decodeListCursor(cursor) : null;
   if (cursor && !after) throw badRequest(WALL_MESSAGES.badCursor);
-  await assertExists(db, userId);
+  const { readerBlocked } = await tabsStanding(db, userId, reader);
+  if (readerBlocked) return { items: [], nextCursor: null };
   const size = PROFILE_LIMITS.pageSize;
   const rows = await repo.commentsPage(db, userId, asViewer(reader), after, size + 1, POST_EXCERPT_CHARS);
   const page = rows.slice(0, size);
@@ -77,7 +94,8 @@ export async function getComments(db: DbOrTx, userId: string, reader: ProfileRea
 
 /** GET /api/profiles/:userId/groups: the owner's every membership, others' public ones. */
 export async function getGroups(db: DbOrTx, userId: string, reader: ProfileReader): Promise<ProfileGroupList> {
-  await assertExists(db, userId);
+  const { readerBlocked } = await tabsStanding(db, userId, reader);
+  if (readerBlocked) return { items: [] };
   const rows = await repo.memberships(db, userId, asViewer(reader), PROFILE_GROUPS_MAX);
   return { items: rows.map(presentProfileGroup) };
 }

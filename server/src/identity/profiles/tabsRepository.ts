@@ -24,22 +24,31 @@ export type PublicProfileRow = {
   followers_count: number;
   following_count: number;
   viewer_follows: boolean;
+  /** The viewer muted the profile's owner (issue 29). */
+  viewer_muted: boolean;
+  /** The viewer blocked the profile's owner. */
+  viewer_blocked: boolean;
+  /** The profile's owner blocked the viewer: the profile is not found for them. */
+  blocks_viewer: boolean;
 };
 
-/** A profile, whether its owner deleted the account, its follow counters, and whether `viewerId` follows it. */
+/**
+ * A profile, whether its owner deleted the account, its follow counters, and whether `viewerId`
+ * follows, muted or blocked it, or is blocked by it (issue 29): one statement, primary-key probes.
+ */
 export async function findPublicProfile(db: DbOrTx, userId: string, viewerId: string | null): Promise<PublicProfileRow | null> {
   const viewerFollows = viewerId ? sql`EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = ${viewerId} AND f.followee_id = pr.id)` : sql`FALSE`;
+  const safety = viewerId
+    ? sql`EXISTS (SELECT 1 FROM user_mutes m WHERE m.user_id = ${viewerId} AND m.muted_id = pr.id) AS viewer_muted,
+      EXISTS (SELECT 1 FROM user_blocks b WHERE b.blocker_id = ${viewerId} AND b.blocked_id = pr.id) AS viewer_blocked,
+      EXISTS (SELECT 1 FROM user_blocks b WHERE b.blocker_id = pr.id AND b.blocked_id = ${viewerId}) AS blocks_viewer`
+    : sql`FALSE AS viewer_muted, FALSE AS viewer_blocked, FALSE AS blocks_viewer`;
   const rows = await db.execute<PublicProfileRow>(sql`
     SELECT pr.id, pr.display_name, pr.username, pr.bio, pr.avatar_url, pr.banner_url,
       pr.deleted_at IS NOT NULL AS is_deleted, ${ts(sql`pr.created_at`)} AS created_at,
-      pr.followers_count, pr.following_count, ${viewerFollows} AS viewer_follows
+      pr.followers_count, pr.following_count, ${viewerFollows} AS viewer_follows, ${safety}
     FROM profiles pr WHERE pr.id = ${userId}`);
   return rows[0] ?? null;
-}
-
-export async function profileExists(db: DbOrTx, userId: string): Promise<boolean> {
-  const rows = await db.execute(sql`SELECT 1 FROM profiles WHERE id = ${userId}`);
-  return rows.length > 0;
 }
 
 /** The counters: every vote row, and the posts and comments `viewer` may see (as the tabs list them). */

@@ -275,6 +275,33 @@ const ACCESS: Record<string, RouteAccess> = {
   },
   'GET /api/profiles/:userId/followers': { audience: 'everyone', request: (c) => get(`/api/profiles/${c.world.target.id}/followers`)(c) },
   'GET /api/profiles/:userId/following': { audience: 'everyone', request: (c) => get(`/api/profiles/${c.world.target.id}/following`)(c) },
+  // --- mutes and blocks (issue 29): the caller's own, of the profile named; suspended fans may still protect themselves ---
+  'PUT /api/profiles/:userId/mute': {
+    audience: 'user',
+    request: (c) => ({ method: 'PUT', url: `/api/profiles/${c.world.target.id}/mute`, headers: c.headers }),
+  },
+  'DELETE /api/profiles/:userId/mute': {
+    audience: 'user',
+    // The caller muted the target first: an allowed call removes that mute.
+    request: async (c) => {
+      await c.world.app.database.sql`INSERT INTO user_mutes (user_id, muted_id) VALUES (${c.userId}, ${c.world.target.id}) ON CONFLICT DO NOTHING`;
+      return { method: 'DELETE', url: `/api/profiles/${c.world.target.id}/mute`, headers: c.headers };
+    },
+  },
+  'PUT /api/profiles/:userId/block': {
+    audience: 'user',
+    request: (c) => ({ method: 'PUT', url: `/api/profiles/${c.world.target.id}/block`, headers: c.headers }),
+  },
+  'DELETE /api/profiles/:userId/block': {
+    audience: 'user',
+    // The caller blocked the target first: an allowed call removes that block.
+    request: async (c) => {
+      await c.world.app.database.sql`INSERT INTO user_blocks (blocker_id, blocked_id) VALUES (${c.userId}, ${c.world.target.id}) ON CONFLICT DO NOTHING`;
+      return { method: 'DELETE', url: `/api/profiles/${c.world.target.id}/block`, headers: c.headers };
+    },
+  },
+  'GET /api/me/muted': { audience: 'user', request: get('/api/me/muted') },
+  'GET /api/me/blocked': { audience: 'user', request: get('/api/me/blocked') },
   'GET /api/auth/session': { audience: 'everyone', request: get('/api/auth/session') },
   'POST /auth/logout': { audience: 'everyone', request: (c) => ({ method: 'POST', url: '/auth/logout', headers: c.headers }) },
   'GET /auth/google': { audience: 'everyone', request: get('/auth/google') },
@@ -680,6 +707,11 @@ const NOT_OWNED = new Set([
   // The caller's own follow of the profile named.
   'PUT /api/profiles/:userId/follow',
   'DELETE /api/profiles/:userId/follow',
+  // The caller's own mute and block of the profile named (issue 29).
+  'PUT /api/profiles/:userId/mute',
+  'DELETE /api/profiles/:userId/mute',
+  'PUT /api/profiles/:userId/block',
+  'DELETE /api/profiles/:userId/block',
 ]);
 
 /** A post of the owner (world.target) in a private group nobody acting here belongs to, with a comment of theirs. */
