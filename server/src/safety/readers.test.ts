@@ -208,8 +208,12 @@ describe('what mutes and blocks hide', () => {
       // The ids with the muter's reactions, the cards, the wall's total: the same on every page (the
       // first also asks whether the muter hides anybody, then kept in memory).
       expect(new Set(publicWall.counts.slice(1))).toEqual(new Set([3]));
+      // The group's pinned posts come on top of its first page, the muted author's left out too.
+      await database.sql`UPDATE posts SET is_pinned = TRUE WHERE group_id = ${groupId} AND content IN ('Club 1', 'Club 2')`;
+      const first = await get(`/api/posts?sort=recent&groupId=${groupId}`, muter);
+      expect(first.json<FeedPage>().pinned?.map((p) => p.content)).toEqual(['Club 2']);
       const groupWall = await walk(`&groupId=${groupId}`);
-      expect(groupWall.contents).toEqual(kept('Club'));
+      expect(groupWall.contents).toEqual(kept('Club').filter((c) => c !== 'Club 2'));
       expect(groupWall.counts.slice(1).every((n) => n === groupWall.counts[0])).toBe(true);
     });
   });
