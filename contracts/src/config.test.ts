@@ -65,6 +65,12 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...PRODUCTION, REQUIRE_ADMIN_MFA: 'true' }).requireAdminMfa).toBe(true);
   });
 
+  it('hides a reported item after 5 trusted reporters unless MODERATION_AUTO_HIDE_REPORTERS says otherwise (1 to 1000)', () => {
+    expect(loadConfig({}).moderationAutoHideReporters).toBe(5);
+    expect(loadConfig({ MODERATION_AUTO_HIDE_REPORTERS: '12' }).moderationAutoHideReporters).toBe(12);
+    for (const bad of ['0', '1001', 'cinco']) expect(() => loadConfig({ MODERATION_AUTO_HIDE_REPORTERS: bad }), bad).toThrow(/MODERATION_AUTO_HIDE_REPORTERS/);
+  });
+
   it('accepts a complete production configuration without dev login', () => {
     const config = loadConfig(PRODUCTION);
     expect(config).toMatchObject({ nodeEnv: 'production', devLogin: false, sessionSecret: PRODUCTION_SECRET });

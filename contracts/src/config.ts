@@ -1,5 +1,6 @@
 // Environment configuration shared by server, worker and launcher.
 // Every variable of CONTRACT.md is parsed here once; a bad value names the variable.
+import { MODERATION_LIMITS } from './moderationRules.ts';
 
 export interface SocialLinks {
   whatsapp: string | null;
@@ -50,6 +51,11 @@ export interface Config {
   warnings: string[];
   /** REQUIRE_ADMIN_MFA: /api/admin/* only for sessions verified with a second factor (aal2). */
   requireAdminMfa: boolean;
+  /**
+   * MODERATION_AUTO_HIDE_REPORTERS (issue 29): distinct fans with accounts older than a day whose
+   * open reports hide a post or comment pending review.
+   */
+  moderationAutoHideReporters: number;
   showTimezone: string;
   mediaDir: string;
   /**
@@ -294,6 +300,7 @@ export function loadConfig(env: Env = process.env): Config {
   const wsMaxConnectionsPerAddress = parsePositiveInt(env, 'WS_MAX_CONNECTIONS_PER_ADDRESS', 200);
 
   const requireAdminMfa = parseBool(env, 'REQUIRE_ADMIN_MFA', false);
+  const moderationAutoHideReporters = parsePositiveInt(env, 'MODERATION_AUTO_HIDE_REPORTERS', MODERATION_LIMITS.autoHideReporters, 1000);
 
   // Bytes, from 1 MiB to 1 TiB.
   const uploadBytesInFlight = parseByteCount(env, 'UPLOAD_BYTES_IN_FLIGHT', DEFAULT_UPLOAD_BYTES_IN_FLIGHT, MIB, 1024 * 1024 * MIB);
@@ -339,6 +346,7 @@ export function loadConfig(env: Env = process.env): Config {
     wsMaxConnectionsPerAddress,
     warnings,
     requireAdminMfa,
+    moderationAutoHideReporters,
     showTimezone,
     mediaDir: value(env, 'MEDIA_DIR') ?? './data/media',
     uploadBytesInFlight,

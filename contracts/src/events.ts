@@ -54,6 +54,11 @@ export const CLUSTER_EVENTS = {
   'points.reset': Type.Object({ day: Type.String({ maxLength: 10 }) }),
   /** The worker's abuse scan moved on: the admins watching the back-office see its progress. */
   'abuse.scan-progress': AbuseScanProgress,
+  /**
+   * A report arrived or a moderation action closed some (issue 29): every instance whose staff
+   * watch the `moderation` topic reads the open count again (server/src/moderation/plugin.ts).
+   */
+  'moderation.changed': Type.Object({}),
   /** A mute or block began or ended (server/src/safety): each instance forgets its flags of the two, and a block's live subscriptions go. */
   'safety.changed': SafetyChanged,
 } as const;

@@ -76,3 +76,19 @@ CREATE INDEX "user_blocks_blocked_idx" ON "user_blocks" USING btree ("blocked_id
 CREATE INDEX "user_mutes_list_idx" ON "user_mutes" USING btree ("user_id","created_at" DESC NULLS LAST,"muted_id" DESC NULLS LAST);--> statement-breakpoint
 ALTER TABLE "notifications" ADD CONSTRAINT "notifications_type" CHECK ("notifications"."type" IN ('post_reaction', 'comment_reaction', 'post_comment', 'comment_reply', 'post_mention', 'comment_mention', 'follow', 'report_actioned', 'report_dismissed'));--> statement-breakpoint
 ALTER TABLE "notifications" ADD CONSTRAINT "notifications_post" CHECK (("notifications"."type" IN ('follow', 'report_actioned', 'report_dismissed')) = ("notifications"."post_id" IS NULL));
+--> statement-breakpoint
+-- A moderator's silence (issue 29) is carried by every cached session of the user (the checks of
+-- posting, commenting and reacting read it there): every instance forgets those sessions when it
+-- changes ('d:', a data change: unlike 'u:', the user's live sockets stay open).
+CREATE OR REPLACE FUNCTION tribuna_notify_profile_data_change() RETURNS trigger AS $$
+BEGIN
+  PERFORM pg_notify('tribuna_auth', 'd:' || NEW.id);
+  RETURN NEW;
+END;
+$$ LANGUAGE plpgsql;
+--> statement-breakpoint
+CREATE TRIGGER profiles_notify_silence_change
+AFTER UPDATE OF silenced_until ON profiles
+FOR EACH ROW
+WHEN (OLD.silenced_until IS DISTINCT FROM NEW.silenced_until)
+EXECUTE FUNCTION tribuna_notify_profile_data_change();

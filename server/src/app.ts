@@ -1,4 +1,3 @@
-import { moderationTopic } from './moderation/topic.ts';
 import Fastify, { type FastifyBaseLogger, type FastifyPluginAsync, type RouteOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '@tribuna/contracts/config';
@@ -27,6 +26,8 @@ import livePlugin from './live/plugin.ts';
 import liveRoutes from './live/routes.ts';
 import pollsPlugin, { type PollsPluginOptions } from './polls/plugin.ts';
 import adminPlugin from './admin/plugin.ts';
+import moderationPlugin from './moderation/plugin.ts';
+import moderationRoutes from './moderation/routes.ts';
 import notificationsPlugin from './notifications/plugin.ts';
 import votesPlugin from './votes/plugin.ts';
 import groupsPlugin from './groups/plugin.ts';
@@ -187,14 +188,14 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(pollsPlugin, options.polls ?? {});
   // Topics of the wall.
   for (const topic of [feedTopic, postTopicHandler(poolRunner(app.database.sql), config.requireAdminMfa)]) app.live.registerTopic(topic);
-  // The moderation queue's open count (issue 29).
-  app.live.registerTopic(moderationTopic(poolRunner(app.database.sql), config.requireAdminMfa));
   // Domain plugins: what a domain runs besides its routes (writers, subscriptions, live topics).
   await app.register(votesPlugin);
   await app.register(notificationsPlugin);
   await app.register(groupsPlugin);
   await app.register(safetyPlugin);
   await app.register(adminPlugin);
+  // Reports and the moderation queue (issue 29): its `moderation` topic and context.
+  await app.register(moderationPlugin);
 
   // Domains
   await app.register(healthRoutes);
@@ -211,6 +212,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(wallRoutes, options.wall ?? {});
   await app.register(groupRoutes);
   await app.register(notificationRoutes);
+  await app.register(moderationRoutes);
   await app.register(googleRoutes);
   await app.register(factorRoutes);
   await app.register(devLoginRoutes);

@@ -7,7 +7,7 @@ import * as repo from './repository.ts';
 import type { Viewer } from './viewer.ts';
 import type { GroupRole } from '@tribuna/contracts/groupRules';
 
-export { holdsAdminPowers, viewerOf, type Viewer } from './viewer.ts';
+export { holdsAdminPowers, holdsModerationPowers, viewerOf, type Viewer } from './viewer.ts';
 
 /** A decision about one item: allowed, or refused as if it did not exist, or refused as forbidden. */
 export type Decision = 'ok' | 'not-found' | 'forbidden';
@@ -15,6 +15,14 @@ export type Decision = 'ok' | 'not-found' | 'forbidden';
 /** Whether `viewer` may see the post: not hidden, and public, their own, in a group they may read, or they are an admin. */
 export function mayReadPost(db: SqlRunner, postId: string, viewer: Viewer | null): Promise<boolean> {
   return repo.isPostVisible(db, postId, viewer);
+}
+
+/**
+ * Whether `viewer` may open the post's page (the post and its comments): mayReadPost, or their own
+ * post hidden by moderation, which its author still reads as 'Oculto por moderación' (issue 29).
+ */
+export function mayReadPostPage(db: SqlRunner, postId: string, viewer: Viewer | null): Promise<boolean> {
+  return repo.isPostPageVisible(db, postId, viewer);
 }
 
 /**
@@ -106,10 +114,10 @@ export async function mayModerateGroup(db: SqlRunner, groupId: string, viewer: V
 
 /**
  * Whether `writer` may delete a post or comment of `ownerId` (on a post of group `groupId`, or of
- * none): its owner, an admin, or the admins and moderators of that group.
+ * none) that they can see: its owner, an admin, a site moderator, or the admins and moderators of that group.
  */
 export async function mayDeleteFromWall(db: SqlRunner, writer: Viewer, item: { ownerId: string; groupId: string | null }): Promise<boolean> {
-  if (mayModify(writer, item.ownerId, { admins: true })) return true;
+  if (mayModify(writer, item.ownerId, { admins: true }) || writer.isModerator === true) return true;
   return item.groupId !== null && (await mayModerateGroup(db, item.groupId, writer)) === 'ok';
 }
 

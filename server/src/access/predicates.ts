@@ -49,7 +49,6 @@ export function unblocked(readerId: string | SQL, column: SQL): SQL {
     AND NOT EXISTS (SELECT 1 FROM user_blocks ub WHERE ub.blocker_id = ${column} AND ub.blocked_id = ${readerId}))`;
 }
 
-
 /**
  * Whether the post `alias` is one a reader who is not an admin may see: public outside groups or
  * in a public group, a group post of a group they can read, a followers-only post (outside groups)
@@ -122,13 +121,32 @@ export function visiblePost(viewer: Viewer | null, alias: SQL = sql.raw('p'), op
 }
 
 /**
- * The posts of a profile's owner that `viewer` may see there: the owner all of theirs; anybody else
- * (admins included: pass them as plain readers) the PUBLIC ones they may read, and the
- * followers-only ones when they follow the owner (readableBy decides that).
+ * A post `viewer` may see (visiblePost), or their own post hidden by moderation (issue 29), which
+ * its author still sees as 'Oculto por moderación' on its page and their profile's posts tab
+ * (nobody else does, admins included; walls never show it).
+ */
+export function visibleOrOwnModerated(viewer: Viewer | null, alias: SQL = sql.raw('p')): SQL {
+  if (!viewer) return visiblePost(null, alias);
+  return sql`(${visiblePost(viewer, alias)} OR (${alias}.moderation_hidden_at IS NOT NULL AND ${alias}.user_id = ${viewer.id}))`;
+}
+
+/**
+ * A comment (alias `c`) shown in a thread to `viewer`: not hidden, or their own hidden by
+ * moderation (issue 29: 'Oculto por moderación', for its author only).
+ */
+export function commentShownTo(viewer: Viewer | null, alias: SQL = sql.raw('c')): SQL {
+  if (!viewer) return sql`NOT ${alias}.is_hidden`;
+  return sql`(NOT ${alias}.is_hidden OR (${alias}.moderation_hidden_at IS NOT NULL AND ${alias}.user_id = ${viewer.id}))`;
+}
+
+/**
+ * The posts of a profile's owner that `viewer` may see there: the owner all of theirs (those hidden
+ * by moderation too, marked so); anybody else (admins included: pass them as plain readers) the
+ * PUBLIC ones they may read, and the followers-only ones when they follow the owner (readableBy decides that).
  */
 export function shownOnProfile(ownerId: string, viewer: Viewer | null, alias: SQL = sql.raw('p')): SQL {
   const own = viewer?.id === ownerId;
-  return sql`${visiblePost(viewer, alias)}${own ? sql`` : sql` AND ${alias}.visibility IN ('public', 'followers')`}`;
+  return own ? visibleOrOwnModerated(viewer, alias) : sql`${visiblePost(viewer, alias)} AND ${alias}.visibility IN ('public', 'followers')`;
 }
 
 /**

@@ -1,12 +1,18 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { SqlRunner } from '@tribuna/drizzle/pipelined';
-import { readableBy, unblocked, visiblePost } from './predicates.ts';
+import { readableBy, unblocked, visibleOrOwnModerated, visiblePost } from './predicates.ts';
 import type { Viewer } from './viewer.ts';
 import type { GroupRole } from '@tribuna/contracts/groupRules';
 
 /** Whether a visible post exists that this viewer may see. */
 export async function isPostVisible(db: SqlRunner, postId: string, viewer: Viewer | null): Promise<boolean> {
   const rows = await db.execute(sql`SELECT 1 FROM posts p WHERE p.id = ${postId} AND ${visiblePost(viewer)}`);
+  return rows.length > 0;
+}
+
+/** isPostVisible, or the viewer's own post hidden by moderation (its page, issue 29). */
+export async function isPostPageVisible(db: SqlRunner, postId: string, viewer: Viewer | null): Promise<boolean> {
+  const rows = await db.execute(sql`SELECT 1 FROM posts p WHERE p.id = ${postId} AND ${visibleOrOwnModerated(viewer)}`);
   return rows.length > 0;
 }
 

@@ -2,6 +2,11 @@
 export interface Viewer {
   id: string;
   isAdmin: boolean;
+  /**
+   * A site moderator (role 'moderator', not suspended): besides the moderation queue, they may
+   * delete any post or comment they can see from the wall (mayDeleteFromWall), nothing more.
+   */
+  isModerator?: boolean;
 }
 
 /**
@@ -14,6 +19,15 @@ export function holdsAdminPowers(user: { role: string; level?: string; isSuspend
 }
 
 /**
+ * Site staff with moderation powers (the moderation queue and its actions, the `moderation` live
+ * topic): admins by holdsAdminPowers (the second factor included), and moderators who are not suspended.
+ */
+export function holdsModerationPowers(user: { role: string; level?: string; isSuspended?: boolean } | null | undefined, requireMfa: boolean): boolean {
+  if (holdsAdminPowers(user, requireMfa)) return true;
+  return user?.role === 'moderator' && user.isSuspended !== true;
+}
+
+/**
  * The viewer a signed-in user (or a visitor: null) reads as: an admin only with the powers of one
  * (holdsAdminPowers: not suspended, the second factor when REQUIRE_ADMIN_MFA).
  */
@@ -21,5 +35,8 @@ export function viewerOf(
   user: { id: string; role: string; level?: string; isSuspended?: boolean } | null | undefined,
   requireAdminMfa: boolean,
 ): Viewer | null {
-  return user ? { id: user.id, isAdmin: holdsAdminPowers(user, requireAdminMfa) } : null;
+  if (!user) return null;
+  const isAdmin = holdsAdminPowers(user, requireAdminMfa);
+  // Only a moderator's wall deletions differ from a fan's (the queue has its own guard).
+  return user.role === 'moderator' && user.isSuspended !== true ? { id: user.id, isAdmin, isModerator: true } : { id: user.id, isAdmin };
 }

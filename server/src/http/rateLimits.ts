@@ -48,6 +48,13 @@ export interface RateLimitRule {
    * `request.rateLimited` set, for a route whose cheaper answer is as good for its caller.
    */
   whenLimited?: 'refuse' | 'degrade';
+  /**
+   * The entry that counts a signed-in caller whose account is new (created less than
+   * MODERATION_LIMITS.trustedAccountAgeMs ago, issue 29) instead of this one: brand-new accounts,
+   * the spammers' and trolls' throwaways, write under tighter limits. Checked at start (an unknown
+   * name stops the server). A test replacing this entry without it turns the tighter one off.
+   */
+  newAccounts?: string;
 }
 
 /** A crowd of fans behind one carrier address, each acting at a fan's pace, must pass these. */
@@ -161,12 +168,32 @@ export const RATE_LIMITS = {
     perAddress: { max: 60, windowSeconds: 20 },
   },
   // Publishing a post (up to 10 images, each re-encoded): a person posts a few times a minute at most.
-  'wall.post-create': { store: 'redis', perUser: { max: 5, windowSeconds: 60 }, perAddress: { max: CROWD * 5, windowSeconds: 60 } },
+  'wall.post-create': {
+    store: 'redis',
+    perUser: { max: 5, windowSeconds: 60 },
+    perAddress: { max: CROWD * 5, windowSeconds: 60 },
+    newAccounts: 'wall.post-create.new-account',
+  },
+  // The same for an account younger than a day (issue 29): a newcomer's hello and a couple more at
+  // once, then one post every 200 s instead of every 12 s: a throwaway account cannot flood the wall.
+  'wall.post-create.new-account': { store: 'redis', perUser: { max: 3, windowSeconds: 600 }, perAddress: { max: CROWD * 5, windowSeconds: 60 } },
   // Video posts (a clip of up to 50 MB, probed here and transcoded by the worker, minutes of CPU): a
   // person shares a few clips in a sitting, never dozens.
   'wall.video-create': { store: 'redis', perUser: { max: 3, windowSeconds: 600 }, perAddress: { max: CROWD * 3, windowSeconds: 600 } },
   // Comments and replies (one image at most): a lively thread, not a script.
-  'wall.comment-create': { store: 'redis', perUser: { max: 20, windowSeconds: 60 }, perAddress: { max: CROWD * 20, windowSeconds: 60 } },
+  'wall.comment-create': {
+    store: 'redis',
+    perUser: { max: 20, windowSeconds: 60 },
+    perAddress: { max: CROWD * 20, windowSeconds: 60 },
+    newAccounts: 'wall.comment-create.new-account',
+  },
+  // The same for an account younger than a day (issue 29): 12 at once, then one every 30 s instead
+  // of every 3 s.
+  'wall.comment-create.new-account': {
+    store: 'redis',
+    perUser: { max: 12, windowSeconds: 360 },
+    perAddress: { max: CROWD * 20, windowSeconds: 60 },
+  },
   // Edits and deletions of one's posts and comments (and an admin's moderation).
   'wall.edit': { store: 'redis', perUser: { max: 30, windowSeconds: 60 }, perAddress: { max: CROWD * 30, windowSeconds: 60 } },
   // Reaction taps: quick, and a fan changes their mind; 2/s sustained after a burst of 30.
@@ -190,6 +217,14 @@ export const RATE_LIMITS = {
   // the settings at a tap each, never hundreds by script.
   'safety.write': { store: 'redis', perUser: { max: 30, windowSeconds: 60 }, perAddress: { max: CROWD * 30, windowSeconds: 60 } },
 
+  // --- Moderation (issue 29) ---------------------------------------------------------------------
+  // Reporting a post, comment or profile: a fan reports what offends them, a few a minute at most
+  // during a heated episode; a flood of reports is a brigade, and would only fill the queue.
+  'moderation.report': { store: 'redis', perUser: { max: 10, windowSeconds: 60 }, perAddress: { max: CROWD * 10, windowSeconds: 60 } },
+  // The queue's pages and the badge count (site admins and moderators): a screen or two, reloads.
+  'moderation.read': { store: 'local', perUser: { max: 120, windowSeconds: 60 }, perAddress: { max: 600, windowSeconds: 60 } },
+  // Moderation actions: a moderator clears the queue a click (and a confirmation) at a time.
+  'moderation.act': { store: 'redis', perUser: { max: 60, windowSeconds: 60 }, perAddress: { max: 300, windowSeconds: 60 } },
 
   // --- Notifications ----------------------------------------------------------------------------
   // The badge count (page loads, reconnects) and the list's pages: a reader scrolls, tabs come back.

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
 import type { Role } from '@tribuna/contracts/roles';
+import { MODERATION_MESSAGES } from '@tribuna/contracts/moderationRules';
 import type { RouteAudience } from '@tribuna/contracts/route';
 export type { RouteAudience } from '@tribuna/contracts/route';
 import { csrfGuard } from '../http/csrf.ts';
@@ -165,6 +166,22 @@ export function requireWriter(request: FastifyRequest): AuthUser {
   const user = requireUser(request);
   if (user.isSuspended) throw forbidden(SUSPENDED_MESSAGE);
   return user;
+}
+
+/**
+ * Route guard for what a silenced account may not do (issue 29: posting, commenting, reacting): a
+ * writer (requireWriter) whose moderation silence, if any, has ended; else 403 telling until when.
+ * The silence ends by time alone: nothing runs when it does.
+ */
+export function requireSpeaker(request: FastifyRequest, now = new Date()): AuthUser {
+  const user = requireWriter(request);
+  if (isSilenced(user, now)) throw forbidden(MODERATION_MESSAGES.silenced(user.silencedUntil!.toISOString()));
+  return user;
+}
+
+/** Whether the user is silenced by moderation at `now`. */
+export function isSilenced(user: Pick<AuthUser, 'silencedUntil'>, now = new Date()): boolean {
+  return user.silencedUntil !== null && user.silencedUntil.getTime() > now.getTime();
 }
 
 /** The spec's role rule: admin passes any requirement, moderator passes only a moderator requirement. */

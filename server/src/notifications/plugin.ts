@@ -13,8 +13,8 @@ declare module 'fastify' {
 
 /**
  * The notifications domain: the writer of notifications inside the wall's transactions (posts and
- * comments written: `wall.written`; batches of reaction taps: `wall.reactions`) and of follows
- * (`follows.changed`), the live badges
+ * comments written: `wall.written`; batches of reaction taps: `wall.reactions`), of follows
+ * (`follows.changed`) and of reports' outcomes (`moderation.resolved`), the live badges
  * of the `user:{id}` topic on this instance (`notifications.changed` from every instance), and the
  * context its routes read with. Routes only route (notifications/routes.ts).
  */
@@ -26,6 +26,7 @@ export default fp(
     app.events.joinTransactions('wall.written', (tx, event) => notifications.onWallWritten(ctx, tx, event));
     app.events.joinTransactions('wall.reactions', (tx, taps) => notifications.onReactionTaps(ctx, tx, taps));
     app.events.joinTransactions('follows.changed', (tx, change) => notifications.onFollowChanged(ctx, tx, change));
+    app.events.joinTransactions('moderation.resolved', (tx, resolved) => notifications.onReportsResolved(ctx, tx, resolved));
     app.live.registerTopic(userTopic);
     app.decorate('notifications', ctx);
   },

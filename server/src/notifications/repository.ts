@@ -12,7 +12,7 @@ export interface NewNotification {
   userId: string;
   actorId: string;
   type: NotificationType;
-  /** Null only for a follow. */
+  /** Null only for a follow and a report's outcome. */
   postId: string | null;
   commentId: string | null;
   reactionType: ReactionType | null;
@@ -119,6 +119,9 @@ export async function insertNotifications(db: SqlRunner, rows: NewNotification[]
 
 /** The dedupe and group key of the follow notification of `followerId`: one entry per follower. */
 export const followKey = (followerId: string) => `f:${followerId}`;
+
+/** The dedupe and group key of a report's outcome (issue 29): one entry per report. */
+export const reportOutcomeKey = (reportId: string) => `o:${reportId}`;
 
 /** Removes the follow notification of `followerId` to `followeeId`; its recipient when there was one. */
 export async function deleteFollowNotification(db: SqlRunner, followeeId: string, followerId: string): Promise<string[]> {

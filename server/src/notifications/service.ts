@@ -1,12 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { NotificationEntry, NotificationPage, NotificationsChanged, NotificationsQuery, UnreadCount } from '@tribuna/contracts/api/notifications';
-import { NOTIFICATION_LIMITS, mentionedUsernames } from '@tribuna/contracts/notificationRules';
+import { NOTIFICATION_LIMITS, mentionedUsernames, type NotificationType } from '@tribuna/contracts/notificationRules';
 import { REACTION_TYPES } from '@tribuna/contracts/wallRules';
 import type { SqlRunner } from '@tribuna/drizzle/pipelined';
 import { badRequest } from '../http/errors.ts';
 import type { AfterCommit } from '../events/bus.ts';
 import type { ReactionTaps, WallActivity } from '../wall/activity.ts';
 import type { FollowChange } from '../follows/activity.ts';
+import type { ReportsResolved } from '../moderation/activity.ts';
 import { readersOfPost } from '../access/policy.ts';
 import * as repo from './repository.ts';
 
@@ -70,6 +71,34 @@ export async function onFollowChanged(ctx: NotificationsContext, tx: SqlRunner, 
   const recipients = await repo.insertNotifications(tx, [
     { userId: followeeId, actorId: followerId, type: 'follow', postId: null, commentId: null, reactionType: null, dedupeKey: key, groupKey: key },
   ]);
+  return () => announceAll(ctx, new Map(recipients.map((userId) => [userId, 'new' as const])));
+}
+
+/**
+ * A moderator's action closed reports, inside its transaction (the `moderation.resolved`
+ * transactional event, issue 29): each reporter is told the outcome ('Revisamos tu reporte: tomamos
+ * medidas' / '…: no infringe las normas'), one notification per report (its dedupe key), with no
+ * post; the moderator is the actor for the record only (never shown: presentEntry). The recipients'
+ * badges are told after commit.
+ */
+export async function onReportsResolved(ctx: NotificationsContext, tx: SqlRunner, resolved: ReportsResolved): Promise<AfterCommit> {
+  const type = resolved.outcome === 'actioned' ? 'report_actioned' : 'report_dismissed';
+  const rows = resolved.reports
+    .filter((report) => report.reporterId !== resolved.moderatorId)
+    .map((report): repo.NewNotification => {
+      const key = repo.reportOutcomeKey(report.id);
+      return {
+        userId: report.reporterId,
+        actorId: resolved.moderatorId,
+        type,
+        postId: null,
+        commentId: null,
+        reactionType: null,
+        dedupeKey: key,
+        groupKey: key,
+      };
+    });
+  const recipients = await repo.insertNotifications(tx, rows);
   return () => announceAll(ctx, new Map(recipients.map((userId) => [userId, 'new' as const])));
 }
 
@@ -149,12 +178,18 @@ export function decodeNotificationCursor(cursor: string): repo.EntryPosition | n
   return { atMicros: BigInt(micros), groupKey };
 }
 
+/** A report's outcome never names the moderator (issue 29): its entry's actor is nobody's profile. */
+export const ANONYMOUS_ACTOR = { id: '00000000-0000-0000-0000-000000000000', displayName: null, username: null, avatarUrl: null } as const;
+const ANONYMOUS_TYPES: ReadonlySet<NotificationType> = new Set(['report_actioned', 'report_dismissed']);
+
 function presentEntry(row: repo.EntryRow): NotificationEntry {
   const types = new Set(row.reaction_types ?? []);
   return {
     id: row.group_key,
     type: row.type,
-    actor: { id: row.actor_id, displayName: row.actor_display_name, username: row.actor_username, avatarUrl: row.actor_avatar_url },
+    actor: ANONYMOUS_TYPES.has(row.type)
+      ? { ...ANONYMOUS_ACTOR }
+      : { id: row.actor_id, displayName: row.actor_display_name, username: row.actor_username, avatarUrl: row.actor_avatar_url },
     othersCount: Math.max(0, row.actors - 1),
     reactionTypes: REACTION_TYPES.filter((t) => types.has(t)),
     postId: row.post_id,

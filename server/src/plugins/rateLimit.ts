@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
 import type { Redis } from 'ioredis';
 import { TOO_MANY_REQUESTS_MESSAGE } from '@tribuna/contracts/httpMessages';
+import { MODERATION_LIMITS } from '@tribuna/contracts/moderationRules';
 import { addressKey, LocalBuckets, SharedBuckets, sharedRate, takeLocal, type SharedRate } from '../http/buckets.ts';
 import { tooManyRequests } from '../http/errors.ts';
 import { RATE_LIMITS, type RateLimitName, type RateLimitRule, type RateLimitTable } from '../http/rateLimits.ts';
@@ -136,6 +137,11 @@ class RouteLimit {
   }
 }
 
+/** An account younger than MODERATION_LIMITS.trustedAccountAgeMs (issue 29): it writes under its entries' `newAccounts` limits. */
+export function isNewAccount(createdAt: Date, now = Date.now()): boolean {
+  return now - createdAt.getTime() < MODERATION_LIMITS.trustedAccountAgeMs;
+}
+
 function prependOnRequest(route: RouteOptions, hook: (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void): void {
   const own = route.onRequest;
   // A new array: the HEAD twin of a GET route is built from the same options and gets its own pass.
@@ -190,6 +196,9 @@ export default fp<RateLimitPluginOptions>(
       }
       const limit = limitFor(name);
       if (!limit.degrades && !documents429(route)) throw new Error(`${where} is rate limited but does not document its 429: add errorResponses(429)`);
+      // New accounts (issue 29) are counted against the entry's tighter sibling, when it names one.
+      const tighter = (table[name] as RateLimitRule).newAccounts;
+      const forNewAccounts = tighter === undefined ? null : limitFor(tighter as RateLimitName);
 
       prependOnRequest(route, (request, reply, done) => {
         const answer = (wait: number) => {
@@ -207,7 +216,8 @@ export default fp<RateLimitPluginOptions>(
           done(error);
         };
         const userId = request.user?.id ?? request.authSession?.userId ?? null;
-        const wait = limit.take(userId, addressKey(request.ip ?? ''));
+        const chosen = forNewAccounts && request.user && isNewAccount(request.user.accountCreatedAt) ? forNewAccounts : limit;
+        const wait = chosen.take(userId, addressKey(request.ip ?? ''));
         if (typeof wait === 'number') answer(wait);
         else void wait.then(answer, done);
       });

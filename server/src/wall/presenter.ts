@@ -29,6 +29,8 @@ export function presentPost(row: PostRow): PostView {
     reactions: presentReactions(row.reactions),
     myReaction: row.my_reaction,
     commentCount: row.comment_count,
+    // Only its author (and the moderation queue) ever reads a post hidden by moderation.
+    ...(row.hidden_by_moderation ? { hiddenByModeration: true } : {}),
   };
 }
 
@@ -54,6 +56,7 @@ export function presentComment(row: CommentRow): ReplyView {
     createdAt: row.created_at,
     reactions: presentReactions(row.reactions),
     myReaction: row.my_reaction,
+    ...(row.hidden_by_moderation ? { hiddenByModeration: true } : {}),
   };
 }
 

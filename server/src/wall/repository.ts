@@ -6,6 +6,7 @@ import type { FeedSort, PostVisibility, ReactionType } from '@tribuna/contracts/
 import {
   byFollowed,
   canSee,
+  commentShownTo,
   followingWall,
   listedAuthor,
   unblocked,
@@ -13,6 +14,7 @@ import {
   shownOnProfile,
   groupWallForReaders,
   visibleInGroup,
+  visibleOrOwnModerated,
   visiblePost,
 } from '../access/predicates.ts';
 import type { Viewer } from '../access/viewer.ts';
@@ -83,6 +85,8 @@ export type PostRow = AuthorColumns & {
   reactions: ReactionCountsRow;
   my_reaction: ReactionType | null;
   comment_count: number;
+  /** Hidden by moderation (only its author, and the moderation queue, read it). */
+  hidden_by_moderation: boolean;
 };
 
 export type CommentRow = AuthorColumns & {
@@ -100,6 +104,8 @@ export type CommentRow = AuthorColumns & {
   created_at: string;
   reactions: ReactionCountsRow;
   my_reaction: ReactionType | null;
+  /** Hidden by moderation (only its author, and the moderation queue, read it). */
+  hidden_by_moderation: boolean;
 };
 
 const ts = (column: SQL) => sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
@@ -150,7 +156,8 @@ function cardSelect(viewer: Viewer | null): SQL {
       FROM post_media pm LEFT JOIN media m ON m.id = pm.media_id WHERE pm.post_id = p.id) AS media,
     (SELECT coalesce(json_object_agg(r.reaction_type, r.n), '{}'::json) FROM (${summedCounts(POST_REACTIONS, sql`p.id`)}) r) AS reactions,
     ${viewer ? sql`(SELECT reaction_type FROM post_reactions WHERE post_id = p.id AND user_id = ${viewer.id})` : sql`NULL::text`} AS my_reaction,
-    (SELECT count(*)::int FROM comments c WHERE c.post_id = p.id AND NOT c.is_hidden) AS comment_count`;
+    (SELECT count(*)::int FROM comments c WHERE c.post_id = p.id AND NOT c.is_hidden) AS comment_count,
+    p.moderation_hidden_at IS NOT NULL AS hidden_by_moderation`;
 }
 
 /**
@@ -314,12 +321,12 @@ export async function publicFeedCount(db: SqlRunner): Promise<number> {
   return rows[0]?.n ?? 0;
 }
 
-/** One visible post as a card, if this viewer may see it. */
+/** One visible post as a card, if this viewer may see it (their own hidden by moderation too: its page). */
 export async function findPostCard(db: SqlRunner, postId: string, viewer: Viewer | null): Promise<PostRow | null> {
   const rows = await db.execute<PostRow>(sql`
     SELECT ${cardSelect(viewer)}, '0' AS sort_micros
     FROM posts p JOIN profiles pr ON pr.id = p.user_id
-    WHERE p.id = ${postId} AND ${visiblePost(viewer)}`);
+    WHERE p.id = ${postId} AND ${visibleOrOwnModerated(viewer)}`);
   return rows[0] ?? null;
 }
 
@@ -382,8 +389,23 @@ export async function updatePostContent(tx: Tx, postId: string, content: string)
   return row!.edited_at;
 }
 
+/** Soft-deletes a post ('Eliminar': hidden, and no longer its author's to see, even when moderation had hidden it). */
 export async function hidePost(tx: Tx, postId: string): Promise<void> {
-  await tx.execute(sql`UPDATE posts SET is_hidden = TRUE, updated_at = now() WHERE id = ${postId}`);
+  await tx.execute(sql`UPDATE posts SET is_hidden = TRUE, moderation_hidden_at = NULL, updated_at = now() WHERE id = ${postId}`);
+}
+
+/**
+ * Hides a post or a comment by moderation ('Ocultar', issue 29: hidden for everybody but its author)
+ * or shows it again ('Restaurar'). Only a visible item is hidden, only a moderation-hidden one
+ * restored (never a deleted one); whether anything changed.
+ */
+export async function setModerationHidden(tx: Tx, table: 'posts' | 'comments', id: string, hidden: boolean, at: Date): Promise<boolean> {
+  const rows = await tx.execute<{ id: string }>(
+    hidden
+      ? sql`UPDATE ${sql.raw(table)} SET is_hidden = TRUE, moderation_hidden_at = ${at.toISOString()}::timestamptz, updated_at = now() WHERE id = ${id} AND NOT is_hidden RETURNING id`
+      : sql`UPDATE ${sql.raw(table)} SET is_hidden = FALSE, moderation_hidden_at = NULL, updated_at = now() WHERE id = ${id} AND moderation_hidden_at IS NOT NULL RETURNING id`,
+  );
+  return rows.length > 0;
 }
 
 // --- Video uploads (clips being processed by the worker) ------------------------------------------
@@ -624,11 +646,13 @@ const commentSelect = (viewer: Viewer | null) => sql`
   ${ts(sql`c.edited_at`)} AS edited_at, ${ts(sql`c.created_at`)} AS created_at,
   pr.id AS author_id, pr.display_name AS author_display_name, pr.username AS author_username, pr.avatar_url AS author_avatar_url,
   (SELECT coalesce(json_object_agg(r.reaction_type, r.n), '{}'::json) FROM (${summedCounts(COMMENT_REACTIONS, sql`c.id`)}) r) AS reactions,
-  ${viewer ? sql`(SELECT reaction_type FROM comment_reactions WHERE comment_id = c.id AND user_id = ${viewer.id})` : sql`NULL::text`} AS my_reaction`;
+  ${viewer ? sql`(SELECT reaction_type FROM comment_reactions WHERE comment_id = c.id AND user_id = ${viewer.id})` : sql`NULL::text`} AS my_reaction,
+  c.moderation_hidden_at IS NOT NULL AS hidden_by_moderation`;
 
 /**
  * The first `limit` visible top-level comments of a post (oldest first) and their visible replies,
- * with authors, images and reactions: one statement.
+ * with authors, images and reactions: one statement. The viewer's own comments hidden by
+ * moderation are in it too (commentShownTo), marked so.
  */
 export async function listComments(db: SqlRunner, postId: string, viewer: Viewer | null, limit: number): Promise<CommentRow[]> {
   // The comments of people the viewer muted or is in a block with are left out (issue 29), and the
@@ -637,12 +661,12 @@ export async function listComments(db: SqlRunner, postId: string, viewer: Viewer
   const rows = await db.execute<CommentRow>(sql`
     WITH top AS (
       SELECT c.id FROM comments c
-      WHERE c.post_id = ${postId} AND c.parent_comment_id IS NULL AND NOT c.is_hidden${listed(sql.raw('c'))}
+      WHERE c.post_id = ${postId} AND c.parent_comment_id IS NULL AND ${commentShownTo(viewer)}${listed(sql.raw('c'))}
       ORDER BY c.created_at, c.id ${limitOf(limit)}
     ), thread AS (
       SELECT id FROM top
       UNION ALL
-      SELECT r.id FROM comments r JOIN top ON r.parent_comment_id = top.id WHERE NOT r.is_hidden${listed(sql.raw('r'))}
+      SELECT r.id FROM comments r JOIN top ON r.parent_comment_id = top.id WHERE ${commentShownTo(viewer, sql.raw('r'))}${listed(sql.raw('r'))}
     )
     SELECT ${commentSelect(viewer)}
     FROM thread t JOIN comments c ON c.id = t.id JOIN profiles pr ON pr.id = c.user_id LEFT JOIN media m ON m.id = c.media_id
@@ -656,6 +680,16 @@ export async function findComment(db: SqlRunner, commentId: string, viewer: View
     FROM comments c JOIN profiles pr ON pr.id = c.user_id LEFT JOIN media m ON m.id = c.media_id
     WHERE c.id = ${commentId}`);
   return rows[0] ?? null;
+}
+
+/** Some comments as every reader would see them (no reader's reaction), whatever their state: the moderation queue. */
+export async function commentsByIds(db: SqlRunner, commentIds: string[]): Promise<CommentRow[]> {
+  if (commentIds.length === 0) return [];
+  const rows = await db.execute<CommentRow>(sql`
+    SELECT ${commentSelect(null)}
+    FROM comments c JOIN profiles pr ON pr.id = c.user_id LEFT JOIN media m ON m.id = c.media_id
+    WHERE c.id = ANY(${`{${commentIds.join(',')}}`}::uuid[])`);
+  return [...rows];
 }
 
 export async function visibleCommentCount(db: SqlRunner, postId: string): Promise<number> {
@@ -737,9 +771,12 @@ export async function updateCommentContent(tx: Tx, commentId: string, content: s
   return row!.edited_at;
 }
 
-/** Soft-deletes a comment and, for a top-level one, its replies (a thread without its start is not shown). */
+/**
+ * Soft-deletes a comment and, for a top-level one, its replies (a thread without its start is not
+ * shown); those hidden by moderation are then deleted too (no longer their authors' to see).
+ */
 export async function hideComment(tx: Tx, commentId: string): Promise<void> {
   await tx.execute(sql`
-    UPDATE comments SET is_hidden = TRUE, updated_at = now()
-    WHERE (id = ${commentId} OR parent_comment_id = ${commentId}) AND NOT is_hidden`);
+    UPDATE comments SET is_hidden = TRUE, moderation_hidden_at = NULL, updated_at = now()
+    WHERE (id = ${commentId} OR parent_comment_id = ${commentId}) AND (NOT is_hidden OR moderation_hidden_at IS NOT NULL)`);
 }

@@ -5,7 +5,7 @@ import { VIDEO_LIMITS, WALL_FIELDS, WALL_LIMITS, WALL_MESSAGES } from '@tribuna/
 import * as access from '../access/policy.ts';
 import { serve } from '../http/serve.ts';
 import { withUploads } from '../media/uploads.ts';
-import { requireUser, requireWriter } from '../identity/plugin.ts';
+import { requireSpeaker, requireUser, requireWriter } from '../identity/plugin.ts';
 import { createWallCache, createWallLive, type ReactionFlushOptions } from './live.ts';
 import { ReactionWriter, type ReactionWriterOptions } from './reactionWriter.ts';
 import { postTopic } from '@tribuna/contracts/liveTopics';
@@ -21,9 +21,15 @@ function viewerOf(request: FastifyRequest): wall.Viewer | null {
   return access.viewerOf(request.user, request.server.config.requireAdminMfa);
 }
 
-/** Signed in and not suspended; an admin (holdsAdminPowers) may moderate any post or comment. */
+/** Signed in and not suspended; an admin (holdsAdminPowers) may moderate any post or comment, a site moderator delete any. */
 function writerOf(request: FastifyRequest): wall.Writer {
   const user = requireWriter(request);
+  return access.viewerOf(user, request.server.config.requireAdminMfa)!;
+}
+
+/** writerOf, for what a silenced account may not do (posting, commenting, reacting: 403 until when, issue 29). */
+function speakerOf(request: FastifyRequest): wall.Writer {
+  const user = requireSpeaker(request);
   return access.viewerOf(user, request.server.config.requireAdminMfa)!;
 }
 
@@ -130,8 +136,8 @@ const wallRoutes: FastifyPluginAsyncTypebox<WallRoutesOptions> = async (app, opt
     app,
     WALL_ROUTES.createPost,
     async (request, reply) => {
-      // Before a byte of the body is read: visitors and suspended users send their images for nothing.
-      const writer = writerOf(request);
+      // Before a byte of the body is read: visitors, suspended and silenced users send their images for nothing.
+      const writer = speakerOf(request);
       const spec = {
         fileFields: [WALL_FIELDS.images],
         textFields: [WALL_FIELDS.content, WALL_FIELDS.groupId, WALL_FIELDS.visibility, WALL_FIELDS.alt],
@@ -153,8 +159,8 @@ const wallRoutes: FastifyPluginAsyncTypebox<WallRoutesOptions> = async (app, opt
     app,
     WALL_ROUTES.createVideoPost,
     async (request, reply) => {
-      // As for a post: visitors and suspended users are refused before a byte of their clip is read.
-      const writer = writerOf(request);
+      // As for a post: visitors, suspended and silenced users are refused before a byte of their clip is read.
+      const writer = speakerOf(request);
       const spec = {
         fileFields: [WALL_FIELDS.video],
         textFields: [WALL_FIELDS.content, WALL_FIELDS.groupId, WALL_FIELDS.visibility, WALL_FIELDS.alt],
@@ -180,7 +186,7 @@ const wallRoutes: FastifyPluginAsyncTypebox<WallRoutesOptions> = async (app, opt
     return reply.code(204).send(null);
   });
 
-  serve(app, WALL_ROUTES.reactToPost, async (request) => wall.reactToPost(ctx, writerOf(request), request.params.postId, request.body.type));
+  serve(app, WALL_ROUTES.reactToPost, async (request) => wall.reactToPost(ctx, speakerOf(request), request.params.postId, request.body.type));
 
   serve(app, WALL_ROUTES.listComments, async (request) => wall.listComments(ctx, request.params.postId, viewerOf(request)));
 
@@ -188,7 +194,7 @@ const wallRoutes: FastifyPluginAsyncTypebox<WallRoutesOptions> = async (app, opt
     app,
     WALL_ROUTES.createComment,
     async (request, reply) => {
-      const writer = writerOf(request);
+      const writer = speakerOf(request);
       const spec = {
         fileFields: [WALL_FIELDS.image],
         textFields: [WALL_FIELDS.content, WALL_FIELDS.parentCommentId, WALL_FIELDS.alt],
@@ -207,7 +213,7 @@ const wallRoutes: FastifyPluginAsyncTypebox<WallRoutesOptions> = async (app, opt
 
   serve(app, WALL_ROUTES.deleteComment, async (request) => wall.deleteComment(ctx, writerOf(request), request.params.commentId));
 
-  serve(app, WALL_ROUTES.reactToComment, async (request) => wall.reactToComment(ctx, writerOf(request), request.params.commentId, request.body.type));
+  serve(app, WALL_ROUTES.reactToComment, async (request) => wall.reactToComment(ctx, speakerOf(request), request.params.commentId, request.body.type));
 };
 
 export default wallRoutes;

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type {
   CommentList,
+  CommentView,
   CreatedComment,
   DeletedComment,
   FeedPage,
@@ -15,7 +16,7 @@ import { PROFILE_LIMITS } from '@tribuna/contracts/profileRules';
 import { groupTopic, postTopic } from '@tribuna/contracts/liveTopics';
 import type { GroupPostMessage } from '@tribuna/contracts/api/groups';
 import { POST_VISIBILITIES, WALL_LIMITS, WALL_MESSAGES, type PostVisibility, type ReactionType } from '@tribuna/contracts/wallRules';
-import type { Db } from '@tribuna/drizzle/client';
+import type { Db, Tx } from '@tribuna/drizzle/client';
 import { drizzleRunner, type SqlRunner } from '@tribuna/drizzle/pipelined';
 import { badRequest, forbidden, notFound, unauthorized } from '../http/errors.ts';
 import type { IngestFile, StoredImage } from '../media/service.ts';
@@ -70,6 +71,8 @@ export interface WallContext {
 export interface Writer {
   id: string;
   isAdmin: boolean;
+  /** A site moderator: may delete any post or comment they can see (access/policy.ts mayDeleteFromWall). */
+  isModerator?: boolean;
 }
 
 /** Fields and files of a multipart request, as read by media/uploads.ts. */
@@ -346,7 +349,8 @@ export async function findPublicPost(db: SqlRunner, postId: string): Promise<Pos
 }
 
 export async function listComments(ctx: WallContext, postId: string, viewer: Viewer | null): Promise<CommentList> {
-  if (!(await access.mayReadPost(ctx.reader, postId, viewer))) throw notFound(WALL_MESSAGES.postNotFound);
+  // The author of a post hidden by moderation still reads its page, comments included.
+  if (!(await access.mayReadPostPage(ctx.reader, postId, viewer))) throw notFound(WALL_MESSAGES.postNotFound);
   const [rows, commentCount] = await Promise.all([
     repo.listComments(ctx.reader, postId, viewer, WALL_LIMITS.commentsLoaded),
     repo.visibleCommentCount(ctx.reader, postId),
@@ -582,4 +586,56 @@ export async function deleteComment(ctx: WallContext, writer: Writer, commentId:
 export async function reactToComment(ctx: WallContext, writer: Writer, commentId: string, type: ReactionType): Promise<ReactionState> {
   const { mine, counts } = await ctx.reactions.tap('comment', { itemId: commentId, userId: writer.id, isAdmin: writer.isAdmin, type });
   return { reactions: presentReactions(counts), myReaction: mine };
+}
+
+// --- Moderation (issue 29: the moderation domain's actions on the wall, in its transactions) --------
+
+/** A post or a comment of the wall. */
+export interface WallItem {
+  kind: 'post' | 'comment';
+  id: string;
+}
+
+const tableOf = (item: WallItem) => (item.kind === 'post' ? 'posts' : 'comments');
+
+/**
+ * 'Ocultar' (`hidden`) inside the moderator's transaction `tx`: the item leaves every wall and
+ * thread for everybody but its author, who reads it as 'Oculto por moderación'; or 'Restaurar': it is
+ * shown again as before. Whether it changed (only a visible item is hidden, only a hidden one restored).
+ * Readers are told after commit (removalEvent; a restored post reappears on their next read).
+ */
+export function setHiddenByModeration(tx: Tx, item: WallItem, hidden: boolean, at: Date): Promise<boolean> {
+  return repo.setModerationHidden(tx, tableOf(item), item.id, hidden, at);
+}
+
+/** 'Eliminar' inside the moderator's transaction: the soft delete its author's own deletion does (deletePost, deleteComment). */
+export async function deleteByModeration(tx: Tx, item: WallItem): Promise<void> {
+  if (item.kind === 'post') await repo.hidePost(tx, item.id);
+  else await repo.hideComment(tx, item.id);
+}
+
+/**
+ * What the wall's readers hear, after commit, when an item left it (hidden or deleted by
+ * moderation): the message its deletion sends on `post:{postId}`, so open walls and threads drop it
+ * and every instance's shared pages and cards are dropped (published as the `wall.live` event).
+ */
+export async function removalEvent(db: SqlRunner, item: WallItem, postId: string): Promise<WallLiveEvent> {
+  if (item.kind === 'post') return { type: 'post-deleted', topic: postTopic(postId), postId };
+  return { type: 'comment-deleted', topic: postTopic(postId), postId, commentId: item.id, commentCount: await repo.visibleCommentCount(db, postId) };
+}
+
+/**
+ * Posts and comments as their readers see them (images included, no reader's own reaction), whatever
+ * their state (those hidden by moderation marked so): the moderation queue shows the reported ones.
+ */
+export async function moderatedItems(
+  db: SqlRunner,
+  postIds: string[],
+  commentIds: string[],
+): Promise<{ posts: Map<string, PostView>; comments: Map<string, CommentView> }> {
+  const [posts, comments] = await Promise.all([repo.postCards(db, postIds), repo.commentsByIds(db, commentIds)]);
+  return {
+    posts: new Map(posts.map((row) => [row.id, presentPost(row)])),
+    comments: new Map(comments.map((row) => [row.id, { ...presentComment(row), replies: [] }])),
+  };
 }

@@ -155,8 +155,7 @@ export async function suspendUser(ctx: UsersContext, admin: AuthUser, userId: st
   return ctx.db.transaction(async (tx) => {
     const current = await users.lockUser(tx, userId);
     if (!current) throw notFound(USER_NOT_FOUND);
-    await profiles.setSuspended(tx, userId, true, now);
-    await sessions.endAllSessions(tx, ctx.sessionCache, userId, now);
+    await suspendAccount(tx, ctx.sessionCache, userId, now);
     await recordAudit(tx, admin.id, {
       action: 'user.suspend',
       entityType: 'user',
@@ -166,6 +165,16 @@ export async function suspendUser(ctx: UsersContext, admin: AuthUser, userId: st
     });
     return adminUser(tx, userId);
   });
+}
+
+/**
+ * The suspension itself, inside the caller's transaction `tx` (which records its own audit entry):
+ * the account is suspended and every one of its sessions revoked (the user is signed out everywhere
+ * once it commits). The back-office's suspension and the moderation queue's 'Suspender' (issue 29).
+ */
+export async function suspendAccount(tx: Tx, sessionCache: SessionCache, userId: string, now = new Date()): Promise<void> {
+  await profiles.setSuspended(tx, userId, true, now);
+  await sessions.endAllSessions(tx, sessionCache, userId, now);
 }
 
 export async function unsuspendUser(db: Db, admin: AuthUser, userId: string, now = new Date()): Promise<AdminUserRow> {

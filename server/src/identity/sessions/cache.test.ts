@@ -15,6 +15,8 @@ function row(id: string, userId = 'user-1'): ActiveSessionRow {
     createdAt: new Date(NOW),
     role: 'user',
     isSuspended: false,
+    accountCreatedAt: new Date(NOW),
+    silencedUntil: null,
   };
 }
 

@@ -108,9 +108,17 @@ export class SessionCache {
     for (const [id, entry] of this.entries) if (entry.row.userId === userId) this.entries.delete(id);
   }
 
-  /** Applies a `tribuna_auth` notification payload: `s:<sessionId>` or `u:<userId>`. */
+  /**
+   * Applies a `tribuna_auth` notification payload: `s:<sessionId>`, `u:<userId>` (role or
+   * suspension: the change listeners hear it), or `d:<userId>` (other data a session carries, a
+   * moderator's silence: only the cached entries go).
+   */
   applyNotification(payload: string): void {
     let change: AuthChange;
+    if (payload.startsWith('d:')) {
+      this.evictUser(payload.slice(2));
+      return;
+    }
     if (payload.startsWith('s:')) {
       change = { sessionId: payload.slice(2) };
       this.evictSession(change.sessionId!);

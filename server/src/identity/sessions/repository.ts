@@ -11,7 +11,8 @@ export async function insertSession(db: DbOrTx, values: NewSessionRow): Promise<
 }
 
 /**
- * The live sessions among `ids`, each with its user's role and suspension: primary-key lookups
+ * The live sessions among `ids`, each with its user's role, suspension, account creation and
+ * silence (issue 29): primary-key lookups
  * joined to the profile, in one statement. Revoked and expired sessions are not found, nor those
  * signed in SESSION_MAX_LIFETIME_MS ago or more.
  */
@@ -28,6 +29,9 @@ export async function findActiveSessions(db: DbOrTx, ids: string[], now: Date) {
       createdAt: sessions.createdAt,
       role: profiles.role,
       isSuspended: profiles.isSuspended,
+      // The account's age (new accounts' tighter limits) and a moderator's silence (issue 29).
+      accountCreatedAt: profiles.createdAt,
+      silencedUntil: profiles.silencedUntil,
     })
     .from(sessions)
     .innerJoin(profiles, eq(profiles.id, sessions.userId))

@@ -35,6 +35,10 @@ export interface AuthUser {
   isSuspended: boolean;
   sessionId: string;
   level: SessionLevel;
+  /** When the account was created: a new one (MODERATION_LIMITS.trustedAccountAgeMs) posts and comments under tighter limits. */
+  accountCreatedAt: Date;
+  /** Silenced by moderation until then (no posting, commenting or reacting while in the future); null when never silenced. */
+  silencedUntil: Date | null;
 }
 
 /** A session just written: the cookie carries `token`, the database only its hash. */
@@ -153,7 +157,17 @@ export async function resolveSession(
     expiresAt,
     createdAt: row.createdAt,
   };
-  const user: AuthUser | null = row.mfaPending ? null : { id: row.userId, role: row.role, isSuspended: row.isSuspended, sessionId: row.id, level: row.level };
+  const user: AuthUser | null = row.mfaPending
+    ? null
+    : {
+        id: row.userId,
+        role: row.role,
+        isSuspended: row.isSuspended,
+        sessionId: row.id,
+        level: row.level,
+        accountCreatedAt: row.accountCreatedAt,
+        silencedUntil: row.silencedUntil,
+      };
   return { session, user, refreshedUntil };
 }
 

@@ -56,6 +56,7 @@ describe('sessions', () => {
       totalPoints: 0,
       showInVoterLists: true,
       createdAt: user.createdAt.toISOString(),
+      silencedUntil: null,
     });
   });
 

@@ -27,9 +27,10 @@ import { changedTables, tableDigests } from '../fuzz/fingerprint.ts';
  * - session: any live session, a sign-in still owing its second factor included (second factor steps);
  * - user: a full session, suspended accounts included (reading and managing the own account);
  * - writer: a full session of an account that is not suspended;
- * - admin: the admin role, not suspended (REQUIRE_ADMIN_MFA: verified with the second factor too).
+ * - admin: the admin role, not suspended (REQUIRE_ADMIN_MFA: verified with the second factor too);
+ * - staff: the moderation queue (issue 29): admins as above, and moderators who are not suspended.
  */
-type Audience = 'everyone' | 'session' | 'user' | 'writer' | 'admin';
+type Audience = 'everyone' | 'session' | 'user' | 'writer' | 'admin' | 'staff';
 type Who = CallerKind | 'visitor';
 type Expectation = 'allowed' | 401 | 403;
 
@@ -109,6 +110,17 @@ function profileImage(url: string, context: CallContext): InjectOptions {
   const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
   const body = multipart([{ name: 'image', filename: 'yo.png', type: 'image/png', data: png }]);
   return { method: 'POST', url, headers: { ...context.headers, ...body.headers }, payload: body.payload };
+}
+
+/** A post of the target reported by a fan nobody acts as: what the moderation queue acts on. */
+async function reportedPost(context: CallContext) {
+  const db = context.world.app.database.db;
+  const post = await buildPost(db, context.world.target.id);
+  const reporter = await buildUser(db);
+  await db
+    .insert(schema.reports)
+    .values({ reporterId: reporter.id, targetType: 'post', targetId: post.id, targetUserId: context.world.target.id, reason: 'spam' });
+  return post;
 }
 
 /** A post (and a comment on it) of the caller's own user: what owners edit and delete. */
@@ -579,6 +591,24 @@ const ACCESS: Record<string, RouteAccess> = {
     audience: 'writer',
     request: (c) => ({ method: 'POST', url: `/api/comments/${c.world.comment.id}/reactions`, headers: c.headers, payload: { type: 'like' } }),
   },
+  // --- reports and the moderation queue (issue 29) ---
+  // Reporting the target's post: each caller its own open report (suspended fans may report too).
+  'POST /api/reports': {
+    audience: 'user',
+    request: (c) => ({ method: 'POST', url: '/api/reports', headers: c.headers, payload: { targetType: 'post', targetId: c.world.post.id, reason: 'spam' } }),
+  },
+  'GET /api/moderation/queue': { audience: 'staff', request: get('/api/moderation/queue?status=open') },
+  'GET /api/moderation/count': { audience: 'staff', request: get('/api/moderation/count') },
+  'POST /api/moderation/actions': {
+    audience: 'staff',
+    // A reported post of its own per caller: a hidden one cannot be hidden again.
+    request: async (c) => ({
+      method: 'POST',
+      url: '/api/moderation/actions',
+      headers: c.headers,
+      payload: { targetType: 'post', targetId: (await reportedPost(c)).id, action: 'hide', reason: `Revisado por ${c.who}` },
+    }),
+  },
   // --- notifications (one's own: suspended accounts read theirs too) ---
   'GET /api/notifications': { audience: 'user', request: get('/api/notifications') },
   'GET /api/notifications/unread': { audience: 'user', request: get('/api/notifications/unread') },
@@ -599,6 +629,8 @@ interface OtherAccess {
   request: (context: CallContext) => Promise<InjectOptions> | InjectOptions;
   /** Admins may do it to anyone's rows (with REQUIRE_ADMIN_MFA: verified with the second factor). */
   moderated?: boolean;
+  /** Site moderators may too (issue 29: the wall's delete). */
+  moderators?: boolean;
   /** Routes that only ever act on the caller's own rows: allowed, and the owner's rows untouched. */
   ownRowsOnly?: boolean;
   victim?: (world: World) => Promise<unknown>;
@@ -633,6 +665,7 @@ const OTHERS: Record<string, OtherAccess> = {
   },
   'DELETE /api/posts/:postId': {
     moderated: true,
+    moderators: true,
     request: async (c) => ({ method: 'DELETE', url: `/api/posts/${(await targetPost(c)).post.id}`, headers: c.headers }),
   },
   'PATCH /api/comments/:commentId': {
@@ -645,6 +678,7 @@ const OTHERS: Record<string, OtherAccess> = {
   },
   'DELETE /api/comments/:commentId': {
     moderated: true,
+    moderators: true,
     request: async (c) => ({ method: 'DELETE', url: `/api/comments/${(await targetPost(c)).comment.id}`, headers: c.headers }),
   },
   // Private to its owner: admins included.
@@ -773,11 +807,12 @@ function otherExpectation(audience: Audience, access: OtherAccess, who: CallerKi
   if (who === 'mfaPending' && audience !== 'session') return 401;
   if (audience === 'writer' && (who === 'suspendedFan' || who === 'suspendedAdmin')) return 403;
   if (access.ownRowsOnly) return 'allowed';
+  if (access.moderators && who === 'moderator') return 'allowed';
   const verifiedAdmin = who === 'adminAal2' || (who === 'admin' && !requireAdminMfa);
   return access.moderated && verifiedAdmin ? 'allowed' : 403;
 }
 
-type TopicAudience = 'everyone' | 'self' | 'admin' | 'nobody';
+type TopicAudience = 'everyone' | 'self' | 'admin' | 'staff' | 'nobody';
 type TopicOutcome = 'allowed' | 'forbidden' | 'not-found';
 
 interface TopicAccess {
@@ -811,7 +846,7 @@ const TOPICS: Record<LiveTopicFamily, Record<string, TopicAccess>> = {
   },
   admin: { admin: { audience: 'admin', refusal: 'forbidden', topic: () => 'admin' } },
   // The moderation queue's open count (issue 29): site admins and moderators.
-  moderation: { moderation: { audience: 'admin', refusal: 'forbidden', topic: () => 'moderation' } },
+  moderation: { moderation: { audience: 'staff', refusal: 'forbidden', topic: () => 'moderation' } },
 };
 
 /** What each kind of caller gets from a subscribe (a sign-in owing its second factor watches as a visitor). */
@@ -825,6 +860,8 @@ function topicExpectation(access: TopicAccess, who: Who, requireAdminMfa: boolea
       return who === 'visitor' || who === 'mfaPending' ? access.refusal : 'allowed';
     case 'admin':
       return who === 'adminAal2' || (who === 'admin' && !requireAdminMfa) ? 'allowed' : access.refusal;
+    case 'staff':
+      return who === 'moderator' || who === 'adminAal2' || (who === 'admin' && !requireAdminMfa) ? 'allowed' : access.refusal;
   }
 }
 
@@ -836,7 +873,8 @@ function expectationFor(audience: Audience, who: Who, requireAdminMfa: boolean):
   if (who === 'mfaPending') return 401;
   if (audience === 'user') return 'allowed';
   if (audience === 'writer') return who === 'suspendedFan' || who === 'suspendedAdmin' ? 403 : 'allowed';
-  // A suspended account holds no role powers.
+  // A suspended account holds no role powers; moderators work the moderation queue (staff), nothing else.
+  if (audience === 'staff' && who === 'moderator') return 'allowed';
   if (who !== 'admin' && who !== 'adminAal2') return 403;
   return requireAdminMfa && who === 'admin' ? 403 : 'allowed';
 }

@@ -109,6 +109,12 @@ async function prepareContext(): Promise<FuzzContext> {
   // A post of the fan with a comment: the wall's routes meet real ids (owned by one of the callers).
   const post = await buildPost(db, callers.fan.user.id);
   const comment = await buildComment(db, post.id, callers.fan.user.id);
+  // Reported by the moderator (issue 29): the moderation queue's routes meet a real reported item of each kind.
+  await database.sql`INSERT INTO reports (reporter_id, target_type, target_id, target_user_id, reason, comment) VALUES
+    (${callers.moderator.user.id}, 'post', ${post.id}, ${callers.fan.user.id}, 'spam', 'Publicidad'),
+    (${callers.moderator.user.id}, 'comment', ${comment.id}, ${callers.fan.user.id}, 'harassment', NULL),
+    (${callers.moderator.user.id}, 'profile', ${callers.fan.user.id}, ${callers.fan.user.id}, 'impersonation', NULL)
+    ON CONFLICT DO NOTHING`;
   // A private group the fan runs, with a member, a pending request, a ban and a post of the member:
   // the groups' routes meet real ids of every kind (a public group of another fan too).
   const [group, publicGroup] = await database.sql<{ id: string }[]>`
