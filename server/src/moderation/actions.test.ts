@@ -263,6 +263,18 @@ describe('moderation actions', () => {
       expect((await queue(app, admin, { status: 'dismissed' })).items.map((i) => i.targetId)).toEqual([post.id]);
     });
 
+    it('tells the outcome to a reporter who muted or blocked the moderator (never shown to them anyway)', async () => {
+      const { post, reporters } = await reportedPost();
+      const moderator = await fan({ role: 'moderator' });
+      await database.db.insert(schema.userMutes).values({ userId: reporters[0]!.id, mutedId: moderator.id });
+      await database.db.insert(schema.userBlocks).values({ blockerId: reporters[1]!.id, blockedId: moderator.id });
+      await acted(app, moderator, { targetType: 'post', targetId: post.id, action: 'delete' });
+      for (const who of reporters) {
+        const page = await notifications(who);
+        expect([page.unreadCount, page.items.map((i) => i.type)]).toEqual([1, ['report_actioned']]);
+      }
+    });
+
     it('never notifies the moderator of their own report', async () => {
       const author = await fan();
       const post = await buildPost(database.db, author.id);

@@ -131,6 +131,11 @@ describe('reports', () => {
       const commentInGroup = await buildComment(database.db, groupPost.id, author.id);
       const deleted = await fan({ deletedAt: new Date(), isSuspended: true });
       const unknown = '123e4567-e89b-42d3-a456-426614174000';
+      // Blocked by the author (issue 29): neither their posts, comments nor profile are the reporter's to see.
+      const blocker = await fan();
+      const blockersPost = await buildPost(database.db, blocker.id);
+      const blockersComment = await buildComment(database.db, visible.id, blocker.id);
+      await database.db.insert(schema.userBlocks).values({ blockerId: blocker.id, blockedId: ana.id });
       const before = await tableDigests(database);
       for (const [targetType, targetId] of [
         ['post', hiddenPost.id],
@@ -143,6 +148,9 @@ describe('reports', () => {
         ['comment', unknown],
         ['profile', deleted.id],
         ['profile', unknown],
+        ['post', blockersPost.id],
+        ['comment', blockersComment.id],
+        ['profile', blocker.id],
       ] as const) {
         const res = await report(app, ana, { targetType, targetId });
         expect(res.statusCode, `${targetType} ${targetId}`).toBe(404);

@@ -3,7 +3,7 @@ import { limitOf } from '@tribuna/drizzle/literals';
 import type { SqlRunner } from '@tribuna/drizzle/pipelined';
 import type { ModerationAction, ReportReason, ReportStatus, ReportTarget, SilenceDuration } from '@tribuna/contracts/moderationRules';
 import type { Role } from '@tribuna/contracts/roles';
-import { visiblePost } from '../access/predicates.ts';
+import { unblocked, visiblePost } from '../access/predicates.ts';
 import type { Viewer } from '../access/viewer.ts';
 
 // The SQL of moderation (issue 29): reports, the queue grouped by item, moderation actions, and the
@@ -40,17 +40,21 @@ export interface ReportTargetRow {
  */
 export async function lockReportTarget(tx: SqlRunner, item: ReportedItem, viewer: Viewer): Promise<ReportTargetRow | null> {
   if (item.type === 'profile') {
-    const rows = await tx.execute<{ id: string; deleted: boolean }>(
-      sql`SELECT id, deleted_at IS NOT NULL AS deleted FROM profiles WHERE id = ${item.id} FOR NO KEY UPDATE`,
+    // A profile whose owner blocked the reporter is not found for them (the blocker still sees the blocked one's).
+    const rows = await tx.execute<{ id: string; shown: boolean }>(
+      sql`SELECT o.id, o.deleted_at IS NULL AND NOT EXISTS (SELECT 1 FROM user_blocks b WHERE b.blocker_id = o.id AND b.blocked_id = ${viewer.id}) AS shown
+        FROM profiles o WHERE o.id = ${item.id} FOR NO KEY UPDATE OF o`,
     );
     const row = rows[0];
-    return row ? { ownerId: row.id, visible: !row.deleted, isHidden: false, postId: null } : null;
+    return row ? { ownerId: row.id, visible: row.shown, isHidden: false, postId: null } : null;
   }
+  // A comment of somebody in a block with the reporter is not theirs to see (admins see every post).
+  const commentAuthor = viewer.isAdmin ? sql`` : sql` AND ${unblocked(viewer.id, sql`c.user_id`)}`;
   const rows = await tx.execute<{ owner_id: string; is_hidden: boolean; visible: boolean; post_id: string }>(
     item.type === 'post'
       ? sql`SELECT p.user_id AS owner_id, p.is_hidden, ${visiblePost(viewer)} AS visible, p.id AS post_id
           FROM posts p WHERE p.id = ${item.id} FOR NO KEY UPDATE OF p`
-      : sql`SELECT c.user_id AS owner_id, c.is_hidden, (NOT c.is_hidden AND ${visiblePost(viewer)}) AS visible, p.id AS post_id
+      : sql`SELECT c.user_id AS owner_id, c.is_hidden, (NOT c.is_hidden AND ${visiblePost(viewer)}${commentAuthor}) AS visible, p.id AS post_id
           FROM comments c JOIN posts p ON p.id = c.post_id WHERE c.id = ${item.id} FOR NO KEY UPDATE OF c`,
   );
   const row = rows[0];

@@ -164,8 +164,9 @@ export async function activeProfilesByUsername(db: SqlRunner, usernames: string[
  * comment, when there is one) not hidden, and the post one the recipient may see now (the wall's
  * rule: not a private group they left, say; administrators see every post); never one caused by
  * somebody the recipient muted or is in a block with (issue 29: listed nor counted; they come back
- * with an unmute or unblock). `reader` is the recipient as a value where there is one (a hashed
- * subplan over their mutes and blocks instead of probes per notification).
+ * with an unmute or unblock), but for a report's outcome, whose actor is a moderator the reporter
+ * never sees. `reader` is the recipient as a value where there is one (a hashed subplan over their
+ * mutes and blocks instead of probes per notification).
  */
 function shownSql(user: SQL, reader: string | SQL = user): SQL {
   return sql`
@@ -174,7 +175,7 @@ function shownSql(user: SQL, reader: string | SQL = user): SQL {
     LEFT JOIN comments c ON c.id = n.comment_id
     WHERE n.user_id = ${user}
       AND (n.post_id IS NULL OR (NOT p.is_hidden AND (c.id IS NULL OR NOT c.is_hidden) AND ${readableByAccount(user)}))
-      AND ${listedAuthor(reader, sql`n.actor_id`)}`;
+      AND (n.type IN ('report_actioned', 'report_dismissed') OR ${listedAuthor(reader, sql`n.actor_id`)})`;
 }
 
 /**
