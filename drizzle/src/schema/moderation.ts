@@ -93,6 +93,8 @@ export const userMutes = pgTable(
     primaryKey({ columns: [t.userId, t.mutedId] }),
     check('user_mutes_not_self', sql`${t.userId} <> ${t.mutedId}`),
     index('user_mutes_list_idx').on(t.userId, t.createdAt.desc(), t.mutedId.desc()),
+    // Who muted a person: the live comments skip them, an account's deletion finds its mutes.
+    index('user_mutes_muted_idx').on(t.mutedId, t.userId),
   ],
 );
 

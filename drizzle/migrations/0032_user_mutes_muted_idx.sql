@@ -1,0 +1,1 @@
+CREATE INDEX "user_mutes_muted_idx" ON "user_mutes" USING btree ("muted_id","user_id");
