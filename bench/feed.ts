@@ -150,6 +150,8 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
       failures.push(`mute seed: readers muted ${muteSeed.counts.mutesPerReaderMin}..${muteSeed.counts.mutesPerReaderMax} people`);
     }
     const mutingReaders = muteSeed.muterIds.map((id) => readers.findIndex((u) => u.id === id));
+    // The public and group walls are read by readers who hide nobody (the muters have rounds of their own).
+    const plainReaders = readers.map((_, i) => i).filter((i) => !mutingReaders.includes(i));
 
     log('feed: statements per page, in-process (buildApp onQuery) on the same database');
     const inProcess = await countStatements(env, readers, seed, options, groupSeed, muteSeed);
@@ -221,8 +223,9 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
           firstPaths: ['/api/posts', '/api/posts?sort=recent'],
           deepPaths: inProcess.deepPaths,
           postIds,
+          publicReaders: plainReaders,
           walls: {
-            group: { ...inProcess.walls.group, readers: readers.map((_, i) => i) },
+            group: { ...inProcess.walls.group, readers: plainReaders },
             following: { ...inProcess.walls.following, readers: followingReaders },
             muted: { ...inProcess.walls.muted, readers: mutingReaders },
           },
@@ -478,7 +481,7 @@ export async function runFeedBenchmark(options: FeedOptions = DEFAULT_FEED_OPTIO
       method: {
         aggregation:
           'feedPerSecond, feedP50Ms, feedP99Ms and the first/deep p99 come from the median feed round (by req/s); healthPerSecond and reactionsPerSecond are medians of their rounds. Rounds are interleaved (feed, health, react, then react, health, feed, …); a round during which the host stole more than 0.1 core is measured again (discardedRounds).',
-        feed: 'autocannon, closed loop, `connections` connections, pipelining 1; every request carries the session cookie of the next of distinctUsers signed-in users (each with its X-Forwarded-For address, 50 users per address; the server trusts the loopback proxy) so the per-user limit wall.read (60 per 20 s) is never reached at these rates: production limits unchanged, no override. Requests alternate a first page (GET /api/posts and ?sort=recent in turn) and a deep page (a cursor of pages deepFrom..deepTo of either sort, collected beforehand by following nextCursor, replayed at random). req/s = 200 answers / round duration. Latency: autocannon histogram (all), and per kind our own hdr histogram from the request being built to its answer.',
+        feed: 'autocannon, closed loop, `connections` connections, pipelining 1; every request carries the session cookie of the next of the signed-in readers who hide nobody (distinctUsers less the 800 muters of the muted rounds; the reaction rounds rotate over all distinctUsers) (each with its X-Forwarded-For address, 50 users per address; the server trusts the loopback proxy) so the per-user limit wall.read (60 per 20 s) is never reached at these rates: production limits unchanged, no override. Requests alternate a first page (GET /api/posts and ?sort=recent in turn) and a deep page (a cursor of pages deepFrom..deepTo of either sort, collected beforehand by following nextCursor, replayed at random). req/s = 200 answers / round duration. Latency: autocannon histogram (all), and per kind our own hdr histogram from the request being built to its answer.',
         health: 'GET /api/health, same connections, same process, same round length.',
         otherWalls:
           "group and following rounds are feed rounds (same connections, same alternation of first pages of both sorts and deep pages 20–50 replayed at random, same histograms) on the large private group's wall (GET /api/posts?groupId=…, every reader a member, 5,000 posts, 3 pinned) and on the 'Siguiendo' wall (GET /api/posts?following=true) of the readers who each follow exactly 1,000 writers (800 of them, rotated: one reader alone would meet wall.read's 60 per 20 s); interleaved with the public wall's rounds (feed, group, following, health, react, then the reverse). groupWallVsPublic / followingWallVsPublic: that wall's median-round p99 ÷ feedP99Ms of the same run. The public wall's pages are shared by every reader for a second (pageCache.ts); a group's pages are shared the same way among its readers once access is asked; a reader's 'Siguiendo' page asks its own ids (with the reader's reactions) and takes the post cards from a per-post cache shared among readers for a second (cardCache.ts). muted rounds (issue 29) are feed rounds of the public wall (same first and deep paths) read with the sessions of 800 readers who each muted exactly 1,000 writers (bench/lib/muteSeed.ts); mutedWallVsPublic: their median-round p99 ÷ feedP99Ms (target ≤ 1.2).",

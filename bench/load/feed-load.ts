@@ -34,6 +34,8 @@ interface Params {
    * wall, each with its first and deep paths and the readers (indexes into `users`) who read it.
    */
   walls: Record<'group' | 'following' | 'muted', { firstPaths: string[]; deepPaths: string[]; readers: number[] }>;
+  /** Who reads the public wall in `feed` rounds and its open loop (indexes into `users`): readers who hide nobody. */
+  publicReaders: number[];
 }
 
 type Message = { type: string } & Record<string, unknown>;
@@ -49,6 +51,11 @@ const takeUser = () => {
   return u;
 };
 const pick = <T>(items: T[]): T => items[Math.floor(Math.random() * items.length)]!;
+let nextPublicReader = Math.floor(Math.random() * params.publicReaders.length);
+const takePublicReader = () => {
+  nextPublicReader = (nextPublicReader + 1) % params.publicReaders.length;
+  return params.publicReaders[nextPublicReader]!;
+};
 
 /** The final answer per (post, user) over every react round: what the database must hold. */
 const reactionState = new Map<string, string | null>();
@@ -100,7 +107,7 @@ function feedRound(durationS: number, wall?: keyof Params['walls']): Promise<Rec
           {
             method: 'GET',
             setupRequest(req, context) {
-              const u = wall ? takeReader(wall) : takeUser();
+              const u = wall ? takeReader(wall) : takePublicReader();
               // Half first pages (the two sorts in turn), half deep pages.
               const kind = n++ % 2 === 0 ? 'first' : 'deep';
               context.kind = kind;
@@ -251,7 +258,7 @@ async function openLoopRound(kind: 'feed' | 'react', ratePerSecond: number, dura
   let malformed = 0;
   let n = 0;
   const fire = (_k: number, due: number) => {
-    const u = takeUser();
+    const u = kind === 'feed' ? takePublicReader() : takeUser();
     let request: Buffer;
     let page: 'first' | 'deep' | null = null;
     let key = '';

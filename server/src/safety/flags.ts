@@ -1,14 +1,26 @@
+/**
+ * The authors a reader hides: null when nobody; their ids while there are at most
+ * MAX_HIDDEN_KEPT (the walls then leave them out of the shared pages in memory); 'many' beyond
+ * (the walls ask the reader's own page's ids, the hidden ones left out in the statement).
+ */
+export type HiddenAuthors = ReadonlySet<string> | 'many' | null;
+
+/** Hidden authors kept in memory per reader (about 60 bytes each). */
+export const MAX_HIDDEN_KEPT = 2_000;
+
 interface Entry {
-  hides: boolean;
+  hidden: HiddenAuthors;
   expiresAt: number;
 }
 
 /**
- * Whether a reader hides anybody from their walls: they muted or blocked somebody, or somebody
- * blocked them (issue 29), kept in memory for a while by user id. The walls ask it on every page
- * to choose their path: a reader who hides nobody reads the pages shared by everybody
- * (wall/pageCache.ts), one who does asks their own page's ids (the hidden authors left out in the
- * statement, a hashed subplan over their mutes and blocks) and takes the shared cards
+ * Whom a reader hides from their walls: they muted or blocked somebody, or somebody blocked them
+ * (issue 29), kept in memory for a while by user id. The walls ask it on every page to choose their
+ * path: a reader who hides nobody reads the pages shared by everybody (wall/pageCache.ts); one who
+ * hides a few (up to MAX_HIDDEN_KEPT) reads the same shared pages, which hold three pages' worth of
+ * posts, with the hidden authors left out in memory; one who hides more, or whose hidden authors
+ * leave too few posts of a shared page, asks their own page's ids (the hidden authors left out in
+ * the statement, a hashed subplan over their mutes and blocks) and takes the shared cards
  * (wall/cardCache.ts), as the 'Siguiendo' wall does.
  *
  * Why here and not counters on profiles or the session: a counter would still have to be read per
@@ -25,12 +37,12 @@ interface Entry {
  */
 export class HiddenAuthorFlags {
   private readonly entries = new Map<string, Entry>();
-  private readonly loading = new Map<string, Promise<boolean>>();
+  private readonly loading = new Map<string, Promise<HiddenAuthors>>();
   private generation = 0;
   readonly stats = { hits: 0, misses: 0 };
 
   constructor(
-    private readonly load: (userId: string) => Promise<boolean>,
+    private readonly load: (userId: string) => Promise<HiddenAuthors>,
     private readonly ttlMs = 30_000,
     private readonly maxEntries = 100_000,
     private readonly now: () => number = Date.now,
@@ -38,10 +50,15 @@ export class HiddenAuthorFlags {
 
   /** Whether `userId` mutes or blocks somebody, or is blocked by somebody. */
   async hidesAuthors(userId: string): Promise<boolean> {
+    return (await this.hiddenAuthors(userId)) !== null;
+  }
+
+  /** Whom `userId` hides (see HiddenAuthors). */
+  async hiddenAuthors(userId: string): Promise<HiddenAuthors> {
     const entry = this.entries.get(userId);
     if (entry && entry.expiresAt > this.now()) {
       this.stats.hits++;
-      return entry.hides;
+      return entry.hidden;
     }
     const pending = this.loading.get(userId);
     if (pending) {
@@ -50,9 +67,9 @@ export class HiddenAuthorFlags {
     }
     this.stats.misses++;
     const generation = this.generation;
-    const loaded = this.load(userId).then((hides) => {
-      if (generation === this.generation && this.ttlMs > 0) this.store(userId, hides);
-      return hides;
+    const loaded = this.load(userId).then((hidden) => {
+      if (generation === this.generation && this.ttlMs > 0) this.store(userId, hidden);
+      return hidden;
     });
     this.loading.set(userId, loaded);
     const forget = () => {
@@ -78,9 +95,9 @@ export class HiddenAuthorFlags {
     this.loading.clear();
   }
 
-  private store(userId: string, hides: boolean): void {
+  private store(userId: string, hidden: HiddenAuthors): void {
     this.entries.delete(userId);
-    this.entries.set(userId, { hides, expiresAt: this.now() + this.ttlMs });
+    this.entries.set(userId, { hidden, expiresAt: this.now() + this.ttlMs });
     if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
   }
 }

@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { postTopic } from '@tribuna/contracts/liveTopics';
 import { poolRunner } from '@tribuna/drizzle/pipelined';
-import { HiddenAuthorFlags } from './flags.ts';
+import { HiddenAuthorFlags, MAX_HIDDEN_KEPT } from './flags.ts';
 import * as repo from './repository.ts';
 import type { SafetyContext } from './service.ts';
 
@@ -30,7 +30,10 @@ async function applyBlock(app: FastifyInstance, userIds: string[]): Promise<void
 export default fp(
   async (app) => {
     const reader = poolRunner(app.database.sql);
-    const flags = new HiddenAuthorFlags((userId) => repo.hidesAuthors(reader, userId));
+    const flags = new HiddenAuthorFlags(async (userId) => {
+      const ids = await repo.hiddenAuthors(reader, userId, MAX_HIDDEN_KEPT + 1);
+      return ids.length === 0 ? null : ids.length > MAX_HIDDEN_KEPT ? 'many' : new Set(ids);
+    });
     const ctx: SafetyContext = {
       db: app.database.db,
       reader,

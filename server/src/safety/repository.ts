@@ -55,16 +55,17 @@ export async function stateOf(db: SqlRunner, userId: string, targetId: string): 
 }
 
 /**
- * Whether `userId` hides anybody from their walls: they muted or blocked somebody, or somebody
- * blocked them. Three index probes (user_mutes' primary key, user_blocks' primary key and
- * user_blocks_blocked_idx), whatever the number of rows.
+ * The people `userId` hides from their walls (muted, blocked, or who blocked them), at most
+ * `limit` of them (the caller asks one more than it keeps to know there are more).
  */
-export async function hidesAuthors(db: SqlRunner, userId: string): Promise<boolean> {
-  const rows = await db.execute<{ hides: boolean }>(sql`
-    SELECT EXISTS (SELECT 1 FROM user_mutes WHERE user_id = ${userId})
-      OR EXISTS (SELECT 1 FROM user_blocks WHERE blocker_id = ${userId})
-      OR EXISTS (SELECT 1 FROM user_blocks WHERE blocked_id = ${userId}) AS hides`);
-  return rows[0]?.hides ?? false;
+export async function hiddenAuthors(db: SqlRunner, userId: string, limit: number): Promise<string[]> {
+  const rows = await db.execute<{ id: string }>(sql`
+    SELECT id FROM (
+      SELECT muted_id AS id FROM user_mutes WHERE user_id = ${userId}
+      UNION SELECT blocked_id FROM user_blocks WHERE blocker_id = ${userId}
+      UNION SELECT blocker_id FROM user_blocks WHERE blocked_id = ${userId}
+    ) hidden ${limitOf(limit)}`);
+  return rows.map((row) => row.id);
 }
 
 /** A keyset position in a list: when the mute or block began (microseconds) and the person's id. */

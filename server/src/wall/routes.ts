@@ -93,7 +93,7 @@ const wallRoutes: FastifyPluginAsyncTypebox<WallRoutesOptions> = async (app, opt
     publish: live.publish,
     publishGroup: (message) => app.events.publish('group.live', message),
     cache,
-    hidesAuthors: (readerId) => app.safety.flags.hidesAuthors(readerId),
+    hiddenAuthors: (readerId) => app.safety.flags.hiddenAuthors(readerId),
     joinTransaction: (tx, event) => app.events.inTransaction('wall.written', tx, event),
     log: app.log,
     outbox: app.outbox,

@@ -55,10 +55,10 @@ export interface WallContext {
   /** The public wall's shared pages and total; dropped when posts appear, change or disappear. */
   cache: WallCache;
   /**
-   * Whether a reader hides anybody from their walls: mutes, blocks either way (issue 29; kept in
-   * memory by the safety domain, safety/flags.ts). Such a reader's wall pages are their own.
+   * Whom a reader hides from their walls: mutes, blocks either way (issue 29; kept in memory by the
+   * safety domain, safety/flags.ts): null for nobody, the authors' ids when a few, 'many' beyond.
    */
-  hidesAuthors(readerId: string): Promise<boolean>;
+  hiddenAuthors(readerId: string): Promise<ReadonlySet<string> | 'many' | null>;
   /**
    * Runs the other domains' statements for what someone wrote inside its transaction `tx` (the
    * `wall.written` transactional event: the notifications); resolves to their after-commit work.
@@ -122,7 +122,8 @@ export async function getFeed(ctx: WallContext, query: FeedQuery, viewer: Viewer
   if (query.following && !viewer) throw unauthorized(WALL_MESSAGES.notAuthenticated);
   // The walls leave out the people a reader muted or is in a block with (issue 29); a profile's posts
   // tab leaves out only a blocked profile's (the access policy's readableBy), as the post page does.
-  const hides = viewer !== null && !query.userId && (await ctx.hidesAuthors(viewer.id));
+  const hidden = viewer !== null && !query.userId ? await ctx.hiddenAuthors(viewer.id) : null;
+  const hides = viewer !== null && hidden !== null;
   // A group's wall (groupId) shows its pinned posts on top of its first page, never in its pages.
   const filters = {
     sort,
@@ -138,11 +139,11 @@ export async function getFeed(ctx: WallContext, query: FeedQuery, viewer: Viewer
   const reader = query.userId && viewer?.isAdmin && viewer.id !== query.userId ? { ...viewer, isAdmin: false } : viewer;
   const pinnedOf = query.groupId && !after ? query.groupId : undefined;
   const [rows, total] = isPublicWall(filters)
-    ? await Promise.all([publicWallPage(ctx, filters, query.cursor ?? null, after, viewer), publicWallTotal(ctx).then((n) => ({ total: n }))])
+    ? await Promise.all([publicWallPage(ctx, filters, query.cursor ?? null, after, viewer, hidden), publicWallTotal(ctx).then((n) => ({ total: n }))])
     : isGroupWall(filters)
       ? // The total is the group's for all its readers (shared): a reader's hidden authors are not taken off it.
         await Promise.all([
-          groupWallPage(ctx, filters, query.cursor ?? null, after, viewer),
+          groupWallPage(ctx, filters, query.cursor ?? null, after, viewer, hidden),
           feedTotal(ctx, { ...filters, hiddenAuthorsOf: undefined }, reader),
         ])
       : isFollowingWall(filters)
@@ -190,13 +191,47 @@ async function groupWallPage(
   cursor: string | null,
   after: ReturnType<typeof decodeCursor>,
   viewer: Viewer | null,
+  hidden: ReadonlySet<string> | 'many' | null,
 ): Promise<repo.PostRow[]> {
   const pinnedOf = after ? undefined : filters.groupId;
-  if (filters.hiddenAuthorsOf) return personalWallPage(ctx, { ...filters, forGroupReaders: true }, filters.hiddenAuthorsOf, after, pinnedOf);
-  const rows = await ctx.cache.pages.get(`group:${filters.groupId}:${filters.sort}:${cursor ?? ''}`, () =>
-    repo.feedPage(ctx.reader, { ...filters, forGroupReaders: true }, null, after, WALL_LIMITS.feedPageSize + 1, pinnedOf),
-  );
-  return withMyReactions(ctx, rows, viewer);
+  const shared = () =>
+    ctx.cache.pages.get(`group:${filters.groupId}:${filters.sort}:${cursor ?? ''}`, () =>
+      repo.feedPage(ctx.reader, { ...filters, hiddenAuthorsOf: undefined, forGroupReaders: true }, null, after, SHARED_PAGE_ROWS, pinnedOf),
+    );
+  const personal = (readerId: string) => personalWallPage(ctx, { ...filters, forGroupReaders: true }, readerId, after, pinnedOf);
+  return sharedOrOwnPage(ctx, shared, personal, viewer, filters.hiddenAuthorsOf, hidden);
+}
+
+/**
+ * Rows in a shared page of the public or a group's wall: three pages' worth, so that a reader who
+ * hides a few authors (issue 29) still fills a page from it most of the time (sharedOrOwnPage).
+ */
+const SHARED_PAGE_ROWS = WALL_LIMITS.feedPageSize * 3 + 1;
+
+/**
+ * A page of a wall everybody shares, for this viewer: the shared rows (with the viewer's own
+ * reactions, one statement) for a reader who hides nobody, and for one who hides a few authors
+ * (their ids in memory) when the shared rows still fill a page without them (or hold the wall's
+ * end); otherwise the reader's own page (personalWallPage). The rows past a page only say that there
+ * is more (getFeed keeps the first page's worth).
+ */
+async function sharedOrOwnPage(
+  ctx: WallContext,
+  shared: () => Promise<repo.PostRow[]>,
+  personal: (readerId: string) => Promise<repo.PostRow[]>,
+  viewer: Viewer | null,
+  hiddenAuthorsOf: string | undefined,
+  hidden: ReadonlySet<string> | 'many' | null,
+): Promise<repo.PostRow[]> {
+  if (!hiddenAuthorsOf) return withMyReactions(ctx, await shared(), viewer);
+  if (hidden instanceof Set) {
+    const rows = await shared();
+    const listed = rows.filter((row) => !row.is_pinned);
+    const kept = rows.filter((row) => !hidden.has(row.author_id));
+    const keptListed = kept.filter((row) => !row.is_pinned).length;
+    if (keptListed > WALL_LIMITS.feedPageSize || listed.length < SHARED_PAGE_ROWS) return withMyReactions(ctx, kept, viewer);
+  }
+  return personal(hiddenAuthorsOf);
 }
 
 /** A reader's 'Siguiendo' wall (following=true, no author or group filter). */
@@ -312,14 +347,13 @@ async function publicWallPage(
   cursor: string | null,
   after: ReturnType<typeof decodeCursor>,
   viewer: Viewer | null,
+  hidden: ReadonlySet<string> | 'many' | null,
 ): Promise<repo.PostRow[]> {
   const sort = filters.sort;
-  if (filters.hiddenAuthorsOf)
-    return personalWallPage(ctx, { sort, visibility: 'public', hiddenAuthorsOf: filters.hiddenAuthorsOf }, filters.hiddenAuthorsOf, after);
-  const rows = await ctx.cache.pages.get(`${sort}:${cursor ?? ''}`, () =>
-    repo.feedPage(ctx.reader, { sort, visibility: 'public' }, null, after, WALL_LIMITS.feedPageSize + 1),
-  );
-  return withMyReactions(ctx, rows, viewer);
+  const shared = () =>
+    ctx.cache.pages.get(`${sort}:${cursor ?? ''}`, () => repo.feedPage(ctx.reader, { sort, visibility: 'public' }, null, after, SHARED_PAGE_ROWS));
+  const personal = (readerId: string) => personalWallPage(ctx, { sort, visibility: 'public', hiddenAuthorsOf: readerId }, readerId, after);
+  return sharedOrOwnPage(ctx, shared, personal, viewer, filters.hiddenAuthorsOf, hidden);
 }
 
 async function publicWallTotal(ctx: WallContext): Promise<number> {
