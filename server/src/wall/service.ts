@@ -223,15 +223,24 @@ async function sharedOrOwnPage(
   hiddenAuthorsOf: string | undefined,
   hidden: ReadonlySet<string> | 'many' | null,
 ): Promise<repo.PostRow[]> {
-  if (!hiddenAuthorsOf) return withMyReactions(ctx, await shared(), viewer);
+  if (!hiddenAuthorsOf) return withMyReactions(ctx, pageWorth(await shared()), viewer);
   if (hidden instanceof Set) {
     const rows = await shared();
     const listed = rows.filter((row) => !row.is_pinned);
     const kept = rows.filter((row) => !hidden.has(row.author_id));
     const keptListed = kept.filter((row) => !row.is_pinned).length;
-    if (keptListed > WALL_LIMITS.feedPageSize || listed.length < SHARED_PAGE_ROWS) return withMyReactions(ctx, kept, viewer);
+    if (keptListed > WALL_LIMITS.feedPageSize || listed.length < SHARED_PAGE_ROWS) return withMyReactions(ctx, pageWorth(kept), viewer);
   }
   return personal(hiddenAuthorsOf);
+}
+
+/**
+ * What a page shows of a shared page's rows: its pinned posts, and a page of the others plus one
+ * (which only says that there is more). The reader's own reactions are read for these alone.
+ */
+function pageWorth(rows: repo.PostRow[]): repo.PostRow[] {
+  let listed = 0;
+  return rows.filter((row) => row.is_pinned || listed++ <= WALL_LIMITS.feedPageSize);
 }
 
 /** A reader's 'Siguiendo' wall (following=true, no author or group filter). */
