@@ -14,8 +14,7 @@ const textLength = (text: string) => Array.from(text).length;
 
 const secondaryButton =
   'min-h-11 rounded-full px-5 text-sm font-semibold text-slate-700 ring-1 ring-slate-300 hover:bg-slate-100 disabled:opacity-60 dark:text-slate-200 dark:ring-white/15 dark:hover:bg-white/10';
-const primaryButton =
-  'min-h-11 rounded-full bg-rose-600 px-5 text-sm font-bold text-white hover:bg-rose-700 disabled:cursor-wait disabled:opacity-70';
+const primaryButton = 'min-h-11 rounded-full bg-rose-600 px-5 text-sm font-bold text-white hover:bg-rose-700 disabled:cursor-wait disabled:opacity-70';
 
 interface ReportDialogProps {
   subject: ReportSubject;
