@@ -48,11 +48,6 @@ export class HiddenAuthorFlags {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Whether `userId` mutes or blocks somebody, or is blocked by somebody. */
-  async hidesAuthors(userId: string): Promise<boolean> {
-    return (await this.hiddenAuthors(userId)) !== null;
-  }
-
   /** Whom `userId` hides (see HiddenAuthors). */
   async hiddenAuthors(userId: string): Promise<HiddenAuthors> {
     const entry = this.entries.get(userId);

@@ -22,7 +22,7 @@ export interface SafetyContext {
   db: Db;
   /** Reads outside transactions. */
   reader: SqlRunner;
-  /** Whether a reader hides anybody (the walls' path): dropped for both people on every change. */
+  /** Whom a reader hides (the walls' path): dropped for both people on every change. */
   flags: HiddenAuthorFlags;
   /** The follows domain's followers of an ended follow, inside the block's transaction (the 'X empezó a seguirte' notification goes). */
   joinFollowChange(tx: SqlRunner, change: FollowChange): Promise<AfterCommit[]>;

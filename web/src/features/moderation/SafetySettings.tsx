@@ -1,8 +1,7 @@
 import { useId, useState } from 'react';
-import { Link } from 'react-router-dom';
 import type { SafetyEntry } from '@tribuna/contracts/api/moderation';
 import { MODERATION_MESSAGES, SAFETY_UI } from '@tribuna/contracts/moderationRules';
-import { Avatar } from '../../components/Avatar';
+import { PersonRow } from '../../components/PersonRow';
 import { LoadMoreButton, TabError } from '../../components/ListStates';
 import { errorMessage } from '../../lib/api';
 import { displayNameOf } from '../../lib/displayName';
@@ -95,18 +94,8 @@ function SafetyList({ kind }: { kind: SafetyListKind }) {
         <ul className="space-y-3" aria-labelledby={titleId}>
           {rows.map((row) => {
             const name = displayNameOf(row.user);
-            const profile = `/perfil/${row.user.id}`;
             return (
-              <li key={row.id} className="flex items-center gap-3">
-                <Link to={profile} tabIndex={-1} aria-hidden="true" className="shrink-0 rounded-full">
-                  <Avatar name={name} src={row.user.avatarUrl} />
-                </Link>
-                <div className="min-w-0 flex-1">
-                  <Link to={profile} className="block truncate rounded font-bold hover:underline">
-                    {name}
-                  </Link>
-                  {row.user.username && <p className="truncate text-sm text-slate-500 dark:text-slate-400">@{row.user.username}</p>}
-                </div>
+              <PersonRow key={row.id} user={row.user}>
                 <button
                   type="button"
                   onClick={() => void remove(row)}
@@ -116,7 +105,7 @@ function SafetyList({ kind }: { kind: SafetyListKind }) {
                 >
                   {SAFETY_UI.remove}
                 </button>
-              </li>
+              </PersonRow>
             );
           })}
         </ul>

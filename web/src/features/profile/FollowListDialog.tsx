@@ -1,8 +1,7 @@
 import { useRef, useState } from 'react';
-import { Link } from 'react-router-dom';
 import type { FollowEntry } from '@tribuna/contracts/api/profiles';
 import { FOLLOW_MESSAGES } from '@tribuna/contracts/followRules';
-import { Avatar } from '../../components/Avatar';
+import { PersonRow } from '../../components/PersonRow';
 import { Modal } from '../../components/Modal';
 import { errorMessage } from '../../lib/api';
 import { displayNameOf } from '../../lib/displayName';
@@ -84,18 +83,8 @@ export function FollowListDialog({ kind, userId, own, onClose, onViewerFollowCha
           <ul className="space-y-3" aria-label={FOLLOW_LIST_TITLES[kind]}>
             {state.items.map((entry) => {
               const name = displayNameOf(entry.user);
-              const profile = `/perfil/${entry.user.id}`;
               return (
-                <li key={entry.id} className="flex items-center gap-3">
-                  <Link to={profile} tabIndex={-1} aria-hidden="true" className="shrink-0 rounded-full">
-                    <Avatar name={name} src={entry.user.avatarUrl} />
-                  </Link>
-                  <div className="min-w-0 flex-1">
-                    <Link to={profile} className="block truncate rounded font-bold hover:underline">
-                      {name}
-                    </Link>
-                    {entry.user.username && <p className="truncate text-sm text-slate-500 dark:text-slate-400">@{entry.user.username}</p>}
-                  </div>
+                <PersonRow key={entry.id} user={entry.user}>
                   {viewerId !== null && viewerId !== entry.user.id && (
                     <FollowButton
                       size="sm"
@@ -105,7 +94,7 @@ export function FollowListDialog({ kind, userId, own, onClose, onViewerFollowCha
                       onChange={(next) => onChange(entry, next.following)}
                     />
                   )}
-                </li>
+                </PersonRow>
               );
             })}
           </ul>
