@@ -67,6 +67,28 @@ export interface Config {
   logLevel: string;
   contactEmail: string;
   social: SocialLinks;
+  /** Web push (issue 31). */
+  push: PushConfig;
+}
+
+export interface PushConfig {
+  /**
+   * VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY (base64url: a P-256 point of 65 bytes and a scalar of 32),
+   * both or neither. Neither: outside production the keys are generated on first start and kept in
+   * `keysFile`; in production push is off (a start-up warning says so).
+   */
+  vapidPublicKey: string | null;
+  vapidPrivateKey: string | null;
+  /** VAPID_KEYS_FILE (development and tests only): where generated keys are kept. Default ./data/vapid.json. */
+  keysFile: string;
+  /** VAPID_SUBJECT: a mailto: or https: URL push services may contact (Apple refuses others). Default mailto:CONTACT_EMAIL. */
+  subject: string;
+  /**
+   * PUSH_TEST_ENDPOINT_ORIGINS: origins (e.g. http://127.0.0.1:4100) accepted as push endpoints
+   * besides the browsers' push services, whatever their address: the tests' local push service.
+   * Refused in production.
+   */
+  testEndpointOrigins: string[];
 }
 
 export class ConfigError extends Error {
@@ -318,6 +340,8 @@ export function loadConfig(env: Env = process.env): Config {
   const contactEmail = value(env, 'CONTACT_EMAIL') ?? 'contacto@tribuna.mx';
   if (!EMAIL.test(contactEmail)) throw new ConfigError('CONTACT_EMAIL', `must be an e-mail, got "${contactEmail}"`);
 
+  const push = parsePushConfig(env, production, contactEmail, warnings);
+
   const logLevel = value(env, 'LOG_LEVEL') ?? (nodeEnv === 'test' ? 'silent' : 'info');
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL', `must be a pino level, got "${logLevel}"`);
@@ -352,6 +376,7 @@ export function loadConfig(env: Env = process.env): Config {
     uploadBytesInFlight,
     logLevel,
     contactEmail,
+    push,
     social: {
       whatsapp: optionalUrl(env, 'SOCIAL_WHATSAPP_URL'),
       facebook: optionalUrl(env, 'SOCIAL_FACEBOOK_URL'),
@@ -360,6 +385,49 @@ export function loadConfig(env: Env = process.env): Config {
       x: optionalUrl(env, 'SOCIAL_X_URL'),
     },
   };
+}
+
+const VAPID_PUBLIC = /^[A-Za-z0-9_-]{87}$/;
+const VAPID_PRIVATE = /^[A-Za-z0-9_-]{43}$/;
+
+function parsePushConfig(env: Env, production: boolean, contactEmail: string, warnings: string[]): PushConfig {
+  const vapidPublicKey = value(env, 'VAPID_PUBLIC_KEY') ?? null;
+  const vapidPrivateKey = value(env, 'VAPID_PRIVATE_KEY') ?? null;
+  if ((vapidPublicKey === null) !== (vapidPrivateKey === null)) {
+    throw new ConfigError(
+      vapidPublicKey === null ? 'VAPID_PUBLIC_KEY' : 'VAPID_PRIVATE_KEY',
+      'must be set together with its pair (VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY)',
+    );
+  }
+  if (vapidPublicKey !== null && !VAPID_PUBLIC.test(vapidPublicKey)) {
+    throw new ConfigError('VAPID_PUBLIC_KEY', 'must be a base64url P-256 public key (87 characters, e.g. from `npx web-push generate-vapid-keys`)');
+  }
+  if (vapidPrivateKey !== null && !VAPID_PRIVATE.test(vapidPrivateKey)) {
+    throw new ConfigError('VAPID_PRIVATE_KEY', 'must be a base64url P-256 private key (43 characters)');
+  }
+  if (production && vapidPublicKey === null) warnings.push('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are not set: web push is off.');
+  const subject = value(env, 'VAPID_SUBJECT') ?? `mailto:${contactEmail}`;
+  if (!/^mailto:[^\s@]+@[^\s@]+$/.test(subject) && !/^https:\/\/[^\s/]+/.test(subject)) {
+    throw new ConfigError('VAPID_SUBJECT', `must be a mailto: or https: URL (push services refuse others), got "${subject}"`);
+  }
+  const origins = (value(env, 'PUSH_TEST_ENDPOINT_ORIGINS') ?? '')
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean);
+  if (origins.length > 0 && production) throw new ConfigError('PUSH_TEST_ENDPOINT_ORIGINS', 'is refused when NODE_ENV=production');
+  const testEndpointOrigins = origins.map((origin) => {
+    let url: URL;
+    try {
+      url = new URL(origin);
+    } catch {
+      throw new ConfigError('PUSH_TEST_ENDPOINT_ORIGINS', `must be comma-separated http(s) origins, got "${origin}"`);
+    }
+    if (!['http:', 'https:'].includes(url.protocol) || url.origin !== origin.replace(/\/$/, '')) {
+      throw new ConfigError('PUSH_TEST_ENDPOINT_ORIGINS', `must be comma-separated http(s) origins, got "${origin}"`);
+    }
+    return url.origin;
+  });
+  return { vapidPublicKey, vapidPrivateKey, keysFile: value(env, 'VAPID_KEYS_FILE') ?? './data/vapid.json', subject, testEndpointOrigins };
 }
 
 function randomSecret(): string {

@@ -15,6 +15,7 @@ import { VOTE_ROUTES } from './api/votes.ts';
 import { WALL_ROUTES } from './api/wall.ts';
 import { GROUP_ROUTES } from './api/groups.ts';
 import { MODERATION_ROUTES } from './api/moderation.ts';
+import { PUSH_ROUTES } from './api/push.ts';
 import { ADMIN_ABUSE_ROUTES } from './api/admin/abuse.ts';
 import { ADMIN_AUDIT_ROUTES } from './api/admin/audit.ts';
 import { ADMIN_CATALOG_ROUTES } from './api/admin/catalog.ts';
@@ -54,6 +55,7 @@ export const ENDPOINTS = mergeRoutes(
   GROUP_ROUTES,
   MODERATION_ROUTES,
   NOTIFICATION_ROUTES,
+  PUSH_ROUTES,
   ADMIN_CATALOG_ROUTES,
   ADMIN_POLL_ROUTES,
   ADMIN_USER_ROUTES,

@@ -3,7 +3,7 @@ import { FormatRegistry, Type, type Static, type TSchema } from '@sinclair/typeb
 // BullMQ queue and job names with their payloads. The worker refuses to start if a job
 // name listed here has no handler, so adding a job here forces a handler to exist.
 
-export const QUEUE_NAMES = { maintenance: 'maintenance', points: 'points', media: 'media' } as const;
+export const QUEUE_NAMES = { maintenance: 'maintenance', points: 'points', media: 'media', push: 'push' } as const;
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 
 const DAY_FORMAT = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -89,6 +89,26 @@ export const JOB_PAYLOADS = {
    * and creates its own row.
    */
   'abuse.scan': Type.Object({ scanId: Type.Optional(Uuid) }),
+  /**
+   * Web push (issue 31): sends push_broadcasts row `broadcastId` to every opted-in device. Lists
+   * the devices into push_messages once (idempotent: a retried or taken-over run lists nobody twice
+   * and never sends a message recorded as sent), then sends the pending ones in batches with bounded
+   * concurrency, keeping the row's progress.
+   */
+  'push.broadcast': Type.Object({ broadcastId: Uuid }),
+  /**
+   * A fan's own pushes: what happened since their last push (notifications of the kinds they opted
+   * into, new posts in their groups) as one push per device, at most one per
+   * PUSH_LIMITS.userWindowSeconds (job id `push-user.<userId>.<window>`, delayed to the window's
+   * end, so a burst collapses into one).
+   */
+  'push.user': Type.Object({ userId: Uuid }),
+  /** Sends the messages due: retries after 429/5xx, and messages a dead worker claimed and never confirmed. */
+  'push.deliver': Nothing,
+  /** Every minute: an active poll ending within PUSH_LIMITS.closingLeadMinutes gets its 'Cierra pronto' broadcast, once. */
+  'push.closing-soon': Nothing,
+  /** Every minute: fans with pushes due whose `push.user` job was lost (Redis down at the time) get it. */
+  'push.sweep': Nothing,
 } satisfies Record<string, TSchema>;
 
 export type JobPayloads = { [K in keyof typeof JOB_PAYLOADS]: Static<(typeof JOB_PAYLOADS)[K]> };
@@ -110,12 +130,23 @@ export const JOB_QUEUES: { [K in JobName]: QueueName } = {
   'media.transcode-video': QUEUE_NAMES.media,
   'reports.recompute-all': QUEUE_NAMES.maintenance,
   'abuse.scan': QUEUE_NAMES.maintenance,
+  'push.broadcast': QUEUE_NAMES.push,
+  'push.user': QUEUE_NAMES.push,
+  'push.deliver': QUEUE_NAMES.push,
+  'push.closing-soon': QUEUE_NAMES.push,
+  'push.sweep': QUEUE_NAMES.push,
 };
 
 /** Deterministic BullMQ job ids (BullMQ refuses ':' in custom ids, hence the dots). */
 export const pointsJobIds = {
   awardVote: (p: JobPayloads['points.award-vote']) => `vote-award.${p.userId}.${p.pollId}.${p.day}`,
   awardShare: (p: JobPayloads['points.award-share']) => `share-award.${p.shareId}`,
+};
+
+/** Deterministic push job ids: one broadcast job per broadcast; one `push.user` per fan and window. */
+export const pushJobIds = {
+  broadcast: (p: JobPayloads['push.broadcast']) => `push-broadcast.${p.broadcastId}`,
+  user: (userId: string, windowIndex: number) => `push-user.${userId}.${windowIndex}`,
 };
 
 export const JOB_NAMES = Object.keys(JOB_QUEUES) as JobName[];

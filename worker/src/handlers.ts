@@ -2,6 +2,7 @@ import type { JobHandlers } from './registry.ts';
 import { abuseJobs } from './abuse/jobs.ts';
 import { mediaJobs } from './media/jobs.ts';
 import { pointsJobs } from './points/jobs.ts';
+import { pushJobs } from './push/jobs.ts';
 import { reportJobs } from './reports/jobs.ts';
 import { sessionJobs } from './sessions/jobs.ts';
 import { voteJobs } from './votes/jobs.ts';
@@ -14,4 +15,5 @@ export const handlers: JobHandlers = {
   ...voteJobs,
   ...mediaJobs,
   ...abuseJobs,
+  ...pushJobs,
 };

@@ -11,3 +11,4 @@ export * from './notifications.ts';
 export * from './maintenance.ts';
 export * from './outbox.ts';
 export * from './moderation.ts';
+export * from './push.ts';
