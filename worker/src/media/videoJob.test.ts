@@ -40,9 +40,13 @@ let published: VideoUploadEvent[] = [];
 /** Per-test hooks of the handler the worker runs. */
 let hooks: Pick<TranscodeVideoDeps, 'beforeCommit'> & { binaries?: FfmpegBinaries } = {};
 
-/** The real handler, its events recorded on their way to the bus (FFmpeg not yielding: the test run keeps the cores busy). */
+/**
+ * The real handler, its events recorded on their way to the bus. FFmpeg neither yields nor runs in the
+ * idle scheduling class: the test run keeps the cores busy, and an idle-class FFmpeg would wait for
+ * a free core as long as that lasts (a 30 s timeout in CI).
+ */
 function recorded(deps: TranscodeVideoDeps = {}): JobHandler<typeof JOB> {
-  const handler = createTranscodeVideoJob({ yieldWhileBusy: false, ...deps });
+  const handler = createTranscodeVideoJob({ yieldWhileBusy: false, niceness: 0, ...deps });
   return (payload, ctx) =>
     handler(payload, {
       ...ctx,

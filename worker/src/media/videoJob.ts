@@ -47,6 +47,11 @@ export interface TranscodeVideoDeps {
    * life turn it off: the test run keeps every core busy, and a yielding transcode would take minutes.
    */
   yieldWhileBusy?: boolean;
+  /**
+   * FFmpeg's niceness (default TRANSCODE_NICENESS, in the idle scheduling class). Tests of the job's
+   * life pass 0: in the idle class FFmpeg gets no CPU at all while the test run keeps every core busy.
+   */
+  niceness?: number;
 }
 
 export type TranscodeVideoResult =
@@ -105,7 +110,11 @@ async function transcodeUpload(ctx: JobContext, storage: MediaStorage, upload: V
       // The server probed it before accepting it; checked again here, the job trusts no file.
       const probe = await probeVideo(input, bin);
       if (probe.durationS > VIDEO_LIMITS.maxDurationS) throw new UnusableClipError(upload.id, `${probe.durationS.toFixed(1)} s is too long`);
-      video = await transcodeVideo(input, dir, { bin, yieldWhileBusy: deps.yieldWhileBusy });
+      video = await transcodeVideo(input, dir, {
+        bin,
+        yieldWhileBusy: deps.yieldWhileBusy,
+        ...(deps.niceness === undefined ? {} : { niceness: deps.niceness }),
+      });
     } catch (err) {
       if (err instanceof NotAVideoError) throw new UnusableClipError(upload.id, err.message);
       throw err;
