@@ -137,7 +137,9 @@ describe('the push endpoint policy (SSRF)', () => {
       const fakePublic = ((_host: string, _options: unknown, callback: (err: null, all: dns.LookupAddress[]) => void) =>
         callback(null, [{ address: '142.250.1.95', family: 4 }])) as unknown as typeof dns.lookup;
       const single = await new Promise<[string, number]>((resolve, reject) =>
-        publicOnlyLookup(fakePublic)('fcm.googleapis.com', { family: 4 }, (err, address, family) => (err ? reject(err) : resolve([address, family!]))),
+        publicOnlyLookup(fakePublic)('fcm.googleapis.com', { family: 4 }, (err, address, family) =>
+          err ? reject(err) : resolve([address as string, family!]),
+        ),
       );
       expect(single).toEqual(['142.250.1.95', 4]);
     } finally {
