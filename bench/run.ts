@@ -1,10 +1,11 @@
-// `npm run bench` runs every benchmark; `npm run bench -- votes`, `-- fanout`, `-- feed`, `-- reports`, `-- viral` or `-- web` runs one.
+// `npm run bench` runs every benchmark; `npm run bench -- votes`, `-- fanout`, `-- feed`, `-- reports`, `-- viral`, `-- web` or `-- push` runs one.
 // Prints a short table and writes bench/results/<name>.json. Exits non-zero when an integrity
 // check fails (acknowledged ≠ stored, awards missing, a viewer without the final totals).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_FANOUT_OPTIONS, runFanoutBenchmark } from './fanout.ts';
 import { DEFAULT_FEED_OPTIONS, runFeedBenchmark } from './feed.ts';
+import { DEFAULT_PUSH_OPTIONS, runPushBenchmark } from './push.ts';
 import { BenchSetupError, checkServices } from './lib/infra.ts';
 import { log } from './lib/log.ts';
 import { withProvenance } from './lib/provenance.ts';
@@ -75,6 +76,13 @@ const BENCHMARKS: Record<string, () => Promise<BenchOutcome>> = {
       warmupS: envNumber('BENCH_WARMUP_S') ?? DEFAULT_SOAK_OPTIONS.warmupS,
     }),
   web: () => runWebBenchmark({ ...DEFAULT_WEB_OPTIONS, runs: envNumber('BENCH_RUNS') ?? DEFAULT_WEB_OPTIONS.runs }),
+  // BENCH_SUBSCRIPTIONS (e.g. 5000) broadcasts to fewer devices for a quick local try; the committed figures use 100,000.
+  push: () =>
+    runPushBenchmark({
+      ...DEFAULT_PUSH_OPTIONS,
+      subscriptions: envNumber('BENCH_SUBSCRIPTIONS') ?? DEFAULT_PUSH_OPTIONS.subscriptions,
+      sliceS: envNumber('BENCH_DURATION_S') ?? DEFAULT_PUSH_OPTIONS.sliceS,
+    }),
 };
 
 const RESULTS_DIR = path.join(ROOT, 'bench', 'results');

@@ -94,6 +94,8 @@ export interface Tribuna {
 export interface StartOptions {
   /** The port of PUBLIC_URL when a TLS terminator in front of the server listens there (bench/web.ts); default the server's own. */
   publicPort?: number;
+  /** Variables set on top of the defaults for both processes (the push bench: its local push service's origin). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export async function startTribuna(env: BenchEnv, options: StartOptions = {}): Promise<Tribuna> {
@@ -119,6 +121,7 @@ export async function startTribuna(env: BenchEnv, options: StartOptions = {}): P
     REDIS_URL: env.redisUrl,
     REDIS_PREFIX: env.redisPrefix,
     MEDIA_DIR: mediaDir,
+    ...options.env,
   };
   // BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") is for investigating a
   // run, never set by default.
