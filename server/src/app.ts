@@ -33,6 +33,8 @@ import votesPlugin from './votes/plugin.ts';
 import groupsPlugin from './groups/plugin.ts';
 import safetyPlugin from './safety/plugin.ts';
 import safetyRoutes from './safety/routes.ts';
+import pushPlugin, { type PushPluginOptions } from './push/plugin.ts';
+import pushRoutes from './push/routes.ts';
 import groupRoutes from './groups/routes.ts';
 import { feedTopic, postTopicHandler } from './wall/topics.ts';
 import { poolRunner } from '@tribuna/drizzle/pipelined';
@@ -82,6 +84,8 @@ export interface BuildAppOptions {
   wall?: WallRoutesOptions;
   /** Options of the outbox's relay (a test stops its polling to drive it by hand). */
   outbox?: OutboxPluginOptions;
+  /** Options of web push (a test resolves push services' names to chosen addresses). */
+  push?: PushPluginOptions;
 }
 
 /**
@@ -196,6 +200,8 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(adminPlugin);
   // Reports and the moderation queue (issue 29): its `moderation` topic and context.
   await app.register(moderationPlugin);
+  // Web push (issue 31): VAPID keys, the endpoint policy, the worker's wake-ups for a fan's own pushes.
+  await app.register(pushPlugin, options.push ?? {});
 
   // Domains
   await app.register(healthRoutes);
@@ -212,6 +218,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(wallRoutes, options.wall ?? {});
   await app.register(groupRoutes);
   await app.register(notificationRoutes);
+  await app.register(pushRoutes);
   await app.register(moderationRoutes);
   await app.register(googleRoutes);
   await app.register(factorRoutes);

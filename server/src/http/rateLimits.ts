@@ -232,6 +232,19 @@ export const RATE_LIMITS = {
   // Marking read: once per visit of the list (and per page loaded there).
   'notifications.mark-read': { store: 'local', perUser: { max: 60, windowSeconds: 60 }, perAddress: { max: CROWD * 60, windowSeconds: 60 } },
 
+  // --- Web push (issue 31) ------------------------------------------------------------------------
+  // The VAPID key (visitors too: the settings and the prompt load it) and a fan's devices and
+  // preferences: once per settings screen or prompt.
+  'push.read': {
+    store: 'local',
+    perUser: { max: 60, windowSeconds: 60 },
+    perSignedInAddress: { max: CROWD * 60, windowSeconds: 60 },
+    perAddress: { max: 120, windowSeconds: 60 },
+  },
+  // Subscribing a device (and the browser's resubscriptions on rotation), removing one, saving the
+  // preferences: a few taps in the settings; each subscription resolves its endpoint's name.
+  'push.write': { store: 'redis', perUser: { max: 30, windowSeconds: 60 }, perAddress: { max: CROWD * 30, windowSeconds: 60 } },
+
   // --- Analytics, site, live --------------------------------------------------------------------
   // One beacon per page shown: 2/s per visitor address (a refused beacon only loses a count;
   // sendBeacon ignores the answer); signed-in fans by user, 1/s.

@@ -22,7 +22,12 @@ export default fp(
   async (app) => {
     const reader = poolRunner(app.database.sql);
     const live = createNotificationsLive(app, (userIds) => notifications.unreadCounts(ctx, userIds));
-    const ctx: notifications.NotificationsContext = { reader, publish: live.publish, log: app.log };
+    const ctx: notifications.NotificationsContext = {
+      reader,
+      publish: live.publish,
+      announceCreated: (userIds) => app.events.publish('notifications.created', { userIds }),
+      log: app.log,
+    };
     app.events.joinTransactions('wall.written', (tx, event) => notifications.onWallWritten(ctx, tx, event));
     app.events.joinTransactions('wall.reactions', (tx, taps) => notifications.onReactionTaps(ctx, tx, taps));
     app.events.joinTransactions('follows.changed', (tx, change) => notifications.onFollowChanged(ctx, tx, change));

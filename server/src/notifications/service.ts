@@ -11,6 +11,16 @@ import type { ReportsResolved } from '../moderation/activity.ts';
 import { readersOfPost } from '../access/policy.ts';
 import * as repo from './repository.ts';
 
+declare module '../events/bus.ts' {
+  interface DomainEvents {
+    /**
+     * New notifications committed on this instance, by recipient (this instance only): web push
+     * wakes the recipients' devices (push/plugin.ts) without the notifications knowing of it.
+     */
+    'notifications.created': { userIds: string[] };
+  }
+}
+
 export interface NotificationsContext {
   /** Reads and single statements outside transactions. */
   reader: SqlRunner;
@@ -19,6 +29,8 @@ export interface NotificationsContext {
    * where they have a socket read the badge count). Never throws.
    */
   publish(change: NotificationsChanged): Promise<void>;
+  /** Tells this instance's other domains, after commit, who got new notifications (`notifications.created`). Never throws. */
+  announceCreated(userIds: string[]): Promise<void>;
   log: FastifyBaseLogger;
 }
 
@@ -153,9 +165,16 @@ async function mentionRecipients(tx: SqlRunner, content: string, postId: string,
   return candidates.filter((viewer) => readers.has(viewer.id)).map((viewer) => viewer.id);
 }
 
-/** Tells each recipient's tabs and devices that their notifications changed (the count is read where they watch). */
+/**
+ * Tells each recipient's tabs and devices that their notifications changed (the count is read where
+ * they watch), and, of those with new ones, this instance's other domains (web push: their phones).
+ */
 async function announceAll(ctx: NotificationsContext, reasons: Map<string, NotificationsChanged['reason']>): Promise<void> {
-  await Promise.all([...reasons].map(([userId, reason]) => ctx.publish({ userId, reason })));
+  const created = [...reasons].filter(([, reason]) => reason === 'new').map(([userId]) => userId);
+  await Promise.all([
+    ...[...reasons].map(([userId, reason]) => ctx.publish({ userId, reason })),
+    ...(created.length > 0 ? [ctx.announceCreated(created)] : []),
+  ]);
 }
 
 /** The badge counts of several users in one statement (the live badges of an instance's sockets). */

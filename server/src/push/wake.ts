@@ -1,0 +1,78 @@
+import type { JobsOptions } from 'bullmq';
+import { pushJobIds, type JobPayloads } from '@tribuna/contracts/jobs';
+import { PUSH_LIMITS } from '@tribuna/contracts/pushRules';
+import type { SqlRunner } from '@tribuna/drizzle/pipelined';
+import * as repo from './repository.ts';
+
+/** Adds `push.user` jobs at once (the push queue's addBulk, with the queue plugin's readiness and timeout). */
+export type AddUserJobs = (jobs: { name: 'push.user'; data: JobPayloads['push.user']; opts: JobsOptions }[]) => Promise<unknown>;
+
+export interface PushWakerOptions {
+  reader: SqlRunner;
+  addJobs: AddUserJobs;
+  log: { warn(obj: object, msg: string): void };
+  now?: () => number;
+}
+
+/** Jobs added in a bulk at most (a big group's new post). */
+const BULK = 500;
+/** Job ids remembered as added by this instance (a popular author's reactions wake them once a window). */
+const REMEMBERED = 50_000;
+
+/**
+ * Wakes the worker for a fan's own pushes after something of theirs committed (new notifications, a
+ * new post in one of their groups): one `push.user` job per fan and window of
+ * PUSH_LIMITS.userWindowSeconds (job id pushJobIds.user(userId, window): a second add in the same
+ * window is ignored by BullMQ), delayed to the window's end, so a fan gets at most one push per
+ * window summarising it. Only fans with a device are woken. Never throws and never waits for Redis
+ * longer than the queue's timeout: a lost wake-up is the worker's push.sweep's to repair.
+ */
+export class PushWaker {
+  private readonly recent = new Set<string>();
+  private readonly now: () => number;
+
+  constructor(private readonly options: PushWakerOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The window a moment falls in, and the delay to its end. */
+  static windowOf(at: number): { index: number; delayMs: number } {
+    const size = PUSH_LIMITS.userWindowSeconds * 1000;
+    const index = Math.floor(at / size);
+    return { index, delayMs: (index + 1) * size - at };
+  }
+
+  /** Wakes those of `userIds` who have a device (looked up here). */
+  async wake(userIds: string[]): Promise<void> {
+    if (userIds.length === 0) return;
+    try {
+      await this.wakeWithDevices(await repo.usersWithDevices(this.options.reader, userIds));
+    } catch (err) {
+      this.options.log.warn({ err, users: userIds.length }, 'push wake-up skipped; the push sweep will repair it');
+    }
+  }
+
+  /** Wakes `userIds`, already known to have a device. Never throws. */
+  async wakeWithDevices(userIds: string[]): Promise<void> {
+    const { index, delayMs } = PushWaker.windowOf(this.now());
+    const fresh = [...new Set(userIds)].map((userId) => ({ userId, jobId: pushJobIds.user(userId, index) })).filter(({ jobId }) => !this.recent.has(jobId));
+    for (let start = 0; start < fresh.length; start += BULK) {
+      const chunk = fresh.slice(start, start + BULK);
+      try {
+        await this.options.addJobs(chunk.map(({ userId, jobId }) => ({ name: 'push.user', data: { userId }, opts: { jobId, delay: delayMs } })));
+        for (const { jobId } of chunk) this.remember(jobId);
+      } catch (err) {
+        this.options.log.warn({ err: { message: (err as Error).message }, users: chunk.length }, 'push wake-up not enqueued; the push sweep will repair it');
+        return;
+      }
+    }
+  }
+
+  private remember(jobId: string): void {
+    if (this.recent.size >= REMEMBERED) {
+      const oldest = this.recent.values().next().value;
+      if (oldest !== undefined) this.recent.delete(oldest);
+    }
+    this.recent.add(jobId);
+  }
+}
