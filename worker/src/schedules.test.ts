@@ -88,6 +88,14 @@ describe('job schedules', () => {
     expect(byId.get('abuse.scan')).toMatchObject({ name: 'abuse.scan', every: 3_600_000 });
   });
 
+  it('sends due pushes every 15 seconds, and looks for closing polls and lost fan pushes every minute', async () => {
+    await registerSchedules(queues, config, logger);
+    const byId = new Map((await queues.get('push')!.getJobSchedulers()).map((s) => [s.key, s]));
+    expect(byId.get('push.deliver')).toMatchObject({ name: 'push.deliver', every: 15_000 });
+    expect(byId.get('push.closing-soon')).toMatchObject({ name: 'push.closing-soon', every: 60_000 });
+    expect(byId.get('push.sweep')).toMatchObject({ name: 'push.sweep', every: 60_000 });
+  });
+
   it('is idempotent and drops schedulers that are no longer defined', async () => {
     const queue = queues.get('maintenance')!;
     await queue.upsertJobScheduler('reports.retired', { every: 60_000 }, { name: 'reports.aggregate-recent-days', data: { days: 1 } });

@@ -10,6 +10,9 @@ export type ScheduleDefinition = {
 
 const ONE_HOUR = 60 * 60 * 1000;
 const FIVE_MINUTES = 5 * 60 * 1000;
+const ONE_MINUTE = 60 * 1000;
+/** push.deliver: a 429's or 5xx's retry (5 s backoff, doubling) goes out at most this late. */
+const PUSH_DELIVER_EVERY = 15 * 1000;
 
 /** Completed and failed runs are kept for a while for inspection, never forever. */
 export const RETENTION: Pick<JobsOptions, 'removeOnComplete' | 'removeOnFail'> = {
@@ -84,6 +87,28 @@ export function scheduleDefinitions(config: Config): ScheduleDefinition[] {
       name: 'abuse.scan',
       data: {},
       repeat: { every: ONE_HOUR },
+    },
+    {
+      // Web push: retries whose time came (429, 5xx, network), messages a dead worker claimed and
+      // never confirmed (after the claim timeout), broadcasts whose job was lost.
+      id: 'push.deliver',
+      name: 'push.deliver',
+      data: {},
+      repeat: { every: PUSH_DELIVER_EVERY },
+    },
+    {
+      // 'Cierra pronto' for each active poll ending within PUSH_LIMITS.closingLeadMinutes, once.
+      id: 'push.closing-soon',
+      name: 'push.closing-soon',
+      data: {},
+      repeat: { every: ONE_MINUTE },
+    },
+    {
+      // Fans' pushes whose push.user job was lost (Redis down when the server added it).
+      id: 'push.sweep',
+      name: 'push.sweep',
+      data: {},
+      repeat: { every: ONE_MINUTE },
     },
   ];
 }
