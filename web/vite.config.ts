@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +15,16 @@ const apiTarget = process.env.TRIBUNA_API_URL ?? 'http://localhost:3000';
 const SERVER_PATHS = ['/api', '/auth', '/ws', '/media'] as const;
 /** Routes of the web app inside those paths. */
 const SPA_PATHS = /^\/auth\/callback(?:[?#]|$)/;
+
+/**
+ * The push handlers the generated service worker imports (web/public/push-sw.js), with a version of
+ * their content: the browser checks imported scripts through its HTTP cache, so a new version gets a
+ * new URL, and sw.js changes with it (the browser installs the new worker).
+ */
+const PUSH_SW_URL = `/push-sw.js?v=${createHash('sha256')
+  .update(readFileSync(join(webRoot, 'public', 'push-sw.js')))
+  .digest('hex')
+  .slice(0, 12)}`;
 
 /** Text files worth precompressing: the server sends the .br or .gz beside them (@fastify/static preCompressed). */
 const COMPRESSIBLE = /\.(?:js|css|html|svg|json|webmanifest|txt)$/;
@@ -93,6 +104,7 @@ export default defineConfig({
         ],
       },
       workbox: {
+        importScripts: [PUSH_SW_URL],
         globIgnores: ['**/*.br', '**/*.gz'],
         navigateFallback: '/index.html',
         navigateFallbackDenylist: SERVER_PATHS.map((path) => new RegExp(`^${path}(?:/|$)`)),

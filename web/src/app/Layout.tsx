@@ -3,6 +3,7 @@ import { Outlet, ScrollRestoration, useMatches } from 'react-router-dom';
 import { PageSpinner } from '../components/Spinner';
 import { usePageViews } from '../features/analytics/usePageViews';
 import { NavBar } from './navigation/NavBar';
+import { PushPromptHost } from './PushPromptHost';
 import { ReportHost } from './ReportHost';
 import { SiteHeader } from './navigation/SiteHeader';
 import { useNavBarVisible } from '../lib/navVisibility';
@@ -51,6 +52,7 @@ export function Layout() {
         {showFooter && <Footer />}
       </Suspense>
       <ReportHost />
+      <PushPromptHost />
       <ScrollRestoration />
     </div>
   );

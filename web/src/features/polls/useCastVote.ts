@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import type { MyVotesResponse } from '@tribuna/contracts/api/votes';
 import { ApiError, errorMessage } from '../../lib/api';
 import { newIdempotencyKey } from '../../lib/idempotencyKey';
+import { offerPushAfterVote } from '../../lib/pushPrompt';
 import { useSessionStore } from '../../lib/session/sessionStore';
 import { castVote } from './api';
 import { getDeviceFingerprint } from './deviceFingerprint';
@@ -42,6 +43,8 @@ export function useCastVote(pollId: string, onVoted: (response: MyVotesResponse)
         });
         onVoted(response);
         setState({ status: 'success' });
+        // '¿Te avisamos cuando abra la próxima votación?', once per device (features/push decides whether it can ask).
+        offerPushAfterVote();
         return true;
       } catch (error) {
         if (error instanceof ApiError && error.status === 401) {

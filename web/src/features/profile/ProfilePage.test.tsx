@@ -5,6 +5,7 @@ import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import type { Profile } from '@tribuna/contracts/api/me';
 import type { PublicProfile } from '@tribuna/contracts/api/profiles';
 import { PROFILE_MESSAGES } from '@tribuna/contracts/profileRules';
+import { PUSH_KIND_DEFAULTS } from '@tribuna/contracts/pushRules';
 import { requestsOf, stubApi, type Handler } from '../../test/apiStub';
 import { buildProfile, jsonResponse } from '../../test/fixtures';
 import { buildPost, feedPage } from '../../test/wallFixtures';
@@ -27,6 +28,8 @@ function profileApi(profile: PublicProfile, extra: Record<string, Handler> = {})
     'GET /api/auth/factors': () => jsonResponse(200, { factors: [] }),
     'GET /api/me/muted': () => jsonResponse(200, { items: [], nextCursor: null }),
     'GET /api/me/blocked': () => jsonResponse(200, { items: [], nextCursor: null }),
+    'GET /api/me/push': () => jsonResponse(200, { devices: [], preferences: PUSH_KIND_DEFAULTS }),
+    'GET /api/push/config': () => jsonResponse(200, { enabled: true, publicKey: 'BKey' }),
     ...extra,
   });
 }

@@ -4,6 +4,7 @@ import type { Profile } from '@tribuna/contracts/api/me';
 import type { ProfileStats, PublicProfile } from '@tribuna/contracts/api/profiles';
 import { SAFETY_UI } from '@tribuna/contracts/moderationRules';
 import { PROFILE_MESSAGES } from '@tribuna/contracts/profileRules';
+import { PUSH_TEXTS } from '@tribuna/contracts/pushRules';
 import { Alert } from '../../components/Alert';
 import { PageSpinner } from '../../components/Spinner';
 import { ApiError } from '../../lib/api';
@@ -42,6 +43,8 @@ export interface ProfileParts {
   SecuritySettings: ComponentType;
   /** The own profile's safety settings: the people one muted and blocked. */
   SafetySettings: ComponentType;
+  /** The own profile's web push settings: this device, the fan's devices and the kinds to be told of. */
+  PushSettings: ComponentType;
 }
 
 /**
@@ -75,7 +78,7 @@ interface ProfileViewProps {
   parts: ProfileParts;
 }
 
-function ProfileView({ userId, own, signedIn, parts: { PostsPanel, SecuritySettings, SafetySettings } }: ProfileViewProps) {
+function ProfileView({ userId, own, signedIn, parts: { PostsPanel, SecuritySettings, SafetySettings, PushSettings } }: ProfileViewProps) {
   const profile = useQuery(['profile', userId], (signal) => fetchProfile(userId, signal), {
     onError: (error) => console.debug('Error al cargar el perfil', error),
   });
@@ -152,6 +155,8 @@ function ProfileView({ userId, own, signedIn, parts: { PostsPanel, SecuritySetti
           <SecuritySettings />
           <h3 className="pt-3 text-sm font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">{SAFETY_UI.settingsTitle}</h3>
           <SafetySettings />
+          <h3 className="pt-3 text-sm font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">{PUSH_TEXTS.settingsTitle}</h3>
+          <PushSettings />
         </section>
       )}
 

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { AdminPollView } from '@tribuna/contracts/api/admin/polls';
 import type { PollStatus } from '@tribuna/contracts/api/pollStatus';
 import { ADMIN_MESSAGES } from '@tribuna/contracts/adminRules';
+import { PUSH_ADMIN_TEXTS } from '@tribuna/contracts/pushRules';
 import { callApi } from '../../../lib/api';
 import { useQuery } from '../../../lib/useQuery';
 import { ConfirmDialog } from '../../../components/admin/ConfirmDialog';
@@ -18,6 +19,7 @@ import { SeasonFilter, seasonLabel, useAdminSeasons } from '../../../components/
 import { plural } from '../../../lib/plural';
 import { POLL_STATUS_LABELS } from './pollForm';
 import { PollFormModal } from './PollFormModal';
+import { NotifyFansDialog, NotifyOffer, type NotifyReason } from './NotifyFans';
 
 const STATUS_TONES: Record<PollStatus, BadgeTone> = { active: 'green', draft: 'amber', closed: 'slate' };
 
@@ -64,6 +66,10 @@ export function PollsPage() {
   const [editingState, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<AdminPollView | null>(null);
   const [failure, setFailure] = useState<Failure | null>(null);
+  // After Activar or Fijar en Landing of an active poll: 'Notificar a los fans' is offered, then confirmed.
+  const [offer, setOffer] = useState<{ poll: AdminPollView; reason: NotifyReason } | null>(null);
+  const [notifying, setNotifying] = useState<AdminPollView | null>(null);
+  const [notified, setNotified] = useState<string | null>(null);
   const { pending, track } = usePendingIds();
   const seasons = useAdminSeasons();
   const polls = useQuery(['admin-polls', seasonId], (signal) =>
@@ -102,6 +108,7 @@ export function PollsPage() {
   async function run(poll: AdminPollView, action: Action) {
     if (pending.has(poll.id)) return;
     setFailure(null);
+    setNotified(null);
     await track(poll.id, async () => {
       try {
         const updated =
@@ -109,6 +116,8 @@ export function PollsPage() {
             ? await callApi('featurePoll', { params: { pollId: poll.id } })
             : await callApi('setPollStatus', { params: { pollId: poll.id }, body: { status: action === 'close' ? 'closed' : 'active' } });
         replace(updated);
+        if ((action === 'activate' || action === 'feature') && updated.effectiveStatus === 'active') setOffer({ poll: updated, reason: action });
+        else if (offer?.poll.id === updated.id) setOffer(null);
       } catch (error) {
         console.debug(ACTION_FALLBACKS[action], error);
         setFailure({ error, fallback: ACTION_FALLBACKS[action] });
@@ -170,6 +179,10 @@ export function PollsPage() {
       <SeasonFilter seasons={seasonList} value={seasonId} onChange={setSeasonId} />
       <ErrorBanner error={seasons.status === 'error' ? seasons.error : null} fallback={ADMIN_MESSAGES.loadSeasonsFailed} onRetry={seasons.refetch} />
       <ErrorBanner error={failure?.error ?? null} fallback={failure?.fallback ?? ''} />
+      {offer && <NotifyOffer poll={offer.poll} reason={offer.reason} onNotify={() => setNotifying(offer.poll)} onDismiss={() => setOffer(null)} />}
+      <p role="status" className={notified ? 'text-sm font-semibold text-emerald-700 dark:text-emerald-300' : 'sr-only'}>
+        {notified}
+      </p>
 
       <ListState query={polls} loadingLabel="Cargando encuestas…" fallback={ADMIN_MESSAGES.loadPollsFailed} empty={ADMIN_MESSAGES.noPolls}>
         {(list) => (
@@ -194,6 +207,17 @@ export function PollsPage() {
       </ListState>
 
       {editing && <PollFormModal poll={editing.poll} seasons={seasonList} defaultSeasonId={seasonId} onSaved={onSaved} onClose={closeForm} />}
+      {notifying && (
+        <NotifyFansDialog
+          poll={notifying}
+          onDone={() => {
+            setNotifying(null);
+            setOffer(null);
+            setNotified(`${PUSH_ADMIN_TEXTS.queued}: ${notifying.title}`);
+          }}
+          onCancel={() => setNotifying(null)}
+        />
+      )}
       {deleting && (
         <ConfirmDialog
           title="Eliminar encuesta"

@@ -3,7 +3,7 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QUEUE_MESSAGES } from '@tribuna/contracts/adminRules';
 import type { QueueHealth } from '@tribuna/contracts/api/admin/queues';
-import { requestsOf, stubApi } from '../../../test/apiStub';
+import { requestsOf, stubApi as stubAllApi, type Handler } from '../../../test/apiStub';
 import { jsonResponse } from '../../../test/fixtures';
 import { apiError, bareFailure } from '../adminFixtures';
 import { QueuesPage } from './QueuesPage';
@@ -13,6 +13,8 @@ function queue(overrides: Partial<QueueHealth> = {}): QueueHealth {
   return { name: 'maintenance', counts: { waiting: 3, active: 1, failed: 2, delayed: 4, completed: 1200 }, workers: 2, failures: [], ...overrides };
 }
 const failure = { id: '42', name: 'abuse.scan', failedReason: 'Connection refused', attemptsMade: 3, failedAt: '2025-03-02T15:30:00.000Z' };
+/** The screen's push broadcasts section reads its own list (PushBroadcasts.test.tsx): none here. */
+const stubApi = (handlers: Record<string, Handler>) => stubAllApi({ 'GET /api/admin/push/broadcasts': () => jsonResponse(200, { items: [] }), ...handlers });
 const health = (queues: QueueHealth[]) => () => jsonResponse(200, { queues, checkedAt: '2025-03-02T15:31:00.000Z' });
 const gets = (fetchMock: ReturnType<typeof stubApi>) => requestsOf(fetchMock).filter((r) => r === 'GET /api/admin/queues').length;
 

@@ -8,6 +8,7 @@ import { ErrorBanner } from '../../../components/admin/ErrorBanner';
 import { PageHeader } from '../../../components/admin/PageHeader';
 import { ListSkeleton } from '../../../components/admin/Skeletons';
 import { panel, rowButton, secondaryButton } from '../../../components/admin/buttons';
+import { PushBroadcasts } from './PushBroadcasts';
 import { useQueueHealth } from './useQueueHealth';
 
 const COUNT_LABELS: Array<[keyof QueueHealth['counts'], string]> = [
@@ -20,7 +21,7 @@ const COUNT_LABELS: Array<[keyof QueueHealth['counts'], string]> = [
 
 const timeFormat = new Intl.DateTimeFormat('es-ES', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
-/** /admin/colas: the worker's queues (counts, workers, latest failures with Reintentar), read every 10 s. */
+/** /admin/colas: the worker's queues (counts, workers, latest failures with Reintentar), read every 10 s, and the push broadcasts' progress. */
 export function QueuesPage() {
   const health = useQueueHealth();
   const { data } = health;
@@ -53,6 +54,8 @@ export function QueuesPage() {
       ) : (
         !health.error && <ListSkeleton rows={2} label="Cargando colas…" />
       )}
+
+      <PushBroadcasts />
     </div>
   );
 }
