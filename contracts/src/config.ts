@@ -69,6 +69,13 @@ export interface Config {
   social: SocialLinks;
   /** Web push (issue 31). */
   push: PushConfig;
+  /**
+   * TRANSCODE_NICENESS: the worker's FFmpeg niceness, 0-19 (default 19, in Linux's idle scheduling
+   * class so votes keep their rate while a clip is transcoded); 0 runs it at normal priority (no idle
+   * class): the end-to-end tests, whose run keeps every core busy, where an idle-class FFmpeg would
+   * get no CPU for as long as that lasts.
+   */
+  transcodeNiceness: number;
 }
 
 export interface PushConfig {
@@ -146,6 +153,14 @@ function parsePositiveInt(env: Env, name: string, fallback: number, max = 10_000
   if (raw === undefined) return fallback;
   const n = Number(raw);
   if (!/^\d+$/.test(raw) || n < 1 || n > max) throw new ConfigError(name, `must be a whole number between 1 and ${max}, got "${raw}"`);
+  return n;
+}
+
+function parseNiceness(env: Env, name: string, fallback: number): number {
+  const raw = value(env, name);
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n > 19) throw new ConfigError(name, `must be a whole number between 0 and 19, got "${raw}"`);
   return n;
 }
 
@@ -377,6 +392,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     contactEmail,
     push,
+    transcodeNiceness: parseNiceness(env, 'TRANSCODE_NICENESS', 19),
     social: {
       whatsapp: optionalUrl(env, 'SOCIAL_WHATSAPP_URL'),
       facebook: optionalUrl(env, 'SOCIAL_FACEBOOK_URL'),

@@ -133,7 +133,13 @@ describe('video posts: composer, worker, and another fan’s wall, phone size, b
       expect(await reader.getByText(WALL_MESSAGES.videoProcessing).count()).toBe(0);
 
       // The real worker transcodes it; the post takes the card's place, live.
-      worker = await startWorker({ config: testConfig({ MEDIA_DIR: mediaDir }), db: database.db, logger: pino({ level: 'silent' }), schedules: false });
+      // FFmpeg at normal priority: the test run keeps the cores busy, and an idle-class FFmpeg would wait for a free one.
+      worker = await startWorker({
+        config: testConfig({ MEDIA_DIR: mediaDir, TRANSCODE_NICENESS: '0' }),
+        db: database.db,
+        logger: pino({ level: 'silent' }),
+        schedules: false,
+      });
       const mine = author.getByRole('article', { name: `Publicación de ${authorName}` });
       await mine.getByText(content).waitFor({ timeout: 90_000 });
       await mine.locator('video').waitFor();

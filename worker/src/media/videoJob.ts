@@ -48,8 +48,9 @@ export interface TranscodeVideoDeps {
    */
   yieldWhileBusy?: boolean;
   /**
-   * FFmpeg's niceness (default TRANSCODE_NICENESS, in the idle scheduling class). Tests of the job's
-   * life pass 0: in the idle class FFmpeg gets no CPU at all while the test run keeps every core busy.
+   * FFmpeg's niceness (default: the configuration's TRANSCODE_NICENESS, 19 and the idle scheduling
+   * class unless set). Tests of the job's life pass 0: in the idle class FFmpeg gets no CPU at all
+   * while the test run keeps every core busy.
    */
   niceness?: number;
 }
@@ -113,7 +114,7 @@ async function transcodeUpload(ctx: JobContext, storage: MediaStorage, upload: V
       video = await transcodeVideo(input, dir, {
         bin,
         yieldWhileBusy: deps.yieldWhileBusy,
-        ...(deps.niceness === undefined ? {} : { niceness: deps.niceness }),
+        niceness: deps.niceness ?? ctx.config.transcodeNiceness,
       });
     } catch (err) {
       if (err instanceof NotAVideoError) throw new UnusableClipError(upload.id, err.message);
