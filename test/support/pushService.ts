@@ -74,6 +74,8 @@ export interface PushServiceCounts {
   delivered: number;
   /** Refused, by status. */
   refused: Record<number, number>;
+  /** Distinct VAPID Authorization headers verified (a sender reusing its JWT per origin: one). */
+  vapidTokens: number;
 }
 
 export interface PushService {
@@ -102,6 +104,8 @@ export interface PushService {
   waitFor(condition: () => boolean, timeoutMs?: number): Promise<void>;
   /** Resolves once `n` messages (in total, since the start) were accepted. */
   waitForDeliveries(n: number, timeoutMs?: number): Promise<void>;
+  /** Open client connections (a killed sender's are gone once the service has read all they sent). */
+  connections(): Promise<number>;
   /** Forgets what was received, refused and stored (subscriptions stay). */
   reset(): void;
   close(): Promise<void>;
@@ -139,6 +143,7 @@ export async function startPushService(options: { port?: number; host?: string }
   let messageSeq = 0;
   let requests = 0;
   let delivered = 0;
+  let vapidTokens = 0;
   const refusedCounts: Record<number, number> = {};
   let allReceived: ReceivedPush[] = [];
   let allRefused: RefusedPush[] = [];
@@ -214,6 +219,7 @@ export async function startPushService(options: { port?: number; host?: string }
     const verified = { exp: claims.exp, key: k, subject: claims.sub };
     if (verifiedAuth.size > 1000) verifiedAuth.clear();
     verifiedAuth.set(authorization, verified);
+    vapidTokens += 1;
     return verified;
   };
 
@@ -369,7 +375,8 @@ export async function startPushService(options: { port?: number; host?: string }
     respondWith(subscription, status, respondOptions = {}) {
       deviceOf(subscription).override = status === null ? null : { status, remaining: respondOptions.times ?? Infinity, retryAfter: respondOptions.retryAfter };
     },
-    counts: () => ({ requests, delivered, refused: { ...refusedCounts } }),
+    counts: () => ({ requests, delivered, refused: { ...refusedCounts }, vapidTokens }),
+    connections: () => new Promise<number>((resolve, reject) => server.getConnections((error, count) => (error ? reject(error) : resolve(count)))),
     waitFor,
     waitForDeliveries: (n, timeoutMs) => waitFor(() => delivered >= n, timeoutMs),
     reset() {
@@ -377,6 +384,8 @@ export async function startPushService(options: { port?: number; host?: string }
       allRefused = [];
       requests = 0;
       delivered = 0;
+      vapidTokens = 0;
+      verifiedAuth.clear();
       for (const key of Object.keys(refusedCounts)) delete refusedCounts[Number(key)];
       for (const device of devices.values()) {
         device.received = [];

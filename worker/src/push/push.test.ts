@@ -10,6 +10,7 @@ import { startPushService, type BrowserSubscription } from '../../../test/suppor
 import { useQueueWorker } from '../../../test/support/worker.ts';
 import { generateVapidKeys } from '../../../server/src/push/vapid.ts';
 import * as repo from './repository.ts';
+import { backoffMs, classify, parseRetryAfter } from './sender.ts';
 
 // Web push through a real BullMQ worker to a local push service that verifies the VAPID JWT and
 // decrypts every message with the device's keys (test/support/pushService.ts).
@@ -212,6 +213,8 @@ describe('broadcasts', () => {
     expect(service.received(optedOutDevice)).toEqual([]);
     const [after] = await db.select().from(schema.pushBroadcasts).where(eq(schema.pushBroadcasts.id, row.id));
     expect(after).toMatchObject({ status: 'done', total: 3, sent: 3, gone: 0, failed: 0, finishedAt: expect.any(Date) });
+    // One VAPID JWT signed for the push service's origin, reused for every request.
+    expect(service.counts().vapidTokens).toBe(1);
 
     // The job again (a retry, a duplicate): lists nobody, sends nothing.
     await harness.run(harness.app.enqueue('push.broadcast', { broadcastId: row.id }, `again-${row.id}`));
@@ -330,6 +333,23 @@ describe('the push service’s answers', () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe('answers, read', () => {
+  it('2xx sent, 404/410 gone, 408/429/5xx retried (Retry-After in seconds or as a date), other 4xx failed', () => {
+    expect(classify(201, undefined)).toEqual({ outcome: 'sent', status: 201 });
+    expect(classify(410, undefined)).toMatchObject({ outcome: 'gone' });
+    expect(classify(404, undefined)).toMatchObject({ outcome: 'gone' });
+    expect(classify(429, '7')).toMatchObject({ outcome: 'retry', retryAfterMs: 7000 });
+    expect(classify(503, undefined)).toMatchObject({ outcome: 'retry', retryAfterMs: null });
+    expect(classify(413, undefined)).toMatchObject({ outcome: 'failed', status: 413 });
+    expect(classify(403, undefined)).toMatchObject({ outcome: 'failed', status: 403 });
+    const now = Date.parse('2026-03-01T12:00:00Z');
+    expect(parseRetryAfter('Sun, 01 Mar 2026 12:00:30 GMT', now)).toBe(30_000);
+    expect(parseRetryAfter('999999', now)).toBe(3_600_000);
+    expect(parseRetryAfter('soon', now)).toBeNull();
+    expect([1, 2, 3, 4].map(backoffMs)).toEqual([5_000, 10_000, 20_000, 40_000]);
   });
 });
 

@@ -39,7 +39,13 @@ export function pushRuntime(config: Config): Promise<PushRuntime | null> {
 /** Confirmations are written at least this often while sending, and always before a run ends. */
 const CONFIRM_EVERY_MS = 50;
 /** …or as soon as this many answers wait. */
-const CONFIRM_BATCH = 200;
+const CONFIRM_BATCH = 100;
+/**
+ * Answers not yet written (waiting or being written) a run lets pile up before it sends more: what
+ * a crash can leave accepted by push services but unconfirmed, so sent again (with the same id and
+ * topic) after the claim timeout, stays about this many plus the requests in flight.
+ */
+const MAX_UNCONFIRMED = 200;
 
 export interface DrainTotals extends repo.ConfirmTotals {
   claimed: number;
@@ -65,11 +71,13 @@ export async function drain(db: Db, sender: PushSender, scope: repo.ClaimScope, 
   let answers: repo.Confirmation[] = [];
   let flushing: Promise<void> = Promise.resolve();
   let flushError: unknown = null;
+  let writing = 0;
 
   const flush = (): Promise<void> => {
     if (answers.length === 0) return flushing;
     const batch = answers;
     answers = [];
+    writing += batch.length;
     flushing = flushing.then(async () => {
       try {
         const done = await repo.confirm(db, batch);
@@ -82,6 +90,8 @@ export async function drain(db: Db, sender: PushSender, scope: repo.ClaimScope, 
         // Unconfirmed claims are sent again after the claim timeout, with the same payload id.
         flushError ??= error;
         logger.warn({ err: error, messages: batch.length }, 'push: confirmations could not be written');
+      } finally {
+        writing -= batch.length;
       }
     });
     return flushing;
@@ -123,6 +133,7 @@ export async function drain(db: Db, sender: PushSender, scope: repo.ClaimScope, 
           // Held until the loop awaits it; a rejection is rethrown there.
           next.catch(() => undefined);
         }
+        while (answers.length + writing >= MAX_UNCONFIRMED) await flush();
         const release = await sender.slots.acquire();
         const payload = await payloadOf(message);
         if (!payload) {
