@@ -191,6 +191,50 @@ describe('a fan’s own push (push.user)', () => {
   });
 });
 
+describe('push.sweep', () => {
+  it('sends a fan’s push whose push.user job was lost, once, and moves past what is never pushed', async () => {
+    const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000);
+    const me = await buildUser(db);
+    const other = await buildUser(db);
+    const ana = await buildUser(db, { displayName: 'Ana' });
+    const phone = await device(me, minutesAgo(10));
+    const otherPhone = await device(other, minutesAgo(10));
+    const post = await buildPost(db, me.id);
+    await notify({
+      userId: me.id,
+      actorId: ana.id,
+      type: 'post_comment',
+      postId: post.id,
+      commentId: (await buildComment(db, post.id, ana.id)).id,
+      createdAt: minutesAgo(2),
+    });
+    // A comment on a post hidden since is never pushed: looked at once, passed over.
+    const hidden = await buildPost(db, other.id, { isHidden: true });
+    await notify({
+      userId: other.id,
+      actorId: ana.id,
+      type: 'post_comment',
+      postId: hidden.id,
+      commentId: (await buildComment(db, hidden.id, ana.id)).id,
+      createdAt: minutesAgo(2),
+    });
+    // A report's outcome is never pushed, and not looked at.
+    await notify({ userId: other.id, actorId: ana.id, type: 'report_dismissed', postId: null, createdAt: minutesAgo(3) });
+    // Recent: its push.user job is still due, the sweep leaves it.
+    const fresh = await buildUser(db);
+    const freshPhone = await device(fresh, minutesAgo(10));
+    await notify({ userId: fresh.id, actorId: ana.id, type: 'follow', postId: null });
+
+    expect(await harness.run(harness.app.enqueue('push.sweep', {}, uniqueId()))).toMatchObject({ fans: 2, pushed: 1 });
+    expect(payloads(phone)).toEqual([expect.objectContaining({ kind: 'replies', title: 'Ana comentó tu publicación' })]);
+    expect(service.received(otherPhone)).toEqual([]);
+    expect(service.received(freshPhone)).toEqual([]);
+
+    expect(await harness.run(harness.app.enqueue('push.sweep', {}, uniqueId()))).toMatchObject({ fans: 0, pushed: 0 });
+    expect(service.received(phone)).toHaveLength(1);
+  });
+});
+
 describe('broadcasts', () => {
   it('a poll opened reaches each opted-in device once, not the opted-out fan’s, with progress on the broadcast', async () => {
     const { poll } = await buildPoll(db);

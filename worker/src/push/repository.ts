@@ -332,10 +332,11 @@ export interface ActivityEntry {
 export const ACTIVITY_READ = 20;
 
 /**
- * A fan's notifications (of the types pushed) and the posts in their groups (others', visible,
- * after they joined) created after `since` and by now, newest first (at most ACTIVITY_READ, `total`
- * counts them all), with the newest created_at of everything after `since`, passed over or not:
- * where the watermark moves.
+ * A fan's notifications (of the types pushed, on visible posts) and the posts in their groups
+ * (others', visible, after they joined) created after `since` and by now, newest first (at most
+ * ACTIVITY_READ, `total` counts them all), with the newest created_at of everything after `since`,
+ * passed over or not (report outcomes, hidden posts): where the watermark moves, so the sweep
+ * does not find the fan again for what is never pushed.
  */
 export async function activitySince(tx: Tx, userId: string, since: string): Promise<{ entries: ActivityEntry[]; total: number; newest: string | null }> {
   const pushedTypes = Object.keys(PUSH_KIND_OF_NOTIFICATION);
@@ -356,23 +357,22 @@ export async function activitySince(tx: Tx, userId: string, since: string): Prom
   }>(sql`
     WITH entries AS (
       SELECT 'notification' AS source, n.type, n.actor_id, n.post_id, NULL::uuid AS group_id, n.reaction_type,
-        coalesce(c.content, po.content) AS excerpt, n.created_at
+        coalesce(c.content, po.content) AS excerpt, n.created_at,
+        (n.type = ANY(${`{${pushedTypes.join(',')}}`}::text[]) AND (n.post_id IS NULL OR NOT po.is_hidden)) AS pushable
       FROM ${notifications} n
       LEFT JOIN ${comments} c ON c.id = n.comment_id AND n.type IN ('post_comment', 'comment_reply', 'comment_mention', 'comment_reaction')
       LEFT JOIN ${posts} po ON po.id = n.post_id
       WHERE n.user_id = ${userId} AND n.created_at > ${since}::timestamptz AND n.created_at <= now()
-        AND n.type = ANY(${`{${pushedTypes.join(',')}}`}::text[])
-        AND (n.post_id IS NULL OR NOT po.is_hidden)
       UNION ALL
-      SELECT 'group_post', NULL, p.user_id, p.id, p.group_id, NULL, p.content, p.created_at
+      SELECT 'group_post', NULL, p.user_id, p.id, p.group_id, NULL, p.content, p.created_at, NOT p.is_hidden
       FROM ${groupMembers} gm
       JOIN ${posts} p ON p.group_id = gm.group_id AND p.created_at > greatest(${since}::timestamptz, gm.joined_at) AND p.created_at <= now()
-      WHERE gm.user_id = ${userId} AND p.user_id <> ${userId} AND NOT p.is_hidden
+      WHERE gm.user_id = ${userId} AND p.user_id <> ${userId}
     ),
-    counted AS (SELECT count(*)::int AS total, max(created_at)::text AS newest FROM entries)
+    counted AS (SELECT (count(*) FILTER (WHERE pushable))::int AS total, max(created_at)::text AS newest FROM entries)
     SELECT e.source, e.type, e.actor_id, coalesce(a.display_name, a.username) AS actor_name, e.post_id, e.group_id, g.name AS group_name,
       e.reaction_type, e.excerpt, e.created_at::text AS created_at, to_json(e.created_at) #>> '{}' AS at, counted.total, counted.newest
-    FROM counted LEFT JOIN LATERAL (SELECT * FROM entries ORDER BY created_at DESC LIMIT ${ACTIVITY_READ}) e ON true
+    FROM counted LEFT JOIN LATERAL (SELECT * FROM entries WHERE pushable ORDER BY created_at DESC LIMIT ${ACTIVITY_READ}) e ON true
     LEFT JOIN ${profiles} a ON a.id = e.actor_id
     LEFT JOIN ${groups} g ON g.id = e.group_id
     ORDER BY e.created_at DESC NULLS LAST`);
