@@ -101,6 +101,11 @@ describe('the push endpoint policy (SSRF)', () => {
     expect(await policy.check('https://updates.push.services.mozilla.com/wpush/v2/abc')).toEqual({ ok: false, reason: 'unresolved' });
   });
 
+  it('refuses a host whose resolution does not answer in time', async () => {
+    const policy = new EndpointPolicy({ testEndpointOrigins: [], resolve: () => new Promise(() => undefined), resolveTimeoutMs: 20 });
+    expect(await policy.check('https://fcm.googleapis.com/fcm/send/abc')).toEqual({ ok: false, reason: 'unresolved' });
+  });
+
   it('resolves with the system resolver: a listed name on loopback (localhost) is refused', async () => {
     const policy = new EndpointPolicy({ testEndpointOrigins: [], hosts: ['localhost'] });
     expect(await policy.check('https://localhost/push/abc')).toEqual({ ok: false, reason: 'private-address' });

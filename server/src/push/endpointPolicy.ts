@@ -24,6 +24,8 @@ export interface EndpointPolicyOptions {
   hosts?: readonly string[];
   /** How names are resolved (default: the system's resolver, as connections do). */
   resolve?: ResolveAll;
+  /** A resolution taking longer is a refusal ('unresolved'): a subscription never waits long on DNS. Default 3 s. */
+  resolveTimeoutMs?: number;
 }
 
 const systemResolve: ResolveAll = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
@@ -114,11 +116,13 @@ export class EndpointPolicy {
   private readonly testOrigins: ReadonlySet<string>;
   private readonly hosts: readonly string[];
   private readonly resolve: ResolveAll;
+  private readonly resolveTimeoutMs: number;
 
   constructor(options: EndpointPolicyOptions) {
     this.testOrigins = new Set(options.testEndpointOrigins);
     this.hosts = options.hosts ?? PUSH_SERVICE_HOSTS;
     this.resolve = options.resolve ?? systemResolve;
+    this.resolveTimeoutMs = options.resolveTimeoutMs ?? 3000;
   }
 
   /** Whether the URL's origin is one of PUSH_TEST_ENDPOINT_ORIGINS (the address check does not apply to it). */
@@ -152,7 +156,7 @@ export class EndpointPolicy {
     if (!verdict.ok || verdict.testOrigin) return verdict;
     let addresses: { address: string }[];
     try {
-      addresses = await this.resolve(verdict.url.hostname);
+      addresses = await resolveWithin(this.resolve(verdict.url.hostname), this.resolveTimeoutMs);
     } catch {
       return { ok: false, reason: 'unresolved' };
     }
@@ -160,6 +164,15 @@ export class EndpointPolicy {
     if (!addresses.every(({ address }) => isPublicAddress(address))) return { ok: false, reason: 'private-address' };
     return verdict;
   }
+}
+
+function resolveWithin<T>(resolution: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`DNS resolution took over ${ms} ms`)), ms);
+    timer.unref();
+  });
+  return Promise.race([resolution, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** The error a connection gets from publicOnlyLookup for a name with a non-public address. */

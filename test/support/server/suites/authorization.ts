@@ -5,6 +5,7 @@
 // live topic family of the server's registry is subscribed to as every kind of caller.
 // The tests are server/src/authorization*.test.ts: the table split in parts, so that the parts run
 // in parallel (each file has its own app and database).
+import { createECDH, randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { LiveErrorMessage, LiveTopicFamily } from '@tribuna/contracts/live';
 import type { InjectOptions, RouteOptions } from 'fastify';
@@ -75,6 +76,8 @@ interface RouteAccess {
 }
 
 const TOTP_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+/** The tests' push service origin (issue 31): the only http endpoints a subscription may name here. */
+const PUSH_TEST_ORIGIN = 'http://127.0.0.1:4100';
 
 /** A verified factor of the caller's user, with a challenge opened by the caller's own session when it has one. */
 async function factorOf(context: CallContext, withChallenge: boolean): Promise<{ factorId: string; challengeId: string }> {
@@ -128,6 +131,25 @@ async function ownPost(context: CallContext) {
   const post = await buildPost(context.world.app.database.db, context.userId);
   const comment = await buildComment(context.world.app.database.db, post.id, context.userId);
   return { post, comment };
+}
+
+/** A browser's push subscription (issue 31): an endpoint on the tests' push service origin (MODES' PUSH_TEST_ENDPOINT_ORIGINS), real keys. */
+function pushSubscription() {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  return {
+    endpoint: `${PUSH_TEST_ORIGIN}/push/${randomUUID()}`,
+    keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') },
+  };
+}
+
+/** A push device (subscription) of `userId`, written directly. */
+async function pushDevice(context: CallContext, userId: string): Promise<string> {
+  const { endpoint, keys } = pushSubscription();
+  const [row] = await context.world.app.database.sql<{ id: string }[]>`
+    INSERT INTO push_subscriptions (user_id, endpoint, p256dh, auth, browser) VALUES (${userId}, ${endpoint}, ${keys.p256dh}, ${keys.auth}, 'Chrome en Android')
+    RETURNING id`;
+  return row!.id;
 }
 
 /**
@@ -613,6 +635,33 @@ const ACCESS: Record<string, RouteAccess> = {
   'GET /api/notifications': { audience: 'user', request: get('/api/notifications') },
   'GET /api/notifications/unread': { audience: 'user', request: get('/api/notifications/unread') },
   'POST /api/notifications/read': { audience: 'user', request: (c) => ({ method: 'POST', url: '/api/notifications/read', headers: c.headers, payload: {} }) },
+  // --- web push (issue 31): the key for anyone; one's own devices and preferences (suspended accounts too); broadcasts for admins ---
+  'GET /api/push/config': { audience: 'everyone', request: get('/api/push/config') },
+  'GET /api/me/push': { audience: 'user', request: get('/api/me/push') },
+  'POST /api/me/push/subscriptions': {
+    audience: 'user',
+    request: (c) => ({ method: 'POST', url: '/api/me/push/subscriptions', headers: c.headers, payload: pushSubscription() }),
+  },
+  'DELETE /api/me/push/subscriptions/:deviceId': {
+    audience: 'user',
+    // A device of the caller's own: an allowed call removes it.
+    request: async (c) => ({ method: 'DELETE', url: `/api/me/push/subscriptions/${await pushDevice(c, c.userId)}`, headers: c.headers }),
+  },
+  'PUT /api/me/push/preferences': {
+    audience: 'user',
+    request: (c) => ({
+      method: 'PUT',
+      url: '/api/me/push/preferences',
+      headers: c.headers,
+      payload: { poll_opened: true, poll_closing: false, replies: true, mentions: true, reactions: true, follows: false, groups: true },
+    }),
+  },
+  'POST /api/admin/polls/:pollId/notify': {
+    audience: 'admin',
+    // A poll of its own per caller: a poll is notified once.
+    request: async (c) => ({ method: 'POST', url: `/api/admin/polls/${(await buildPoll(c.world.app.database.db)).poll.id}/notify`, headers: c.headers }),
+  },
+  'GET /api/admin/push/broadcasts': { audience: 'admin', request: get('/api/admin/push/broadcasts') },
   // Swagger UI's trailing-slash twin of /api/docs (its GET is registered without an onRoute call).
   'HEAD /api/docs/': { audience: 'everyone', request: (c) => ({ method: 'HEAD', url: '/api/docs/', headers: c.headers }) },
   // Checked over a real websocket (see below): visitors may watch live results too.
@@ -633,6 +682,8 @@ interface OtherAccess {
   moderators?: boolean;
   /** Routes that only ever act on the caller's own rows: allowed, and the owner's rows untouched. */
   ownRowsOnly?: boolean;
+  /** Refused as if the owner's row did not exist (404, admins included): the route names only the caller's own rows (push devices). */
+  notFound?: boolean;
   victim?: (world: World) => Promise<unknown>;
 }
 
@@ -701,6 +752,12 @@ const OTHERS: Record<string, OtherAccess> = {
       headers: c.headers,
       payload: { code: totpCode(TOTP_SECRET) },
     }),
+  },
+  // 'Quitar' on another fan's device (issue 31): not found, whoever asks; the owner keeps it.
+  'DELETE /api/me/push/subscriptions/:deviceId': {
+    notFound: true,
+    request: async (c) => ({ method: 'DELETE', url: `/api/me/push/subscriptions/${await pushDevice(c, c.world.target.id)}`, headers: c.headers }),
+    victim: async (world) => world.app.database.sql`SELECT id FROM push_subscriptions WHERE user_id = ${world.target.id} ORDER BY id`,
   },
   // Marks the caller's own notifications read; the owner's stay unread.
   'POST /api/notifications/read': {
@@ -803,10 +860,11 @@ function unseenExpectation(access: Pick<OtherAccess, 'moderated'>, who: CallerKi
   return 404;
 }
 
-function otherExpectation(audience: Audience, access: OtherAccess, who: CallerKind, requireAdminMfa: boolean): Expectation {
+function otherExpectation(audience: Audience, access: OtherAccess, who: CallerKind, requireAdminMfa: boolean): Expectation | 404 {
   if (who === 'mfaPending' && audience !== 'session') return 401;
   if (audience === 'writer' && (who === 'suspendedFan' || who === 'suspendedAdmin')) return 403;
   if (access.ownRowsOnly) return 'allowed';
+  if (access.notFound) return 404;
   if (access.moderators && who === 'moderator') return 'allowed';
   const verifiedAdmin = who === 'adminAal2' || (who === 'admin' && !requireAdminMfa);
   return access.moderated && verifiedAdmin ? 'allowed' : 403;
@@ -896,11 +954,11 @@ export interface AccessParts {
 
 /** The mode the table runs in: REQUIRE_ADMIN_MFA or not, and the callers it checks (the ones the mode treats differently). */
 export const MODES = {
-  normal: { title: 'authorization', env: { DEV_LOGIN: '1' }, requireAdminMfa: false, callers: WHO },
+  normal: { title: 'authorization', env: { DEV_LOGIN: '1', PUSH_TEST_ENDPOINT_ORIGINS: PUSH_TEST_ORIGIN }, requireAdminMfa: false, callers: WHO },
   // Only admins are treated differently when admin routes require the second factor.
   adminMfa: {
     title: 'authorization with REQUIRE_ADMIN_MFA',
-    env: { DEV_LOGIN: '1', REQUIRE_ADMIN_MFA: '1' },
+    env: { DEV_LOGIN: '1', REQUIRE_ADMIN_MFA: '1', PUSH_TEST_ENDPOINT_ORIGINS: PUSH_TEST_ORIGIN },
     requireAdminMfa: true,
     callers: ['admin', 'adminAal2', 'suspendedAdmin'] as readonly Who[],
   },

@@ -124,6 +124,13 @@ async function prepareContext(): Promise<FuzzContext> {
     (${group!.id}, ${callers.fan.user.id}, 'admin'), (${group!.id}, ${callers.suspendedFan.user.id}, 'member'), (${publicGroup!.id}, ${callers.admin.user.id}, 'admin')`;
   await database.sql`INSERT INTO group_join_requests (group_id, user_id) VALUES (${group!.id}, ${callers.admin.user.id})`;
   await database.sql`INSERT INTO group_bans (group_id, user_id) VALUES (${group!.id}, ${callers.adminAal2.user.id})`;
+  // A push device of the fan and a broadcast of the first poll (issue 31): 'Quitar' and the broadcasts' list meet real rows.
+  const [device] = await database.sql<{ id: string }[]>`
+    INSERT INTO push_subscriptions (user_id, endpoint, p256dh, auth, browser)
+    VALUES (${callers.fan.user.id}, ${`https://fcm.googleapis.com/fcm/send/${callers.fan.user.id}`}, 'BKey', 'auth', 'Chrome en Android') RETURNING id`;
+  await database.sql`INSERT INTO push_broadcasts (kind, poll_id, payload)
+    VALUES ('poll_closing', ${polls[0]!.poll.id}, ${JSON.stringify({ id: callers.fan.user.id, kind: 'poll_closing', title: 'Cierra pronto', body: 'Quedan 10 minutos', url: '/', at: new Date(0).toISOString() })}::jsonb)
+    ON CONFLICT DO NOTHING`;
   const flowCookies = parseSetCookies(signInStart.headers['set-cookie'] as string[] | undefined).map((cookie) => `${cookie.name}=${cookie.value}`);
   return {
     uuids: [
@@ -136,6 +143,7 @@ async function prepareContext(): Promise<FuzzContext> {
       group!.id,
       publicGroup!.id,
       groupPost.id,
+      device!.id,
     ],
     sessionCookies: CALLER_KINDS.map((kind) => callers[kind].session.cookie),
     harvestedCookies: flowCookies,
