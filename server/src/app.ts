@@ -34,7 +34,7 @@ import groupsPlugin from './groups/plugin.ts';
 import safetyPlugin from './safety/plugin.ts';
 import safetyRoutes from './safety/routes.ts';
 import pushPlugin, { type PushPluginOptions } from './push/plugin.ts';
-import pushRoutes from './push/routes.ts';
+import pushRoutes, { pushAdminRoutes } from './push/routes.ts';
 import groupRoutes from './groups/routes.ts';
 import { feedTopic, postTopicHandler } from './wall/topics.ts';
 import { poolRunner } from '@tribuna/drizzle/pipelined';
@@ -224,6 +224,10 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(factorRoutes);
   await app.register(devLoginRoutes);
   await app.register(adminRoutes, { prefix: '/api/admin' });
+  // The back-office's web push routes ('Notificar a los fans', the broadcasts): a context of their own
+  // under /api/admin behind the same guard (registered from admin/routes.ts, admin and push would
+  // import each other: push writes the admin audit log).
+  await app.register(pushAdminRoutes, { prefix: '/api/admin' });
   await app.register(liveRoutes);
   if (options.extraRoutes) await app.register(options.extraRoutes);
 

@@ -8,7 +8,6 @@ import abuseRoutes from './abuse/routes.ts';
 import reportRoutes from './reports/routes.ts';
 import auditLogRoutes from './auditLog/routes.ts';
 import queueRoutes from './queues/routes.ts';
-import { pushAdminRoutes } from '../push/routes.ts';
 
 /**
  * Every back-office route lives in this encapsulated context, registered with the prefix
@@ -27,7 +26,6 @@ const adminRoutes: FastifyPluginAsyncTypebox = async (admin) => {
   await admin.register(reportRoutes);
   await admin.register(auditLogRoutes);
   await admin.register(queueRoutes);
-  await admin.register(pushAdminRoutes);
 };
 
 export default adminRoutes;

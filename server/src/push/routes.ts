@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { PUSH_ROUTES } from '@tribuna/contracts/api/push';
 import { serve } from '../http/serve.ts';
+import { adminGuard } from '../identity/adminGuard.ts';
 import { requireUser } from '../identity/plugin.ts';
 import * as push from './service.ts';
 
@@ -25,8 +26,12 @@ const pushRoutes: FastifyPluginAsyncTypebox = async (app) => {
   serve(app, PUSH_ROUTES.updatePushPreferences, async (request) => push.updatePreferences(ctx, requireUser(request).id, request.body));
 };
 
-/** 'Notificar a los fans' and the broadcasts' progress: under /api/admin, whose guard runs in the parent context (admin/routes.ts). */
+/**
+ * 'Notificar a los fans' and the broadcasts' progress, registered with the prefix /api/admin: the
+ * admin guard of /api/admin (identity/adminGuard.ts) is this context's onRequest hook, before any route.
+ */
 export const pushAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.addHook('onRequest', adminGuard(app.config.requireAdminMfa));
   const ctx = app.push;
 
   serve(app, PUSH_ROUTES.notifyPoll, async (request, reply) => reply.code(202).send(await push.notifyPoll(ctx, requireUser(request), request.params.pollId)));
