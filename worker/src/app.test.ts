@@ -25,11 +25,11 @@ describe('startWorker', () => {
     );
   });
 
-  it('consumes every queue of the contracts, the media queue (transcodes) one job at a time', async () => {
+  it('consumes every queue of the contracts, the media queue (transcodes) one job at a time, the push queue’s requests bounded by its sender instead', async () => {
     const app = await startWorker({ config, db: database.db, logger: pino({ level: 'silent' }), schedules: false, concurrency: 4 });
     try {
       expect([...app.queues.keys()].sort()).toEqual(Object.values(QUEUE_NAMES).sort());
-      expect(Object.fromEntries(app.workers.map((w) => [w.name, w.concurrency]))).toEqual({ maintenance: 4, points: 4, media: 1 });
+      expect(Object.fromEntries(app.workers.map((w) => [w.name, w.concurrency]))).toEqual({ maintenance: 4, points: 4, media: 1, push: 4 });
     } finally {
       await app.close();
     }
