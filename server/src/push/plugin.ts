@@ -50,12 +50,15 @@ export default fp<PushPluginOptions>(
       log: app.log,
       waker,
     });
-    app.events.subscribe('notifications.created', ({ userIds }) => waker.wake(userIds));
+    // Started, never awaited: a request's after-commit work does not wait on Redis for this.
+    app.events.subscribe('notifications.created', ({ userIds }) => waker.start(userIds));
     app.events.joinTransactions('wall.written', async (tx, event) => {
       if (event.kind !== 'post-written') return;
       const members = await repo.groupMembersToWake(tx, event.postId);
-      if (members.length > 0) return () => waker.wakeWithDevices(members);
+      if (members.length > 0) return async () => waker.start(members, true);
     });
+    // Before the queues and the database close (plugins close in reverse order of registration).
+    app.addHook('onClose', () => waker.idle());
   },
   { name: 'push', dependencies: ['config', 'db', 'queues', 'events', 'outbox'] },
 );

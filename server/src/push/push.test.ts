@@ -371,6 +371,8 @@ describe('web push', () => {
     async function userJobDuring(userId: string, action: () => Promise<unknown>) {
       const before = Date.now();
       await action();
+      // The wake-ups the action started (after its commit, not awaited by its request).
+      await app.push.waker.idle();
       const after = Date.now();
       const windows = new Set([PushWaker.windowOf(before).index, PushWaker.windowOf(after).index]);
       for (const index of windows) {

@@ -30,6 +30,7 @@ const REMEMBERED = 50_000;
 export class PushWaker {
   private readonly recent = new Set<string>();
   private readonly now: () => number;
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(private readonly options: PushWakerOptions) {
     this.now = options.now ?? Date.now;
@@ -42,7 +43,22 @@ export class PushWaker {
     return { index, delayMs: (index + 1) * size - at };
   }
 
-  /** Wakes those of `userIds` who have a device (looked up here). */
+  /**
+   * Starts a wake-up without waiting for it (a request's after-commit work never waits on it):
+   * `withDevices` when the users are known to have a device, else they are looked up first.
+   */
+  start(userIds: string[], withDevices = false): void {
+    if (userIds.length === 0) return;
+    const work = (withDevices ? this.wakeWithDevices(userIds) : this.wake(userIds)).finally(() => this.inFlight.delete(work));
+    this.inFlight.add(work);
+  }
+
+  /** Resolves once every wake-up started so far has ended (tests; the server's close). */
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+  }
+
+  /** Wakes those of `userIds` who have a device (looked up here). Never throws. */
   async wake(userIds: string[]): Promise<void> {
     if (userIds.length === 0) return;
     try {
