@@ -167,7 +167,8 @@ function PushSettingsCard({ data, setData }: { data: Loaded; setData: (update: (
           {error}
         </p>
       )}
-      <p role="status" className={done ? 'text-sm font-medium text-emerald-700 dark:text-emerald-300' : 'sr-only'}>
+      {/* Announces what a click did; 'activas' is already on screen above, so it is only read out. */}
+      <p role="status" className={done && done !== PUSH_TEXTS.enabled ? 'text-sm font-medium text-emerald-700 dark:text-emerald-300' : 'sr-only'}>
         {done}
       </p>
 
