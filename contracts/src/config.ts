@@ -76,6 +76,12 @@ export interface Config {
    * get no CPU for as long as that lasts.
    */
   transcodeNiceness: number;
+  /**
+   * PUSH_NICENESS: the niceness (0-19, default 19) of the worker's push encryption thread, which also
+   * runs in Linux's idle scheduling class above 0: a broadcast's encryption (most of a push's CPU)
+   * uses only what the server and PostgreSQL leave idle. 0 encrypts inline at normal priority (tests).
+   */
+  pushNiceness: number;
 }
 
 export interface PushConfig {
@@ -393,6 +399,7 @@ export function loadConfig(env: Env = process.env): Config {
     contactEmail,
     push,
     transcodeNiceness: parseNiceness(env, 'TRANSCODE_NICENESS', 19),
+    pushNiceness: parseNiceness(env, 'PUSH_NICENESS', 19),
     social: {
       whatsapp: optionalUrl(env, 'SOCIAL_WHATSAPP_URL'),
       facebook: optionalUrl(env, 'SOCIAL_FACEBOOK_URL'),

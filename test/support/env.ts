@@ -17,6 +17,10 @@ export function testEnv(overrides: Record<string, string | undefined> = {}): Rec
     SESSION_SECRET: 'test-secret-test-secret-test-secret-123',
     MEDIA_DIR: './data/test-media',
     LOG_LEVEL: 'silent',
+    // FFmpeg and push encryption at normal priority: the test run keeps every core busy, and in the
+    // idle scheduling class they would wait for a free core as long as that lasts.
+    TRANSCODE_NICENESS: '0',
+    PUSH_NICENESS: '0',
     ...overrides,
   };
 }

@@ -36,6 +36,10 @@ export function processEnv(input: ProcessEnvInput, port?: number): NodeJS.Proces
     SESSION_SECRET: 'faults-secret-faults-secret-faults-secret',
     MEDIA_DIR: join(tmpdir(), 'tribuna-faults-media'),
     LOG_LEVEL: process.env.FAULTS_LOG_LEVEL ?? 'warn',
+    // FFmpeg and push encryption at normal priority: these tests run beside the whole suite, which
+    // keeps every core busy, and in the idle scheduling class they would wait for a free core.
+    TRANSCODE_NICENESS: '0',
+    PUSH_NICENESS: '0',
     ...input.extra,
   };
 }

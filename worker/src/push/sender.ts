@@ -4,6 +4,7 @@ import webpush from 'web-push';
 import { PUSH_DELIVERY, PUSH_LIMITS, type PushKind, type PushPayload } from '@tribuna/contracts/pushRules';
 import { EndpointPolicy, publicOnlyLookup } from '../../../server/src/push/endpointPolicy.ts';
 import type { VapidKeys } from '../../../server/src/push/vapid.ts';
+import { inlineEncryptor, type Encrypted, type Encryptor } from './encryptor.ts';
 
 // Sends one push (RFC 8030) to one device: `web-push` encrypts the payload for the subscription
 // (RFC 8291 aes128gcm) and the request goes out through our own agents, so that
@@ -78,6 +79,8 @@ export interface PushSenderOptions {
   testEndpointOrigins: readonly string[];
   concurrency?: number;
   timeoutMs?: number;
+  /** Where payloads are encrypted (default: inline; the worker uses a low-priority thread, encryptor.ts). */
+  encryptor?: Encryptor;
 }
 
 export class PushSender {
@@ -133,14 +136,18 @@ export class PushSender {
     if (!verdict.ok) return { outcome: 'failed', status: null, error: `endpoint refused (${verdict.reason})` };
     const { url, testOrigin } = verdict;
     const delivery = PUSH_DELIVERY[push.kind];
-    let details: webpush.RequestDetails;
+    let details: Encrypted;
     try {
-      details = webpush.generateRequestDetails({ endpoint: push.endpoint, keys: { p256dh: push.p256dh, auth: push.auth } }, JSON.stringify(push.payload), {
-        TTL: delivery.ttlSeconds,
-        urgency: delivery.urgency,
-        topic: delivery.topic,
-        contentEncoding: 'aes128gcm',
-        headers: { Authorization: this.authorization(url.origin) },
+      details = await (this.options.encryptor ?? inlineEncryptor).encrypt({
+        subscription: { endpoint: push.endpoint, keys: { p256dh: push.p256dh, auth: push.auth } },
+        payload: JSON.stringify(push.payload),
+        options: {
+          TTL: delivery.ttlSeconds,
+          urgency: delivery.urgency,
+          topic: delivery.topic,
+          contentEncoding: 'aes128gcm',
+          headers: { Authorization: this.authorization(url.origin) },
+        },
       });
     } catch (error) {
       // Keys that are not a P-256 point and a 16-byte secret: no attempt will do better.
@@ -166,6 +173,7 @@ export class PushSender {
   }
 
   close(): void {
+    void this.options.encryptor?.close();
     this.publicAgent.destroy();
     this.testHttpAgent.destroy();
     this.testHttpsAgent.destroy();

@@ -6,6 +6,7 @@ import { notificationText } from '@tribuna/contracts/notificationRules';
 import { PUSH_KIND_OF_NOTIFICATION, PUSH_LIMITS, broadcastPushText, clipPushText, type PushKind, type PushPayload } from '@tribuna/contracts/pushRules';
 import { loadVapidKeys } from '../../../server/src/push/vapid.ts';
 import * as repo from './repository.ts';
+import { ThreadEncryptor } from './encryptor.ts';
 import { backoffMs, PushSender } from './sender.ts';
 
 // Web push in the worker (issue 31): claim → send → confirm, for a broadcast's devices, a fan's
@@ -27,7 +28,17 @@ export function pushRuntime(config: Config): Promise<PushRuntime | null> {
   let runtime = runtimes.get(config);
   if (!runtime) {
     runtime = loadVapidKeys(config).then((keys) =>
-      keys ? { sender: new PushSender({ keys, subject: config.push.subject, testEndpointOrigins: config.push.testEndpointOrigins }) } : null,
+      keys
+        ? {
+            sender: new PushSender({
+              keys,
+              subject: config.push.subject,
+              testEndpointOrigins: config.push.testEndpointOrigins,
+              // Above 0, payloads are encrypted on a thread in the idle scheduling class (PUSH_NICENESS).
+              ...(config.pushNiceness > 0 ? { encryptor: new ThreadEncryptor(config.pushNiceness) } : {}),
+            }),
+          }
+        : null,
     );
     // A failure (an unreadable keys file) is not kept: the next job tries again.
     runtime.catch(() => runtimes.delete(config));
