@@ -170,7 +170,7 @@ export async function runPushBenchmark(options: PushOptions = DEFAULT_PUSH_OPTIO
     const notifiedAt = Date.now();
     const notify = await fetch(`${tribuna.baseUrl}/api/admin/polls/${announced.id}/notify`, {
       method: 'POST',
-      headers: { cookie: sessionCookie(admin.token), origin: tribuna.publicUrl, 'x-forwarded-for': admin.address },
+      headers: { cookie: sessionCookie(admin.token), origin: tribuna.publicUrl, 'x-requested-with': 'XMLHttpRequest', 'x-forwarded-for': admin.address },
     });
     if (notify.status !== 202) throw new Error(`notify answered ${notify.status}: ${await notify.text()}`);
     while ((await stats()).delivered < options.subscriptions && Date.now() - notifiedAt < options.limitS * 1000) await slice('during');
