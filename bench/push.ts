@@ -71,6 +71,7 @@ export async function runPushBenchmark(options: PushOptions = DEFAULT_PUSH_OPTIO
   const children: BenchChild[] = [];
   let tribuna: Tribuna | null = null;
   const subscriptionsFile = join(tmpdir(), `${env.name}-subscriptions.jsonl`);
+  const vapidKeysFile = join(tmpdir(), `${env.name}-vapid.json`);
   try {
     const fixtures = await createFixtures(env.databaseUrl, options.voters, {
       ingest: { title: 'Benchmark: votes during a broadcast', maxPointsPerUser: 1000, dailyReset: false, options: 6 },
@@ -101,7 +102,7 @@ export async function runPushBenchmark(options: PushOptions = DEFAULT_PUSH_OPTIO
     // PUSH_TEST_ENDPOINT_ORIGINS, which a production configuration refuses. Both kinds of slices run
     // on this same server, so the ratio compares like with like.
     tribuna = await startTribuna(env, {
-      env: { NODE_ENV: 'development', PUSH_TEST_ENDPOINT_ORIGINS: origin, VAPID_KEYS_FILE: join(tmpdir(), `${env.name}-vapid.json`) },
+      env: { NODE_ENV: 'development', PUSH_TEST_ENDPOINT_ORIGINS: origin, VAPID_KEYS_FILE: vapidKeysFile },
     });
 
     const votesLoad = spawnTs(
@@ -235,6 +236,7 @@ export async function runPushBenchmark(options: PushOptions = DEFAULT_PUSH_OPTIO
     await Promise.allSettled(children.map((c) => c.stop()));
     if (tribuna) await tribuna.stop();
     await rm(subscriptionsFile, { force: true });
+    await rm(vapidKeysFile, { force: true });
     await destroyBenchEnv(env);
   }
 }
