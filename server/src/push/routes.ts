@@ -17,9 +17,12 @@ const pushRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   serve(app, PUSH_ROUTES.pushSettings, async (request) => push.settings(ctx, requireUser(request).id));
 
-  serve(app, PUSH_ROUTES.subscribePush, async (request, reply) =>
-    reply.code(201).send(await push.subscribe(ctx, requireUser(request).id, request.body, request.headers['user-agent'])),
-  );
+  serve(app, PUSH_ROUTES.subscribePush, async (request, reply) => {
+    const userId = requireUser(request).id;
+    const device = await push.subscribe(ctx, userId, request.body, request.headers['user-agent']);
+    ctx.waker.forget(userId);
+    return reply.code(201).send(device);
+  });
 
   serve(app, PUSH_ROUTES.removePushDevice, async (request) => push.removeDevice(ctx, requireUser(request).id, request.params.deviceId));
 

@@ -52,4 +52,40 @@ describe('PushWaker', () => {
     await expect(waker.wake(['b'])).resolves.toBeUndefined();
     expect(warnings).toHaveLength(2);
   });
+
+  it('remembers for 30 s who has a device: a popular author is looked up once, not once per batch, and a new device is known at once', async () => {
+    const lookups: number[] = [];
+    let devices = new Set(['a']);
+    const reader: SqlRunner = {
+      execute: async <T extends Record<string, unknown>>() => {
+        lookups.push(1);
+        return [...devices].map((user_id) => ({ user_id })) as unknown as T[];
+      },
+    };
+    let now = 10 * WINDOW;
+    const added: string[] = [];
+    const waker = new PushWaker({
+      reader,
+      log: { warn: () => undefined },
+      now: () => now,
+      addJobs: async (jobs) => void added.push(...jobs.map((job) => job.opts.jobId!)),
+    });
+    await waker.wake(['a', 'b']);
+    await waker.wake(['a', 'b']);
+    await waker.wake(['b']);
+    expect(lookups).toHaveLength(1);
+    expect(added).toEqual([pushJobIds.user('a', 10)]);
+
+    // 'b' subscribes on this instance: known at once.
+    devices = new Set(['a', 'b']);
+    waker.forget('b');
+    await waker.wake(['b']);
+    expect(lookups).toHaveLength(2);
+    expect(added).toEqual([pushJobIds.user('a', 10), pushJobIds.user('b', 10)]);
+
+    // After 30 s everyone is looked up again.
+    now += 30_001;
+    await waker.wake(['a']);
+    expect(lookups).toHaveLength(3);
+  });
 });

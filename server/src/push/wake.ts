@@ -18,6 +18,14 @@ export interface PushWakerOptions {
 const BULK = 500;
 /** Job ids remembered as added by this instance (a popular author's reactions wake them once a window). */
 const REMEMBERED = 50_000;
+/**
+ * Whether a fan has a device is remembered this long (and for this many fans at most): a popular
+ * author's reactions, batch after batch, look it up once, not once per batch. A device added on this
+ * instance is known at once (`forget`); one added on another instance within this time waits for the
+ * worker's push.sweep.
+ */
+const PRESENCE_TTL_MS = 30_000;
+const PRESENCE_REMEMBERED = 100_000;
 
 /**
  * Wakes the worker for a fan's own pushes after something of theirs committed (new notifications, a
@@ -29,6 +37,7 @@ const REMEMBERED = 50_000;
  */
 export class PushWaker {
   private readonly recent = new Set<string>();
+  private readonly presence = new Map<string, { device: boolean; until: number }>();
   private readonly now: () => number;
   private readonly inFlight = new Set<Promise<void>>();
 
@@ -58,11 +67,32 @@ export class PushWaker {
     while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
   }
 
-  /** Wakes those of `userIds` who have a device (looked up here). Never throws. */
+  /** A fan's devices changed on this instance: their next wake-up looks them up again. */
+  forget(userId: string): void {
+    this.presence.delete(userId);
+  }
+
+  /** Wakes those of `userIds` who have a device (looked up here, or remembered for PRESENCE_TTL_MS). Never throws. */
   async wake(userIds: string[]): Promise<void> {
     if (userIds.length === 0) return;
     try {
-      await this.wakeWithDevices(await repo.usersWithDevices(this.options.reader, userIds));
+      const now = this.now();
+      const withDevice: string[] = [];
+      const unknown: string[] = [];
+      for (const userId of new Set(userIds)) {
+        const known = this.presence.get(userId);
+        if (!known || known.until <= now) unknown.push(userId);
+        else if (known.device) withDevice.push(userId);
+      }
+      if (unknown.length > 0) {
+        const found = new Set(await repo.usersWithDevices(this.options.reader, unknown));
+        if (this.presence.size + unknown.length > PRESENCE_REMEMBERED) this.presence.clear();
+        for (const userId of unknown) {
+          this.presence.set(userId, { device: found.has(userId), until: now + PRESENCE_TTL_MS });
+          if (found.has(userId)) withDevice.push(userId);
+        }
+      }
+      await this.wakeWithDevices(withDevice);
     } catch (err) {
       this.options.log.warn({ err, users: userIds.length }, 'push wake-up skipped; the push sweep will repair it');
     }
