@@ -147,7 +147,7 @@ describe('every web page under the Content-Security-Policy', () => {
     if (visitor === 'admin') {
       // The second-factor enrolment shows its QR code as a data: image.
       await page.goto(`${server.url}/perfil`, { waitUntil: 'networkidle' });
-      await page.getByRole('button', { name: 'Activar' }).click();
+      await page.getByRole('button', { name: 'Activar', exact: true }).click();
       const qr = page.getByRole('img', { name: 'Código QR para configurar la verificación en dos pasos' });
       await qr.waitFor();
       expect(await qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
