@@ -135,7 +135,10 @@ describe('postgres.js transaction on a lost connection', () => {
       expect(patchSource(unpatched, CONNECTION_FIXES)).toBe(patched);
       writeFileSync(path.join(copy, 'src', 'connection.js'), unpatched);
       const result = run(path.join(copy, 'src', 'index.js'));
-      expect(result.stderr).toContain("Cannot read properties of null (reading 'write')");
+      // The bug shows one of two ways, depending on timing: the write on the closed connection's null
+      // socket throws, or the pool's next query is answered with nothing. Either way the process
+      // ends in an error, and the pool never answers.
+      expect(result.stderr).toMatch(/Cannot read properties of (?:null \(reading 'write'\)|undefined \(reading 'answer'\))/);
       expect(result.stdout).not.toContain('pool answers');
       expect(result.status).not.toBe(0);
     } finally {
