@@ -38,14 +38,15 @@ describe('the push prompt after a vote', () => {
     act(() => offerPushAfterVote());
     const dialog = await prompt();
     expect(dialog.textContent).toContain(PUSH_TEXTS.promptBody);
-    expect(document.activeElement).toBe(dialog);
+    // Focus moves in an effect after the dialog is shown: waited for, not assumed at once.
+    await waitFor(() => expect(document.activeElement).toBe(dialog));
     expect(localStorage.getItem(PUSH_PROMPT_ASKED_KEY)).toBe('1');
     // The browser's own question only ever comes from 'Sí, avísame'.
     expect(push.requestPermission).not.toHaveBeenCalled();
 
     await userEvent.setup().click(screen.getByRole('button', { name: PUSH_TEXTS.promptDismiss }));
     expect(screen.queryByRole('dialog')).toBeNull();
-    expect(document.activeElement?.textContent).toBe('Votar');
+    await waitFor(() => expect(document.activeElement?.textContent).toBe('Votar'));
 
     act(() => offerPushAfterVote());
     expect(usePushPromptStore.getState().offered).toBe(false);

@@ -100,7 +100,7 @@ describe('PushSettings', () => {
     expect(push.state.subscription).not.toBeNull();
     expect(localStorage.getItem(DEVICE_ID_KEY)).toBe(here.id);
     // Focus goes to the list's title, not to the page's start.
-    expect(document.activeElement?.textContent).toBe(PUSH_TEXTS.devicesTitle);
+    await waitFor(() => expect(document.activeElement?.textContent).toBe(PUSH_TEXTS.devicesTitle));
   });
 
   it("shows the server's refusal (too many devices) and keeps Activar", async () => {
